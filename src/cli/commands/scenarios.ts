@@ -1,0 +1,33 @@
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { loadScenarioCatalog } from '../../storage/load-catalog.js';
+import { exitWithError } from '../exit.js';
+import { scenariosDirOption } from '../options.js';
+
+interface ScenariosArgs {
+  'scenarios-dir'?: string;
+  json: boolean;
+}
+
+/** `mockvideo scenarios`: lists the scenario names with their one-line descriptions. */
+export const scenariosCommand: CommandModule<object, ScenariosArgs> = {
+  command: 'scenarios',
+  describe: 'List the scenarios with one-line descriptions',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('scenarios-dir', scenariosDirOption)
+      .option('json', { type: 'boolean', default: false, describe: 'Print JSON: [{name, description, extends}]' })
+      .example('$0 scenarios', 'List the scenarios') as unknown as Argv<ScenariosArgs>,
+  handler: (args: ArgumentsCamelCase<ScenariosArgs>) => {
+    try {
+      const list = loadScenarioCatalog(args.scenariosDir as string | undefined).list();
+      if (args.json) {
+        process.stdout.write(`${JSON.stringify(list.map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })), null, 2)}\n`);
+        return;
+      }
+      const width = Math.max(...list.map((s) => s.name.length));
+      for (const s of list) process.stdout.write(`${s.name.padEnd(width)}  ${s.description}\n`);
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};

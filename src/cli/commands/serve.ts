@@ -1,0 +1,56 @@
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { createScenarioHandlers } from '../../handlers/index.js';
+import { createApp } from '../../server/app.js';
+import { listen } from '../../server/listen.js';
+import { formatLogLine } from '../../server/request-log.js';
+import { loadScenarioCatalog } from '../../storage/load-catalog.js';
+import { exitWithError } from '../exit.js';
+import { hostOption, portOption, scenariosDirOption } from '../options.js';
+
+interface ServeArgs {
+  scenario: string;
+  'scenarios-dir'?: string;
+  port: number;
+  host: string;
+}
+
+/**
+ * `mockvideo serve`: serves the six operations from a named scenario until SIGINT or SIGTERM.
+ * The first line printed carries the URL `http://HOST:PORT`; then one line per request.
+ * Exit code 2 for an unknown or invalid scenario or a bad flag.
+ */
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: 'serve',
+  describe: 'Serve the six /api/g1 operations from a named scenario',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('scenario', { alias: 's', type: 'string', default: 'default', describe: 'Scenario to serve (see "mockvideo scenarios")' })
+      .option('scenarios-dir', scenariosDirOption)
+      .option('port', portOption)
+      .option('host', hostOption)
+      .example('$0 serve', 'Serve the default scenario on http://127.0.0.1:8787')
+      .example('$0 serve --scenario gallery --port 0', 'Serve "gallery" on a free port')
+      .example('$0 serve --host 0.0.0.0', 'Serve devices on the network (an Android emulator uses http://10.0.2.2:8787)') as unknown as Argv<ServeArgs>,
+  handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
+    try {
+      const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
+      const scenario = catalog.get(args.scenario).name;
+      const handlers = createScenarioHandlers(catalog, { activeScenario: () => scenario });
+      const app = createApp({ handlers, onRequest: (entry) => process.stdout.write(`${formatLogLine(entry)}\n`) });
+      const running = await listen(app, args.port, args.host);
+      process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
+      process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
+      if (args.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${running.port}\n`);
+      let stopping = false;
+      const stop = () => {
+        if (stopping) process.exit(0);
+        stopping = true;
+        running.close().then(() => process.exit(0));
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};

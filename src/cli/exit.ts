@@ -1,0 +1,14 @@
+import { MockvideoError } from '../errors.js';
+
+/** Exit codes: 0 success; 1 checks found problems (`validate`); 2 bad input (flag, scenario, file). */
+export const EXIT = { ok: 0, problems: 1, badInput: 2 } as const;
+
+/** Prints a mockvideo error (or any error) to stderr and exits with code 2 (bad input) or 1. */
+export function exitWithError(error: unknown): never {
+  if (error instanceof MockvideoError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(EXIT.badInput);
+  }
+  process.stderr.write(`[mockvideo] ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(EXIT.problems);
+}

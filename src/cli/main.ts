@@ -1,0 +1,32 @@
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { PREFIX } from '../errors.js';
+import { scenariosCommand } from './commands/scenarios.js';
+import { serveCommand } from './commands/serve.js';
+import { validateCommand } from './commands/validate.js';
+import { EXIT } from './exit.js';
+
+/**
+ * Runs the mockvideo command line with `argv` (default: this process's arguments). A bad flag or
+ * command prints the problem and the usage and exits with code 2.
+ */
+export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
+  await yargs(argv)
+    .scriptName('mockvideo')
+    .usage('$0 <command> [options]\n\nMock and record/replay server for the video player backend (/api/g1).')
+    .command(serveCommand)
+    .command(scenariosCommand)
+    .command(validateCommand)
+    .demandCommand(1, 'Name a command, e.g. "mockvideo serve".')
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .fail((message, error) => {
+      process.stderr.write(`${PREFIX} ${message ?? error?.message}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`);
+      process.exit(EXIT.badInput);
+    })
+    .parseAsync();
+}

@@ -1,0 +1,88 @@
+/**
+ * Deep links: `{app_scheme}://<target>?<query>`.
+ *
+ * One helper builds them (scenario generators never write a deep link by hand) and one parses the
+ * raw text, so validators can check both the decoded values and how they were encoded.
+ *
+ * @see seed "Content provider" (`cp_link`) and "Recommended video item" (`target`).
+ */
+
+/** The parts of a deep link. `query` keeps order and repeats: a list of `[name, value]` pairs. */
+export interface DeepLinkParts {
+  /** The scheme, without `://`, e.g. `videoplayer`. */
+  scheme: string;
+  /** The text between `://` and the path or query: a host such as `com.example.provider`. */
+  host: string;
+  /** The path, starting with `/`, or `''` for none. */
+  path?: string;
+  /** Query parameters in order, values not encoded (the builder encodes them). */
+  query?: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A parsed deep link: its parts plus the raw (still encoded) query values for encoding checks. */
+export interface ParsedDeepLink extends Required<DeepLinkParts> {
+  /** The raw text of each query value as it appears in the link, in order, parallel to `query`. */
+  rawQuery: Array<readonly [string, string]>;
+}
+
+const DEEP_LINK = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)(\/[^?#]*)?(?:\?([^#]*))?$/;
+
+/**
+ * Percent-encodes a query value the way the service does: like `encodeURIComponent`, but the
+ * `|` separator of `position` (`localplayrecomm||||0`) stays literal.
+ */
+export function encodeQueryValue(value: string): string {
+  return encodeURIComponent(value).replace(/%7C/g, '|');
+}
+
+/**
+ * Builds a deep link from its parts; every query value is percent-encoded, so a nested deep link
+ * (`default`, `back_scheme`) comes out percent-encoded as the seed requires.
+ *
+ * @example buildDeepLink({ scheme: 'mv', host: 'com.example.p', query: [['id', '42']] }) // 'mv://com.example.p?id=42'
+ * @see seed "Recommended video item" → the `target` deep link.
+ */
+export function buildDeepLink(parts: DeepLinkParts): string {
+  const query = (parts.query ?? [])
+    .map(([name, value]) => `${encodeQueryValue(name)}=${encodeQueryValue(value)}`)
+    .join('&');
+  return `${parts.scheme}://${parts.host}${parts.path ?? ''}${query ? `?${query}` : ''}`;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Parses a deep link's raw text. Returns `undefined` when the text is not of the form
+ * `scheme://target[/path][?query]`. Never throws, also not on malformed percent-encoding
+ * (such a value is kept as written).
+ */
+export function parseDeepLink(text: string): ParsedDeepLink | undefined {
+  const m = DEEP_LINK.exec(text);
+  if (!m) return undefined;
+  const rawQuery: Array<readonly [string, string]> = [];
+  if (m[4]) {
+    for (const pair of m[4].split('&')) {
+      if (pair === '') continue;
+      const eq = pair.indexOf('=');
+      rawQuery.push(eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)]);
+    }
+  }
+  return {
+    scheme: m[1]!,
+    host: m[2]!,
+    path: m[3] ?? '',
+    query: rawQuery.map(([name, value]) => [safeDecode(name), safeDecode(value)] as const),
+    rawQuery,
+  };
+}
+
+/** True when a raw query value is a percent-encoded deep link (no literal `:`, `/`, `?`, `&` or `=`). */
+export function isEncodedDeepLink(rawValue: string): boolean {
+  return !/[:/?&=]/.test(rawValue) && parseDeepLink(safeDecode(rawValue)) !== undefined;
+}

@@ -1,0 +1,51 @@
+import { SUCCESS_MSG, SUCCESS_RESULT, toServiceJson } from '../contract/index.js';
+import type { Stub, StubResponse } from './format.js';
+
+/**
+ * A response ready to send: status, headers and the exact body text (the envelope serialised once,
+ * at load time, with `&` written as `\u0026`).
+ */
+export interface PreparedResponse {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/** A stub ready to match: its query condition as `[name, value]` pairs and its responses in order. */
+export interface CompiledStub {
+  /** Every pair must be among the request's query values. Empty: matches every request. */
+  query: ReadonlyArray<readonly [string, string]>;
+  /** One response, or a sequence served in order whose last one repeats. */
+  responses: readonly PreparedResponse[];
+}
+
+/** The content type of every operation's answer. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Serialises one stub response: the envelope `{ data, msg, result }` (defaults `"OK"` and `1`) as the
+ * service writes it, with status 200 unless the stub says otherwise.
+ * @see seed "Response envelope (all operations)" and "Errors" rule 1.
+ */
+export function prepareResponse(response: StubResponse): PreparedResponse {
+  const envelope = { data: response.data, msg: response.msg ?? SUCCESS_MSG, result: response.result ?? SUCCESS_RESULT };
+  return {
+    status: response.status ?? 200,
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...response.headers },
+    body: toServiceJson(envelope),
+  };
+}
+
+/** Compiles a parsed stub: condition pairs and prepared responses. */
+export function compileStub(stub: Stub): CompiledStub {
+  const responses = stub.sequence ?? [stub as StubResponse];
+  return {
+    query: Object.entries(stub.when?.query ?? {}),
+    responses: responses.map(prepareResponse),
+  };
+}
+
+/** True when every condition pair of the stub is among the request's query values. */
+export function stubMatches(stub: CompiledStub, query: URLSearchParams): boolean {
+  return stub.query.every(([name, value]) => query.getAll(name).includes(value));
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/index.js';
+
+/**
+ * A scenario name: lowercase letters, digits and dashes, starting with a letter or digit. Names
+ * double as file names (`scenarios/<name>.json`) and URL segments (`/scenarios/<name>/api/g1/...`).
+ */
+export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+const queryCondition = z
+  .record(z.string(), z.string())
+  .describe('Query parameters the request must carry, name → value (the request matches when one of its values for that name is equal).');
+
+const when = z
+  .strictObject({ query: queryCondition.optional() })
+  .describe('Conditions on the request; a stub without "when" matches every request.');
+
+function responseSchema(data: z.ZodType) {
+  return z.strictObject({
+    data: data.describe('The payload: the "data" field of the envelope.'),
+    msg: z.string().optional().describe('The envelope "msg"; default "OK".'),
+    result: z.number().int().optional().describe('The envelope "result"; default 1.'),
+    status: z.number().int().min(100).max(599).optional().describe('The HTTP status; default 200.'),
+    headers: z.record(z.string(), z.string()).optional().describe('Extra response headers.'),
+  });
+}
+
+/**
+ * The two shapes of a stub for one operation: `single` (a response with an optional `when`) and
+ * `sequence` (`{ when?, sequence: [response, …] }`). The parser picks one by the `sequence` key, so
+ * its errors name the exact field instead of "no union member matched".
+ */
+export function stubSchemas(name: OperationName) {
+  const response = responseSchema(OPERATIONS[name].dataSchema);
+  return {
+    single: response.extend({ when: when.optional() }),
+    sequence: z.strictObject({
+      when: when.optional(),
+      sequence: z.array(response).min(1).describe('Responses served in order, one per request; the last one repeats.'),
+    }),
+  };
+}
+
+function stubSchema(name: OperationName) {
+  const { single, sequence } = stubSchemas(name);
+  return z.union([sequence, single]);
+}
+
+function operationSchema(name: OperationName) {
+  const stub = stubSchema(name);
+  return z
+    .union([stub, z.array(stub).min(1)])
+    .describe(`GET /api/g1/${name}: one stub, or a list of stubs tried in order (the first whose "when" matches answers).`);
+}
+
+const operations = z.strictObject(
+  Object.fromEntries(OPERATION_NAMES.map((name) => [name, operationSchema(name).optional()])) as Record<OperationName, z.ZodOptional<ReturnType<typeof operationSchema>>>,
+);
+
+/**
+ * The top level of a scenario file with `operations` left unchecked: the parser checks the top level
+ * with this, then each operation with {@link stubSchemas}.
+ */
+export const scenarioHeaderSchema = z.strictObject({
+  $schema: z.string().optional(),
+  description: z.string().optional(),
+  extends: z.string().regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)').optional(),
+  operations: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * The schema of a scenario file.
+ *
+ * ```json
+ * { "$schema": "./scenario.schema.json", "description": "…", "extends": "default",
+ *   "operations": { "ad_config": { "data": {} } } }
+ * ```
+ * `operations` maps an operation name to a stub or a list of stubs. A stub is a response
+ * (`data`, optional `msg`, `result`, `status`, `headers`) or a `sequence` of responses, with an
+ * optional `when.query` condition. Data is checked against the contract.
+ *
+ * @see seed "Endpoints" → "Operations" for the operation names and payloads.
+ */
+export const scenarioFileSchema = z.strictObject({
+  $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
+  description: z.string().optional().describe('One line that says what this scenario is for.'),
+  extends: z.string().regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)').optional().describe('A scenario whose operations this one inherits; operations given here replace the inherited ones whole.'),
+  operations: operations.describe('Operation name → stub or list of stubs.'),
+});
+
+/** A parsed scenario file. @see scenarioFileSchema */
+export type ScenarioFile = z.infer<typeof scenarioFileSchema>;
+
+/** One response of a stub: payload plus envelope and HTTP overrides. */
+export interface StubResponse {
+  data: unknown;
+  msg?: string;
+  result?: number;
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/** A stub: an optional condition and one response or a sequence of responses. */
+export interface Stub {
+  when?: { query?: Record<string, string> };
+  /** Present for a sequence stub. */
+  sequence?: StubResponse[];
+  /** Present for a single-response stub. */
+  data?: unknown;
+  msg?: string;
+  result?: number;
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The JSON Schema of scenario files, generated from the contract (draft 2020-12). Written to
+ * `scenarios/scenario.schema.json` by `npm run generate:scenarios` so editors autocomplete and
+ * validate; refinements that JSON Schema cannot say (e.g. `position` indexes) are checked by
+ * `mockvideo validate`.
+ */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(scenarioFileSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  return { ...schema, title: 'mockvideo scenario' };
+}

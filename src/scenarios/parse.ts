@@ -1,0 +1,89 @@
+import type { z } from 'zod';
+import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/index.js';
+import { formatJsonPath, type ScenarioProblem } from '../errors.js';
+import { scenarioHeaderSchema, stubSchemas, type Stub } from './format.js';
+
+/** A scenario as parsed from one file, before `extends` is resolved. */
+export interface ParsedScenario {
+  /** The scenario name (the file name without `.json`). */
+  name: string;
+  /** Where it came from, for messages: a file path or `shipped:<name>`. */
+  source: string;
+  description: string;
+  extends?: string;
+  /** Each given operation's stubs, tried in order. */
+  operations: Partial<Record<OperationName, Stub[]>>;
+  /** The operations written as a list of stubs (their JSON paths carry an index). */
+  listed: ReadonlySet<OperationName>;
+}
+
+/** The outcome of parsing: the scenario, or every problem found (never both, never a throw). */
+export type ParseResult = { ok: true; scenario: ParsedScenario } | { ok: false; problems: ScenarioProblem[] };
+
+function issuesToProblems(source: string, prefix: PropertyKey[], issues: readonly z.core.$ZodIssue[]): ScenarioProblem[] {
+  return issues.map((issue) => ({ source, path: formatJsonPath([...prefix, ...issue.path]), message: issue.message }));
+}
+
+/**
+ * Parses a scenario from a JSON value already read (files are read at the Node edge). Checks the
+ * top level, then every stub of every operation against the contract; collects every problem.
+ *
+ * @param name the scenario name; `source` names the file for messages.
+ * @example parseScenario('quiet', { operations: { ad_config: { data: {} } } }, 'scenarios/quiet.json')
+ * @see seed "Endpoints" → "Operations" (operation names and payloads).
+ */
+export function parseScenario(name: string, value: unknown, source: string): ParseResult {
+  const header = scenarioHeaderSchema.safeParse(value);
+  if (!header.success) return { ok: false, problems: issuesToProblems(source, [], header.error.issues) };
+  const problems: ScenarioProblem[] = [];
+  const operations: ParsedScenario['operations'] = {};
+  const listed = new Set<OperationName>();
+  for (const [op, entry] of Object.entries(header.data.operations)) {
+    if (!isOperationName(op)) {
+      problems.push({ source, path: formatJsonPath(['operations', op]), message: `unknown operation "${op}"; the operations are ${OPERATION_NAMES.join(', ')}` });
+      continue;
+    }
+    const list = Array.isArray(entry) ? entry : [entry];
+    if (Array.isArray(entry)) listed.add(op);
+    if (list.length === 0) {
+      problems.push({ source, path: formatJsonPath(['operations', op]), message: 'an operation needs at least one stub' });
+      continue;
+    }
+    const schemas = stubSchemas(op);
+    const stubs: Stub[] = [];
+    list.forEach((stub, index) => {
+      const at: PropertyKey[] = Array.isArray(entry) ? ['operations', op, index] : ['operations', op];
+      const isSequence = typeof stub === 'object' && stub !== null && 'sequence' in stub;
+      const result = (isSequence ? schemas.sequence : schemas.single).safeParse(stub);
+      if (result.success) stubs.push(stub as Stub);
+      else problems.push(...issuesToProblems(source, at, result.error.issues));
+    });
+    operations[op] = stubs;
+  }
+  if (problems.length) return { ok: false, problems };
+  const scenario: ParsedScenario = { name, source, description: header.data.description ?? '', operations, listed };
+  if (header.data.extends !== undefined) scenario.extends = header.data.extends;
+  return { ok: true, scenario };
+}
+
+/**
+ * Parses a scenario from JSON text. Invalid JSON gives one problem naming the line and column.
+ * @see parseScenario
+ */
+export function parseScenarioText(name: string, text: string, source: string): ParseResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message);
+    let where = '';
+    if (position) {
+      const before = text.slice(0, Number(position[1]));
+      const line = before.split('\n').length;
+      where = ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
+    }
+    return { ok: false, problems: [{ source, path: '', message: `invalid JSON${where}: ${message}` }] };
+  }
+  return parseScenario(name, value, source);
+}

@@ -1,0 +1,42 @@
+import { createMiddleware } from '@mswjs/http-middleware';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { HttpHandler } from 'msw';
+import { API_PREFIX, OPERATION_NAMES } from '../contract/index.js';
+import { requestLog, type RequestLogEntry } from './request-log.js';
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /** The MSW handlers that answer; everything they leave goes on to a 404. */
+  handlers: readonly HttpHandler[];
+  /** Called once per request when it is answered; default: nothing. */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+/**
+ * The Express host: the request log, then the MSW handlers through `@mswjs/http-middleware`, then a
+ * JSON 404 that points at the operations, then an error handler that answers 400 for a request it
+ * cannot parse and 500 otherwise; the process keeps serving other clients either way.
+ */
+export function createApp(options: AppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', false);
+  if (options.onRequest) app.use(requestLog(options.onRequest));
+  // http-middleware is CommonJS and types msw from its .d.ts; ours come from .d.mts: same classes at run time.
+  app.use(createMiddleware(...(options.handlers as unknown as Parameters<typeof createMiddleware>)));
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({
+      error: `Nothing at ${req.method} ${req.path}. mockvideo serves the operations under ${API_PREFIX}.`,
+      operations: OPERATION_NAMES.map((name) => `GET ${API_PREFIX}/${name}`),
+    });
+  });
+  app.use((error: Error, _req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const badRequest = error instanceof URIError || error instanceof TypeError || (error as { status?: number }).status === 400;
+    res.status(badRequest ? 400 : 500).json({ error: badRequest ? `Cannot read this request: ${error.message}` : `mockvideo failed to answer: ${error.message}` });
+  });
+  return app;
+}

@@ -1,0 +1,44 @@
+import type { Request, Response, NextFunction } from 'express';
+import { API_PREFIX, operationOfPath } from '../contract/index.js';
+import { ANSWERED_BY_HEADER } from '../handlers/index.js';
+
+/** One served request, as the log line reports it. `durationMs` is in milliseconds. */
+export interface RequestLogEntry {
+  method: string;
+  /** The operation name (`meta/cp`), or the path when it is not an operation. */
+  operation: string;
+  /** The scenario that answered, or `-`. */
+  scenario: string;
+  status: number;
+  durationMs: number;
+}
+
+/** Formats an entry as one concise line: `GET meta/cp  default  200  0.8 ms`. */
+export function formatLogLine(entry: RequestLogEntry): string {
+  return `${entry.method} ${entry.operation}  ${entry.scenario}  ${entry.status}  ${entry.durationMs.toFixed(1)} ms`;
+}
+
+/**
+ * Express middleware that reports every request once it is answered (or the client went away)
+ * to `write`. Reads the scenario from the `x-mockvideo-scenario` response header.
+ */
+export function requestLog(write: (entry: RequestLogEntry) => void) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const start = process.hrtime.bigint();
+    const report = () => {
+      res.off('finish', report);
+      res.off('close', report);
+      const path = (req.originalUrl.split('?')[0] ?? '');
+      write({
+        method: req.method,
+        operation: operationOfPath(path) ?? (path.includes(`${API_PREFIX}/`) ? path : path),
+        scenario: String(res.getHeader(ANSWERED_BY_HEADER) ?? '-'),
+        status: res.headersSent ? res.statusCode : 0,
+        durationMs: Number(process.hrtime.bigint() - start) / 1e6,
+      });
+    };
+    res.on('finish', report);
+    res.on('close', report);
+    next();
+  };
+}
