@@ -120,6 +120,6 @@ export interface Stub {
  * `mockvideo validate`.
  */
 export function scenarioJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(scenarioFileSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(scenarioFileSchema, { unrepresentable: 'any', io: 'input', reused: 'ref' }) as Record<string, unknown>;
   return { ...schema, title: 'mockvideo scenario' };
 }
