@@ -1,0 +1,41 @@
+/**
+ * `mockvideo`: the any-runtime entry. MSW request handlers that answer the six GET operations of the
+ * video-player backend (`/api/g1/...`) from named scenarios, for `setupServer` (Node, vitest/jest),
+ * `setupWorker` (browser) and React Native. No Node built-ins: the shipped scenarios are embedded at
+ * build time and `tsconfig.browser.json` (no Node types) typechecks this entry to prove it.
+ *
+ * Node-only helpers (scenario folders, recordings) live in `mockvideo/node`; the contract's types
+ * and schemas in `mockvideo/contract`.
+ *
+ * @example
+ * import { setupServer } from 'msw/node';
+ * import { createHandlers } from 'mockvideo';
+ * const server = setupServer(...createHandlers({ scenario: 'gallery' }));
+ * @module
+ */
+export {
+  createHandlers,
+  createScenarioHandlers,
+  type CreateHandlersOptions,
+  type ScenarioHandlerOptions,
+} from './handlers/create-handlers.js';
+export { handlers, scenarioNames } from './handlers/shipped-handlers.js';
+export { SCENARIO_HEADER } from './handlers/select-scenario.js';
+export {
+  buildCatalog,
+  parseScenario,
+  shippedCatalog,
+  shippedScenarios,
+  ScenarioCatalog,
+  type CompiledScenario,
+  type ParsedScenario,
+  type ParseResult,
+  type ScenarioFile,
+} from './scenarios/index.js';
+export {
+  MockvideoError,
+  ScenarioError,
+  UnknownScenarioError,
+  type ErrorCode,
+  type ScenarioProblem,
+} from './errors.js';
