@@ -1,0 +1,11 @@
+/**
+ * Normalisation: query parsing that never throws, the declarative policy (volatile, secret and
+ * identity parameters), the match key, recordings and their redaction. Pure: runs in any runtime.
+ * @module
+ */
+export * from './body.js';
+export * from './match-key.js';
+export * from './policy.js';
+export * from './query.js';
+export * from './recording.js';
+export * from './redact.js';

@@ -1,0 +1,90 @@
+import { IDENTITY_PARAMETERS, SECRET_PARAMETERS, VOLATILE_PARAMETERS } from '../contract/index.js';
+import { MockvideoError } from '../errors.js';
+
+/**
+ * How requests are normalised, declaratively, one list per treatment. Used by record, replay,
+ * import, near-miss reports and validate alike.
+ *
+ * - `volatile`: fresh on every request; left out of the match key, stored as sent.
+ * - `secret`: left out of the match key; stored as `<SERVICE_TOKEN>`.
+ * - `identity`: left out of the match key; stored as `<REDACTED>` unless `keepIdentity`.
+ * - `headers`: request and response headers whose values are stored as `<REDACTED>`.
+ */
+export interface NormalisationPolicy {
+  readonly volatile: readonly string[];
+  readonly secret: readonly string[];
+  readonly identity: readonly string[];
+  /** Keep identity values in stored files (they still stay out of the match key). */
+  readonly keepIdentity: boolean;
+  /** Lower-case header names. */
+  readonly headers: readonly string[];
+}
+
+/** The placeholder stored for a redacted identity value or credential header. */
+export const REDACTED = '<REDACTED>';
+
+/** Headers that carry credentials: always redacted in stored files. */
+export const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'] as const;
+
+/**
+ * The defaults: `_nonce`, `_ts` volatile; `_st` secret; `_sdevid`, `_anoyid`, `_cam`, `_diordna`,
+ * `_app_coop_md5` identity (redacted); credential headers redacted.
+ * @see seed "Authentication" rules 1 and 3; "Common query parameters".
+ */
+export const DEFAULT_POLICY: NormalisationPolicy = Object.freeze({
+  volatile: Object.freeze([...VOLATILE_PARAMETERS]),
+  secret: Object.freeze([...SECRET_PARAMETERS]),
+  identity: Object.freeze([...IDENTITY_PARAMETERS]),
+  keepIdentity: false,
+  headers: Object.freeze([...CREDENTIAL_HEADERS]),
+});
+
+/** A partial policy, as read from flags or a config file. */
+export type PolicyOverrides = Partial<Record<'volatile' | 'secret' | 'identity' | 'headers', readonly string[]>> & { keepIdentity?: boolean };
+
+function nameList(value: unknown, field: string, source: string): string[] {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && v !== '')) {
+    throw new MockvideoError('MV_USAGE', `${source}: "${field}" must be a list of parameter names, e.g. ["_nonce", "_ts"]. Fix it and run again.`);
+  }
+  return value as string[];
+}
+
+/**
+ * Builds a policy: the defaults, replaced list by list by `overrides` (a list given replaces the
+ * default one; credential headers are always added to `headers`). Validated once, then frozen.
+ *
+ * @throws MockvideoError (`MV_USAGE`) when a list is not a list of non-empty names, or a name is in two lists.
+ * @example resolvePolicy({ volatile: ['_nonce', '_ts', '_rnd'] })
+ */
+export function resolvePolicy(overrides: PolicyOverrides = {}, source = 'normalisation policy'): NormalisationPolicy {
+  const volatile = overrides.volatile ? nameList(overrides.volatile, 'volatile', source) : DEFAULT_POLICY.volatile;
+  const secret = overrides.secret ? nameList(overrides.secret, 'secret', source) : DEFAULT_POLICY.secret;
+  const identity = overrides.identity ? nameList(overrides.identity, 'identity', source) : DEFAULT_POLICY.identity;
+  const headers = overrides.headers ? nameList(overrides.headers, 'headers', source) : [];
+  const seen = new Map<string, string>();
+  for (const [list, names] of [['volatile', volatile], ['secret', secret], ['identity', identity]] as const) {
+    for (const name of names) {
+      const other = seen.get(name);
+      if (other && other !== list) throw new MockvideoError('MV_USAGE', `${source}: "${name}" is both ${other} and ${list}. Put it in one list only.`);
+      seen.set(name, list);
+    }
+  }
+  if (overrides.keepIdentity !== undefined && typeof overrides.keepIdentity !== 'boolean') {
+    throw new MockvideoError('MV_USAGE', `${source}: "keepIdentity" must be true or false.`);
+  }
+  return Object.freeze({
+    volatile: Object.freeze([...volatile]),
+    secret: Object.freeze([...secret]),
+    identity: Object.freeze([...identity]),
+    keepIdentity: overrides.keepIdentity ?? false,
+    headers: Object.freeze([...new Set([...CREDENTIAL_HEADERS, ...headers.map((h) => h.toLowerCase())])]),
+  });
+}
+
+/** Why a parameter is left out of the match key, or `undefined` when it is part of it. */
+export function ignoredBecause(policy: NormalisationPolicy, name: string): 'volatile' | 'secret' | 'identity' | undefined {
+  if (policy.volatile.includes(name)) return 'volatile';
+  if (policy.secret.includes(name)) return 'secret';
+  if (policy.identity.includes(name)) return 'identity';
+  return undefined;
+}

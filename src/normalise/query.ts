@@ -1,0 +1,57 @@
+/**
+ * One query parameter as it appears in the URL: name and value still percent-encoded, exactly as
+ * sent (`_model=Redmi%20Note%2012%20Pro%2B` → `['_model', 'Redmi%20Note%2012%20Pro%2B']`).
+ */
+export type RawPair = readonly [name: string, value: string];
+
+/**
+ * Splits a raw query string (with or without the leading `?`) into `[name, value]` pairs in the
+ * order sent, repeated names kept (`ref=&ref=app` → two pairs). Values stay encoded; a pair without
+ * `=` has the value `''`. Never throws.
+ *
+ * @example splitQuery('?ref=&ref=app&x') // [['ref', ''], ['ref', 'app'], ['x', '']]
+ * @see seed "Operations": `ref` is sent empty before the common `ref`, so it occurs twice.
+ */
+export function splitQuery(search: string): RawPair[] {
+  const text = search.startsWith('?') ? search.slice(1) : search;
+  if (text === '') return [];
+  return text.split('&').filter((part) => part !== '').map((part) => {
+    const at = part.indexOf('=');
+    return at < 0 ? [part, ''] : [part.slice(0, at), part.slice(at + 1)];
+  });
+}
+
+/**
+ * Decodes one query component the way a form decoder does (`+` is a space, `%XX` a byte of UTF-8)
+ * without ever throwing: a malformed `%` sequence (`%zz`, a cut-off `%E2%82`) is kept as written.
+ *
+ * @example decodeComponent('Redmi%20Note+12%2B') // 'Redmi Note 12+'
+ * @example decodeComponent('100%') // '100%'
+ */
+export function decodeComponent(raw: string): string {
+  const text = raw.replace(/\+/g, ' ');
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    // Decode each run of valid escapes on its own; keep whatever does not decode.
+    return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+}
+
+/**
+ * Splits and decodes a raw query string into `[name, value]` pairs in the order sent. Never throws,
+ * even on malformed percent-encoding.
+ *
+ * @example parseQuery('ref=&is_from_gallery=true&ref=com.example.videoplayer')
+ * // [['ref', ''], ['is_from_gallery', 'true'], ['ref', 'com.example.videoplayer']]
+ */
+export function parseQuery(search: string): Array<[string, string]> {
+  return splitQuery(search).map(([name, value]) => [decodeComponent(name), decodeComponent(value)]);
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { OPERATION_NAMES, operationOfPath, type OperationName } from '../contract/index.js';
+import { formatJsonPath } from '../errors.js';
+import type { RawPair } from './query.js';
+
+/**
+ * One recorded exchange, as stored in a recording file (one JSON file per exchange).
+ *
+ * - `request.query`: the raw `[name, value]` pairs in the order sent (still percent-encoded as the
+ *   client wrote them), with secrets and identifiers replaced by placeholders.
+ * - `response.body`: the exact body text (a decoded copy when the upstream compressed it), or
+ *   `response.bodyBase64` when the bytes are not UTF-8.
+ * - `matchKey`: the key it was stored under (see `matchKey`); replay recomputes it from `request`.
+ * - `recordedAt`: ISO 8601 time of the exchange.
+ */
+export interface Recording {
+  operation: OperationName;
+  matchKey: string;
+  recordedAt: string;
+  request: {
+    method: string;
+    path: string;
+    query: RawPair[];
+    headers: Record<string, string>;
+  };
+  response: {
+    status: number;
+    headers: Record<string, string>;
+    body?: string;
+    bodyBase64?: string;
+  };
+}
+
+/** A recording with the name it is known by: its file, relative to the recording folder (`meta-cp/0a1b2c3d4e5f-000.json`). */
+export interface NamedRecording {
+  name: string;
+  recording: Recording;
+}
+
+const headerMap = z.record(z.string(), z.string());
+
+/** The runtime schema of a recording file. */
+export const recordingSchema = z.strictObject({
+  operation: z.enum(OPERATION_NAMES),
+  matchKey: z.string(),
+  recordedAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 date'),
+  request: z.strictObject({
+    method: z.string().regex(/^[A-Z]+$/, 'expected an upper-case HTTP method'),
+    path: z.string().startsWith('/'),
+    query: z.array(z.tuple([z.string(), z.string()])),
+    headers: headerMap,
+  }),
+  response: z.strictObject({
+    status: z.number().int().min(100).max(599),
+    headers: headerMap,
+    body: z.string().optional(),
+    bodyBase64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64').optional(),
+  }),
+});
+
+/** One problem of a recording file: the file, the JSON path in it (`''` for the whole file) and the rule. */
+export interface RecordingProblem {
+  file: string;
+  path: string;
+  message: string;
+}
+
+/**
+ * Checks a parsed recording file value. Returns the recording, or every problem found (shape, a path
+ * that is not the operation's, a body given twice or not at all).
+ *
+ * @example parseRecording(JSON.parse(text), 'meta-cp/0a1b2c3d4e5f-000.json')
+ */
+export function parseRecording(value: unknown, file: string): { ok: true; recording: Recording } | { ok: false; problems: RecordingProblem[] } {
+  const parsed = recordingSchema.safeParse(value);
+  if (!parsed.success) {
+    return { ok: false, problems: parsed.error.issues.map((issue) => ({ file, path: formatJsonPath(issue.path), message: issue.message })) };
+  }
+  const recording = parsed.data as Recording;
+  const problems: RecordingProblem[] = [];
+  if (operationOfPath(recording.request.path) !== recording.operation) {
+    problems.push({ file, path: 'request.path', message: `"${recording.request.path}" is not the path of operation ${recording.operation}` });
+  }
+  if ((recording.response.body === undefined) === (recording.response.bodyBase64 === undefined)) {
+    problems.push({ file, path: 'response', message: 'expected exactly one of "body" (text) and "bodyBase64"' });
+  }
+  return problems.length ? { ok: false, problems } : { ok: true, recording };
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+function format(value: unknown, indent: string): string {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (value.every((v) => v === null || typeof v !== 'object')) return `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
+    const inner = `${indent}  `;
+    return `[\n${value.map((v) => `${inner}${format(v, inner)}`).join(',\n')}\n${indent}]`;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '{}';
+    const inner = `${indent}  `;
+    return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${format(v, inner)}`).join(',\n')}\n${indent}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The text of a recording file: keys sorted at every level, 2-space indent, arrays of plain values
+ * (a query pair) on one line, a trailing newline. Deterministic, so recordings diff well in git.
+ */
+export function formatRecording(recording: Recording): string {
+  return `${format(sortKeys(recording), '')}\n`;
+}

@@ -1,0 +1,87 @@
+import { getResponse, http, HttpResponse, type HttpHandler } from 'msw';
+import { API_PREFIX, OPERATION_NAMES } from '../contract/index.js';
+import { errorBody, unknownOperation } from '../handlers/error-responses.js';
+import { bodyBytes, type NamedRecording } from '../normalise/index.js';
+import { formatNearMissReport, type NearMissReport } from './near-miss.js';
+import { MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchKind, type ReplayerOptions } from './replayer.js';
+import type { IndexedRecording } from './recording-index.js';
+
+/** Options of {@link createReplayHandlers}. */
+export interface ReplayHandlerOptions extends ReplayerOptions {
+  /** Origin the handlers match, e.g. `https://api.example.com`; default: any origin. */
+  baseUrl?: string;
+  /** Use this replayer (shares sequences and the unused list); default: a new one over `recordings`. */
+  replayer?: Replayer;
+  /** Handlers that answer what the recordings do not (e.g. a scenario's); their answers carry `x-mockvideo-match: fallback`. */
+  fallback?: readonly HttpHandler[];
+  /** Leave every request without an exact recording unanswered, so the host can fetch and record it. */
+  recordMissing?: boolean;
+  /** Called with the report of each request no recording answers. */
+  onMiss?: (report: NearMissReport) => void;
+}
+
+/** The stored answer of a recording, byte for byte, with how it was matched. */
+export function replayResponse(entry: IndexedRecording, kind: MatchKind): HttpResponse<BodyInit> {
+  const { response } = entry.recording;
+  const headers = new Headers(response.headers);
+  headers.set(MATCH_HEADER, kind);
+  headers.set(RECORDING_HEADER, entry.name);
+  // Never HttpResponse.json(): re-serialising would turn the service's \u0026 escapes into &.
+  const body = response.bodyBase64 !== undefined ? bodyBytes(response) : response.body;
+  return new HttpResponse(body as BodyInit, { status: response.status, headers });
+}
+
+/**
+ * MSW handlers that replay recordings (parsed objects, never paths): one per operation, plus one
+ * that answers other paths under `/api/g1` with a 404 naming the operations.
+ *
+ * A request is answered by the recording of its exact match key (`x-mockvideo-match: exact`); in
+ * `nearest` mode (the default) else by the closest recording of the same operation (`nearest`);
+ * else by the `fallback` handlers (`fallback`); else with a 404 near-miss report: JSON, or the
+ * side-by-side table when the request accepts `text/plain`.
+ *
+ * @example
+ * const server = setupServer(...createReplayHandlers(recordings, { match: 'strict' }));
+ * @see replayer.ts for the matching rules; near-miss.ts for the report.
+ */
+export function createReplayHandlers(recordings: readonly NamedRecording[], options: ReplayHandlerOptions = {}): HttpHandler[] {
+  const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
+  const replayer = options.replayer ?? new Replayer(recordings, options);
+  const fallback = options.fallback ? [...options.fallback] : undefined;
+  const handler = (operation: string) =>
+    http.all(`${base}${API_PREFIX}/${operation}`, async ({ request }) => {
+      const url = new URL(request.url);
+      const mode = options.recordMissing || fallback ? 'strict' : replayer.match;
+      let outcome = replayer.find(request.method, url.pathname, url.search, mode);
+      if (outcome.kind === 'exact') return replayResponse(outcome.entry, 'exact');
+      if (options.recordMissing) return undefined;
+      if (fallback) {
+        if (replayer.match === 'nearest') {
+          outcome = replayer.find(request.method, url.pathname, url.search, 'nearest');
+          if (outcome.kind === 'nearest') return replayResponse(outcome.entry, 'nearest');
+        }
+        const answered = await getResponse(fallback, request);
+        if (answered) {
+          const headers = new Headers(answered.headers);
+          headers.set(MATCH_HEADER, 'fallback');
+          return new HttpResponse(await answered.arrayBuffer(), { status: answered.status, headers });
+        }
+      }
+      if (outcome.kind === 'nearest') return replayResponse(outcome.entry, 'nearest');
+      if (outcome.kind !== 'miss') return undefined;
+      options.onMiss?.(outcome.report);
+      if (/^text\/plain/.test(request.headers.get('accept') ?? '')) {
+        return new HttpResponse(`${formatNearMissReport(outcome.report)}\n`, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      }
+      const { error, ...details } = outcome.report;
+      const answer = errorBody(404, error, details);
+      return new HttpResponse(answer.body, { status: 404, headers: answer.headers });
+    });
+  return [
+    ...OPERATION_NAMES.map(handler),
+    http.all(`${base}${API_PREFIX}/*`, ({ request }) => {
+      const answer = unknownOperation(new URL(request.url).pathname);
+      return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
+    }),
+  ];
+}

@@ -1,0 +1,11 @@
+/**
+ * Replay: recordings (parsed objects) → an in-memory index, MSW handlers, near-miss reports and
+ * HAR 1.2 conversion. Pure: runs in any runtime.
+ * @module
+ */
+export * from './check.js';
+export * from './har.js';
+export * from './handlers.js';
+export * from './near-miss.js';
+export * from './recording-index.js';
+export * from './replayer.js';

@@ -1,0 +1,123 @@
+import type { OperationName } from '../contract/index.js';
+import { ignoredBecause, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
+import type { RecordingIndex, IndexedRecording } from './recording-index.js';
+
+/** A parameter's values: `null` when absent, the value when sent once, the values in order when repeated. */
+export type ParameterValues = string | string[] | null;
+
+/** One parameter that differs between a recording and the request. */
+export interface Difference {
+  parameter: string;
+  recorded: ParameterValues;
+  requested: ParameterValues;
+}
+
+/** A recording close to the request, and how it differs. */
+export interface NearMiss {
+  recording: string;
+  differences: Difference[];
+}
+
+/**
+ * Why a request got no recording, for tools (the JSON of a strict 404) and people
+ * ({@link formatNearMissReport}).
+ */
+export interface NearMissReport {
+  error: string;
+  method: string;
+  operation: OperationName;
+  matchKey: string;
+  /** The closest recordings of the same operation, closest first (at most 3). */
+  nearMisses: NearMiss[];
+  /** Parameters of the request left out of matching, and why. */
+  ignored: Array<{ parameter: string; reason: 'volatile' | 'secret' | 'identity' }>;
+}
+
+function shown(values: string[] | undefined): ParameterValues {
+  if (!values) return null;
+  return values.length === 1 ? values[0]! : values;
+}
+
+/** The parameters whose values differ (in value or order), sorted by name. */
+export function differences(recorded: QueryMultimap, requested: QueryMultimap): Difference[] {
+  const names = [...new Set([...Object.keys(recorded), ...Object.keys(requested)])].sort();
+  const out: Difference[] = [];
+  for (const parameter of names) {
+    const a = recorded[parameter];
+    const b = requested[parameter];
+    if (a && b && a.length === b.length && a.every((v, i) => v === b[i])) continue;
+    out.push({ parameter, recorded: shown(a), requested: shown(b) });
+  }
+  return out;
+}
+
+/**
+ * The recordings of `operation` ordered by closeness to `requested` (fewest differing parameters
+ * first; ties keep the recorded order), with their differences. Never one of another operation.
+ */
+export function closest(index: RecordingIndex, operation: OperationName, requested: QueryMultimap, limit = Infinity): Array<{ entry: IndexedRecording; differences: Difference[] }> {
+  const seen = new Set<string>();
+  const ranked: Array<{ entry: IndexedRecording; differences: Difference[] }> = [];
+  for (const entry of index.ofOperation(operation)) {
+    if (seen.has(entry.key)) continue; // one candidate per key: its first recording
+    seen.add(entry.key);
+    ranked.push({ entry, differences: differences(entry.query, requested) });
+  }
+  ranked.sort((a, b) => a.differences.length - b.differences.length);
+  return ranked.slice(0, limit);
+}
+
+/** Builds the report of a request that no recording matches. */
+export function nearMissReport(index: RecordingIndex, request: { method: string; operation: OperationName; key: string; query: QueryMultimap; names: readonly string[] }, policy: NormalisationPolicy): NearMissReport {
+  const candidates = closest(index, request.operation, request.query, 3);
+  const ignored = [...new Set(request.names)].flatMap((parameter) => {
+    const reason = ignoredBecause(policy, parameter);
+    return reason ? [{ parameter, reason }] : [];
+  });
+  return {
+    error: candidates.length
+      ? `No recording matches ${request.method} ${request.operation} exactly. The closest recordings and the parameters that differ are listed; record this request, or replay with --match nearest.`
+      : `No recording of ${request.operation} at all. Record it (mockvideo record --only ${request.operation}), or replay with --fallback-scenario NAME.`,
+    method: request.method,
+    operation: request.operation,
+    matchKey: request.key,
+    nearMisses: candidates.map(({ entry, differences: d }) => ({ recording: entry.name, differences: d })),
+    ignored,
+  };
+}
+
+function cell(values: ParameterValues): string {
+  if (values === null) return '(absent)';
+  return Array.isArray(values) ? values.map((v) => JSON.stringify(v)).join(', ') : JSON.stringify(values);
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ').trimEnd()).join('\n');
+}
+
+/**
+ * The report as a person reads it: for the closest recording, a side-by-side table (parameter |
+ * recorded | requested), one row per differing parameter, then the ignored parameters; then the
+ * other candidates in one line each.
+ *
+ * @example
+ * // Request was not matched: GET localplay/diversion
+ * // Closest recording: localplay-diversion/0a1b2c3d4e5f-000.json
+ * // parameter       | recorded | requested
+ * // is_from_gallery | "true"   | "false"
+ * // _nonce          | (ignored: volatile)
+ */
+export function formatNearMissReport(report: NearMissReport): string {
+  const lines = [`Request was not matched: ${report.method} ${report.operation}`, `  match key: ${report.matchKey}`];
+  const [first, ...others] = report.nearMisses;
+  if (!first) {
+    lines.push(`  ${report.error}`);
+    return lines.join('\n');
+  }
+  lines.push(`  Closest recording: ${first.recording}`);
+  const rows = [['parameter', 'recorded', 'requested'], ...first.differences.map((d) => [d.parameter, cell(d.recorded), cell(d.requested)]), ...report.ignored.map((i) => [i.parameter, `(ignored: ${i.reason})`, `(ignored: ${i.reason})`])];
+  lines.push(...table(rows).split('\n').map((l) => `  ${l}`));
+  for (const other of others) lines.push(`  Also close: ${other.recording} (${other.differences.map((d) => d.parameter).join(', ') || 'no differences'})`);
+  return lines.join('\n');
+}
