@@ -80,7 +80,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createHandlers, handlers, scenarioNames, UnknownScenarioError } from 'mockvideo';
 import { loadScenario } from 'mockvideo/node';
-import { adConfigSchema, contentProvidersSchema, envelopeSchema, type AdConfig, type ContentProvider } from 'mockvideo/contract';
+import { adConfigSchema, contentProvidersSchema, envelopeSchema, toServiceJson, type AdConfig, type ContentProvider, type Envelope } from 'mockvideo/contract';
 
 const API = 'https://api.example.com/api/g1';
 const QUERY = '?ref=&_st=PLACEHOLDER&_region=IN';
@@ -110,6 +110,27 @@ it('lets a test override one operation with server.use', async () => {
   server.use(http.get('*/api/g1/meta/cp', () => HttpResponse.json({ data: [], msg: 'OK', result: 1 })));
   expect(await (await fetch(API + '/meta/cp' + QUERY)).json()).toEqual({ data: [], msg: 'OK', result: 1 });
   expect((await (await fetch(API + '/ad_config' + QUERY)).json()).data).toEqual({});
+});
+
+it('lets a test override one operation with a typed payload written as the service writes it', async () => {
+  const body: Envelope<ContentProvider[]> = {
+    data: [{ id: 'cinebox', name: 'CineBox', apk_url: '', app_icon: '', top_right_logo: '', cp_link: 'videoplayer://com.example.cinebox?action=openHome&ref=com.example.videoplayer' }],
+    msg: 'OK',
+    result: 1,
+  };
+  server.use(
+    http.get('*/api/g1/meta/cp', () => new HttpResponse(toServiceJson(body), { headers: { 'content-type': 'application/json; charset=utf-8' } })),
+    http.get('*/api/g1/ad_config', () => new HttpResponse(null, { status: 500 })),
+  );
+  const text = await (await fetch(API + '/meta/cp' + QUERY)).text();
+  expect(text).toContain('openHome\\\\u0026ref=');
+  expect(JSON.parse(text)).toEqual(body);
+  expect((await fetch(API + '/ad_config' + QUERY)).status).toBe(500);
+});
+
+it('switches to another scenario for one test', async () => {
+  server.use(...createHandlers({ scenario: 'no-recommendations' }));
+  expect((await (await fetch(API + '/localplay/recomm' + QUERY)).json()).data).toEqual([]);
 });
 
 it('exports the default handlers and the shipped scenario names', async () => {
@@ -193,7 +214,7 @@ describe('the npm package', () => {
   it('runs a vitest file that serves scenarios through setupServer and checks real fetch answers', async () => {
     const vitest = await timed('consumer vitest', () => run(process.execPath, [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=verbose'], consumer));
     expect(vitest.code, explain('vitest run (in the consumer project)', vitest)).toBe(0);
-    expect(vitest.stdout).toMatch(/Tests\s+6 passed/);
+    expect(vitest.stdout).toMatch(/Tests\s+8 passed/);
   }, 120_000);
 
   it('typechecks the consumer test against the published types (NodeNext resolution)', async () => {
