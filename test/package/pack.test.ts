@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -221,6 +222,16 @@ describe('the npm package', () => {
     const tsc = await timed('consumer tsc', () => run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], consumer));
     expect(tsc.code, explain('tsc (in the consumer project)', tsc)).toBe(0);
   }, 60_000);
+
+  it('bundles mockvideo and mockvideo/contract for browsers, and refuses mockvideo/node there', async () => {
+    const bundle = (contents: string) =>
+      build({ stdin: { contents, resolveDir: consumer, loader: 'ts' }, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    const ok = await bundle("export { createHandlers, handlers, scenarioNames } from 'mockvideo';\nexport { envelopeSchema } from 'mockvideo/contract';");
+    const text = ok.outputFiles[0]!.text;
+    expect(text).toContain('empty-ad-config');
+    expect(text).not.toMatch(/from\s*["']node:|require\(["']node:/);
+    await expect(bundle("export { loadScenario } from 'mockvideo/node';")).rejects.toThrow(/mockvideo\/node/);
+  }, 30_000);
 
   it('installs a working mockvideo command', async () => {
     const cli = await run(process.execPath, [join(consumer, 'node_modules/mockvideo/bin/mockvideo.js'), 'scenarios'], consumer, 30_000);
