@@ -4,9 +4,10 @@ export const PREFIX = '[mockvideo]';
 /**
  * Error codes, each with its likely cause. `MV_SCENARIO_INVALID`: a scenario file is not valid JSON
  * or breaks the contract; `MV_SCENARIO_UNKNOWN`: a scenario name that is not loaded;
- * `MV_USAGE`: a bad flag or argument.
+ * `MV_USAGE`: a bad flag or argument; `MV_RECORDING_INVALID`: a recording file is corrupt or breaks
+ * the recording format.
  */
-export type ErrorCode = 'MV_SCENARIO_INVALID' | 'MV_SCENARIO_UNKNOWN' | 'MV_USAGE';
+export type ErrorCode = 'MV_SCENARIO_INVALID' | 'MV_SCENARIO_UNKNOWN' | 'MV_USAGE' | 'MV_RECORDING_INVALID';
 
 /**
  * The one error class mockvideo throws on bad input. `message` says what failed, why and what to do
@@ -76,4 +77,20 @@ export function formatJsonPath(path: ReadonlyArray<PropertyKey>): string {
     else out += `[${JSON.stringify(String(key))}]`;
   }
   return out;
+}
+
+/**
+ * Thrown when recording files are corrupt or hand-broken: replay refuses to start. `problems` lists
+ * every one found (file relative to the recording folder, JSON path, rule).
+ */
+export class RecordingError extends MockvideoError {
+  readonly problems: readonly ScenarioProblem[];
+  constructor(dir: string, problems: readonly ScenarioProblem[]) {
+    super(
+      'MV_RECORDING_INVALID',
+      `Invalid recording${problems.length === 1 ? '' : 's'} in ${dir}:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\nFix or delete the file${problems.length === 1 ? '' : 's'} (or re-record), then run "mockvideo validate ${dir}".`,
+    );
+    this.name = 'RecordingError';
+    this.problems = problems;
+  }
 }

@@ -4,6 +4,10 @@ import { PREFIX } from '../errors.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { serveCommand } from './commands/serve.js';
 import { validateCommand } from './commands/validate.js';
+import { exportCommand } from './commands/export.js';
+import { importCommand } from './commands/import.js';
+import { recordCommand } from './commands/record.js';
+import { replayCommand } from './commands/replay.js';
 import { EXIT } from './exit.js';
 
 /**
@@ -17,6 +21,10 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(serveCommand)
     .command(scenariosCommand)
     .command(validateCommand)
+    .command(recordCommand)
+    .command(replayCommand)
+    .command(importCommand)
+    .command(exportCommand)
     .demandCommand(1, 'Name a command, e.g. "mockvideo serve".')
     .strict()
     .recommendCommands()

@@ -1,7 +1,7 @@
 import { getResponse, http, HttpResponse, type HttpHandler } from 'msw';
 import { API_PREFIX, OPERATION_NAMES } from '../contract/index.js';
 import { errorBody, unknownOperation } from '../handlers/error-responses.js';
-import { bodyBytes, type NamedRecording } from '../normalise/index.js';
+import { REDACTED, bodyBytes, type NamedRecording } from '../normalise/index.js';
 import { formatNearMissReport, type NearMissReport } from './near-miss.js';
 import { MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchKind, type ReplayerOptions } from './replayer.js';
 import type { IndexedRecording } from './recording-index.js';
@@ -23,7 +23,8 @@ export interface ReplayHandlerOptions extends ReplayerOptions {
 /** The stored answer of a recording, byte for byte, with how it was matched. */
 export function replayResponse(entry: IndexedRecording, kind: MatchKind): HttpResponse<BodyInit> {
   const { response } = entry.recording;
-  const headers = new Headers(response.headers);
+  // A redacted credential header (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
+  const headers = new Headers(Object.entries(response.headers).filter(([, value]) => value !== REDACTED));
   headers.set(MATCH_HEADER, kind);
   headers.set(RECORDING_HEADER, entry.name);
   // Never HttpResponse.json(): re-serialising would turn the service's \u0026 escapes into &.

@@ -8,6 +8,8 @@ import { requestLog, type RequestLogEntry } from './request-log.js';
 export interface AppOptions {
   /** The MSW handlers that answer; everything they leave goes on to a 404. */
   handlers: readonly HttpHandler[];
+  /** Middlewares run after the handlers, before the 404 (e.g. the recording proxy of `--record-missing`). */
+  after?: express.RequestHandler[];
   /** Called once per request when it is answered; default: nothing. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -24,6 +26,7 @@ export function createApp(options: AppOptions): express.Express {
   if (options.onRequest) app.use(requestLog(options.onRequest));
   // http-middleware is CommonJS and types msw from its .d.ts; ours come from .d.mts: same classes at run time.
   app.use(createMiddleware(...(options.handlers as unknown as Parameters<typeof createMiddleware>)));
+  for (const middleware of options.after ?? []) app.use(middleware);
   app.use((req: Request, res: Response) => {
     res.status(404).json({
       error: `Nothing at ${req.method} ${req.path}. mockvideo serves the operations under ${API_PREFIX}.`,

@@ -11,11 +11,13 @@ export interface RequestLogEntry {
   scenario: string;
   status: number;
   durationMs: number;
+  /** How a replayed answer was matched (`exact`, `nearest`, `fallback`, `recorded`), from the `x-mockvideo-match` header. */
+  match?: string;
 }
 
 /** Formats an entry as one concise line: `GET meta/cp  default  200  0.8 ms`. */
 export function formatLogLine(entry: RequestLogEntry): string {
-  return `${entry.method} ${entry.operation}  ${entry.scenario}  ${entry.status}  ${entry.durationMs.toFixed(1)} ms`;
+  return `${entry.method} ${entry.operation}  ${entry.scenario}  ${entry.status}${entry.match ? `  match=${entry.match}` : ''}  ${entry.durationMs.toFixed(1)} ms`;
 }
 
 /**
@@ -35,6 +37,7 @@ export function requestLog(write: (entry: RequestLogEntry) => void) {
         scenario: String(res.getHeader(ANSWERED_BY_HEADER) ?? '-'),
         status: res.headersSent ? res.statusCode : 0,
         durationMs: Number(process.hrtime.bigint() - start) / 1e6,
+        ...(res.getHeader('x-mockvideo-match') ? { match: String(res.getHeader('x-mockvideo-match')) } : {}),
       });
     };
     res.on('finish', report);

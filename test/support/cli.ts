@@ -30,16 +30,18 @@ export function startCli(args: string[], options: { cwd?: string } = {}): Promis
       child.kill('SIGKILL');
       reject(new Error(`mockvideo ${args.join(' ')} printed no URL within 10 s.\nstdout: ${out}\nstderr: ${err}`));
     }, 10_000);
-    child.once('exit', (code) => {
+    const exitedEarly = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`mockvideo ${args.join(' ')} exited with ${code} before serving.\nstdout: ${out}\nstderr: ${err}`));
-    });
+    };
+    child.once('exit', exitedEarly);
     child.stdout.on('data', () => {
       const firstLine = out.split('\n')[0] ?? '';
       const m = /http:\/\/[^\s]+:\d+/.exec(firstLine);
       if (m && out.includes('\n')) {
         clearTimeout(timer);
-        child.removeAllListeners('exit');
+        // Only this listener: the one behind `exited` must stay, or stop() never resolves.
+        child.off('exit', exitedEarly);
         resolve({
           child,
           url: m[0],

@@ -6,12 +6,14 @@ import { formatLogLine } from '../../server/request-log.js';
 import { loadScenarioCatalog } from '../../storage/load-catalog.js';
 import { exitWithError } from '../exit.js';
 import { hostOption, portOption, scenariosDirOption } from '../options.js';
+import { DEFAULT_REPLAY_POLICY, runReplay } from './replay.js';
 
 interface ServeArgs {
   scenario: string;
   'scenarios-dir'?: string;
   port: number;
   host: string;
+  replay?: string;
 }
 
 /**
@@ -28,11 +30,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('scenarios-dir', scenariosDirOption)
       .option('port', portOption)
       .option('host', hostOption)
+      .option('replay', { type: 'string', normalize: true, describe: 'Serve this recording folder instead (same as "mockvideo replay DIR")' })
       .example('$0 serve', 'Serve the default scenario on http://127.0.0.1:8787')
       .example('$0 serve --scenario gallery --port 0', 'Serve "gallery" on a free port')
       .example('$0 serve --host 0.0.0.0', 'Serve devices on the network (an Android emulator uses http://10.0.2.2:8787)') as unknown as Argv<ServeArgs>,
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     try {
+      if (args.replay) return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host });
       const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
       const scenario = catalog.get(args.scenario).name;
       const handlers = createScenarioHandlers(catalog, { activeScenario: () => scenario });

@@ -1,36 +1,68 @@
+import { join } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { formatProblem } from '../../errors.js';
+import type { NormalisationPolicy } from '../../normalise/index.js';
+import { checkRecording, formatFinding } from '../../replay/index.js';
 import { checkScenarios, shippedScenarios } from '../../scenarios/index.js';
+import { isRecordingDir, readRecordingDir } from '../../storage/recordings.js';
 import { SHIPPED_SCENARIOS_DIR, readScenarioFiles, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { EXIT, exitWithError } from '../exit.js';
+import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 
-interface ValidateArgs {
+interface ValidateArgs extends NormaliseArgs {
   paths: string[];
+}
+
+/** Checks one recording folder: every file's format, then every body against the contract. Prints each finding; returns how many. */
+function validateRecordings(dir: string, policy: NormalisationPolicy): number {
+  const { recordings, problems } = readRecordingDir(dir);
+  for (const p of problems) process.stdout.write(`✗ ${join(dir, p.file)}${p.path ? ` at ${p.path}` : ''}: ${p.message}\n`);
+  const findings = recordings.flatMap((r) => checkRecording(r, policy));
+  for (const f of findings) process.stdout.write(`✗ ${formatFinding({ ...f, recording: join(dir, f.recording) })}\n`);
+  const bad = new Set([...problems.map((p) => p.file), ...findings.map((f) => f.recording)]).size;
+  const total = recordings.length + new Set(problems.map((p) => p.file)).size;
+  const count = problems.length + findings.length;
+  process.stdout.write(`${total - bad} of ${total} recording${total === 1 ? '' : 's'} in ${dir} valid${count ? `, ${count} finding${count === 1 ? '' : 's'}` : ''}\n`);
+  return count;
 }
 
 /**
  * `mockvideo validate [PATH...]`: checks scenario files (or every `*.json` of folders) against the
- * contract, with `extends` resolved against the shipped scenarios. Lists every problem (file, JSON
- * path, rule) and exits 1 when there is any.
+ * contract, with `extends` resolved against the shipped scenarios; a recording folder (one holding
+ * operation folders or recording files) is checked file by file and every recorded body against the
+ * contract's schemas. Lists every problem (file, JSON path, rule) and exits 1 when there is any.
  */
 export const validateCommand: CommandModule<object, ValidateArgs> = {
   command: 'validate [paths..]',
-  describe: 'Check scenario files against the contract and list every problem',
+  describe: 'Check scenario files or recording folders against the contract and list every problem',
   builder: (yargs: Argv) =>
-    yargs
-      .positional('paths', { type: 'string', array: true, describe: "Scenario files or folders (default: the package's scenarios/ folder)" })
+    normaliseOptions(
+      yargs.positional('paths', { type: 'string', array: true, describe: "Scenario files or folders, or recording folders (default: the package's scenarios/ folder)" }),
+    )
       .example('$0 validate', 'Check the shipped scenarios')
-      .example('$0 validate my-scenarios/', 'Check every scenario file of a folder') as unknown as Argv<ValidateArgs>,
+      .example('$0 validate my-scenarios/', 'Check every scenario file of a folder')
+      .example('$0 validate recordings/session1', 'Check every recording of a folder against the contract') as unknown as Argv<ValidateArgs>,
   handler: (args: ArgumentsCamelCase<ValidateArgs>) => {
     try {
-      const files = scenarioFilesAt(args.paths?.length ? args.paths : [SHIPPED_SCENARIOS_DIR]);
-      const read = readScenarioFiles(files);
-      const { problems } = checkScenarios([...shippedScenarios(), ...read.scenarios]);
-      const all = [...read.problems, ...problems];
-      for (const problem of all) process.stdout.write(`✗ ${formatProblem(problem)}\n`);
-      const bad = new Set(all.map((p) => p.source)).size;
-      process.stdout.write(`${files.length - bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} valid${all.length ? `, ${all.length} problem${all.length === 1 ? '' : 's'}` : ''}\n`);
-      process.exitCode = all.length ? EXIT.problems : EXIT.ok;
+      const given = args.paths?.length ? args.paths : [SHIPPED_SCENARIOS_DIR];
+      const recordingDirs = given.filter(isRecordingDir);
+      const scenarioPaths = given.filter((p) => !recordingDirs.includes(p));
+      let count = 0;
+      if (recordingDirs.length) {
+        const policy = policyFromArgs(args);
+        for (const dir of recordingDirs) count += validateRecordings(dir, policy);
+      }
+      if (scenarioPaths.length) {
+        const files = scenarioFilesAt(scenarioPaths);
+        const read = readScenarioFiles(files);
+        const { problems } = checkScenarios([...shippedScenarios(), ...read.scenarios]);
+        const all = [...read.problems, ...problems];
+        for (const problem of all) process.stdout.write(`✗ ${formatProblem(problem)}\n`);
+        const bad = new Set(all.map((p) => p.source)).size;
+        process.stdout.write(`${files.length - bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} valid${all.length ? `, ${all.length} problem${all.length === 1 ? '' : 's'}` : ''}\n`);
+        count += all.length;
+      }
+      process.exitCode = count ? EXIT.problems : EXIT.ok;
     } catch (error) {
       exitWithError(error);
     }

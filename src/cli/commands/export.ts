@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import writeFileAtomic from 'write-file-atomic';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { RecordingError } from '../../errors.js';
+import { harFromRecordings } from '../../replay/index.js';
+import { readRecordingDir } from '../../storage/recordings.js';
+import { exitWithError } from '../exit.js';
+
+interface ExportArgs {
+  dir: string;
+  har: string;
+  'base-url': string;
+}
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** `mockvideo export DIR --har FILE.har`: writes a HAR 1.2 file of a recording folder (opens in Chrome DevTools). */
+export const exportCommand: CommandModule<object, ExportArgs> = {
+  command: 'export <dir>',
+  describe: 'Write a recording folder as a HAR 1.2 file',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('dir', { type: 'string', normalize: true, describe: 'Recording folder' })
+      .option('har', { type: 'string', demandOption: true, normalize: true, describe: 'HAR file to write' })
+      .option('base-url', { type: 'string', default: 'http://localhost:8787', describe: 'Origin of the request URLs in the HAR' })
+      .example('$0 export recordings/session1 --har session1.har', 'Open session1.har in DevTools → Network → Import') as unknown as Argv<ExportArgs>,
+  handler: async (args: ArgumentsCamelCase<ExportArgs>) => {
+    try {
+      const { recordings, problems } = readRecordingDir(args.dir);
+      if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
+      const sorted = [...recordings].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));
+      const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, version: packageVersion() });
+      await writeFileAtomic(args.har, `${JSON.stringify(har, null, 2)}\n`);
+      process.stdout.write(`Exported ${recordings.length} recording${recordings.length === 1 ? '' : 's'} to ${args.har}\n`);
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};

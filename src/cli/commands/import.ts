@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import type { Har } from 'har-format';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { MockvideoError } from '../../errors.js';
+import { recordingsFromHar } from '../../replay/index.js';
+import { RecordingWriter } from '../../storage/recordings.js';
+import { exitWithError } from '../exit.js';
+import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
+
+interface ImportArgs extends NormaliseArgs {
+  file: string;
+  out: string;
+}
+
+/**
+ * `mockvideo import FILE.har --out DIR`: turns the `/api/g1` entries of a HAR 1.2 file into
+ * recordings (redaction applies); lists the entries it skipped and why.
+ */
+export const importCommand: CommandModule<object, ImportArgs> = {
+  command: 'import <file>',
+  describe: 'Turn a HAR file (DevTools, Playwright, Charles, mitmproxy) into recordings',
+  builder: (yargs: Argv) =>
+    normaliseOptions(
+      yargs
+        .positional('file', { type: 'string', normalize: true, describe: 'A HAR 1.2 file' })
+        .option('out', { type: 'string', demandOption: true, normalize: true, describe: 'Recording folder to write (created if missing)' }),
+    ).example('$0 import session.har --out recordings/session1', 'Import a HAR saved from Chrome DevTools') as unknown as Argv<ImportArgs>,
+  handler: async (args: ArgumentsCamelCase<ImportArgs>) => {
+    try {
+      let har: Har;
+      try {
+        har = JSON.parse(readFileSync(args.file, 'utf8')) as Har;
+      } catch (error) {
+        throw new MockvideoError('MV_USAGE', `Cannot read the HAR file ${args.file}: ${(error as Error).message}. Save it again from DevTools ("Save all as HAR with content").`);
+      }
+      if (!Array.isArray(har?.log?.entries)) throw new MockvideoError('MV_USAGE', `${args.file} is not a HAR file: it has no log.entries. Save it again from DevTools ("Save all as HAR with content").`);
+      const imported = recordingsFromHar(har, policyFromArgs(args));
+      const writer = new RecordingWriter(args.out);
+      for (const recording of imported.recordings) process.stdout.write(`imported ${await writer.write(recording)}\n`);
+      for (const skip of imported.skipped) process.stdout.write(`skipped ${skip.url.split('?')[0]}: ${skip.reason}\n`);
+      process.stdout.write(`Imported ${imported.recordings.length} recording${imported.recordings.length === 1 ? '' : 's'} into ${args.out}, skipped ${imported.skipped.length}${imported.leaks ? `, replaced ${imported.leaks} leaked value${imported.leaks === 1 ? '' : 's'}` : ''}\n`);
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};

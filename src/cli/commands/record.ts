@@ -1,0 +1,95 @@
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { OPERATION_NAMES, type OperationName } from '../../contract/index.js';
+import { MockvideoError } from '../../errors.js';
+import { formatProxyLine, startRecorder } from '../../server/record-server.js';
+import { exitWithError } from '../exit.js';
+import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
+import { hostOption, portOption } from '../options.js';
+
+interface RecordArgs extends NormaliseArgs {
+  upstream: string;
+  out: string;
+  port: number;
+  host: string;
+  'upstream-timeout': number;
+  only?: OperationName[];
+  'record-failures': boolean;
+}
+
+/** Checks `--upstream`: an http(s) URL. @throws MockvideoError (`MV_USAGE`). */
+export function upstreamUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new MockvideoError('MV_USAGE', `--upstream must be a URL like https://api.example.com, got "${value}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MockvideoError('MV_USAGE', `--upstream must be http:// or https://, got "${value}".`);
+  return url.toString();
+}
+
+/** `--upstream-timeout`: seconds, a positive number. */
+export const upstreamTimeoutOption = {
+  type: 'number',
+  default: 10,
+  describe: 'Seconds the upstream has to answer completely before the client gets a 502',
+  coerce: (value: unknown) => {
+    const seconds = Number(value);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`--upstream-timeout must be a positive number of seconds, got "${String(value)}"`);
+    return seconds;
+  },
+} as const;
+
+/**
+ * `mockvideo record --upstream URL --out DIR`: a recording reverse proxy to the upstream only.
+ * Prints the URL on its first line, then one line per exchange. SIGINT/SIGTERM: stops accepting,
+ * lets exchanges in flight finish and be stored, prints the count and exits 0.
+ */
+export const recordCommand: CommandModule<object, RecordArgs> = {
+  command: 'record',
+  describe: 'Proxy the real service and record every exchange into a folder',
+  builder: (yargs: Argv) =>
+    normaliseOptions(
+      yargs
+        .option('upstream', { type: 'string', demandOption: true, describe: 'The real service, e.g. https://api.example.com (the only host requests go to)' })
+        .option('out', { type: 'string', demandOption: true, normalize: true, describe: 'Recording folder to write (created if missing)' })
+        .option('port', portOption)
+        .option('host', hostOption)
+        .option('upstream-timeout', upstreamTimeoutOption)
+        .option('only', { type: 'string', array: true, choices: OPERATION_NAMES, describe: "Re-record only this operation: replaces its recordings in --out, leaves the rest alone" })
+        .option('record-failures', { type: 'boolean', default: false, describe: 'Also record 5xx answers of the upstream (always passed to the client)' }),
+    )
+      .example('$0 record --upstream https://api.example.com --out recordings/session1', 'Record a session')
+      .example('$0 record --upstream https://api.example.com --out recordings/session1 --only meta/plugin', 'Re-record the plugin list only') as unknown as Argv<RecordArgs>,
+  handler: async (args: ArgumentsCamelCase<RecordArgs>) => {
+    try {
+      const upstream = upstreamUrl(args.upstream);
+      const recorder = await startRecorder({
+        upstream,
+        out: args.out,
+        port: args.port,
+        host: args.host,
+        timeoutMs: args.upstreamTimeout * 1000,
+        policy: policyFromArgs(args),
+        ...(args.only ? { only: args.only } : {}),
+        recordFailures: args.recordFailures,
+        onExchange: (entry) => process.stdout.write(`${formatProxyLine(entry)}\n`),
+      });
+      process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
+      if (args.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
+      let stopping = false;
+      const stop = () => {
+        if (stopping) return;
+        stopping = true;
+        recorder.stop().then(({ recorded }) => {
+          process.stdout.write(`Recorded ${recorded} exchange${recorded === 1 ? '' : 's'} into ${args.out}\n`);
+          process.exit(0);
+        }, exitWithError);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};

@@ -1,0 +1,114 @@
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { MockvideoError } from '../../errors.js';
+import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.js';
+import { formatNearMissReport, type MatchMode } from '../../replay/index.js';
+import { formatProxyLine } from '../../server/record-server.js';
+import { formatLogLine } from '../../server/request-log.js';
+import { startReplayServer } from '../../server/replay-server.js';
+import { exitWithError } from '../exit.js';
+import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
+import { hostOption, portOption, scenariosDirOption } from '../options.js';
+import { upstreamTimeoutOption, upstreamUrl } from './record.js';
+
+interface ReplayArgs extends NormaliseArgs {
+  dir: string;
+  match: MatchMode;
+  'fallback-scenario'?: string;
+  'scenarios-dir'?: string;
+  'record-missing': boolean;
+  upstream?: string;
+  'upstream-timeout': number;
+  port: number;
+  host: string;
+}
+
+/** What {@link runReplay} needs; `serve --replay DIR` passes its own port and host. */
+export interface RunReplayOptions {
+  dir: string;
+  match: MatchMode;
+  policy: NormalisationPolicy;
+  port: number;
+  host: string;
+  fallbackScenario?: string | undefined;
+  scenariosDir?: string | undefined;
+  recordMissing?: { upstream: string; timeoutMs: number } | undefined;
+}
+
+/**
+ * Serves a recording folder until SIGINT/SIGTERM, then prints the recordings never used and exits 0.
+ * The first line printed carries the URL; then one line per request with its match kind, and the
+ * near-miss table of every request no recording answers.
+ */
+export async function runReplay(options: RunReplayOptions): Promise<void> {
+  const replay = await startReplayServer({
+    dir: options.dir,
+    match: options.match,
+    policy: options.policy,
+    port: options.port,
+    host: options.host,
+    ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}),
+    ...(options.scenariosDir ? { scenariosDir: options.scenariosDir } : {}),
+    ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
+    onRequest: (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
+    onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
+    onRecorded: (entry) => process.stdout.write(`  ${formatProxyLine(entry)}\n`),
+  });
+  const { running } = replay;
+  process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
+  if (options.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${running.port}\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    replay.stop().then(({ unused }) => {
+      if (unused.length) {
+        process.stdout.write(`Unused recordings (${unused.length} of ${replay.replayer.index.all().length}):\n${unused.map((name) => `  ${name}\n`).join('')}`);
+      } else process.stdout.write('Every recording was used.\n');
+      process.exit(0);
+    }, exitWithError);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** `mockvideo replay DIR`: serves recorded exchanges; see {@link runReplay}. Exit code 2 for a corrupt recording or a bad flag. */
+export const replayCommand: CommandModule<object, ReplayArgs> = {
+  command: 'replay <dir>',
+  describe: 'Serve a recording folder: exact matches, else the nearest recording or a near-miss report',
+  builder: (yargs: Argv) =>
+    normaliseOptions(
+      yargs
+        .positional('dir', { type: 'string', normalize: true, describe: 'Recording folder (from "mockvideo record" or "mockvideo import")' })
+        .option('match', { choices: ['strict', 'nearest'] as const, default: 'nearest' as MatchMode, describe: 'strict: a miss gets a 404 near-miss report; nearest: the closest recording of the same operation' })
+        .option('fallback-scenario', { type: 'string', describe: 'Answer misses from this scenario instead' })
+        .option('scenarios-dir', scenariosDirOption)
+        .option('record-missing', { type: 'boolean', default: false, describe: 'Fetch what has no exact recording from --upstream and record it' })
+        .option('upstream', { type: 'string', describe: 'The real service, for --record-missing' })
+        .option('upstream-timeout', upstreamTimeoutOption)
+        .option('port', portOption)
+        .option('host', hostOption),
+    )
+      .example('$0 replay recordings/session1', 'Replay a session on http://127.0.0.1:8787')
+      .example('$0 replay recordings/session1 --match strict', 'Explain every request that was not recorded')
+      .example('$0 replay recordings/session1 --fallback-scenario default', 'Answer what is missing from a scenario') as unknown as Argv<ReplayArgs>,
+  handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
+    try {
+      if (args.recordMissing && !args.upstream) throw new MockvideoError('MV_USAGE', '--record-missing needs --upstream URL (the real service to fetch what is missing from).');
+      await runReplay({
+        dir: args.dir,
+        match: args.match,
+        policy: policyFromArgs(args),
+        port: args.port,
+        host: args.host,
+        fallbackScenario: args.fallbackScenario,
+        scenariosDir: args.scenariosDir as string | undefined,
+        recordMissing: args.recordMissing ? { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000 } : undefined,
+      });
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};
+
+/** The default policy, for `serve --replay`. */
+export const DEFAULT_REPLAY_POLICY = resolvePolicy();

@@ -1,0 +1,5 @@
+/**
+ * Record: the recording reverse proxy (Node only).
+ * @module
+ */
+export * from './proxy.js';

@@ -1,0 +1,195 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { Pool } from 'undici';
+import { API_PREFIX, operationOfPath, type OperationName } from '../contract/index.js';
+import { buildRecording, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
+
+/** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
+export interface ProxyLogEntry {
+  method: string;
+  /** The operation (`meta/cp`) or the path. */
+  operation: string;
+  /** The status the client got (502 when the upstream failed). */
+  status: number;
+  /** The recording written, or why none was. */
+  recorded: string | undefined;
+  note: string;
+  durationMs: number;
+  /** Leaked raw values of redacted parameters that the scan replaced. */
+  leaks: number;
+}
+
+/** Options of {@link createRecordingProxy}. */
+export interface RecordingProxyOptions {
+  /** The one upstream every request goes to, e.g. `https://api.example.com` (a path prefix is kept). */
+  upstream: string;
+  /** Time allowed for the upstream to answer completely, in milliseconds. */
+  timeoutMs: number;
+  policy: NormalisationPolicy;
+  /** Stores a recording; resolves with its name. */
+  store: (recording: Recording) => Promise<string>;
+  /** Record only these operations (the others are passed through, not recorded). */
+  only?: readonly OperationName[];
+  /** Record 5xx answers too (default: passed to the client, not recorded). */
+  recordFailures?: boolean;
+  /** Extra headers on every answer the proxy gives (e.g. `x-mockvideo-match: recorded`). */
+  responseHeaders?: Readonly<Record<string, string>>;
+  /** Called once the recording of an exchange is stored. */
+  onRecorded?: (named: NamedRecording) => void;
+  /** Called once per exchange. */
+  onExchange?: (entry: ProxyLogEntry) => void;
+}
+
+/** A recording reverse proxy: the middleware, and a way to wait for exchanges in flight. */
+export interface RecordingProxy {
+  /** Node/Express middleware: forwards `/api/g1` requests, leaves others to `next()`. */
+  middleware: (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void) => void;
+  /** Resolves when every exchange in flight has been answered and stored (or dropped whole). */
+  drain: () => Promise<void>;
+  /** Closes the upstream connections. */
+  close: () => Promise<void>;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authorization', 'host']);
+
+function flat(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+/** Decodes a copy of a compressed body for storage. @throws Error for an encoding it cannot decode. */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+  const codings = (encoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity').reverse();
+  let out = body;
+  for (const coding of codings) {
+    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out);
+    else if (coding === 'deflate') out = inflateSync(out);
+    else if (coding === 'br') out = brotliDecompressSync(out);
+    else throw new Error(`content-encoding "${coding}" is not supported`);
+  }
+  return out;
+}
+
+/** The path and query as sent, from origin-form or (never trusted) absolute-form request targets. */
+function requestTarget(raw: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(raw);
+  const target = absolute ? raw.slice(absolute[0].length) || '/' : raw;
+  return target.startsWith('/') ? target : `/${target}`;
+}
+
+function causeOf(error: unknown): { code: string; message: string } {
+  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string }; name?: string };
+  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') return { code: 'ETIMEDOUT', message: 'timed out' };
+  const code = e?.code ?? e?.cause?.code ?? e?.name ?? 'ERROR';
+  return { code, message: e?.cause?.message ?? e?.message ?? String(error) };
+}
+
+/**
+ * A reverse proxy for one upstream only (never an open proxy: the Host header and absolute-form
+ * targets are ignored). Each `/api/g1` request is forwarded with its path and query string as sent
+ * (order, repeated `ref` and encoding kept); the upstream's status, headers and body bytes go back
+ * unchanged. Exchanges of the six operations are redacted and stored before the client is answered;
+ * a compressed body is stored decoded. 5xx answers are stored only with `recordFailures`.
+ *
+ * When the upstream is down or does not answer within `timeoutMs`, the client gets a 502 JSON
+ * error naming the upstream and the cause, and nothing is stored.
+ *
+ * @example
+ * const proxy = createRecordingProxy({ upstream: 'https://api.example.com', timeoutMs: 10_000, policy: DEFAULT_POLICY, store: (r) => writer.write(r) });
+ * app.use(proxy.middleware);
+ */
+export function createRecordingProxy(options: RecordingProxyOptions): RecordingProxy {
+  const upstream = new URL(options.upstream);
+  const basePath = upstream.pathname.replace(/\/+$/, '');
+  const pool = new Pool(upstream.origin, { connections: 128, pipelining: 1 });
+  const inFlight = new Set<Promise<void>>();
+
+  async function exchange(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const target = requestTarget(req.originalUrl ?? req.url ?? '/');
+    const at = target.indexOf('?');
+    const path = at < 0 ? target : target.slice(0, at);
+    const operation = operationOfPath(path);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(flat(req.headers))) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+    headers.host = upstream.host;
+    const log = (status: number, recorded: string | undefined, note: string, leaks = 0) =>
+      options.onExchange?.({ method, operation: operation ?? path, status, recorded, note, leaks, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
+    const extra = options.responseHeaders ?? {};
+    let status: number;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    let body: Buffer;
+    try {
+      const answer = await pool.request({
+        path: `${basePath}${target}`,
+        method: method as 'GET',
+        headers,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      status = answer.statusCode;
+      responseHeaders = answer.headers;
+      const chunks: Buffer[] = [];
+      for await (const chunk of answer.body) chunks.push(chunk as Buffer);
+      body = Buffer.concat(chunks);
+    } catch (error) {
+      const cause = causeOf(error);
+      const message = `The upstream ${upstream.origin} did not answer ${method} ${path}: ${cause.message} (${cause.code}). Nothing was recorded. Check that --upstream is right and reachable, or raise --upstream-timeout.`;
+      if (!res.headersSent) {
+        res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', ...extra });
+        res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: cause.code }));
+      }
+      log(502, undefined, `upstream failed: ${cause.code}`);
+      return;
+    }
+    let recorded: string | undefined;
+    let note = '';
+    let leaks = 0;
+    const wanted = operation && (!options.only || options.only.includes(operation));
+    if (!operation) note = 'not recorded: not an operation';
+    else if (!wanted) note = 'not recorded: not in --only';
+    else if (status >= 500 && !options.recordFailures) note = 'not recorded: upstream failure (use --record-failures)';
+    else {
+      try {
+        const plain = decoded(body, flat(responseHeaders)['content-encoding']);
+        const result = buildRecording(
+          { method, path, query: splitQuery(at < 0 ? '' : target.slice(at + 1)), requestHeaders: flat(req.headers), status, responseHeaders: flat(responseHeaders), body: plain, recordedAt: new Date().toISOString() },
+          options.policy,
+        );
+        leaks = result.leaks;
+        recorded = await options.store(result.recording);
+        options.onRecorded?.({ name: recorded, recording: result.recording });
+        if (leaks) note = `replaced ${leaks} leaked value${leaks === 1 ? '' : 's'}`;
+      } catch (error) {
+        note = `not recorded: ${(error as Error).message}`;
+      }
+    }
+    const out: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) out[name] = value;
+    res.writeHead(status, { ...out, ...extra });
+    res.end(body);
+    log(status, recorded, note, leaks);
+  }
+
+  return {
+    middleware: (req, res, next) => {
+      const target = requestTarget(req.originalUrl ?? req.url ?? '/');
+      if (!target.startsWith(`${API_PREFIX}/`)) {
+        next();
+        return;
+      }
+      const done = exchange(req, res).catch((error) => {
+        if (!res.headersSent) next(error);
+      });
+      inFlight.add(done);
+      done.finally(() => inFlight.delete(done));
+    },
+    drain: async () => {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,63 @@
+import type { RequestHandler } from 'express';
+import type { OperationName } from '../contract/index.js';
+import type { NormalisationPolicy } from '../normalise/index.js';
+import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
+import { RecordingWriter } from '../storage/recordings.js';
+import { createApp } from './app.js';
+import { listen, type RunningServer } from './listen.js';
+
+/** Options of {@link startRecorder}. */
+export interface RecorderOptions {
+  upstream: string;
+  out: string;
+  port: number;
+  host: string;
+  /** Milliseconds. */
+  timeoutMs: number;
+  policy: NormalisationPolicy;
+  only?: readonly OperationName[];
+  recordFailures?: boolean;
+  onExchange?: (entry: ProxyLogEntry) => void;
+}
+
+/** A running recorder. `stop()` stops accepting, lets exchanges in flight finish and be stored, and resolves with the count recorded. */
+export interface RunningRecorder {
+  running: RunningServer;
+  stop: () => Promise<{ recorded: number }>;
+}
+
+/** Formats a proxy log line: `GET meta/cp  200  recorded meta-cp/0a1b2c3d4e5f-000.json  3.1 ms`. */
+export function formatProxyLine(entry: ProxyLogEntry): string {
+  const what = entry.recorded ? `recorded ${entry.recorded}` : '';
+  return [`${entry.method} ${entry.operation}`, String(entry.status), what, entry.note, `${entry.durationMs.toFixed(1)} ms`].filter(Boolean).join('  ');
+}
+
+/**
+ * Starts `mockvideo record`: an Express host whose only route is the recording proxy to
+ * `upstream`, writing into `out` (with `only`, that operation's old recordings are replaced).
+ */
+export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
+  const writer = new RecordingWriter(options.out, options.only ? { replace: options.only } : {});
+  let recorded = 0;
+  const proxy = createRecordingProxy({
+    upstream: options.upstream,
+    timeoutMs: options.timeoutMs,
+    policy: options.policy,
+    store: (recording) => writer.write(recording),
+    ...(options.only ? { only: options.only } : {}),
+    recordFailures: options.recordFailures ?? false,
+    onRecorded: () => void recorded++,
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+  });
+  const app = createApp({ handlers: [], after: [proxy.middleware as unknown as RequestHandler] });
+  const running = await listen(app, options.port, options.host);
+  return {
+    running,
+    stop: async () => {
+      await running.close(5000);
+      await proxy.drain();
+      await proxy.close();
+      return { recorded };
+    },
+  };
+}

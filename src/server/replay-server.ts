@@ -1,0 +1,92 @@
+import type { RequestHandler } from 'express';
+import type { HttpHandler } from 'msw';
+import { createScenarioHandlers } from '../handlers/index.js';
+import { RecordingError } from '../errors.js';
+import type { NormalisationPolicy } from '../normalise/index.js';
+import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
+import { MATCH_HEADER, Replayer, createReplayHandlers, type MatchMode, type NearMissReport } from '../replay/index.js';
+import { loadScenarioCatalog } from '../storage/load-catalog.js';
+import { RecordingWriter, readRecordingDir } from '../storage/recordings.js';
+import { createApp } from './app.js';
+import { listen, type RunningServer } from './listen.js';
+import type { RequestLogEntry } from './request-log.js';
+
+/** Options of {@link startReplayServer}. */
+export interface ReplayServerOptions {
+  dir: string;
+  match: MatchMode;
+  policy: NormalisationPolicy;
+  port: number;
+  host: string;
+  /** A scenario that answers what the recordings do not. */
+  fallbackScenario?: string;
+  scenariosDir?: string;
+  /** Fetch and record what is missing from this upstream. */
+  recordMissing?: { upstream: string; timeoutMs: number; recordFailures?: boolean };
+  onRequest?: (entry: RequestLogEntry) => void;
+  onMiss?: (report: NearMissReport) => void;
+  onRecorded?: (entry: ProxyLogEntry) => void;
+}
+
+/** A running replay server; `stop()` resolves with the recordings never used. */
+export interface RunningReplay {
+  running: RunningServer;
+  replayer: Replayer;
+  /** How many recordings were loaded. */
+  loaded: number;
+  stop: () => Promise<{ unused: string[] }>;
+}
+
+/**
+ * Starts `mockvideo replay DIR`: loads and indexes every recording of `dir`, then serves them
+ * (see `createReplayHandlers`), with an optional fallback scenario and `--record-missing` proxy.
+ *
+ * @throws RecordingError naming every corrupt or broken file: replay refuses to start.
+ * @throws UnknownScenarioError / ScenarioError for a bad fallback scenario.
+ */
+export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplay> {
+  const { recordings, problems } = readRecordingDir(options.dir);
+  if (problems.length) throw new RecordingError(options.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
+  const replayer = new Replayer(recordings, { match: options.match, policy: options.policy });
+  let fallback: HttpHandler[] | undefined;
+  if (options.fallbackScenario) {
+    const catalog = loadScenarioCatalog(options.scenariosDir);
+    const name = catalog.get(options.fallbackScenario).name;
+    fallback = createScenarioHandlers(catalog, { activeScenario: () => name });
+  }
+  const after: RequestHandler[] = [];
+  let proxy: ReturnType<typeof createRecordingProxy> | undefined;
+  if (options.recordMissing) {
+    const writer = new RecordingWriter(options.dir);
+    proxy = createRecordingProxy({
+      upstream: options.recordMissing.upstream,
+      timeoutMs: options.recordMissing.timeoutMs,
+      policy: options.policy,
+      store: (recording) => writer.write(recording),
+      recordFailures: options.recordMissing.recordFailures ?? false,
+      responseHeaders: { [MATCH_HEADER]: 'recorded' },
+      onRecorded: (named) => replayer.add(named),
+      ...(options.onRecorded ? { onExchange: options.onRecorded } : {}),
+    });
+    after.push(proxy.middleware as unknown as RequestHandler);
+  }
+  const handlers = createReplayHandlers([], {
+    replayer,
+    ...(fallback ? { fallback } : {}),
+    recordMissing: Boolean(options.recordMissing),
+    ...(options.onMiss ? { onMiss: options.onMiss } : {}),
+  });
+  const app = createApp({ handlers, after, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
+  const running = await listen(app, options.port, options.host);
+  return {
+    running,
+    replayer,
+    loaded: recordings.length,
+    stop: async () => {
+      await running.close();
+      await proxy?.drain();
+      await proxy?.close();
+      return { unused: replayer.unused() };
+    },
+  };
+}

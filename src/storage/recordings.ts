@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
+import { MockvideoError } from '../errors.js';
+import { formatRecording, parseRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
+
+/** A recording file name: `<first 12 hex of sha256(matchKey)>-<NNN>.json`, NNN the recorded order under that key. */
+export const RECORDING_FILE = /^([0-9a-f]{12})-(\d{3,})\.json$/;
+
+/** The folder of an operation inside a recording folder: `meta/cp` → `meta-cp`. */
+export function operationFolder(operation: OperationName): string {
+  return operation.replace(/\//g, '-');
+}
+
+/** The first 12 hex characters of the SHA-256 of a match key. */
+export function keyHash(matchKey: string): string {
+  return createHash('sha256').update(matchKey).digest('hex').slice(0, 12);
+}
+
+/** True when `dir` looks like a recording folder: it holds an operation folder or a recording file. */
+export function isRecordingDir(dir: string): boolean {
+  try {
+    if (!statSync(dir).isDirectory()) return false;
+    const names = readdirSync(dir);
+    return names.some((n) => RECORDING_FILE.test(n)) || OPERATION_NAMES.some((op) => names.includes(operationFolder(op)));
+  } catch {
+    return false;
+  }
+}
+
+/** What reading a recording folder gave: the recordings (sorted by name, so recorded order within a key) and every problem. */
+export interface RecordingFiles {
+  recordings: NamedRecording[];
+  problems: RecordingProblem[];
+}
+
+/**
+ * Reads every recording file of a recording folder (`<dir>/<operation folder>/<hash>-<NNN>.json`).
+ * Never throws for a bad file: invalid JSON, a wrong shape, a file in the wrong folder or with a
+ * wrong name all come back as problems naming the file (relative to `dir`).
+ *
+ * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
+ */
+export function readRecordingDir(dir: string): RecordingFiles {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (error) {
+    throw new MockvideoError('MV_USAGE', `Cannot read the recording folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Record one with "mockvideo record --upstream URL --out ${dir}".`);
+  }
+  const result: RecordingFiles = { recordings: [], problems: [] };
+  for (const name of names) if (name.endsWith('.json')) result.problems.push({ file: name, path: '', message: 'a recording file outside an operation folder; move it into its operation folder (e.g. meta-cp/)' });
+  for (const operation of OPERATION_NAMES) {
+    const folder = operationFolder(operation);
+    if (!names.includes(folder)) continue;
+    for (const file of readdirSync(join(dir, folder)).sort()) {
+      if (!file.endsWith('.json')) continue;
+      const name = `${folder}/${file}`;
+      if (!RECORDING_FILE.test(file)) {
+        result.problems.push({ file: name, path: '', message: 'not a recording file name (<12 hex>-<NNN>.json)' });
+        continue;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(readFileSync(join(dir, folder, file), 'utf8'));
+      } catch (error) {
+        result.problems.push({ file: name, path: '', message: `not valid JSON: ${(error as Error).message}` });
+        continue;
+      }
+      const parsed = parseRecording(value, name);
+      if (!parsed.ok) {
+        result.problems.push(...parsed.problems);
+        continue;
+      }
+      if (parsed.recording.operation !== operation) {
+        result.problems.push({ file: name, path: 'operation', message: `"${parsed.recording.operation}" is not the operation of its folder (${folder})` });
+        continue;
+      }
+      result.recordings.push({ name, recording: parsed.recording });
+    }
+  }
+  return result;
+}
+
+/** Options of {@link RecordingWriter}. */
+export interface RecordingWriterOptions {
+  /** Operations whose existing recordings are removed before the first new one of them is written (`record --only`). */
+  replace?: readonly OperationName[];
+}
+
+/**
+ * Writes recording files into a folder, atomically (write-file-atomic: a temporary file renamed into
+ * place, so a crash or kill never leaves a partial file). Numbers recordings of one key in the order
+ * `write` is called, after any already in the folder. Safe for many concurrent writes.
+ */
+export class RecordingWriter {
+  readonly dir: string;
+  readonly #next = new Map<string, number>();
+  readonly #pendingReplace: Set<OperationName>;
+
+  constructor(dir: string, options: RecordingWriterOptions = {}) {
+    this.dir = dir;
+    this.#pendingReplace = new Set(options.replace ?? []);
+    mkdirSync(dir, { recursive: true });
+  }
+
+  #reserve(recording: Recording): string {
+    const folder = operationFolder(recording.operation);
+    if (this.#pendingReplace.delete(recording.operation)) {
+      for (const file of safeList(join(this.dir, folder))) if (RECORDING_FILE.test(file)) rmSync(join(this.dir, folder, file));
+    }
+    const hash = keyHash(recording.matchKey);
+    const id = `${folder}/${hash}`;
+    let next = this.#next.get(id);
+    if (next === undefined) {
+      next = 0;
+      for (const file of safeList(join(this.dir, folder))) {
+        const m = RECORDING_FILE.exec(file);
+        if (m && m[1] === hash) next = Math.max(next, Number(m[2]) + 1);
+      }
+    }
+    this.#next.set(id, next + 1);
+    return `${folder}/${hash}-${String(next).padStart(3, '0')}.json`;
+  }
+
+  /** Writes one recording; resolves with its name (`meta-cp/0a1b2c3d4e5f-000.json`) once the file is in place. */
+  async write(recording: Recording): Promise<string> {
+    const name = this.#reserve(recording);
+    mkdirSync(join(this.dir, name, '..'), { recursive: true });
+    await writeFileAtomic(join(this.dir, name), formatRecording(recording), { encoding: 'utf8', fsync: true });
+    return name;
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
