@@ -218,9 +218,12 @@ describe('the npm package', () => {
     expect(vitest.stdout).toMatch(/Tests\s+8 passed/);
   }, 120_000);
 
-  it('typechecks the consumer test against the published types (NodeNext resolution)', async () => {
-    const tsc = await timed('consumer tsc', () => run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], consumer));
-    expect(tsc.code, explain('tsc (in the consumer project)', tsc)).toBe(0);
+  it.each([
+    ['NodeNext', ['-p', 'tsconfig.json']],
+    ['Bundler', ['-p', 'tsconfig.json', '--module', 'ESNext', '--moduleResolution', 'Bundler']],
+  ])('typechecks the consumer test against the published types (%s resolution)', async (mode, args) => {
+    const tsc = await timed(`consumer tsc (${mode})`, () => run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...args], consumer));
+    expect(tsc.code, explain(`tsc ${args.join(' ')} (in the consumer project)`, tsc)).toBe(0);
   }, 60_000);
 
   it('bundles mockvideo and mockvideo/contract for browsers, and refuses mockvideo/node there', async () => {
