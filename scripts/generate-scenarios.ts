@@ -10,7 +10,7 @@
  * Every deep link is built with `buildDeepLink` from the contract, and every list of recommended
  * items with {@link itemList}, so `position` indexes always match the item's place in its list.
  *
- * @see /work/shared/seeds/000_07ce0e18af7cd2fb.txt (the interface contract)
+ * @see ../shared/seeds/000_07ce0e18af7cd2fb.txt (the interface contract, beside the repository)
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';

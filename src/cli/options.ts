@@ -2,9 +2,10 @@ import type { Options } from 'yargs';
 
 /** `--port`: an integer from 0 to 65535; 0 picks a free port. */
 export const portOption = {
-  type: 'number',
+  // No `type: 'number'`: yargs would turn "eighty" into NaN before the check could quote it.
+  requiresArg: true,
   default: 8787,
-  describe: 'Port to listen on (0 picks a free port)',
+  describe: 'Port to listen on, 0 to 65535 (0 picks a free port)',
   coerce: (value: unknown) => {
     const port = Number(value);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {

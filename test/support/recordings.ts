@@ -22,3 +22,26 @@ export async function getBytes(url: string, init?: RequestInit) {
   const response = await fetch(url, init);
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
+
+/**
+ * Records `paths` (client paths such as `clientPath('meta/cp')`) through `mockvideo record` from
+ * `upstream` into a new temporary folder (or `dir`), one after the other, then stops the recorder.
+ */
+export async function recordSession(upstream: string, paths: readonly string[], extraArgs: string[] = [], dir = tempDir()): Promise<{ dir: string; bodies: Buffer[]; stdout: string }> {
+  const { startCli } = await import('./cli.js');
+  const recorder = await startCli(['record', '--upstream', upstream, '--out', dir, '--port', '0', ...extraArgs]);
+  const bodies: Buffer[] = [];
+  for (const path of paths) bodies.push((await getBytes(`${recorder.url}${path}`)).body);
+  await recorder.stop('SIGINT');
+  return { dir, bodies, stdout: recorder.stdout() };
+}
+
+/** Resolves once `read()` matches `pattern` (e.g. a log line written after the answer), or fails after `ms`. */
+export async function eventually(read: () => string, pattern: RegExp, ms = 3000): Promise<string> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const text = read();
+    if (pattern.test(text) || Date.now() > until) return text;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
