@@ -1,5 +1,5 @@
 import { getResponse, http, HttpResponse, type HttpHandler } from 'msw';
-import { API_PREFIX, OPERATION_NAMES } from '../contract/index.js';
+import { API_PREFIX, OPERATION_NAMES, operationOfPath } from '../contract/index.js';
 import { errorBody, unknownOperation } from '../handlers/error-responses.js';
 import { REDACTED, bodyBytes, type NamedRecording } from '../normalise/index.js';
 import { formatNearMissReport, type NearMissReport } from './near-miss.js';
@@ -81,7 +81,9 @@ export function createReplayHandlers(recordings: readonly NamedRecording[], opti
   return [
     ...OPERATION_NAMES.map(handler),
     http.all(`${base}${API_PREFIX}/*`, ({ request }) => {
-      const answer = unknownOperation(new URL(request.url).pathname);
+      const { pathname } = new URL(request.url);
+      if (operationOfPath(pathname)) return undefined; // an operation left unanswered on purpose (--record-missing)
+      const answer = unknownOperation(pathname);
       return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
     }),
   ];

@@ -3,7 +3,7 @@ import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js
 import { encodedForms } from '../../src/normalise/index.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { CLIENT_COMMON_QUERY, clientPath } from '../support/client.js';
-import { getBytes, recordingFiles, tempDir } from '../support/recordings.js';
+import { eventually, getBytes, recordingFiles, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
@@ -107,8 +107,8 @@ describe('replay', () => {
     expect(bodies[0]!.equals(first!) && bodies[1]!.equals(second!) && bodies[2]!.equals(third!) && bodies[3]!.equals(third!)).toBe(true);
   });
 
-  it('logs the match kind of every request', () => {
-    expect(replay.stdout()).toMatch(/GET meta\/cp .* 200 {2}match=exact/);
+  it('logs the match kind of every request', async () => {
+    expect(await eventually(replay.stdout, /meta\/cp .*match=exact/)).toMatch(/GET meta\/cp .* 200 {2}match=exact/);
   });
 });
 
