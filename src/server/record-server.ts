@@ -54,7 +54,10 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   return {
     running,
     stop: async () => {
+      // Connections that go idle after close() started would otherwise wait out the grace period.
+      const idle = setInterval(() => running.server.closeIdleConnections(), 50);
       await running.close(5000);
+      clearInterval(idle);
       await proxy.drain();
       await proxy.close();
       return { recorded };

@@ -83,7 +83,9 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     replayer,
     loaded: recordings.length,
     stop: async () => {
+      const idle = setInterval(() => running.server.closeIdleConnections(), 50);
       await running.close();
+      clearInterval(idle);
       await proxy?.drain();
       await proxy?.close();
       return { unused: replayer.unused() };
