@@ -1,16 +1,24 @@
 /**
- * `mockvideo/node`: the Node entry. Reads scenario files from folders (and, with them, serves your
- * own scenarios through `createHandlers` of `mockvideo`). Never bundled for browsers: the exports
- * map answers `"browser": null` for it.
+ * `mockvideo/node`: the Node entry. Reads scenario files and recording folders from disk: your own
+ * scenarios for `createHandlers` of `mockvideo`, and replay handlers for a folder recorded with
+ * `mockvideo record`. Never bundled for browsers: the exports map answers `"browser": null` for it.
  * @module
  */
 import { basename } from 'node:path';
-import { MockvideoError } from './errors.js';
+import type { HttpHandler } from 'msw';
+import { MockvideoError, RecordingError } from './errors.js';
+import type { NamedRecording } from './normalise/index.js';
+import { createReplayHandlers as createReplayHandlersFor, type ReplayHandlerOptions } from './replay/handlers.js';
 import type { ScenarioCatalog } from './scenarios/index.js';
+import { readRecordingDir } from './storage/recordings.js';
 import { isScenarioFileName } from './storage/scenario-files.js';
 import { loadScenarioCatalog } from './storage/load-catalog.js';
 
 export { loadScenarioCatalog } from './storage/load-catalog.js';
+export { RecordingError } from './errors.js';
+export type { NamedRecording, Recording } from './normalise/index.js';
+export type { ReplayHandlerOptions } from './replay/handlers.js';
+export { MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchMode } from './replay/replayer.js';
 
 /** What {@link loadScenario} returns: exactly the options `createHandlers` needs to serve it. */
 export interface LoadedScenario {
@@ -46,4 +54,29 @@ export function loadScenario(path: string, name?: string): LoadedScenario {
   }
   catalog.get(scenario);
   return { scenario, catalog };
+}
+
+/**
+ * MSW request handlers that replay a recording folder (as written by `mockvideo record --out DIR`),
+ * or recordings already read: the same answers `mockvideo replay DIR` gives, byte for byte.
+ *
+ * Shapes: `source` is a folder path or `{ name, recording }[]`; `options` as for the replay engine
+ * (`match: 'strict' | 'nearest'`, default `nearest`; `baseUrl`; `fallback` handlers, e.g.
+ * `createHandlers({ scenario })`; `replayer` to read `replayer.unused()` afterwards; `onMiss`).
+ * Every answer carries `x-mockvideo-match` (`exact`, `nearest`, `fallback`) and
+ * `x-mockvideo-recording`; a request nothing answers gets a 404 near-miss report.
+ *
+ * @throws RecordingError (`MV_RECORDING_INVALID`) naming every corrupt or misplaced file of the folder.
+ * @throws MockvideoError (`MV_USAGE`) when the folder does not exist.
+ * @example
+ * import { setupServer } from 'msw/node';
+ * import { createReplayHandlers } from 'mockvideo/node';
+ * const server = setupServer(...createReplayHandlers('recordings/start-up', { match: 'strict' }));
+ * @see seed "Endpoints" → "Common query parameters" (what the match key keeps and drops).
+ */
+export function createReplayHandlers(source: string | readonly NamedRecording[], options: ReplayHandlerOptions = {}): HttpHandler[] {
+  if (typeof source !== 'string') return createReplayHandlersFor(source, options);
+  const { recordings, problems } = readRecordingDir(source);
+  if (problems.length) throw new RecordingError(source, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
+  return createReplayHandlersFor(recordings, options);
 }

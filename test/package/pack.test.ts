@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, matchKey, type RawPair, type Recording } from '../../src/normalise/index.js';
+import { RecordingWriter } from '../../src/storage/recordings.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const installedVersion = (name: string): string =>
@@ -63,7 +65,7 @@ const CONSUMER_TSCONFIG = {
     types: [],
     strict: true,
     noEmit: true,
-    skipLibCheck: true,
+    skipLibCheck: false,
   },
   include: ['*.test.ts'],
 };
@@ -75,12 +77,23 @@ const OWN_SCENARIO = {
   operations: { ad_config: { data: { enabled: false } } },
 };
 
+/** One recorded exchange of meta/cp, its body as the upstream wrote it; replayed by `createReplayHandlers` of `mockvideo/node`. */
+const RECORDED_QUERY: RawPair[] = [['ref', ''], ['_region', 'IN'], ['_st', '<SERVICE_TOKEN>'], ['_nonce', '1210681715']];
+const RECORDED_BODY = '{"data":[{"id":"recorded","name":"Recorded \\u0026 Co","apk_url":"","app_icon":"","top_right_logo":"","cp_link":""}],"msg":"OK","result":1}';
+const RECORDING: Recording = {
+  operation: 'meta/cp',
+  matchKey: matchKey('GET', 'meta/cp', RECORDED_QUERY, DEFAULT_POLICY),
+  recordedAt: '2026-01-01T00:00:00.000Z',
+  request: { method: 'GET', path: '/api/g1/meta/cp', query: RECORDED_QUERY, headers: {} },
+  response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: RECORDED_BODY },
+};
+
 // The test file a user would write: imports by package name only.
 const CONSUMER_TEST = `import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createHandlers, handlers, scenarioNames, UnknownScenarioError } from 'mockvideo';
-import { loadScenario } from 'mockvideo/node';
+import { createReplayHandlers, loadScenario } from 'mockvideo/node';
 import { adConfigSchema, contentProvidersSchema, envelopeSchema, toServiceJson, type AdConfig, type ContentProvider, type Envelope } from 'mockvideo/contract';
 
 const API = 'https://api.example.com/api/g1';
@@ -145,6 +158,14 @@ it('throws for an unknown scenario, naming the known ones', () => {
   expect(() => createHandlers({ scenario: 'galery' })).toThrow(/Unknown scenario "galery".*default.*empty-ad-config.*gallery/);
 });
 
+it('replays a recording folder through createReplayHandlers of mockvideo/node', async () => {
+  server.use(...createReplayHandlers('recordings', { match: 'strict' }));
+  const response = await fetch(API + '/meta/cp?ref=&_region=IN&_st=OTHER&_nonce=42');
+  expect([response.status, response.headers.get('x-mockvideo-match')]).toEqual([200, 'exact']);
+  expect(await response.text()).toBe(${JSON.stringify(RECORDED_BODY)});
+  expect((await fetch(API + '/meta/cp?ref=&_region=DE')).status).toBe(404);
+});
+
 it('serves a scenario file of the user through loadScenario of mockvideo/node', async () => {
   server.use(...createHandlers(loadScenario('my-scenarios/ads-off.json')));
   expect((await (await fetch(API + '/ad_config' + QUERY)).json()).data).toEqual({ enabled: false });
@@ -187,6 +208,7 @@ describe('the npm package', () => {
     await writeFile(join(consumer, 'tsconfig.json'), `${JSON.stringify(CONSUMER_TSCONFIG, null, 2)}\n`);
     await writeFile(join(consumer, 'mockvideo.test.ts'), CONSUMER_TEST);
     await writeFile(join(consumer, 'my-scenarios/ads-off.json'), `${JSON.stringify(OWN_SCENARIO, null, 2)}\n`);
+    await new RecordingWriter(join(consumer, 'recordings')).write(RECORDING);
 
     const install = await timed('npm install', () =>
       run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, `msw@${installedVersion('msw')}`, `vitest@${installedVersion('vitest')}`], consumer, 150_000),
@@ -215,12 +237,13 @@ describe('the npm package', () => {
   it('runs a vitest file that serves scenarios through setupServer and checks real fetch answers', async () => {
     const vitest = await timed('consumer vitest', () => run(process.execPath, [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=verbose'], consumer));
     expect(vitest.code, explain('vitest run (in the consumer project)', vitest)).toBe(0);
-    expect(vitest.stdout).toMatch(/Tests\s+8 passed/);
+    expect(vitest.stdout).toMatch(/Tests\s+9 passed/);
   }, 120_000);
 
   it.each([
+    // skipLibCheck off: our .d.ts files must stand on what a user installs (no @types from our devDependencies).
     ['NodeNext', ['-p', 'tsconfig.json']],
-    ['Bundler', ['-p', 'tsconfig.json', '--module', 'ESNext', '--moduleResolution', 'Bundler']],
+    ['Bundler', ['-p', 'tsconfig.json', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--skipLibCheck']],
   ])('typechecks the consumer test against the published types (%s resolution)', async (mode, args) => {
     const tsc = await timed(`consumer tsc (${mode})`, () => run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...args], consumer));
     expect(tsc.code, explain(`tsc ${args.join(' ')} (in the consumer project)`, tsc)).toBe(0);
