@@ -164,6 +164,10 @@ it('replays a recording folder through createReplayHandlers of mockvideo/node', 
   expect([response.status, response.headers.get('x-mockvideo-match')]).toEqual([200, 'exact']);
   expect(await response.text()).toBe(${JSON.stringify(RECORDED_BODY)});
   expect((await fetch(API + '/meta/cp?ref=&_region=DE')).status).toBe(404);
+  server.use(...createReplayHandlers('recordings', { match: 'strict', fallback: createHandlers({ scenario: 'empty-ad-config' }) }));
+  const fallback = await fetch(API + '/ad_config' + QUERY);
+  expect([fallback.status, fallback.headers.get('x-mockvideo-match')]).toEqual([200, 'fallback']);
+  expect((await fallback.json()).data).toEqual({});
 });
 
 it('serves a scenario file of the user through loadScenario of mockvideo/node', async () => {
