@@ -1,0 +1,108 @@
+// HAR 1.2: export → import round trip, and a HAR recorded by a real browser (Playwright's recordHar
+// in headless Debian Chromium, never a downloaded browser) imported and replayed.
+// Without Chromium at MOCKVIDEO_CHROMIUM (default /usr/bin/chromium) the browser test is skipped and
+// says why, unless CI is set: then it fails.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
+import { encodedForms } from '../../src/normalise/index.js';
+import { runCli, startCli } from '../support/cli.js';
+import { CLIENT_COMMON_QUERY, clientPath } from '../support/client.js';
+import { getBytes, recordSession, recordingFiles, tempDir } from '../support/recordings.js';
+import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+
+const CHROMIUM = process.env.MOCKVIDEO_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium) or point MOCKVIDEO_CHROMIUM at a Chromium binary.`;
+if (missing && !process.env.CI) console.warn(`[HAR browser test] skipped: ${missing}`);
+
+let upstream: Upstream;
+beforeAll(async () => {
+  upstream = await startUpstream();
+});
+afterAll(async () => {
+  await upstream.close();
+});
+
+const SECRETS = CLIENT_COMMON_QUERY.filter(([name]) => ['_st', '_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5'].includes(name)).map(([, v]) => v);
+
+describe('export → import', () => {
+  it('writes a valid HAR 1.2 that imports back into the same recording files, byte for byte', async () => {
+    const paths = [...OPERATION_NAMES.map((op) => clientPath(op)), clientPath('localplay/diversion', { is_from_gallery: 'false' }), clientPath('meta/setting')];
+    const { dir } = await recordSession(upstream.url, paths);
+    const harFile = join(tempDir(), 'session.har');
+    const exported = await runCli(['export', dir, '--har', harFile]);
+    expect(exported.code).toBe(0);
+    const har = JSON.parse(readFileSync(harFile, 'utf8'));
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.creator.name).toBe('mockvideo');
+    expect(har.log.entries).toHaveLength(paths.length);
+    for (const entry of har.log.entries) {
+      expect(entry).toMatchObject({ request: { method: 'GET', httpVersion: 'HTTP/1.1', headersSize: -1 }, response: { status: 200, redirectURL: '' }, cache: {}, timings: { send: 0, wait: 0, receive: 0 } });
+      expect(entry.request.url).toMatch(/^http:\/\/localhost:8787\/api\/g1\//);
+      expect(entry.response.content.size).toBe(Buffer.byteLength(entry.response.content.text));
+      expect(Number.isNaN(Date.parse(entry.startedDateTime))).toBe(false);
+    }
+    const again = tempDir();
+    const imported = await runCli(['import', harFile, '--out', again]);
+    expect(imported.code).toBe(0);
+    expect(recordingFiles(again)).toEqual(recordingFiles(dir));
+  });
+
+  it('refuses a file that is not a HAR, saying how to get one', async () => {
+    const notHar = join(tempDir(), 'x.har');
+    (await import('node:fs')).writeFileSync(notHar, '{"entries": []}');
+    const result = await runCli(['import', notHar, '--out', tempDir()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/\[mockvideo\] .* is not a HAR file.*Save it again/);
+  });
+});
+
+describe.skipIf(Boolean(missing) && !process.env.CI)('a HAR recorded by a real browser', () => {
+  it('imports (redacted, /api/g1 only) and replays byte-identical bodies', { timeout: 40_000 }, async () => {
+    if (missing) throw new Error(`[HAR browser test] CI is set but ${missing}`);
+    const harFile = join(tempDir(), 'browser.har');
+    const calls: Array<[OperationName, { is_from_gallery?: 'true' | 'false' }]> = [...OPERATION_NAMES.map((op): [OperationName, object] => [op, {}]), ['localplay/diversion', { is_from_gallery: 'false' }]];
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const served = new Map<string, string>();
+    try {
+      const context = await browser.newContext({ recordHar: { path: harFile, content: 'embed' } });
+      const page = await context.newPage();
+      await page.goto(`${upstream.url}/not-an-operation`);
+      for (const [op, extra] of calls) {
+        const response = await page.goto(`${upstream.url}${clientPath(op, extra)}`);
+        served.set(`${op}${extra.is_from_gallery ?? ''}`, (await response!.body()).toString('utf8'));
+      }
+      await context.close(); // writes the HAR
+    } finally {
+      await browser.close();
+    }
+    const dir = tempDir();
+    const imported = await runCli(['import', harFile, '--out', dir]);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(/skipped .*\/not-an-operation: not one of the six/);
+    const files = recordingFiles(dir);
+    expect(files).toHaveLength(calls.length);
+    for (const file of files) {
+      for (const secret of [...SECRETS, 'made-up-session-cookie-value']) for (const form of encodedForms(secret)) expect(file.text, `${file.name} holds ${form}`).not.toContain(form);
+    }
+    // The browser sent the upstream's cookie back: stored redacted.
+    expect(files.some((f) => JSON.parse(f.text).request.headers.cookie === '<REDACTED>')).toBe(true);
+
+    const replay = await startCli(['replay', dir, '--match', 'strict', '--port', '0']);
+    try {
+      for (const [op, extra] of calls) {
+        const { status, headers, body } = await getBytes(`${replay.url}${clientPathWith(op, OTHER_SESSION, extra)}`);
+        expect(status, op).toBe(200);
+        expect(headers.get('x-mockvideo-match')).toBe('exact');
+        expect(body.toString('utf8')).toBe(served.get(`${op}${extra.is_from_gallery ?? ''}`));
+      }
+      expect(served.get('localplay/recomm')).toContain('\\u0026');
+    } finally {
+      await replay.stop('SIGINT');
+    }
+  });
+});
