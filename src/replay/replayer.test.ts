@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, buildRecording, splitQuery, type NamedRecording } from '../normalise/index.js';
+import { formatNearMissReport } from './near-miss.js';
+import { Replayer } from './replayer.js';
+
+const COMMON = '_region=IN&_model=Redmi%20Note&_nonce=1&_ts=2&_st=SECRET-PLACEHOLDER&_sdevid=abc123abc123';
+
+function named(name: string, path: string, search: string, body: string): NamedRecording {
+  const { recording } = buildRecording(
+    { method: 'GET', path, query: splitQuery(search), requestHeaders: {}, status: 200, responseHeaders: { 'content-type': 'application/json' }, body: new TextEncoder().encode(body), recordedAt: '2026-01-01T00:00:00.000Z' },
+    DEFAULT_POLICY,
+  );
+  return { name, recording };
+}
+
+const recordings = [
+  named('localplay-diversion/a-000.json', '/api/g1/localplay/diversion', `ref=&is_from_gallery=true&${COMMON}&ref=app`, 'gallery'),
+  named('localplay-diversion/b-000.json', '/api/g1/localplay/diversion', `ref=&is_from_gallery=false&${COMMON}&ref=app`, 'other'),
+  named('meta-setting/c-000.json', '/api/g1/meta/setting', COMMON, 'first'),
+  named('meta-setting/c-001.json', '/api/g1/meta/setting', COMMON, 'second'),
+  named('meta-cp/d-000.json', '/api/g1/meta/cp', COMMON, 'cp'),
+];
+
+const bodyOf = (outcome: ReturnType<Replayer['find']>) => ('entry' in outcome ? outcome.entry.recording.response.body : outcome.kind);
+
+describe('Replayer', () => {
+  it('finds the exact key whatever the volatile, secret and identity values', () => {
+    const replayer = new Replayer(recordings, { match: 'strict' });
+    const outcome = replayer.find('GET', '/api/g1/localplay/diversion', `?ref=&is_from_gallery=false&_region=IN&_model=Redmi+Note&_nonce=99&_ts=100&_st=OTHER&_sdevid=zzz&ref=app`);
+    expect(outcome.kind).toBe('exact');
+    expect(bodyOf(outcome)).toBe('other');
+  });
+
+  it('serves a sequence in recorded order, then repeats the last', () => {
+    const replayer = new Replayer(recordings);
+    expect([1, 2, 3].map(() => bodyOf(replayer.find('GET', '/api/g1/meta/setting', COMMON)))).toEqual(['first', 'second', 'second']);
+  });
+
+  it('nearest: serves the closest recording of the same operation, never another operation', () => {
+    const replayer = new Replayer(recordings, { match: 'nearest' });
+    const outcome = replayer.find('GET', '/api/g1/localplay/diversion', `ref=&is_from_gallery=false&_region=DE&ref=app`);
+    expect(outcome.kind).toBe('nearest');
+    expect(bodyOf(outcome)).toBe('other');
+    expect(new Replayer(recordings.slice(0, 2)).find('GET', '/api/g1/meta/cp', COMMON).kind).toBe('miss');
+  });
+
+  it('strict: a miss reports the closest recordings and what differs, closest first', () => {
+    const replayer = new Replayer(recordings, { match: 'strict' });
+    const outcome = replayer.find('GET', '/api/g1/localplay/diversion', `ref=&is_from_gallery=true&_region=DE&_model=Redmi%20Note&ref=app&_nonce=5`);
+    expect(outcome.kind).toBe('miss');
+    if (outcome.kind !== 'miss') return;
+    expect(outcome.report.nearMisses).toEqual([
+      { recording: 'localplay-diversion/a-000.json', differences: [{ parameter: '_region', recorded: 'IN', requested: 'DE' }] },
+      { recording: 'localplay-diversion/b-000.json', differences: [{ parameter: '_region', recorded: 'IN', requested: 'DE' }, { parameter: 'is_from_gallery', recorded: 'false', requested: 'true' }] },
+    ]);
+    expect(outcome.report.ignored).toEqual([{ parameter: '_nonce', reason: 'volatile' }]);
+    const text = formatNearMissReport(outcome.report);
+    expect(text).toMatch(/^Request was not matched: GET localplay\/diversion/);
+    expect(text).toMatch(/parameter +\| recorded +\| requested\n +_region +\| "IN" +\| "DE"\n +_nonce +\| \(ignored: volatile\)/);
+  });
+
+  it('shows a repeated parameter whose order changed, and an absent one', () => {
+    const replayer = new Replayer(recordings, { match: 'strict' });
+    const outcome = replayer.find('GET', '/api/g1/localplay/diversion', `ref=app&is_from_gallery=true&_region=IN&_model=Redmi%20Note&ref=`);
+    if (outcome.kind !== 'miss') throw new Error('expected a miss');
+    expect(outcome.report.nearMisses[0]!.differences).toEqual([{ parameter: 'ref', recorded: ['', 'app'], requested: ['app', ''] }]);
+    const absent = replayer.find('GET', '/api/g1/meta/cp', '_region=IN');
+    if (absent.kind !== 'miss') throw new Error('expected a miss');
+    expect(absent.report.nearMisses[0]!.differences).toEqual([{ parameter: '_model', recorded: 'Redmi Note', requested: null }]);
+  });
+
+  it('lists the recordings never used', () => {
+    const replayer = new Replayer(recordings);
+    replayer.find('GET', '/api/g1/meta/cp', COMMON);
+    replayer.find('GET', '/api/g1/meta/setting', COMMON);
+    expect(replayer.unused()).toEqual(['localplay-diversion/a-000.json', 'localplay-diversion/b-000.json', 'meta-setting/c-001.json']);
+  });
+
+  it('looks up an exact key in constant time: 20,000 recordings, 20,000 lookups', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => named(`meta-cp/${i}-000.json`, '/api/g1/meta/cp', `${COMMON}&_appver=${i}`, String(i)));
+    let started = performance.now();
+    const replayer = new Replayer(many, { match: 'strict' });
+    const indexMs = performance.now() - started;
+    started = performance.now();
+    for (let i = 0; i < 20_000; i++) if (bodyOf(replayer.find('GET', '/api/g1/meta/cp', `${COMMON}&_appver=${(i * 7919) % 20_000}`)) !== String((i * 7919) % 20_000)) throw new Error('wrong recording');
+    const perLookupUs = ((performance.now() - started) / 20_000) * 1000;
+    started = performance.now();
+    for (let i = 0; i < 50; i++) replayer.find('GET', '/api/g1/meta/cp', `${COMMON}&_appver=x${i}`, 'nearest');
+    const nearestMs = (performance.now() - started) / 50;
+    console.log(`[measure] indexed 20,000 recordings in ${indexMs.toFixed(0)} ms; exact lookup ${perLookupUs.toFixed(1)} µs each; nearest over 20,000 of one operation ${nearestMs.toFixed(1)} ms each`);
+    expect(nearestMs).toBeLessThan(1000);
+    expect(replayer.index.keyCount).toBe(20_000);
+    expect(perLookupUs).toBeLessThan(500);
+  });
+});
