@@ -147,6 +147,12 @@ it('switches to another scenario for one test', async () => {
   expect((await (await fetch(API + '/localplay/recomm' + QUERY)).json()).data).toEqual([]);
 });
 
+it('answers only the origin given as baseUrl', async () => {
+  server.use(...createHandlers({ scenario: 'gallery', baseUrl: 'https://api.example.com' }));
+  expect((await fetch(API + '/meta/cp' + QUERY)).headers.get('x-mockvideo-scenario')).toBe('gallery');
+  expect((await fetch('https://staging.example.com/api/g1/meta/cp' + QUERY)).headers.get('x-mockvideo-scenario')).toBe('empty-ad-config');
+});
+
 it('exports the default handlers and the shipped scenario names', async () => {
   expect(scenarioNames).toEqual(expect.arrayContaining(['default', 'empty-ad-config', 'gallery', 'non-gallery', 'plugin-upgrade', 'no-recommendations', 'i18n-stress', 'settings-twice']));
   server.use(...handlers);
@@ -241,7 +247,7 @@ describe('the npm package', () => {
   it('runs a vitest file that serves scenarios through setupServer and checks real fetch answers', async () => {
     const vitest = await timed('consumer vitest', () => run(process.execPath, [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=verbose'], consumer));
     expect(vitest.code, explain('vitest run (in the consumer project)', vitest)).toBe(0);
-    expect(vitest.stdout).toMatch(/Tests\s+9 passed/);
+    expect(vitest.stdout).toMatch(/Tests\s+10 passed/);
   }, 120_000);
 
   it.each([
