@@ -1,6 +1,6 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { API_PREFIX, OPERATION_NAMES, type OperationName } from '../contract/index.js';
-import { shippedCatalog, type ScenarioCatalog } from '../scenarios/index.js';
+import { bodyFor, shippedCatalog, type PreparedResponse, type ScenarioCatalog } from '../scenarios/index.js';
 import { methodNotAllowed, noStubMatched, unknownOperation, unknownScenario } from './error-responses.js';
 import { ScenarioResponder } from './responder.js';
 import { ANSWERED_BY_HEADER, requestedScenario } from './select-scenario.js';
@@ -15,10 +15,10 @@ export interface ScenarioHandlerOptions {
   responder?: ScenarioResponder;
 }
 
-function answer(prepared: { status: number; headers: Readonly<Record<string, string>>; body: string }, scenario?: string): HttpResponse<string> {
+function answer(prepared: PreparedResponse, scenario?: string, origin = ''): HttpResponse<string> {
   const headers = scenario === undefined ? prepared.headers : { ...prepared.headers, [ANSWERED_BY_HEADER]: scenario };
   // Stored text, not HttpResponse.json(): the body's `\u0026` escapes must reach the client as written.
-  return new HttpResponse(prepared.body, { status: prepared.status, headers });
+  return new HttpResponse(bodyFor(prepared, origin), { status: prepared.status, headers });
 }
 
 /**
@@ -42,7 +42,7 @@ export function createScenarioHandlers(catalog: ScenarioCatalog, options: Scenar
       const scenario = requestedScenario(url.pathname, request.headers) ?? options.activeScenario();
       if (!catalog.has(scenario)) return answer(unknownScenario(scenario, catalog.names));
       const outcome = responder.respond(scenario, operation, url.searchParams);
-      return outcome.matched ? answer(outcome.response, scenario) : answer(noStubMatched(scenario, operation, outcome.stubs), scenario);
+      return outcome.matched ? answer(outcome.response, scenario, url.origin) : answer(noStubMatched(scenario, operation, outcome.stubs), scenario);
     });
   return [
     ...OPERATION_NAMES.map(operationHandler),

@@ -9,6 +9,20 @@ export interface PreparedResponse {
   status: number;
   headers: Readonly<Record<string, string>>;
   body: string;
+  /** True when `body` contains {@link ORIGIN_PLACEHOLDER}, to be replaced per request. */
+  hasOrigin?: boolean;
+}
+
+/**
+ * The placeholder scenario data may use in URLs (`{origin}/media/thumb/1.png`); each answer replaces
+ * it with the origin the client used (scheme, host and port), so an offline device loads media from
+ * mockvideo itself.
+ */
+export const ORIGIN_PLACEHOLDER = '{origin}';
+
+/** The body of `prepared` for a request made to `origin` (e.g. `http://10.0.2.2:8787`). */
+export function bodyFor(prepared: PreparedResponse, origin: string): string {
+  return prepared.hasOrigin ? prepared.body.split(ORIGIN_PLACEHOLDER).join(origin) : prepared.body;
 }
 
 /** A stub ready to match: its query condition as `[name, value]` pairs and its responses in order. */
@@ -29,11 +43,10 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  */
 export function prepareResponse(response: StubResponse): PreparedResponse {
   const envelope = { data: response.data, msg: response.msg ?? SUCCESS_MSG, result: response.result ?? SUCCESS_RESULT };
-  return {
-    status: response.status ?? 200,
-    headers: { 'content-type': JSON_CONTENT_TYPE, ...response.headers },
-    body: toServiceJson(envelope),
-  };
+  const body = toServiceJson(envelope);
+  const prepared: PreparedResponse = { status: response.status ?? 200, headers: { 'content-type': JSON_CONTENT_TYPE, ...response.headers }, body };
+  if (body.includes(ORIGIN_PLACEHOLDER)) prepared.hasOrigin = true;
+  return prepared;
 }
 
 /** Compiles a parsed stub: condition pairs and prepared responses. */
