@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -91,6 +92,30 @@ describe('upstream faults while recording', () => {
     expect(stored.headers['content-encoding']).toBeUndefined();
     expect(stored.body).toMatch(/^\{"data":\[/);
     expect(stored.body).toContain('\\u0026');
+  });
+});
+
+describe('never an open proxy', () => {
+  it('sends an absolute-form request target to --upstream, never to the host it names', async () => {
+    const dir = tempDir();
+    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
+    const before = upstream.received.length;
+    try {
+      const { port } = new URL(recorder.url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(`GET http://elsewhere.invalid${clientPath('meta/cp')} HTTP/1.1\r\nHost: elsewhere.invalid\r\nConnection: close\r\n\r\n`);
+        });
+        let text = '';
+        socket.on('data', (d) => (text += d));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+      expect(upstream.received.slice(before)).toEqual([clientPath('meta/cp')]);
+    } finally {
+      await recorder.stop('SIGINT');
+    }
   });
 });
 

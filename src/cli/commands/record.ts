@@ -25,7 +25,7 @@ export function upstreamUrl(value: string): string {
     throw new MockvideoError('MV_USAGE', `--upstream must be a URL like https://api.example.com, got "${value}".`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MockvideoError('MV_USAGE', `--upstream must be http:// or https://, got "${value}".`);
-  return url.toString();
+  return url.toString().replace(/\/$/, '');
 }
 
 /** `--upstream-timeout`: seconds, a positive number. */
