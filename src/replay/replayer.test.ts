@@ -77,7 +77,11 @@ describe('Replayer', () => {
   });
 
   it('looks up an exact key in constant time: 20,000 recordings, 20,000 lookups', () => {
-    const many = Array.from({ length: 20_000 }, (_, i) => named(`meta-cp/${i}-000.json`, '/api/g1/meta/cp', `${COMMON}&_appver=${i}`, String(i)));
+    const template = named('meta-cp/t-000.json', '/api/g1/meta/cp', COMMON, '').recording;
+    const many = Array.from({ length: 20_000 }, (_, i) => ({
+      name: `meta-cp/${i}-000.json`,
+      recording: { ...template, request: { ...template.request, query: [...template.request.query, ['_appver', String(i)] as const] }, response: { ...template.response, body: String(i) } },
+    }));
     let started = performance.now();
     const replayer = new Replayer(many, { match: 'strict' });
     const indexMs = performance.now() - started;
