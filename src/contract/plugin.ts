@@ -67,11 +67,23 @@ export const marketSignSchema = z
     }
   });
 
-/** Why an `ext_<market>_external_url` value is not a `meta/upgrade` URL with `uri` and `_region`, or `undefined`. */
+/**
+ * URLs in scenario data may start with `{origin}`, which the server replaces with the origin the
+ * client used. Checks read such a URL as if it started with `http://origin.invalid`.
+ * @example resolveOriginPlaceholder('{origin}/api/g1/meta/upgrade') // 'http://origin.invalid/api/g1/meta/upgrade'
+ */
+export function resolveOriginPlaceholder(value: string): string {
+  return value.startsWith('{origin}') ? `http://origin.invalid${value.slice('{origin}'.length)}` : value;
+}
+
+/**
+ * Why an `ext_<market>_external_url` value is not a `meta/upgrade` URL with `uri` and `_region`, or
+ * `undefined`. A value may start with `{origin}` (see {@link resolveOriginPlaceholder}).
+ */
 export function upgradeUrlProblem(value: string): string | undefined {
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(resolveOriginPlaceholder(value));
   } catch {
     return 'ext_<market>_external_url must be an absolute URL';
   }
@@ -110,7 +122,7 @@ export const pluginEntrySchema = z
     }
     for (const [key, value] of Object.entries(entry.market_sign)) {
       if (!EXTERNAL_URL_KEY.test(key) || upgradeUrlProblem(value)) continue;
-      const uri = UPGRADE_URI.exec(new URL(value).searchParams.get('uri')!)!;
+      const uri = UPGRADE_URI.exec(new URL(resolveOriginPlaceholder(value)).searchParams.get('uri')!)!;
       if (uri[2] !== entry.id || Number(uri[3]) !== entry.version) {
         ctx.addIssue({ code: 'custom', path: ['market_sign', key], message: `uri must name this plugin and version (player-plugin/${entry.id}/${entry.version}), found player-plugin/${uri[2]}/${uri[3]}` });
       }
