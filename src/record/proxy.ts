@@ -137,7 +137,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       body = Buffer.concat(chunks);
     } catch (error) {
       const cause = causeOf(error);
-      const message = `The upstream ${upstream.origin} did not answer ${method} ${path}: ${cause.message} (${cause.code}). Nothing was recorded. Check that --upstream is right and reachable, or raise --upstream-timeout.`;
+      const message = `[mockvideo] The upstream ${upstream.origin} did not answer ${method} ${path}: ${cause.message} (${cause.code}). Nothing was recorded. Check that --upstream is right and reachable, or raise --upstream-timeout.`;
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', ...extra });
         res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: cause.code }));

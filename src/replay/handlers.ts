@@ -1,6 +1,6 @@
 import { getResponse, http, HttpResponse, type HttpHandler } from 'msw';
 import { API_PREFIX, OPERATION_NAMES, operationOfPath } from '../contract/index.js';
-import { errorBody, unknownOperation } from '../handlers/error-responses.js';
+import { errorBody, methodNotAllowed, unknownOperation } from '../handlers/error-responses.js';
 import { REDACTED, bodyBytes, type NamedRecording } from '../normalise/index.js';
 import { formatNearMissReport, type NearMissReport } from './near-miss.js';
 import { MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchKind, type ReplayerOptions } from './replayer.js';
@@ -51,6 +51,10 @@ export function createReplayHandlers(recordings: readonly NamedRecording[], opti
   const fallback = options.fallback ? [...options.fallback] : undefined;
   const handler = (operation: string) =>
     http.all(`${base}${API_PREFIX}/${operation}`, async ({ request }) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        const answer = methodNotAllowed(request.method, operation);
+        return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
+      }
       const url = new URL(request.url);
       const mode = options.recordMissing || fallback ? 'strict' : replayer.match;
       let outcome = replayer.find(request.method, url.pathname, url.search, mode);

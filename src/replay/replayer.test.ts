@@ -31,6 +31,10 @@ describe('Replayer', () => {
     expect(bodyOf(outcome)).toBe('other');
   });
 
+  it('answers HEAD like GET', () => {
+    expect(new Replayer(recordings, { match: 'strict' }).find('HEAD', '/api/g1/meta/cp', COMMON).kind).toBe('exact');
+  });
+
   it('serves a sequence in recorded order, then repeats the last', () => {
     const replayer = new Replayer(recordings);
     expect([1, 2, 3].map(() => bodyOf(replayer.find('GET', '/api/g1/meta/setting', COMMON)))).toEqual(['first', 'second', 'second']);

@@ -51,6 +51,8 @@ export class Replayer {
 
   /** The recording for one request: `search` is the raw query string (with or without `?`). */
   find(method: string, pathname: string, search: string, mode: MatchMode = this.match): ReplayOutcome {
+    // HEAD is answered like GET (the host drops the body).
+    if (method.toUpperCase() === 'HEAD') method = 'GET';
     const pairs = splitQuery(search);
     const at = requestKey(method, pathname, pairs, this.index.policy);
     if (!at) return { kind: 'not-operation' };

@@ -54,6 +54,17 @@ describe('--match strict', () => {
     }
   });
 
+  it('answers a method other than GET/HEAD with 405', async () => {
+    const replay = await startCli(['replay', dir, '--port', '0']);
+    try {
+      const response = await fetch(`${replay.url}${clientPath('meta/cp')}`, { method: 'POST', body: '{}' });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+    } finally {
+      await replay.stop('SIGINT');
+    }
+  });
+
   it('prints the recordings never used when it stops', async () => {
     const replay = await startCli(['replay', dir, '--match', 'strict', '--port', '0']);
     await getBytes(`${replay.url}${clientPathWith('meta/cp', OTHER_SESSION)}`);
