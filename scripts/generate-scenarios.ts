@@ -4,8 +4,15 @@
  *   npx tsx scripts/generate-scenarios.ts
  *
  * The JSON files are build output of this script: edit the script, not the JSON. The output is
- * deterministic (no clock, no randomness; checksums are md5 over fixed strings), so a test can
- * compare the committed files with {@link generateScenarioFiles}.
+ * deterministic (no clock, no randomness; checksums are md5 over fixed strings or over the
+ * deterministic plugin packages), so a test can compare the committed files with
+ * {@link generateScenarioFiles}.
+ *
+ * Media, package and upgrade URLs start with `{origin}`, which the server replaces with the origin the
+ * client used, and point at what mockvideo serves itself (`/__mockvideo/media/...`,
+ * `/__mockvideo/plugins/<md5>.apk`, `/__mockvideo/apk/...`, `/api/g1/meta/upgrade`), so an offline
+ * device loads everything from mockvideo. A plugin's `md5` is the MD5 of `pluginPackage(...)`, the
+ * bytes served at its `url`.
  *
  * Every deep link is built with `buildDeepLink` from the contract, and every list of recommended
  * items with {@link itemList}, so `position` indexes always match the item's place in its list.
@@ -28,7 +35,8 @@ import {
   type RecommendedVideo,
   type Settings,
 } from '../src/contract/index.js';
-import { scenarioJsonSchema, type Stub } from '../src/scenarios/format.js';
+import { md5Hex, pluginPackage } from '../src/media/plugin-package.js';
+import { scenarioJsonSchema, type ScenarioFaults, type Stub } from '../src/scenarios/format.js';
 
 // ---------------------------------------------------------------------------------------------
 // Fixed values
@@ -42,11 +50,16 @@ const APP_HOST = 'com.example.videoplayer';
 const MARKET_SCHEME = 'appmarket';
 /** The `<market>` of `ext_<market>_external_url` and `ext_marketType`. */
 const MARKET_NAME = 'appmarket';
-/** Base URL of the (not shown) `meta/upgrade` operation. */
-const UPGRADE_URL = 'https://api.example.com/api/g1/meta/upgrade';
+/** The placeholder the server replaces with the origin of the request (scheme, host and port). */
+const ORIGIN = '{origin}';
+/** URL of the (not shown) `meta/upgrade` operation, which mockvideo answers itself. */
+const UPGRADE_URL = `${ORIGIN}/api/g1/meta/upgrade`;
 const REGION = 'IN';
-const IMG = 'https://img.example.com';
-const DL = 'https://dl.example.net';
+/** Placeholder images mockvideo draws: `<kind>/<name>.<png|jpg>`, the kind sets the size. */
+const MEDIA = `${ORIGIN}/__mockvideo/media`;
+/** Plugin packages (`<md5>.apk`) and content-provider packages mockvideo serves. */
+const PLUGINS = `${ORIGIN}/__mockvideo/plugins`;
+const APKS = `${ORIGIN}/__mockvideo/apk`;
 /** The `ref` of a recommendation `target`. */
 const TARGET_REF = 'LOCALRECOMM';
 
@@ -94,9 +107,9 @@ function contentProvider(spec: ProviderSpec, options: { name?: string; withImage
   return {
     id: spec.id,
     name: options.name ?? spec.name,
-    apk_url: spec.kind === 'apk' ? `${DL}/apk/${spec.host}.apk` : '',
-    app_icon: withImages ? `${IMG}/cp/${spec.id}/icon.png` : '',
-    top_right_logo: withImages && (spec.topRightLogo ?? true) ? `${IMG}/cp/${spec.id}/top-right-logo.png` : '',
+    apk_url: spec.kind === 'apk' ? `${APKS}/${spec.host}.apk` : '',
+    app_icon: withImages ? `${MEDIA}/icon/${spec.id}.png` : '',
+    top_right_logo: withImages && (spec.topRightLogo ?? true) ? `${MEDIA}/logo/${spec.id}/top-right.png` : '',
     cp_link:
       spec.kind === 'link'
         ? buildDeepLink({ scheme: APP_SCHEME, host: spec.host, query: [['action', 'openHome'], ['ref', APP_HOST]] })
@@ -177,16 +190,23 @@ interface PluginSpec {
 
 /** The `ext_<market>_external_url` value: the `meta/upgrade` URL naming this plugin and version. */
 function upgradeUrl(pluginId: string, version: number): string {
-  const url = new URL(UPGRADE_URL);
-  url.searchParams.set('uri', `${APP_SCHEME}://player-plugin/${pluginId}/${version}`);
-  url.searchParams.set('_region', REGION);
-  return url.toString();
+  const query = new URLSearchParams([['uri', `${APP_SCHEME}://player-plugin/${pluginId}/${version}`], ['_region', REGION]]);
+  return `${UPGRADE_URL}?${query.toString()}`;
 }
 
-/** A plugin entry of `meta/plugin`; checksums, file name and signature derive from id and version. */
-function pluginEntry(spec: PluginSpec): PluginEntry {
+/**
+ * The `md5` of a plugin entry: the MD5 of the package mockvideo serves at its `url`. With `corrupt`,
+ * the MD5 of other bytes (the package followed by the text `corrupted`), so the client's check fails.
+ */
+function packageMd5(spec: PluginSpec, corrupt = false): string {
+  const bytes = pluginPackage({ id: spec.id, version: spec.version, type: spec.type });
+  return corrupt ? md5Hex(Buffer.concat([bytes, Buffer.from('corrupted')])) : md5Hex(bytes);
+}
+
+/** A plugin entry of `meta/plugin`; checksum, file name and signature derive from id, version and type. */
+function pluginEntry(spec: PluginSpec, options: { corrupt?: boolean } = {}): PluginEntry {
   const provider = providerById(spec.id);
-  const md5 = hex32(`plugin/${spec.id}/${spec.version}/package`);
+  const md5 = packageMd5(spec, options.corrupt);
   const isApp = spec.type === 'app_apk';
   const packageName = isApp ? provider.host : `${provider.host}.plugin`;
   const marketQuery: Array<[string, string]> = [['id', packageName], ['ref', APP_HOST]];
@@ -213,7 +233,7 @@ function pluginEntry(spec: PluginSpec): PluginEntry {
     version: spec.version,
     version_name: spec.versionName,
     updated_at: spec.updatedAt,
-    url: `${DL}/plugins/${spec.id}/${md5}.apk`,
+    url: `${PLUGINS}/${md5}.apk`,
     md5,
     vendor_market: buildDeepLink({ scheme: MARKET_SCHEME, host: 'download', query: marketQuery }),
     market_sign: {
@@ -237,13 +257,16 @@ function defaultPluginSpecs(): PluginSpec[] {
 }
 
 function defaultPlugins(): PluginEntry[] {
-  return defaultPluginSpecs().map(pluginEntry);
+  return defaultPluginSpecs().map((spec) => pluginEntry(spec));
 }
 
-/** The default plugins with `streamly` replaced by a newer version. */
-function upgradedPlugins(): PluginEntry[] {
+/**
+ * The default plugins with `streamly` replaced by a newer version; with `corrupt`, that entry's `md5`
+ * is not the MD5 of the package served at its `url`.
+ */
+function upgradedPlugins(options: { corrupt?: boolean } = {}): PluginEntry[] {
   return defaultPluginSpecs().map((spec) =>
-    pluginEntry(spec.id === 'streamly' ? { ...spec, version: 13, versionName: '1.13.0', updatedAt: 1719792000 } : spec),
+    spec.id === 'streamly' ? pluginEntry({ ...spec, version: 13, versionName: '1.13.0', updatedAt: 1719792000 }, options) : pluginEntry(spec),
   );
 }
 
@@ -318,13 +341,13 @@ function recommendedVideo(spec: ItemSpec, index: number): RecommendedVideo {
     id,
     title: spec.title,
     duration: spec.duration,
-    image_url: `${IMG}/video/${provider.id}/${spec.videoId}.jpg`,
+    image_url: `${MEDIA}/thumb/${provider.id}/${spec.videoId}.jpg`,
     order: spec.order,
     type: 'video',
     target,
     target_addition: [viewLog],
-    top_left_logo: spec.topLeftLogo ?? false ? `${IMG}/badge/${provider.id}/top-left.png` : '',
-    top_right_logo: spec.topRightLogo ?? true ? `${IMG}/cp/${provider.id}/top-right-logo.png` : '',
+    top_left_logo: spec.topLeftLogo ?? false ? `${MEDIA}/badge/${provider.id}/top-left.png` : '',
+    top_right_logo: spec.topRightLogo ?? true ? `${MEDIA}/logo/${provider.id}/top-right.png` : '',
   };
 }
 
@@ -435,6 +458,7 @@ interface ScenarioSpec {
   description: string;
   extends?: string;
   operations: Partial<Record<OperationName, OperationEntry>>;
+  faults?: ScenarioFaults;
 }
 
 /** The three-stub diversion answer: gallery, non-gallery, and a fallback for requests without the parameter. */
@@ -482,6 +506,12 @@ function scenarios(): Record<string, ScenarioSpec> {
       extends: 'default',
       operations: { 'meta/plugin': { data: upgradedPlugins() } },
     },
+    'corrupt-plugin': {
+      description:
+        'The streamly plugin upgrade of plugin-upgrade (version 13), but its md5 is not the MD5 of the package served at its url: the client\'s checksum check fails.',
+      extends: 'default',
+      operations: { 'meta/plugin': { data: upgradedPlugins({ corrupt: true }) } },
+    },
     'no-recommendations': {
       description: 'No recommendations: localplay/recomm answers [] and every diversion array is empty.',
       extends: 'default',
@@ -500,6 +530,34 @@ function scenarios(): Record<string, ScenarioSpec> {
         'localplay/recomm': { data: itemList(stressSpecs()) },
       },
     },
+    'server-error': {
+      description: 'ad_config, meta/setting and meta/plugin answer HTTP 500 (the seed\'s Errors section: the client logs failed fetches of operations 1, 3 and 4); the others answer normally.',
+      extends: 'default',
+      operations: {},
+      faults: {
+        ad_config: { kind: 'status', status: 500 },
+        'meta/setting': { kind: 'status', status: 500 },
+        'meta/plugin': { kind: 'status', status: 500 },
+      },
+    },
+    'slow-network': {
+      description: 'Every operation answers as in default after 1.5 to 3 seconds of latency.',
+      extends: 'default',
+      operations: {},
+      faults: { '*': { kind: 'delay', ms: [1500, 3000] } },
+    },
+    flaky: {
+      description: 'A deterministic 30% of requests to each operation fail (HTTP 503, seed 7: the same requests fail on every run); the rest answer as in default.',
+      extends: 'default',
+      operations: {},
+      faults: { '*': { kind: 'status', status: 503, rate: 0.3, seed: 7 } },
+    },
+    'connection-reset': {
+      description: 'Every operation resets the connection: the client sees a network error, no HTTP answer.',
+      extends: 'default',
+      operations: {},
+      faults: { '*': { kind: 'reset' } },
+    },
     'settings-twice': {
       description: 'meta/setting answers different settings on its first and second call (the client may call it twice per start-up); the second repeats.',
       extends: 'default',
@@ -516,6 +574,7 @@ function scenarioText(spec: ScenarioSpec): string {
     description: spec.description,
     ...(spec.extends !== undefined ? { extends: spec.extends } : {}),
     operations,
+    ...(spec.faults !== undefined ? { faults: spec.faults } : {}),
   };
   return `${JSON.stringify(file, null, 2)}\n`;
 }

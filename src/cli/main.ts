@@ -4,6 +4,7 @@ import { PREFIX } from '../errors.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { serveCommand } from './commands/serve.js';
 import { validateCommand } from './commands/validate.js';
+import { verifyCommand } from './commands/verify.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { recordCommand } from './commands/record.js';
@@ -21,6 +22,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(serveCommand)
     .command(scenariosCommand)
     .command(validateCommand)
+    .command(verifyCommand)
     .command(recordCommand)
     .command(replayCommand)
     .command(importCommand)

@@ -28,3 +28,28 @@ export const scenariosDirOption = {
   describe: "Folder of scenario files, added to the shipped ones (default: the package's scenarios/ folder)",
   normalize: true,
 } satisfies Options;
+
+/** `--journal-size`: how many requests the journal keeps (1 to 100,000). */
+export const journalSizeOption = {
+  requiresArg: true,
+  default: 1000,
+  describe: 'Requests the journal keeps (1 to 100000)',
+  coerce: (value: unknown) => {
+    const size = Number(value);
+    if (!Number.isInteger(size) || size < 1 || size > 100_000) throw new Error(`--journal-size must be an integer from 1 to 100000, got "${String(value)}"`);
+    return size;
+  },
+} satisfies Options;
+
+/** `--fault`: a server-wide fault, `[OPERATION=]KIND[:ARG]`, repeatable. */
+export const faultOption = {
+  type: 'string',
+  array: true,
+  describe: 'Inject a fault, [OPERATION=]KIND[:ARG]: delay[:MS|MIN-MAX], status[:CODE], envelope[:RESULT], malformed-json, empty, reset, hang (repeatable)',
+} satisfies Options;
+
+/** `--admin-token`: lets other hosts call mutating admin endpoints with `Authorization: Bearer TOKEN`. */
+export const adminTokenOption = {
+  type: 'string',
+  describe: 'Allow admin changes from other hosts that send "Authorization: Bearer TOKEN" (loopback is always allowed)',
+} satisfies Options;

@@ -1,6 +1,8 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { API_PREFIX, OPERATION_NAMES, type OperationName } from '../contract/index.js';
 import { bodyFor, shippedCatalog, type PreparedResponse, type ScenarioCatalog } from '../scenarios/index.js';
+import type { FaultBoard } from '../faults/index.js';
+import { answerWithFault } from './fault-response.js';
 import { methodNotAllowed, noStubMatched, unknownOperation, unknownScenario } from './error-responses.js';
 import { ScenarioResponder } from './responder.js';
 import { ANSWERED_BY_HEADER, requestedScenario } from './select-scenario.js';
@@ -13,6 +15,8 @@ export interface ScenarioHandlerOptions {
   baseUrl?: string;
   /** The responder to use (shares sequence counters); default: a new one over the catalog. */
   responder?: ScenarioResponder;
+  /** Server-wide faults, taken before the scenario's own; default: none. */
+  faults?: FaultBoard;
 }
 
 function answer(prepared: PreparedResponse, scenario?: string, origin = ''): HttpResponse<string> {
@@ -41,8 +45,12 @@ export function createScenarioHandlers(catalog: ScenarioCatalog, options: Scenar
       const url = new URL(request.url);
       const scenario = requestedScenario(url.pathname, request.headers) ?? options.activeScenario();
       if (!catalog.has(scenario)) return answer(unknownScenario(scenario, catalog.names));
+      const planned = options.faults?.take(operation);
       const outcome = responder.respond(scenario, operation, url.searchParams);
-      return outcome.matched ? answer(outcome.response, scenario, url.origin) : answer(noStubMatched(scenario, operation, outcome.stubs), scenario);
+      if (!outcome.matched) return answer(noStubMatched(scenario, operation, outcome.stubs), scenario);
+      const fault = planned ?? outcome.fault;
+      const normal = () => answer(outcome.response, scenario, url.origin);
+      return fault ? answerWithFault(fault, normal, { [ANSWERED_BY_HEADER]: scenario }) : normal();
     });
   return [
     ...OPERATION_NAMES.map(operationHandler),

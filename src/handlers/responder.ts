@@ -1,9 +1,10 @@
 import type { OperationName } from '../contract/index.js';
+import { faultHits, type Fault } from '../faults/index.js';
 import { stubMatches, type CompiledStub, type PreparedResponse, type ScenarioCatalog } from '../scenarios/index.js';
 
 /** What a scenario answers for one request: the prepared response, or no stub matched. */
 export type StubOutcome =
-  | { matched: true; response: PreparedResponse }
+  | { matched: true; response: PreparedResponse; fault?: Fault }
   | { matched: false; stubs: readonly CompiledStub[] };
 
 /**
@@ -26,19 +27,31 @@ export class ScenarioResponder {
    * @throws UnknownScenarioError when the scenario is not in the catalog.
    */
   respond(scenario: string, operation: OperationName, query: URLSearchParams): StubOutcome {
-    const stubs = this.catalog.get(scenario).operations[operation];
+    const compiled = this.catalog.get(scenario);
+    const stubs = compiled.operations[operation];
     const index = stubs.findIndex((stub) => stubMatches(stub, query));
     if (index < 0) return { matched: false, stubs };
     const { responses } = stubs[index]!;
-    if (responses.length === 1) return { matched: true, response: responses[0]! };
     const key = `${scenario}\u0000${operation}\u0000${index}`;
-    const served = this.#served.get(key) ?? 0;
-    this.#served.set(key, served + 1);
-    return { matched: true, response: responses[Math.min(served, responses.length - 1)]! };
+    let response = responses[0]!;
+    if (responses.length > 1) {
+      const served = this.#served.get(key) ?? 0;
+      this.#served.set(key, served + 1);
+      response = responses[Math.min(served, responses.length - 1)]!;
+    }
+    // The stub's own fault wins over the scenario's `faults` overlay.
+    const fault = response.fault ?? compiled.faults[operation];
+    if (!fault) return { matched: true, response };
+    // A fault with a rate hits a deterministic share of the requests it applies to.
+    const faultKey = response.fault ? `${key}\u0000${responses.indexOf(response)}\u0000fault` : `${scenario}\u0000${operation}\u0000overlay`;
+    const seen = this.#served.get(faultKey) ?? 0;
+    this.#served.set(faultKey, seen + 1);
+    return faultHits(fault, seen) ? { matched: true, response, fault } : { matched: true, response };
   }
 
-  /** Starts every sequence from its first response again. */
-  resetSequences(): void {
-    this.#served.clear();
+  /** Starts every sequence (and fault rate count) from the start again; for one scenario, or all. */
+  resetSequences(scenario?: string): void {
+    if (scenario === undefined) return this.#served.clear();
+    for (const key of this.#served.keys()) if (key.startsWith(`${scenario}\u0000`)) this.#served.delete(key);
   }
 }

@@ -2,7 +2,8 @@ import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
 import { ScenarioError, UnknownScenarioError, type ScenarioProblem } from '../errors.js';
 import { compileStub, type CompiledStub } from './compile.js';
 import { consistencyProblems, type OperationOrigin } from './consistency.js';
-import type { Stub } from './format.js';
+import type { Fault } from '../faults/index.js';
+import type { ScenarioFaults, Stub } from './format.js';
 import type { ParsedScenario } from './parse.js';
 
 /** A scenario with `extends` resolved and every operation compiled, ready to serve. */
@@ -14,6 +15,8 @@ export interface CompiledScenario {
   ancestry: readonly string[];
   /** Each of the six operations' stubs, tried in order. */
   operations: Readonly<Record<OperationName, readonly CompiledStub[]>>;
+  /** The fault each operation's answers get when their stub has none (from `faults`, `*` resolved). */
+  faults: Readonly<Partial<Record<OperationName, Fault>>>;
 }
 
 /**
@@ -50,6 +53,7 @@ export class ScenarioCatalog {
 interface Resolution {
   operations: Partial<Record<OperationName, OperationOrigin>>;
   ancestry: string[];
+  faults: ScenarioFaults;
 }
 
 /**
@@ -74,7 +78,7 @@ export function checkScenarios(parsed: readonly ParsedScenario[]): { catalog: Sc
       return undefined;
     };
     if (visiting.includes(name)) return fail('extends', `scenarios extend each other in a cycle: ${[...visiting.slice(visiting.indexOf(name)), name].join(' → ')}`);
-    let inherited: Resolution = { operations: {}, ancestry: [] };
+    let inherited: Resolution = { operations: {}, ancestry: [], faults: {} };
     if (scenario.extends !== undefined) {
       if (!byName.has(scenario.extends)) {
         return fail('extends', `extends unknown scenario "${scenario.extends}"; known scenarios: ${[...byName.keys()].sort().join(', ')}`);
@@ -84,7 +88,7 @@ export function checkScenarios(parsed: readonly ParsedScenario[]): { catalog: Sc
       visiting.pop();
       if (resolved.has(name)) return undefined; // failed inside a cycle
       if (!parent) return fail('extends', `extends scenario "${scenario.extends}", which has problems (listed with its file)`);
-      inherited = { operations: parent.operations, ancestry: [scenario.extends, ...parent.ancestry] };
+      inherited = { operations: parent.operations, ancestry: [scenario.extends, ...parent.ancestry], faults: parent.faults };
     }
     const operations = { ...inherited.operations };
     for (const [op, stubs] of Object.entries(scenario.operations) as Array<[OperationName, Stub[]]>) {
@@ -102,7 +106,7 @@ export function checkScenarios(parsed: readonly ParsedScenario[]): { catalog: Sc
       resolved.set(name, undefined);
       return undefined;
     }
-    const resolution = { operations, ancestry: inherited.ancestry };
+    const resolution = { operations, ancestry: inherited.ancestry, faults: { ...inherited.faults, ...scenario.faults } };
     resolved.set(name, resolution);
     return resolution;
   };
@@ -114,7 +118,12 @@ export function checkScenarios(parsed: readonly ParsedScenario[]): { catalog: Sc
     const operations = Object.fromEntries(
       OPERATION_NAMES.map((op) => [op, resolution.operations[op]!.stubs.map(compileStub)]),
     ) as Record<OperationName, CompiledStub[]>;
-    compiled.push({ name: scenario.name, description: scenario.description, source: scenario.source, ancestry: resolution.ancestry, operations });
+    const faults: Partial<Record<OperationName, Fault>> = {};
+    for (const op of OPERATION_NAMES) {
+      const fault = resolution.faults[op] ?? resolution.faults['*'];
+      if (fault) faults[op] = fault;
+    }
+    compiled.push({ name: scenario.name, description: scenario.description, source: scenario.source, ancestry: resolution.ancestry, operations, faults });
   }
   return { catalog: new ScenarioCatalog(compiled), problems };
 }

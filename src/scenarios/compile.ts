@@ -1,4 +1,5 @@
 import { SUCCESS_MSG, SUCCESS_RESULT, toServiceJson } from '../contract/index.js';
+import type { Fault } from '../faults/index.js';
 import type { Stub, StubResponse } from './format.js';
 
 /**
@@ -11,6 +12,8 @@ export interface PreparedResponse {
   body: string;
   /** True when `body` contains {@link ORIGIN_PLACEHOLDER}, to be replaced per request. */
   hasOrigin?: boolean;
+  /** A fault that changes or replaces this answer. */
+  fault?: Fault;
 }
 
 /**
@@ -46,6 +49,7 @@ export function prepareResponse(response: StubResponse): PreparedResponse {
   const body = toServiceJson(envelope);
   const prepared: PreparedResponse = { status: response.status ?? 200, headers: { 'content-type': JSON_CONTENT_TYPE, ...response.headers }, body };
   if (body.includes(ORIGIN_PLACEHOLDER)) prepared.hasOrigin = true;
+  if (response.fault) prepared.fault = response.fault;
   return prepared;
 }
 

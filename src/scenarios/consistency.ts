@@ -19,6 +19,7 @@ export function responsesOf(stub: Stub): Array<{ response: StubResponse; at: Pro
 function eachData(origin: OperationOrigin | undefined, op: OperationName, visit: (data: unknown, path: PropertyKey[], source: string) => void): void {
   origin?.stubs.forEach((stub, index) => {
     for (const { response, at } of responsesOf(stub)) {
+      if (response.data === undefined) continue;
       visit(response.data, ['operations', op, ...(origin.listed ? [index] : []), ...at, 'data'], origin.source);
     }
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/index.js';
+import { faultSchema, type Fault } from '../faults/index.js';
 
 /**
  * A scenario name: lowercase letters, digits and dashes, starting with a letter or digit. Names
@@ -15,14 +16,21 @@ const when = z
   .strictObject({ query: queryCondition.optional() })
   .describe('Conditions on the request; a stub without "when" matches every request.');
 
-function responseSchema(data: z.ZodType) {
-  return z.strictObject({
-    data: data.describe('The payload: the "data" field of the envelope.'),
+function responseShape(data: z.ZodType) {
+  return {
+    data: data.optional().describe('The payload: the "data" field of the envelope. Required unless a fault other than "delay" replaces the answer.'),
     msg: z.string().optional().describe('The envelope "msg"; default "OK".'),
     result: z.number().int().optional().describe('The envelope "result"; default 1.'),
     status: z.number().int().min(100).max(599).optional().describe('The HTTP status; default 200.'),
     headers: z.record(z.string(), z.string()).optional().describe('Extra response headers.'),
-  });
+    fault: faultSchema.optional().describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
+  };
+}
+
+function needsData(response: { data?: unknown; fault?: { kind: string } }, ctx: z.core.$RefinementCtx): void {
+  if (response.data === undefined && (!response.fault || response.fault.kind === 'delay')) {
+    ctx.addIssue({ code: 'custom', path: ['data'], message: 'data is required (only a fault other than "delay" answers without it)' });
+  }
 }
 
 /**
@@ -31,9 +39,10 @@ function responseSchema(data: z.ZodType) {
  * its errors name the exact field instead of "no union member matched".
  */
 export function stubSchemas(name: OperationName) {
-  const response = responseSchema(OPERATIONS[name].dataSchema);
+  const shape = responseShape(OPERATIONS[name].dataSchema);
+  const response = z.strictObject(shape).superRefine(needsData);
   return {
-    single: response.extend({ when: when.optional() }),
+    single: z.strictObject({ ...shape, when: when.optional() }).superRefine(needsData),
     sequence: z.strictObject({
       when: when.optional(),
       sequence: z.array(response).min(1).describe('Responses served in order, one per request; the last one repeats.'),
@@ -66,7 +75,20 @@ export const scenarioHeaderSchema = z.strictObject({
   description: z.string().optional(),
   extends: z.string().regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)').optional(),
   operations: z.record(z.string(), z.unknown()),
+  faults: z.record(z.string(), z.unknown()).optional(),
 });
+
+/**
+ * The `faults` of a scenario file: operation name (or `*` for every operation) → a fault applied to
+ * that operation's answers on top of its stubs (a stub's own `fault` wins). Inherited through
+ * `extends`, key by key. Lets a scenario slow down or break answers without repeating their data.
+ */
+export const scenarioFaultsSchema = z.strictObject(
+  Object.fromEntries(['*', ...OPERATION_NAMES].map((name) => [name, faultSchema.optional()])) as Record<OperationName | '*', z.ZodOptional<typeof faultSchema>>,
+);
+
+/** A scenario's fault overlay. @see scenarioFaultsSchema */
+export type ScenarioFaults = Partial<Record<OperationName | '*', Fault>>;
 
 /**
  * The schema of a scenario file.
@@ -86,6 +108,7 @@ export const scenarioFileSchema = z.strictObject({
   description: z.string().optional().describe('One line that says what this scenario is for.'),
   extends: z.string().regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)').optional().describe('A scenario whose operations this one inherits; operations given here replace the inherited ones whole.'),
   operations: operations.describe('Operation name → stub or list of stubs.'),
+  faults: scenarioFaultsSchema.optional().describe('Operation name or "*" → a fault applied on top of the stubs (delay, status, envelope, malformed-json, empty, reset, hang).'),
 });
 
 /** A parsed scenario file. @see scenarioFileSchema */
@@ -93,7 +116,8 @@ export type ScenarioFile = z.infer<typeof scenarioFileSchema>;
 
 /** One response of a stub: payload plus envelope and HTTP overrides. */
 export interface StubResponse {
-  data: unknown;
+  data?: unknown;
+  fault?: Fault;
   msg?: string;
   result?: number;
   status?: number;
@@ -111,6 +135,7 @@ export interface Stub {
   result?: number;
   status?: number;
   headers?: Record<string, string>;
+  fault?: Fault;
 }
 
 /**

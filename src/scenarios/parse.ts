@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/index.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
-import { scenarioHeaderSchema, stubSchemas, type Stub } from './format.js';
+import { scenarioFaultsSchema, scenarioHeaderSchema, stubSchemas, type ScenarioFaults, type Stub } from './format.js';
 
 /** A scenario as parsed from one file, before `extends` is resolved. */
 export interface ParsedScenario {
@@ -15,6 +15,8 @@ export interface ParsedScenario {
   operations: Partial<Record<OperationName, Stub[]>>;
   /** The operations written as a list of stubs (their JSON paths carry an index). */
   listed: ReadonlySet<OperationName>;
+  /** The fault overlay, by operation or `*`. */
+  faults: ScenarioFaults;
 }
 
 /** The outcome of parsing: the scenario, or every problem found (never both, never a throw). */
@@ -60,8 +62,14 @@ export function parseScenario(name: string, value: unknown, source: string): Par
     });
     operations[op] = stubs;
   }
+  let faults: ScenarioFaults = {};
+  if (header.data.faults !== undefined) {
+    const result = scenarioFaultsSchema.safeParse(header.data.faults);
+    if (result.success) faults = result.data as ScenarioFaults;
+    else problems.push(...issuesToProblems(source, ['faults'], result.error.issues));
+  }
   if (problems.length) return { ok: false, problems };
-  const scenario: ParsedScenario = { name, source, description: header.data.description ?? '', operations, listed };
+  const scenario: ParsedScenario = { name, source, description: header.data.description ?? '', operations, listed, faults };
   if (header.data.extends !== undefined) scenario.extends = header.data.extends;
   return { ok: true, scenario };
 }

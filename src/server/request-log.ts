@@ -13,11 +13,16 @@ export interface RequestLogEntry {
   durationMs: number;
   /** How a replayed answer was matched (`exact`, `nearest`, `fallback`, `recorded`), from the `x-mockvideo-match` header. */
   match?: string;
+  /** Contract findings of the request, from the `x-mockvideo-findings` header. */
+  findings?: number;
+  /** The fault applied, from the `x-mockvideo-fault` header (`reset` when no answer was sent). */
+  fault?: string;
 }
 
 /** Formats an entry as one concise line: `GET meta/cp  default  200  0.8 ms`. */
 export function formatLogLine(entry: RequestLogEntry): string {
-  return `${entry.method} ${entry.operation}  ${entry.scenario}  ${entry.status}${entry.match ? `  match=${entry.match}` : ''}  ${entry.durationMs.toFixed(1)} ms`;
+  const extras = `${entry.match ? `  match=${entry.match}` : ''}${entry.fault ? `  fault=${entry.fault}` : ''}${entry.findings ? `  findings=${entry.findings}` : ''}`;
+  return `${entry.method} ${entry.operation}  ${entry.scenario}  ${entry.status}${extras}  ${entry.durationMs.toFixed(1)} ms`;
 }
 
 /**
@@ -38,6 +43,8 @@ export function requestLog(write: (entry: RequestLogEntry) => void) {
         status: res.headersSent ? res.statusCode : 0,
         durationMs: Number(process.hrtime.bigint() - start) / 1e6,
         ...(res.getHeader('x-mockvideo-match') ? { match: String(res.getHeader('x-mockvideo-match')) } : {}),
+        ...(Number(res.getHeader('x-mockvideo-findings')) > 0 ? { findings: Number(res.getHeader('x-mockvideo-findings')) } : {}),
+        ...(res.getHeader('x-mockvideo-fault') ? { fault: String(res.getHeader('x-mockvideo-fault')) } : res.headersSent ? {} : { fault: 'reset' }),
       });
     };
     res.on('finish', report);

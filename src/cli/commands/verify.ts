@@ -1,0 +1,42 @@
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { MockvideoError } from '../../errors.js';
+import { formatReport, type VerifyReport } from '../../verify/index.js';
+import { EXIT, exitWithError } from '../exit.js';
+
+interface VerifyArgs {
+  url: string;
+  gap: number;
+  json: boolean;
+}
+
+/**
+ * `mockvideo verify --url URL`: asks a running mockvideo for its verify report (the journal against
+ * the seed's call rules), prints it, and exits 1 when a rule fails, so CI can use it.
+ */
+export const verifyCommand: CommandModule<object, VerifyArgs> = {
+  command: 'verify',
+  describe: "Check a running server's journal against the contract's call rules (exit 1 on a failure)",
+  builder: (yargs: Argv) =>
+    yargs
+      .option('url', { type: 'string', demandOption: true, describe: 'The running mockvideo, e.g. http://127.0.0.1:8787' })
+      .option('gap', { type: 'number', default: 5, describe: 'Seconds of quiet that separate two bursts (start-ups) of one device' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
+      .example('$0 verify --url http://127.0.0.1:8787', 'Did the app call each operation once per start-up?') as unknown as Argv<VerifyArgs>,
+  handler: async (args: ArgumentsCamelCase<VerifyArgs>) => {
+    try {
+      const url = `${args.url.replace(/\/+$/, '')}/__mockvideo/verify?gap=${encodeURIComponent(String(args.gap))}`;
+      let report: VerifyReport;
+      try {
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        report = (await response.json()) as VerifyReport;
+      } catch (error) {
+        throw new MockvideoError('MV_USAGE', `Cannot get the verify report from ${url}: ${(error as Error).message}. Is "mockvideo serve" running there?`);
+      }
+      process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+      process.exitCode = report.ok ? EXIT.ok : EXIT.problems;
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};

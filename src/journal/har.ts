@@ -1,0 +1,31 @@
+import type { Har } from 'har-format';
+import { harFromRecordings } from '../replay/index.js';
+import type { OperationName } from '../contract/index.js';
+import type { JournalExchange } from './journal.js';
+
+/**
+ * The journal as a HAR 1.2 log (opens in browser DevTools), one entry per request, with the
+ * response bodies as sent and each entry's real start time and duration (milliseconds).
+ * @param baseUrl the origin to show in request URLs, e.g. `http://127.0.0.1:8787`.
+ */
+export function journalToHar(exchanges: readonly JournalExchange[], baseUrl: string, version?: string): Har {
+  const har = harFromRecordings(
+    exchanges.map((x) => ({
+      name: String(x.entry.id),
+      recording: {
+        operation: x.entry.operation as OperationName,
+        matchKey: '',
+        recordedAt: x.entry.time,
+        request: { method: x.method, path: x.path, query: x.rawQuery, headers: x.requestHeaders },
+        response: { status: x.entry.status, headers: x.responseHeaders, body: x.responseBody },
+      },
+    })),
+    version === undefined ? { baseUrl } : { baseUrl, version },
+  );
+  har.log.entries.forEach((entry, i) => {
+    const duration = exchanges[i]!.entry.durationMs;
+    entry.time = duration;
+    entry.timings = { send: 0, wait: duration, receive: 0 };
+  });
+  return har;
+}

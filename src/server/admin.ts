@@ -1,0 +1,148 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { MockvideoError } from '../errors.js';
+import { parseFaultPlan } from '../faults/index.js';
+import { journalToHar } from '../journal/index.js';
+import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../verify/index.js';
+import type { ServerContext } from './context.js';
+
+/** Where the admin API lives. */
+export const ADMIN_PREFIX = '/__mockvideo';
+
+/** True for a loopback address (`127.0.0.0/8`, `::1`, or either mapped into IPv6). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return plain === '::1' || /^127\.\d+\.\d+\.\d+$/.test(plain);
+}
+
+/**
+ * Whether a mutating admin call may go ahead: always from loopback; from any other address only
+ * when an admin token is configured and the call sends it as `Authorization: Bearer <token>`.
+ */
+export function mayMutate(remoteAddress: string | undefined, authorization: string | undefined, adminToken: string | undefined): boolean {
+  if (isLoopback(remoteAddress)) return true;
+  return adminToken !== undefined && authorization === `Bearer ${adminToken}`;
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function guard(context: ServerContext) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!MUTATING.has(req.method)) return next();
+    if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, context.adminToken)) {
+      res.status(403).json({
+        error: context.adminToken
+          ? 'Admin calls from other hosts need the header "Authorization: Bearer <admin token>".'
+          : 'Admin calls are only accepted from this machine. Start mockvideo with --admin-token TOKEN to allow other hosts that send "Authorization: Bearer TOKEN".',
+      });
+      return;
+    }
+    if ((req.method === 'POST' || req.method === 'PUT') && !req.is('application/json')) {
+      res.status(415).json({ error: `${req.method} ${req.originalUrl} takes a JSON body: send "Content-Type: application/json".` });
+      return;
+    }
+    next();
+  };
+}
+
+/**
+ * The admin API under `/__mockvideo` (JSON): health, scenarios and the active one, the journal (and
+ * its HAR), verify, and server-wide faults. Mutating calls pass the loopback/token guard and need a
+ * JSON body where they take one. Shapes are documented in the README ("Admin API").
+ */
+export function adminRouter(context: ServerContext): express.Router {
+  const router = express.Router();
+  router.use(guard(context));
+  router.use(express.json({ limit: '64kb' }));
+
+  router.get('/health', (_req, res) => {
+    res.json({ ok: true, mode: context.mode, scenario: context.active.scenario, uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000), ...context.details });
+  });
+
+  router.get('/scenarios', (_req, res) => {
+    res.json({ active: context.active.scenario, scenarios: context.catalog.list().map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })) });
+  });
+
+  router.get('/scenario', (_req, res) => {
+    const scenario = context.catalog.get(context.active.scenario);
+    res.json({ name: scenario.name, description: scenario.description });
+  });
+
+  router.put('/scenario', (req, res) => {
+    const name = (req.body as { name?: unknown } | undefined)?.name;
+    if (typeof name !== 'string' || !context.catalog.has(name)) {
+      res.status(typeof name === 'string' ? 404 : 400).json({ error: typeof name === 'string' ? `Unknown scenario "${name}".` : 'Send {"name": "<scenario>"}.', scenarios: context.catalog.names });
+      return;
+    }
+    context.active.scenario = name;
+    context.responder.resetSequences(name);
+    res.json({ name, description: context.catalog.get(name).description });
+  });
+
+  router.get('/requests', (req, res) => {
+    const filter: { operation?: string; sdevid?: string } = {};
+    if (typeof req.query.operation === 'string') filter.operation = req.query.operation;
+    if (typeof req.query._sdevid === 'string') filter.sdevid = req.query._sdevid;
+    res.json({ requests: context.journal.exchanges(filter).map((x) => x.entry) });
+  });
+
+  router.get('/requests.har', (req, res) => {
+    const filter: { sdevid?: string; operation?: string } = {};
+    if (typeof req.query._sdevid === 'string') filter.sdevid = req.query._sdevid;
+    if (typeof req.query.operation === 'string') filter.operation = req.query.operation;
+    res.type('application/json').attachment('mockvideo-requests.har');
+    res.send(JSON.stringify(journalToHar(context.journal.exchanges(filter), `${req.protocol}://${req.get('host') ?? 'localhost'}`)));
+  });
+
+  router.get('/requests/:id', (req, res) => {
+    const exchange = context.journal.get(Number(req.params.id));
+    if (!exchange) {
+      res.status(404).json({ error: `No request #${req.params.id} in the journal (it keeps the last ${context.journal.limit}).` });
+      return;
+    }
+    res.json({
+      ...exchange.entry,
+      request: { method: exchange.method, path: exchange.path, query: exchange.rawQuery, headers: exchange.requestHeaders },
+      response: { headers: exchange.responseHeaders, body: exchange.responseBody },
+    });
+  });
+
+  router.delete('/requests', (_req, res) => {
+    const cleared = context.journal.exchanges().length;
+    context.journal.clear();
+    res.json({ cleared });
+  });
+
+  router.get('/verify', (req, res) => {
+    const gap = Number(req.query.gap ?? DEFAULT_QUIET_GAP_SECONDS);
+    res.json(verifyJournal(context.journal.exchanges().map((x) => x.entry), Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS));
+  });
+
+  router.get('/faults', (_req, res) => {
+    res.json({ faults: context.faults.list() });
+  });
+
+  router.post('/faults', (req, res) => {
+    try {
+      res.status(201).json(context.faults.add(parseFaultPlan(req.body)));
+    } catch (error) {
+      if (!(error instanceof MockvideoError)) throw error;
+      res.status(400).json({ error: error.message.replace(/^\[mockvideo\] /, '') });
+    }
+  });
+
+  router.delete('/faults', (_req, res) => {
+    const cleared = context.faults.list().length;
+    context.faults.clear();
+    res.json({ cleared });
+  });
+
+  router.use((req: Request, res: Response) => {
+    res.status(404).json({ error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, calls: ['GET /health', 'GET /scenarios', 'GET|PUT /scenario', 'GET|DELETE /requests', 'GET /requests/:id', 'GET /requests.har', 'GET /verify', 'GET|POST|DELETE /faults'] });
+  });
+  // Malformed JSON bodies and the like: a clear 400, never a crash.
+  router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    res.status(error.status && error.status < 500 ? error.status : 500).json({ error: `Cannot read this admin call: ${error.message}` });
+  });
+  return router;
+}

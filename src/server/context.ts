@@ -1,0 +1,77 @@
+import type { HttpHandler } from 'msw';
+import { FaultBoard, type FaultPlan } from '../faults/index.js';
+import { ScenarioResponder, createScenarioHandlers } from '../handlers/index.js';
+import { DEFAULT_JOURNAL_SIZE, Journal } from '../journal/index.js';
+import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/index.js';
+import type { ScenarioCatalog } from '../scenarios/index.js';
+
+/** What a running mockvideo server does. */
+export type ServerMode = 'serve' | 'replay' | 'record';
+
+/**
+ * The live state of one server, shared by the handlers, the journal and the admin API. `active`
+ * is the scenario answering clients that do not pick one; the admin API changes it.
+ */
+export interface ServerContext {
+  mode: ServerMode;
+  catalog: ScenarioCatalog;
+  active: { scenario: string };
+  responder: ScenarioResponder;
+  journal: Journal;
+  faults: FaultBoard;
+  /** Secrets redacted in the journal (and what else the policy says). */
+  policy: NormalisationPolicy;
+  /** Answer requests with contract findings with 400 instead of serving them. */
+  strictRequests: boolean;
+  /** When set, mutating admin calls from other hosts must send `Authorization: Bearer <token>`. */
+  adminToken?: string;
+  /** Unix time in milliseconds when the server started. */
+  startedAt: number;
+  /** Mode details for people: the upstream, the recording folder. */
+  details: Record<string, string>;
+}
+
+/** What {@link createServerContext} needs; the rest has defaults. */
+export interface ServerContextOptions {
+  mode: ServerMode;
+  catalog: ScenarioCatalog;
+  scenario: string;
+  journalSize?: number;
+  policy?: NormalisationPolicy;
+  strictRequests?: boolean;
+  adminToken?: string;
+  faults?: readonly FaultPlan[];
+  details?: Record<string, string>;
+}
+
+/**
+ * A fresh server context: the active scenario, an empty journal, the given faults planned.
+ * @throws UnknownScenarioError listing the known names when `scenario` is not in the catalog.
+ */
+export function createServerContext(options: ServerContextOptions): ServerContext {
+  const scenario = options.catalog.get(options.scenario).name;
+  const faults = new FaultBoard();
+  for (const plan of options.faults ?? []) faults.add(plan);
+  const context: ServerContext = {
+    mode: options.mode,
+    catalog: options.catalog,
+    active: { scenario },
+    responder: new ScenarioResponder(options.catalog),
+    journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
+    faults,
+    policy: options.policy ?? DEFAULT_POLICY,
+    strictRequests: options.strictRequests ?? false,
+    startedAt: Date.now(),
+    details: options.details ?? {},
+  };
+  if (options.adminToken !== undefined) context.adminToken = options.adminToken;
+  return context;
+}
+
+/**
+ * The scenario handlers of a context: they answer from the active scenario (or the one a request
+ * picks), share the context's sequence counters and take its server-wide faults.
+ */
+export function contextHandlers(context: ServerContext): HttpHandler[] {
+  return createScenarioHandlers(context.catalog, { activeScenario: () => context.active.scenario, responder: context.responder, faults: context.faults });
+}

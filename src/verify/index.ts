@@ -1,0 +1,5 @@
+/**
+ * Verify: the journal against the seed's call rules. Any runtime.
+ * @module
+ */
+export * from './verify.js';

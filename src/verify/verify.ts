@@ -1,0 +1,135 @@
+import { OPERATION_NAMES } from '../contract/index.js';
+import type { JournalEntry } from '../journal/index.js';
+
+/** One rule's outcome. `message` says what was seen, naming devices and times on a failure. */
+export interface RuleResult {
+  rule: VerifyRule;
+  ok: boolean;
+  message: string;
+}
+
+/** The verify report: `ok` when every rule holds. */
+export interface VerifyReport {
+  ok: boolean;
+  rules: RuleResult[];
+}
+
+/**
+ * The call rules checked, from the seed's "Operations" rules:
+ * - `start-up-seen`: the journal holds at least one start-up;
+ * - `start-up-calls-each-operation-once`: in every start-up each of the six operations is called
+ *   once, `meta/setting` once or twice (rule 1);
+ * - `diversion-carries-is_from_gallery`: every diversion call carries `is_from_gallery` as
+ *   `true` or `false` (the context of the playback, "What the service does" item 2);
+ * - `recommendations-after-start-up`: a later burst of only `localplay/recomm` (the recommendation
+ *   view opening after playback, rule 2) follows a start-up of the same device;
+ * - `requests-keep-the-contract`: no request has contract findings.
+ */
+export type VerifyRule =
+  | 'start-up-seen'
+  | 'start-up-calls-each-operation-once'
+  | 'diversion-carries-is_from_gallery'
+  | 'recommendations-after-start-up'
+  | 'requests-keep-the-contract';
+
+/** Default quiet gap that separates two bursts of one device, in **seconds**. */
+export const DEFAULT_QUIET_GAP_SECONDS = 5;
+
+/** One device's requests with no gap of `quietGapSeconds` or more between them. */
+export interface Burst {
+  device: string;
+  entries: JournalEntry[];
+  /** True when it calls any operation other than `localplay/recomm`: a playback start-up. */
+  startUp: boolean;
+}
+
+/**
+ * Groups requests into bursts: per device (`_sdevid`; requests without one form the device
+ * `(no _sdevid)`), a new burst starts after a quiet gap of at least `quietGapSeconds`.
+ */
+export function bursts(entries: readonly JournalEntry[], quietGapSeconds = DEFAULT_QUIET_GAP_SECONDS): Burst[] {
+  const byDevice = new Map<string, JournalEntry[]>();
+  for (const entry of entries) {
+    const device = entry.query._sdevid?.[0] ?? '(no _sdevid)';
+    byDevice.set(device, [...(byDevice.get(device) ?? []), entry]);
+  }
+  const result: Burst[] = [];
+  for (const [device, list] of byDevice) {
+    let current: JournalEntry[] = [];
+    let last = -Infinity;
+    for (const entry of [...list].sort((a, b) => Date.parse(a.time) - Date.parse(b.time))) {
+      const at = Date.parse(entry.time);
+      if (at - last >= quietGapSeconds * 1000 && current.length) {
+        result.push({ device, entries: current, startUp: current.some((e) => e.operation !== 'localplay/recomm') });
+        current = [];
+      }
+      current.push(entry);
+      last = at;
+    }
+    if (current.length) result.push({ device, entries: current, startUp: current.some((e) => e.operation !== 'localplay/recomm') });
+  }
+  return result.sort((a, b) => Date.parse(a.entries[0]!.time) - Date.parse(b.entries[0]!.time));
+}
+
+const shortDevice = (device: string) => (device.length > 12 ? `${device.slice(0, 12)}…` : device);
+
+/**
+ * Checks the journal against the seed's call rules and returns a report (never throws).
+ * @param entries the journal, oldest first.
+ * @see seed "Endpoints" → "Operations" → Rules 1–3.
+ */
+export function verifyJournal(entries: readonly JournalEntry[], quietGapSeconds = DEFAULT_QUIET_GAP_SECONDS): VerifyReport {
+  const operationEntries = entries.filter((e) => (OPERATION_NAMES as readonly string[]).includes(e.operation));
+  const groups = bursts(operationEntries, quietGapSeconds);
+  const startUps = groups.filter((b) => b.startUp);
+  const rules: RuleResult[] = [];
+
+  rules.push(
+    startUps.length
+      ? { rule: 'start-up-seen', ok: true, message: `${startUps.length} start-up${startUps.length === 1 ? '' : 's'} from ${new Set(startUps.map((b) => b.device)).size} device(s)` }
+      : { rule: 'start-up-seen', ok: false, message: 'no start-up in the journal: start playback of a local video in the app, then verify' },
+  );
+
+  const wrong: string[] = [];
+  for (const burst of startUps) {
+    const counts = new Map(OPERATION_NAMES.map((op) => [op as string, 0]));
+    for (const e of burst.entries) counts.set(e.operation, (counts.get(e.operation) ?? 0) + 1);
+    const problems = [...counts].filter(([op, n]) => (op === 'meta/setting' ? n < 1 || n > 2 : n !== 1)).map(([op, n]) => `${op} ×${n}`);
+    if (problems.length) wrong.push(`device ${shortDevice(burst.device)} at ${burst.entries[0]!.time}: ${problems.join(', ')}`);
+  }
+  rules.push({
+    rule: 'start-up-calls-each-operation-once',
+    ok: wrong.length === 0,
+    message: wrong.length ? `each operation once (meta/setting at most twice) per start-up; ${wrong.join('; ')}` : `every start-up called each operation once (meta/setting at most twice)`,
+  });
+
+  const diversions = operationEntries.filter((e) => e.operation === 'localplay/diversion');
+  const missing = diversions.filter((e) => !['true', 'false'].includes(e.query.is_from_gallery?.[0] ?? ''));
+  rules.push({
+    rule: 'diversion-carries-is_from_gallery',
+    ok: missing.length === 0,
+    message: missing.length ? `${missing.length} of ${diversions.length} diversion calls lack is_from_gallery=true|false (request ids ${missing.map((e) => e.id).join(', ')})` : `${diversions.length} diversion call(s), each with is_from_gallery`,
+  });
+
+  const orphans = groups.filter((b, i) => !b.startUp && !groups.slice(0, i).some((p) => p.startUp && p.device === b.device));
+  rules.push({
+    rule: 'recommendations-after-start-up',
+    ok: orphans.length === 0,
+    message: orphans.length ? `localplay/recomm fetched without a start-up before it: ${orphans.map((b) => `device ${shortDevice(b.device)} at ${b.entries[0]!.time}`).join('; ')}` : 'every recommendation view followed a start-up of its device',
+  });
+
+  const withFindings = operationEntries.filter((e) => e.findings.length);
+  rules.push({
+    rule: 'requests-keep-the-contract',
+    ok: withFindings.length === 0,
+    message: withFindings.length
+      ? `${withFindings.length} request(s) break the contract, e.g. #${withFindings[0]!.id} ${withFindings[0]!.operation}: ${withFindings[0]!.findings.slice(0, 3).map((f) => f.message).join('; ')}${withFindings[0]!.findings.length > 3 ? ` (and ${withFindings[0]!.findings.length - 3} more)` : ''}`
+      : 'no contract findings',
+  });
+  return { ok: rules.every((r) => r.ok), rules };
+}
+
+/** Formats a report for a terminal: one `✓`/`✗` line per rule and a last PASS/FAIL line. */
+export function formatReport(report: VerifyReport): string {
+  return `${report.rules.map((r) => `${r.ok ? '✓' : '✗'} ${r.rule}: ${r.message}`).join('\n')}\n${report.ok ? 'PASS' : 'FAIL'}\n`;
+}
