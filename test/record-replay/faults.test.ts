@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
-import { getBytes, recordSession, recordingFiles, tempDir } from '../support/recordings.js';
+import { getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
 import { clientPathWith } from '../support/sessions.js';
 import { deadUrl, startUpstream, type Upstream } from '../support/upstream.js';
 
@@ -18,6 +18,7 @@ beforeEach(() => {
   upstream.switches = { delayMs: 0, fail: false, gzip: false, echoSecrets: false };
 });
 afterAll(async () => {
+  removeTempDirs();
   await upstream.close();
 });
 
@@ -149,6 +150,21 @@ describe('load and signals while recording', () => {
     for (const file of files) expect(JSON.parse(file.text).response.status).toBe(200);
     expect(files).toHaveLength(statuses.filter((s) => s === 200).length);
     expect(files.length).toBe(20);
+  });
+
+  it('SIGKILL in the middle of writing: every recording file that exists is complete', async () => {
+    const dir = tempDir();
+    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
+    const answers = Array.from({ length: 150 }, (_, i) => getBytes(`${recorder.url}${clientPathWith('localplay/recomm', { _nonce: String(i) })}`).catch(() => undefined));
+    // Kill it once some files are written and more are being written.
+    for (let i = 0; i < 300 && recordingFiles(dir).filter((f) => f.name.endsWith('.json')).length < 20; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await recorder.stop('SIGKILL');
+    await Promise.all(answers);
+    const files = recordingFiles(dir).filter((f) => f.name.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(20);
+    for (const file of files) expect(() => JSON.parse(file.text), file.name).not.toThrow();
+    const replay = await runCli(['validate', dir]);
+    expect(replay.stdout).toMatch(new RegExp(`${files.length} of ${files.length} recording`));
   });
 });
 

@@ -10,7 +10,7 @@ import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js
 import { encodedForms } from '../../src/normalise/index.js';
 import { runCli, startCli } from '../support/cli.js';
 import { CLIENT_COMMON_QUERY, clientPath } from '../support/client.js';
-import { getBytes, recordSession, recordingFiles, tempDir } from '../support/recordings.js';
+import { getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
@@ -24,6 +24,7 @@ beforeAll(async () => {
   upstream = await startUpstream();
 });
 afterAll(async () => {
+  removeTempDirs();
   await upstream.close();
 });
 

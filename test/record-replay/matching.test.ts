@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
-import { eventually, getBytes, recordSession, tempDir } from '../support/recordings.js';
+import { eventually, getBytes, recordSession, removeTempDirs, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
@@ -21,6 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  removeTempDirs();
   await upstream.close();
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/index.js';
 import { Replayer, createReplayHandlers } from '../../src/node.js';
 import { clientPath } from '../support/client.js';
-import { recordSession } from '../support/recordings.js';
+import { recordSession, removeTempDirs } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream } from '../support/upstream.js';
 
@@ -16,6 +16,8 @@ beforeAll(async () => {
   ({ dir, bodies } = await recordSession(upstream.url, [clientPath('localplay/recomm'), clientPath('meta/setting'), clientPath('meta/setting')]));
   await upstream.close();
 });
+
+afterAll(() => removeTempDirs());
 
 describe('replay as MSW handlers in a test (mockvideo/node)', () => {
   let server: ReturnType<typeof setupServer>;

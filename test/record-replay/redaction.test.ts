@@ -5,7 +5,7 @@ import { OPERATION_NAMES } from '../../src/contract/index.js';
 import { encodedForms } from '../../src/normalise/index.js';
 import { startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
-import { getBytes, recordSession, recordingFiles, tempDir } from '../support/recordings.js';
+import { getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
@@ -14,6 +14,7 @@ beforeAll(async () => {
   upstream = await startUpstream();
 });
 afterAll(async () => {
+  removeTempDirs();
   await upstream.close();
 });
 

@@ -3,7 +3,7 @@ import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js
 import { encodedForms } from '../../src/normalise/index.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { CLIENT_COMMON_QUERY, clientPath } from '../support/client.js';
-import { eventually, getBytes, recordingFiles, tempDir } from '../support/recordings.js';
+import { eventually, getBytes, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
@@ -40,6 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  removeTempDirs();
   await upstream.close();
 });
 

@@ -1,10 +1,19 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A fresh temporary folder for recordings. */
+const created: string[] = [];
+
+/** Removes every folder {@link tempDir} made in this test file; call it in `afterAll`. */
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A fresh temporary folder for recordings; {@link removeTempDirs} removes it. */
 export function tempDir(prefix = 'mockvideo-rec-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
 }
 
 /** Every recording file of a folder as `{ name, text }`, names like `meta-cp/0a1b2c3d4e5f-000.json`, sorted. */
