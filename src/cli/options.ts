@@ -7,6 +7,7 @@ export const portOption = {
   default: 8787,
   describe: 'Port to listen on, 0 to 65535 (0 picks a free port)',
   coerce: (value: unknown) => {
+    if (value === undefined) return undefined;
     const port = Number(value);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       throw new Error(`--port must be an integer from 0 to 65535, got "${String(value)}"`);

@@ -24,6 +24,20 @@ export function mayMutate(remoteAddress: string | undefined, authorization: stri
   return adminToken !== undefined && authorization === `Bearer ${adminToken}`;
 }
 
+/** The admin call's query (the host turns Express's query parser off: operations read raw queries). */
+function query(req: Request): URLSearchParams {
+  return new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+}
+
+/** The journal filter of `?operation=` and `?_sdevid=`. */
+function journalFilter(req: Request): { operation?: string; sdevid?: string } {
+  const q = query(req);
+  const filter: { operation?: string; sdevid?: string } = {};
+  if (q.has('operation')) filter.operation = q.get('operation')!;
+  if (q.has('_sdevid')) filter.sdevid = q.get('_sdevid')!;
+  return filter;
+}
+
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function guard(context: ServerContext) {
@@ -80,18 +94,12 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.get('/requests', (req, res) => {
-    const filter: { operation?: string; sdevid?: string } = {};
-    if (typeof req.query.operation === 'string') filter.operation = req.query.operation;
-    if (typeof req.query._sdevid === 'string') filter.sdevid = req.query._sdevid;
-    res.json({ requests: context.journal.exchanges(filter).map((x) => x.entry) });
+    res.json({ requests: context.journal.exchanges(journalFilter(req)).map((x) => x.entry) });
   });
 
   router.get('/requests.har', (req, res) => {
-    const filter: { sdevid?: string; operation?: string } = {};
-    if (typeof req.query._sdevid === 'string') filter.sdevid = req.query._sdevid;
-    if (typeof req.query.operation === 'string') filter.operation = req.query.operation;
     res.type('application/json').attachment('mockvideo-requests.har');
-    res.send(JSON.stringify(journalToHar(context.journal.exchanges(filter), `${req.protocol}://${req.get('host') ?? 'localhost'}`)));
+    res.send(JSON.stringify(journalToHar(context.journal.exchanges(journalFilter(req)), `${req.protocol}://${req.get('host') ?? 'localhost'}`)));
   });
 
   router.get('/requests/:id', (req, res) => {
@@ -114,7 +122,7 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.get('/verify', (req, res) => {
-    const gap = Number(req.query.gap ?? DEFAULT_QUIET_GAP_SECONDS);
+    const gap = Number(query(req).get('gap') ?? DEFAULT_QUIET_GAP_SECONDS);
     res.json(verifyJournal(context.journal.exchanges().map((x) => x.entry), Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS));
   });
 
