@@ -87,7 +87,8 @@ function causeOf(error: unknown): { code: string; message: string } {
 
 /**
  * A reverse proxy for one upstream only (never an open proxy: the Host header and absolute-form
- * targets are ignored). Each `/api/g1` request is forwarded with its path and query string as sent
+ * targets are ignored). Each `/api/g1` GET or HEAD request is forwarded (other methods get 405:
+ * every operation is a GET without a body) with its path and query string as sent
  * (order, repeated `ref` and encoding kept); the upstream's status, headers and body bytes go back
  * unchanged. Exchanges of the six operations are redacted and stored before the client is answered;
  * a compressed body is stored decoded. 5xx answers are stored only with `recordFailures`.
@@ -150,6 +151,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     let leaks = 0;
     const wanted = operation && (!options.only || options.only.includes(operation));
     if (!operation) note = 'not recorded: not an operation';
+    else if (method !== 'GET') note = 'not recorded: only GET is recorded';
     else if (!wanted) note = 'not recorded: not in --only';
     else if (status >= 500 && !options.recordFailures) note = 'not recorded: upstream failure (use --record-failures)';
     else {
@@ -179,6 +181,11 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       const target = requestTarget(req.originalUrl ?? req.url ?? '/');
       if (!target.startsWith(`${API_PREFIX}/`)) {
         next();
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { 'content-type': 'application/json; charset=utf-8', allow: 'GET, HEAD' });
+        res.end(JSON.stringify({ error: `[mockvideo] ${req.method} is not forwarded: every operation under ${API_PREFIX} is a GET without a body.`, allowed: ['GET', 'HEAD'] }));
         return;
       }
       const done = exchange(req, res).catch((error) => {

@@ -118,6 +118,19 @@ describe('never an open proxy', () => {
       await recorder.stop('SIGINT');
     }
   });
+
+  it('forwards GET and HEAD only: another method gets 405 and never reaches the upstream', async () => {
+    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', tempDir(), '--port', '0']);
+    const before = upstream.received.length;
+    try {
+      const response = await fetch(`${recorder.url}${clientPath('meta/cp')}`, { method: 'POST', body: '{}' });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+      expect(upstream.received.length).toBe(before);
+    } finally {
+      await recorder.stop('SIGINT');
+    }
+  });
 });
 
 describe('load and signals while recording', () => {
@@ -157,10 +170,10 @@ describe('load and signals while recording', () => {
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
     const answers = Array.from({ length: 150 }, (_, i) => getBytes(`${recorder.url}${clientPathWith('localplay/recomm', { _nonce: String(i) })}`).catch(() => undefined));
     // Kill it once some files are written and more are being written.
-    for (let i = 0; i < 300 && recordingFiles(dir).filter((f) => f.name.endsWith('.json')).length < 20; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 300 && recordingFiles(dir).length < 20; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await recorder.stop('SIGKILL');
     await Promise.all(answers);
-    const files = recordingFiles(dir).filter((f) => f.name.endsWith('.json'));
+    const files = recordingFiles(dir);
     expect(files.length).toBeGreaterThanOrEqual(20);
     for (const file of files) expect(() => JSON.parse(file.text), file.name).not.toThrow();
     const replay = await runCli(['validate', dir]);

@@ -6,7 +6,7 @@ const created: string[] = [];
 
 /** Removes every folder {@link tempDir} made in this test file; call it in `afterAll`. */
 export function removeTempDirs(): void {
-  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** A fresh temporary folder for recordings; {@link removeTempDirs} removes it. */
@@ -16,12 +16,15 @@ export function tempDir(prefix = 'mockvideo-rec-'): string {
   return dir;
 }
 
-/** Every recording file of a folder as `{ name, text }`, names like `meta-cp/0a1b2c3d4e5f-000.json`, sorted. */
+/** Every recording file (`*.json`) of a folder as `{ name, text }`, names like `meta-cp/0a1b2c3d4e5f-000.json`, sorted. */
 export function recordingFiles(dir: string): Array<{ name: string; text: string }> {
   const out: Array<{ name: string; text: string }> = [];
   for (const folder of readdirSync(dir, { withFileTypes: true })) {
     if (!folder.isDirectory()) continue;
-    for (const file of readdirSync(join(dir, folder.name)).sort()) out.push({ name: `${folder.name}/${file}`, text: readFileSync(join(dir, folder.name, file), 'utf8') });
+    for (const file of readdirSync(join(dir, folder.name)).sort()) {
+      // Only finished files: a write-file-atomic temporary (`x.json.123`) may be renamed away meanwhile.
+      if (file.endsWith('.json')) out.push({ name: `${folder.name}/${file}`, text: readFileSync(join(dir, folder.name, file), 'utf8') });
+    }
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
