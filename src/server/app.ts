@@ -8,6 +8,8 @@ import { requestLog, type RequestLogEntry } from './request-log.js';
 export interface AppOptions {
   /** The MSW handlers that answer; everything they leave goes on to a 404. */
   handlers: readonly HttpHandler[];
+  /** Middlewares run first, after the request log (e.g. media downloads, `meta/upgrade`, the analytics sink); what they leave goes on. */
+  before?: express.RequestHandler[];
   /** Middlewares run after the handlers, before the 404 (e.g. the recording proxy of `--record-missing`). */
   after?: express.RequestHandler[];
   /** Called once per request when it is answered; default: nothing. */
@@ -24,6 +26,7 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('query parser', false);
   if (options.onRequest) app.use(requestLog(options.onRequest));
+  for (const middleware of options.before ?? []) app.use(middleware);
   // http-middleware is CommonJS and types msw from its .d.ts; ours come from .d.mts: same classes at run time.
   app.use(createMiddleware(...(options.handlers as unknown as Parameters<typeof createMiddleware>)));
   for (const middleware of options.after ?? []) app.use(middleware);

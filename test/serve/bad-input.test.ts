@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
@@ -16,7 +16,7 @@ describe('bad input at start', () => {
   it('an unknown scenario exits 2 and lists the available ones', async () => {
     const { code, stderr } = await runCli(['serve', '--scenario', 'galery', '--port', '0']);
     expect(code).toBe(2);
-    expect(stderr).toContain('Unknown scenario "galery". Known scenarios: default, empty-ad-config, gallery,');
+    expect(stderr).toMatch(/Unknown scenario "galery"\. Known scenarios: default, [a-z, -]*\bgallery,/);
   });
 
   it('invalid JSON in a scenario file exits 2 naming the file, line and column', async () => {
@@ -77,7 +77,7 @@ describe('bad requests while serving', () => {
   }
 
   it('a path under /api/g1 that is not an operation gets a 404 naming the operations', async () => {
-    const { status, body } = await raw('GET', '/api/g1/meta/upgrade?uri=x');
+    const { status, body } = await raw('GET', '/api/g1/meta/unknown?uri=x');
     expect(status).toBe(404);
     expect(JSON.parse(body).operations).toEqual([
       'GET /api/g1/ad_config', 'GET /api/g1/meta/cp', 'GET /api/g1/meta/setting', 'GET /api/g1/meta/plugin', 'GET /api/g1/localplay/diversion', 'GET /api/g1/localplay/recomm',
@@ -121,7 +121,8 @@ describe('shutdown', () => {
 describe('mockvideo validate', () => {
   it('passes the shipped scenarios', async () => {
     const { code, stdout } = await runCli(['validate']);
-    expect(stdout).toContain('8 of 8 scenario files valid');
+    const shipped = readdirSync(new URL('../../scenarios', import.meta.url)).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json')).length;
+    expect(stdout).toContain(`${shipped} of ${shipped} scenario files valid`);
     expect(code).toBe(0);
   });
 

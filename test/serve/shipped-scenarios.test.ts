@@ -3,7 +3,7 @@ import { OPERATION_NAMES, OPERATIONS, envelopeSchema, type OperationName } from 
 import { clientPath } from '../support/client.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 
-const SCENARIOS = ['default', 'empty-ad-config', 'gallery', 'non-gallery', 'plugin-upgrade', 'no-recommendations', 'i18n-stress', 'settings-twice'] as const;
+const SCENARIOS = ['default', 'empty-ad-config', 'gallery', 'non-gallery', 'plugin-upgrade', 'no-recommendations', 'i18n-stress', 'settings-twice', 'corrupt-plugin'] as const;
 const servers = new Map<string, CliProcess>();
 
 beforeAll(async () => {

@@ -1,0 +1,80 @@
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { GLYPH_HEIGHT, GLYPH_WIDTH, drawableText, glyphPixel } from './bitmap-font.js';
+import type { MediaRequest } from './media-path.js';
+
+/** 32-bit FNV-1a hash of a string: the deterministic source of a placeholder's colour. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash;
+}
+
+/** An RGB colour from a hue in degrees (saturation 0.55, lightness 0.45): dark enough for white text. */
+function colourOf(seed: string): [number, number, number] {
+  const hue = fnv1a(seed) % 360;
+  const c = (1 - Math.abs(2 * 0.45 - 1)) * 0.55;
+  const x = c * (1 - Math.abs(((hue / 60) % 2) - 1));
+  const m = 0.45 - c / 2;
+  const [r, g, b] = hue < 60 ? [c, x, 0] : hue < 120 ? [x, c, 0] : hue < 180 ? [0, c, x] : hue < 240 ? [0, x, c] : hue < 300 ? [x, 0, c] : [c, 0, x];
+  return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
+}
+
+/**
+ * The RGBA pixels (row-major, 4 bytes a pixel) of a placeholder: a colour from `seed`, a lighter
+ * 2-pixel border and `label` in white, centred, as large as fits (characters the tiny font lacks are
+ * left out; a label too long for the width is cut).
+ */
+export function placeholderPixels(width: number, height: number, label: string, seed: string): Buffer {
+  const data = Buffer.alloc(width * height * 4);
+  const [r, g, b] = colourOf(seed);
+  const set = (x: number, y: number, rgb: readonly number[]) => {
+    const at = (y * width + x) * 4;
+    data[at] = rgb[0]!;
+    data[at + 1] = rgb[1]!;
+    data[at + 2] = rgb[2]!;
+    data[at + 3] = 255;
+  };
+  const border = [Math.min(255, r + 70), Math.min(255, g + 70), Math.min(255, b + 70)];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) set(x, y, x < 2 || y < 2 || x >= width - 2 || y >= height - 2 ? border : [r, g, b]);
+  }
+  let text = drawableText(label);
+  const advance = GLYPH_WIDTH + 1;
+  let scale = Math.floor(Math.min((width * 0.9) / Math.max(1, text.length * advance), (height * 0.6) / GLYPH_HEIGHT));
+  if (scale < 1) {
+    scale = 1;
+    text = text.slice(0, Math.max(0, Math.floor((width - 4) / advance)));
+  }
+  const left = Math.floor((width - (text.length * advance - 1) * scale) / 2);
+  const top = Math.floor((height - GLYPH_HEIGHT * scale) / 2);
+  [...text].forEach((char, i) => {
+    for (let gy = 0; gy < GLYPH_HEIGHT; gy++) {
+      for (let gx = 0; gx < GLYPH_WIDTH; gx++) {
+        if (!glyphPixel(char, gx, gy)) continue;
+        for (let dy = 0; dy < scale; dy++) {
+          for (let dx = 0; dx < scale; dx++) {
+            const x = left + (i * advance + gx) * scale + dx;
+            const y = top + gy * scale + dy;
+            if (x >= 0 && y >= 0 && x < width && y < height) set(x, y, [255, 255, 255]);
+          }
+        }
+      }
+    }
+  });
+  return data;
+}
+
+/**
+ * Encodes the placeholder `request` asks for as PNG (pngjs) or JPEG (jpeg-js, quality 85). The same
+ * request always gives the same bytes. [node]: pngjs needs `node:zlib`.
+ *
+ * @example placeholderImage({ format: 'png', contentType: 'image/png', width: 96, height: 96, label: 'streamly', seed: '/x' })
+ */
+export function placeholderImage(request: MediaRequest): Buffer {
+  const data = placeholderPixels(request.width, request.height, request.label, request.seed);
+  if (request.format === 'jpeg') return Buffer.from(jpeg.encode({ data, width: request.width, height: request.height }, 85).data);
+  const png = new PNG({ width: request.width, height: request.height });
+  data.copy(png.data);
+  return PNG.sync.write(png);
+}

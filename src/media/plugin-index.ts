@@ -1,0 +1,84 @@
+import type { ScenarioCatalog } from '../scenarios/index.js';
+import { md5Hex, packageContentType, pluginPackage } from './plugin-package.js';
+
+/** One package the server serves at `/__mockvideo/plugins/<file>`. */
+export interface ServedPackage {
+  /** `<md5>.<ext>`, the file name of the entry's `url`. */
+  file: string;
+  id: string;
+  version: number;
+  /** The `md5` the plugin entry declares. */
+  declaredMd5: string;
+  /** The MD5 of the bytes served; differs from `declaredMd5` in a scenario like `corrupt-plugin`. */
+  servedMd5: string;
+  size: number;
+  contentType: string;
+  /** The scenarios whose `meta/plugin` lists this file. */
+  scenarios: string[];
+  bytes: Uint8Array;
+}
+
+/** A plugin entry as found in a served body; fields are checked before use. */
+export interface EntryLike {
+  id?: unknown;
+  version?: unknown;
+  type?: unknown;
+  url?: unknown;
+  md5?: unknown;
+}
+
+/** Every plugin entry of every response of the scenario's `meta/plugin` stubs (URLs still hold `{origin}`). */
+export function pluginEntries(catalog: ScenarioCatalog, scenario: string): EntryLike[] {
+  return catalog.get(scenario).operations['meta/plugin'].flatMap((stub) =>
+    stub.responses.flatMap((response) => {
+      try {
+        const data = (JSON.parse(response.body) as { data?: unknown }).data;
+        return Array.isArray(data) ? (data as EntryLike[]) : [];
+      } catch {
+        return [];
+      }
+    }),
+  );
+}
+
+/**
+ * The plugin packages of every scenario of `catalog`, by file name `<md5>.<ext>` (the file name of
+ * each entry's `url`). The bytes are {@link pluginPackage} of the entry's `id`, `version` and `type`,
+ * whatever `md5` the entry declares: when two entries declare the same file, the one whose bytes
+ * really have that MD5 wins.
+ */
+export class PluginPackageIndex {
+  readonly #files = new Map<string, ServedPackage>();
+
+  constructor(catalog: ScenarioCatalog) {
+    for (const scenario of catalog.names) {
+      for (const entry of pluginEntries(catalog, scenario)) {
+        if (typeof entry.id !== 'string' || typeof entry.version !== 'number' || typeof entry.url !== 'string' || typeof entry.md5 !== 'string') continue;
+        const file = entry.url.split(/[?#]/)[0]!.split('/').pop() ?? '';
+        if (!file) continue;
+        const known = this.#files.get(file);
+        if (known && known.id === entry.id && known.version === entry.version) {
+          if (!known.scenarios.includes(scenario)) known.scenarios.push(scenario);
+          continue;
+        }
+        const bytes = pluginPackage({ id: entry.id, version: entry.version, type: String(entry.type ?? '') });
+        const servedMd5 = md5Hex(bytes);
+        if (known && known.servedMd5 === known.declaredMd5) continue;
+        this.#files.set(file, {
+          file, id: entry.id, version: entry.version, declaredMd5: entry.md5, servedMd5, size: bytes.length,
+          contentType: packageContentType(file), scenarios: [scenario], bytes,
+        });
+      }
+    }
+  }
+
+  /** The package served at file name `file` (`<md5>.<ext>`), or `undefined`. */
+  get(file: string): ServedPackage | undefined {
+    return this.#files.get(file);
+  }
+
+  /** Every package, without bytes, for `GET /__mockvideo/plugins`. */
+  list(): Array<Omit<ServedPackage, 'bytes'>> {
+    return [...this.#files.values()].map(({ bytes: _bytes, ...rest }) => rest);
+  }
+}

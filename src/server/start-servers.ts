@@ -1,0 +1,72 @@
+import type { RequestListener } from 'node:http';
+import { MockvideoError } from '../errors.js';
+import { ANDROID_EMULATOR_HOST, deviceUrls, formatDeviceUrls, isWildcardHost, lanAddresses } from './addresses.js';
+import { listen } from './listen.js';
+import { listenHttps } from './listen-https.js';
+import { ensureCertificate, readCertificateFiles, type TlsMaterial } from './tls-certificate.js';
+
+/** How `serve` listens: HTTP, HTTPS, or both side by side. */
+export interface ListenPlan {
+  port: number;
+  host: string;
+  /** Serve TLS (`--https`). Without `httpsPort`, TLS replaces HTTP on `port`. */
+  https?: boolean;
+  /** Also serve TLS on this port, HTTP staying on `port` (`--https-port`; implies `https`). */
+  httpsPort?: number;
+  /** PEM files to use instead of a generated certificate (`--cert`, `--key`; imply `https`). */
+  certFile?: string;
+  keyFile?: string;
+  /** Where generated certificates are kept; default `mockvideoHome()`. */
+  certDir?: string;
+}
+
+/** The servers `serve` started: the first one's URL is printed first; `lines` tell devices how to reach them. */
+export interface StartedServers {
+  url: string;
+  lines: string[];
+  close(): Promise<void>;
+}
+
+/** The names a generated certificate must cover: localhost, loopback, the emulator's host address, the LAN addresses and `host`. */
+export function certificateHosts(host: string): string[] {
+  const hosts = ['localhost', '127.0.0.1', '::1', ANDROID_EMULATOR_HOST, ...lanAddresses().map(([, address]) => address)];
+  if (!isWildcardHost(host) && !hosts.includes(host)) hosts.push(host);
+  return hosts;
+}
+
+/**
+ * Starts what `plan` asks for: HTTP on `port`; or HTTPS on `port`; or HTTP on `port` and HTTPS on
+ * `httpsPort`. HTTPS uses `--cert`/`--key`, else a certificate from {@link ensureCertificate}.
+ *
+ * @throws MockvideoError (`MV_USAGE`) for `--cert` without `--key` (or the reverse) or an unreadable file.
+ * @throws the listen error (e.g. `EADDRINUSE`).
+ */
+export async function startServers(app: RequestListener, plan: ListenPlan): Promise<StartedServers> {
+  if ((plan.certFile === undefined) !== (plan.keyFile === undefined)) {
+    throw new MockvideoError('MV_USAGE', `${plan.certFile === undefined ? '--key needs --cert' : '--cert needs --key'}: give both PEM files (e.g. from "mkcert localhost 10.0.2.2"), or neither to use a generated certificate.`);
+  }
+  const wantsTls = plan.https === true || plan.httpsPort !== undefined || plan.certFile !== undefined;
+  let tls: TlsMaterial | undefined;
+  if (wantsTls) {
+    tls = plan.certFile !== undefined ? readCertificateFiles(plan.certFile, plan.keyFile!) : await ensureCertificate(certificateHosts(plan.host), plan.certDir);
+  }
+  const servers: Array<{ url: string; port: number; scheme: 'http' | 'https'; close(): Promise<void> }> = [];
+  try {
+    if (!tls || plan.httpsPort !== undefined) servers.push({ ...(await listen(app, plan.port, plan.host)), scheme: 'http' });
+    if (tls) servers.push({ ...(await listenHttps(app, plan.httpsPort ?? plan.port, plan.host, tls)), scheme: 'https' });
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.close()));
+    throw error;
+  }
+  const lines: string[] = [];
+  for (const server of servers) {
+    lines.push(`  ${server.scheme.toUpperCase()} — devices reach it at:`);
+    lines.push(...formatDeviceUrls(deviceUrls(plan.host, server.port, server.scheme)).map((l) => `  ${l}`));
+  }
+  if (tls) {
+    lines.push(`  certificate: ${tls.certFile}${tls.generated ? ' (new)' : ''}`);
+    if (tls.caFile) lines.push(`  to trust it on a device, install the CA once: ${tls.caFile}`);
+  }
+  if (!isWildcardHost(plan.host)) lines.push('  for a phone on the same network, serve with --host 0.0.0.0');
+  return { url: servers[0]!.url, lines, close: async () => void (await Promise.all(servers.map((s) => s.close()))) };
+}
