@@ -16,6 +16,11 @@ import { EXIT } from './exit.js';
  * command prints the problem and the usage and exits with code 2.
  */
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
+  // `mockvideo scenarios | head`: a closed pipe ends the output, not the process with a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   await yargs(argv)
     .scriptName('mockvideo')
     .usage('$0 <command> [options]\n\nMock and record/replay server for the video player backend (/api/g1).')
@@ -27,6 +32,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(replayCommand)
     .command(importCommand)
     .command(exportCommand)
+    .completion('completion', 'Print a shell completion script (bash/zsh): mockvideo completion >> ~/.bashrc')
     .demandCommand(1, 'Name a command, e.g. "mockvideo serve".')
     .strict()
     .recommendCommands()
