@@ -101,11 +101,12 @@ describe('never an open proxy', () => {
     const dir = tempDir();
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
     const before = upstream.received.length;
+    const path = clientPath('meta/cp');
     try {
       const { port } = new URL(recorder.url);
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), '127.0.0.1', () => {
-          socket.write(`GET http://elsewhere.invalid${clientPath('meta/cp')} HTTP/1.1\r\nHost: elsewhere.invalid\r\nConnection: close\r\n\r\n`);
+          socket.write(`GET http://elsewhere.invalid${path} HTTP/1.1\r\nHost: elsewhere.invalid\r\nConnection: close\r\n\r\n`);
         });
         let text = '';
         socket.on('data', (d) => (text += d));
@@ -113,7 +114,7 @@ describe('never an open proxy', () => {
         socket.on('error', reject);
       });
       expect(answer).toMatch(/^HTTP\/1\.1 200/);
-      expect(upstream.received.slice(before)).toEqual([clientPath('meta/cp')]);
+      expect(upstream.received.slice(before)).toEqual([path]);
     } finally {
       await recorder.stop('SIGINT');
     }
