@@ -44,7 +44,8 @@ export function createScenarioHandlers(catalog: ScenarioCatalog, options: Scenar
       if (request.method !== 'GET' && request.method !== 'HEAD') return answer(methodNotAllowed(request.method, operation));
       const url = new URL(request.url);
       const scenario = requestedScenario(url.pathname, request.headers) ?? options.activeScenario();
-      if (!catalog.has(scenario)) return answer(unknownScenario(scenario, catalog.names));
+      // Read the catalog per request: a reload (watch mode) replaces it in the responder.
+      if (!responder.catalog.has(scenario)) return answer(unknownScenario(scenario, responder.catalog.names));
       const planned = options.faults?.take(operation);
       const outcome = responder.respond(scenario, operation, url.searchParams);
       if (!outcome.matched) return answer(noStubMatched(scenario, operation, outcome.stubs), scenario);

@@ -15,11 +15,22 @@ export type StubOutcome =
  * Pure of I/O, so it runs in any runtime.
  */
 export class ScenarioResponder {
-  readonly catalog: ScenarioCatalog;
+  #catalog: ScenarioCatalog;
   readonly #served = new Map<string, number>();
 
   constructor(catalog: ScenarioCatalog) {
-    this.catalog = catalog;
+    this.#catalog = catalog;
+  }
+
+  /** The scenarios it answers from. */
+  get catalog(): ScenarioCatalog {
+    return this.#catalog;
+  }
+
+  /** Answers from `catalog` from the next request on (a reload); every sequence starts again. */
+  replaceCatalog(catalog: ScenarioCatalog): void {
+    this.#catalog = catalog;
+    this.#served.clear();
   }
 
   /**
@@ -27,7 +38,7 @@ export class ScenarioResponder {
    * @throws UnknownScenarioError when the scenario is not in the catalog.
    */
   respond(scenario: string, operation: OperationName, query: URLSearchParams): StubOutcome {
-    const compiled = this.catalog.get(scenario);
+    const compiled = this.#catalog.get(scenario);
     const stubs = compiled.operations[operation];
     const index = stubs.findIndex((stub) => stubMatches(stub, query));
     if (index < 0) return { matched: false, stubs };

@@ -4,6 +4,7 @@ import { parseFaultPlan } from '../faults/index.js';
 import { journalToHar } from '../journal/index.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../verify/index.js';
 import type { ServerContext } from './context.js';
+import { dashboardRoutes } from './dashboard-routes.js';
 
 /** Where the admin API lives. */
 export const ADMIN_PREFIX = '/__mockvideo';
@@ -66,11 +67,12 @@ function guard(context: ServerContext) {
  */
 export function adminRouter(context: ServerContext): express.Router {
   const router = express.Router();
+  router.use(dashboardRoutes(context)); // the QA page, its assets and its event stream (GET only)
   router.use(guard(context));
   router.use(express.json({ limit: '64kb' }));
 
   router.get('/health', (_req, res) => {
-    res.json({ ok: true, mode: context.mode, scenario: context.active.scenario, uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000), ...context.details });
+    res.json({ ok: true, mode: context.mode, scenario: context.active.scenario, scenariosVersion: context.catalogVersion, uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000), ...context.details });
   });
 
   router.get('/scenarios', (_req, res) => {

@@ -27,6 +27,8 @@ export interface ServerContext {
   adminToken?: string;
   /** Unix time in milliseconds when the server started. */
   startedAt: number;
+  /** Counts reloads of the scenario files (1 at start): which version of them is live. */
+  catalogVersion: number;
   /** Mode details for people: the upstream, the recording folder. */
   details: Record<string, string>;
 }
@@ -62,6 +64,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     policy: options.policy ?? DEFAULT_POLICY,
     strictRequests: options.strictRequests ?? false,
     startedAt: Date.now(),
+    catalogVersion: 1,
     details: options.details ?? {},
   };
   if (options.adminToken !== undefined) context.adminToken = options.adminToken;
@@ -74,4 +77,17 @@ export function createServerContext(options: ServerContextOptions): ServerContex
  */
 export function contextHandlers(context: ServerContext): HttpHandler[] {
   return createScenarioHandlers(context.catalog, { activeScenario: () => context.active.scenario, responder: context.responder, faults: context.faults });
+}
+
+/**
+ * Serves `catalog` from the next request on (a reload of the scenario files): every sequence starts
+ * again and `catalogVersion` counts up. When the active scenario is gone from the new catalog,
+ * nothing changes and the error says so.
+ * @throws UnknownScenarioError (nothing replaced) when the active scenario is not in `catalog`.
+ */
+export function replaceCatalog(context: ServerContext, catalog: ScenarioCatalog): void {
+  catalog.get(context.active.scenario);
+  context.catalog = catalog;
+  context.responder.replaceCatalog(catalog);
+  context.catalogVersion++;
 }

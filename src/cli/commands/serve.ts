@@ -1,13 +1,17 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { createScenarioHandlers } from '../../handlers/index.js';
-import { createApp } from '../../server/app.js';
+import { existsSync } from 'node:fs';
+import { parseFaultFlag } from '../../faults/index.js';
+import { replaceCatalog } from '../../server/context.js';
+import { SHIPPED_SCENARIOS_DIR } from '../../storage/scenario-files.js';
+import { watchScenarios } from '../../storage/watch-scenarios.js';
 import { deviceRoutes } from '../../server/device-routes.js';
-import { startServers } from '../../server/start-servers.js';
+import { startServeServer } from '../../server/serve-server.js';
+import { startServers, type StartedServers } from '../../server/start-servers.js';
 import { formatLogLine } from '../../server/request-log.js';
 import { loadScenarioCatalog } from '../../storage/load-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError } from '../exit.js';
-import { hostOption, portOption, scenariosDirOption } from '../options.js';
+import { adminTokenOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
 import { DEFAULT_REPLAY_POLICY, runReplay } from './replay.js';
 
 interface ServeArgs extends DeviceArgs {
@@ -16,6 +20,11 @@ interface ServeArgs extends DeviceArgs {
   port: number;
   host: string;
   replay?: string;
+  'journal-size': number;
+  'strict-requests': boolean;
+  fault?: string[];
+  'admin-token'?: string;
+  watch: boolean;
 }
 
 /**
@@ -33,27 +42,62 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('port', portOption)
       .option('host', hostOption)
       .option('replay', { type: 'string', normalize: true, describe: 'Serve this recording folder instead (same as "mockvideo replay DIR")' })
+      .option('journal-size', journalSizeOption)
+      .option('strict-requests', { type: 'boolean', default: false, describe: 'Answer requests that break the contract with 400 (default: serve them, report the findings)' })
+      .option('fault', faultOption)
+      .option('admin-token', adminTokenOption)
+      .option('watch', { type: 'boolean', default: true, describe: 'Reload scenario files when they change; a broken edit keeps the last good version serving (--no-watch to turn off)' })
       .options(deviceOptions)
       .example('$0 serve', 'Serve the default scenario on http://127.0.0.1:8787')
       .example('$0 serve --scenario gallery --port 0', 'Serve "gallery" on a free port')
+      .example('$0 serve --fault meta/setting=status:500', 'Every meta/setting request answers HTTP 500')
       .example('$0 serve --host 0.0.0.0', 'Serve devices on the network (an Android emulator uses http://10.0.2.2:8787)')
       .example('$0 serve --https --https-port 8443', 'HTTP on 8787 and HTTPS on 8443 with a generated certificate') as unknown as Argv<ServeArgs>,
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     try {
       if (args.replay) return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host });
       const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
-      const scenario = catalog.get(args.scenario).name;
-      const handlers = createScenarioHandlers(catalog, { activeScenario: () => scenario });
-      const before = deviceRoutes({ catalog, activeScenario: () => scenario });
-      const app = createApp({ handlers, before, onRequest: (entry) => process.stdout.write(`${formatLogLine(entry)}\n`) });
-      const running = await startServers(app, { port: args.port, host: args.host, https: args.https, httpsPort: args.httpsPort as number | undefined, certFile: args.cert, keyFile: args.key });
+      const faults = (args.fault ?? []).map(parseFaultFlag);
+      let active = (): string => args.scenario;
+      let started: StartedServers | undefined;
+      const { running, context } = await startServeServer({
+        before: deviceRoutes({ catalog, activeScenario: () => active() }),
+        listen: async (app) => (started = await startServers(app, { port: args.port, host: args.host, https: args.https, httpsPort: args.httpsPort as number | undefined, certFile: args.cert, keyFile: args.key })),
+        catalog,
+        scenario: args.scenario,
+        faults,
+        journalSize: args.journalSize as number,
+        strictRequests: args.strictRequests as boolean,
+        ...(args.adminToken ? { adminToken: args.adminToken as string } : {}),
+        port: args.port,
+        host: args.host,
+        onRequest: (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
+      });
+      active = () => context.active.scenario;
+      const scenario = context.active.scenario;
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
       process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
-      process.stdout.write(`${running.lines.join('\n')}\n`);
+      process.stdout.write(`${started!.lines.join('\n')}\n`);
+      const watchedDir = args.watch ? ((args.scenariosDir as string | undefined) ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined)) : undefined;
+      const watcher = watchedDir
+        ? watchScenarios({
+            dir: watchedDir,
+            onReload: (outcome) => {
+              try {
+                if (!outcome.ok) throw outcome.error;
+                replaceCatalog(context, outcome.catalog);
+                process.stdout.write(`scenarios reloaded from ${watchedDir}: version ${context.catalogVersion} is live\n`);
+              } catch (error) {
+                process.stderr.write(`${(error as Error).message}\n[mockvideo] Kept serving the last good scenarios (version ${context.catalogVersion}).\n`);
+              }
+            },
+          })
+        : undefined;
       let stopping = false;
       const stop = () => {
         if (stopping) process.exit(0);
         stopping = true;
+        void watcher?.close();
         running.close().then(() => process.exit(0));
       };
       process.on('SIGINT', stop);
