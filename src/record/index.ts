@@ -3,3 +3,4 @@
  * @module
  */
 export * from './proxy.js';
+export * from './wire.js';

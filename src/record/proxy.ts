@@ -1,8 +1,8 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
 import { API_PREFIX, operationOfPath, type OperationName } from '../contract/index.js';
 import { buildRecording, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
+import { HOP_BY_HOP, causeOf, decoded, flat, requestTarget } from './wire.js';
 
 /** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
 export interface ProxyLogEntry {
@@ -48,41 +48,6 @@ export interface RecordingProxy {
   drain: () => Promise<void>;
   /** Closes the upstream connections. */
   close: () => Promise<void>;
-}
-
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authorization', 'host']);
-
-function flat(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
-}
-
-/** Decodes a copy of a compressed body for storage. @throws Error for an encoding it cannot decode. */
-function decoded(body: Buffer, encoding: string | undefined): Buffer {
-  const codings = (encoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity').reverse();
-  let out = body;
-  for (const coding of codings) {
-    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out);
-    else if (coding === 'deflate') out = inflateSync(out);
-    else if (coding === 'br') out = brotliDecompressSync(out);
-    else throw new Error(`content-encoding "${coding}" is not supported`);
-  }
-  return out;
-}
-
-/** The path and query as sent, from origin-form or (never trusted) absolute-form request targets. */
-function requestTarget(raw: string): string {
-  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(raw);
-  const target = absolute ? raw.slice(absolute[0].length) || '/' : raw;
-  return target.startsWith('/') ? target : `/${target}`;
-}
-
-function causeOf(error: unknown): { code: string; message: string } {
-  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string }; name?: string };
-  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') return { code: 'ETIMEDOUT', message: 'timed out' };
-  const code = e?.code ?? e?.cause?.code ?? e?.name ?? 'ERROR';
-  return { code, message: e?.cause?.message ?? e?.message ?? String(error) };
 }
 
 /**
