@@ -5,6 +5,7 @@ import { scenariosCommand } from './commands/scenarios.js';
 import { serveCommand } from './commands/serve.js';
 import { validateCommand } from './commands/validate.js';
 import { verifyCommand } from './commands/verify.js';
+import { newScenarioCommand } from './commands/new-scenario.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { recordCommand } from './commands/record.js';
@@ -28,6 +29,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(scenariosCommand)
     .command(validateCommand)
     .command(verifyCommand)
+    .command(newScenarioCommand)
     .command(recordCommand)
     .command(replayCommand)
     .command(importCommand)

@@ -1,0 +1,70 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { MockvideoError } from '../../errors.js';
+import { SCENARIO_NAME } from '../../scenarios/index.js';
+import { loadScenarioCatalog } from '../../storage/load-catalog.js';
+import { SHIPPED_SCENARIOS_DIR, readScenarioFiles, scenarioFilesAt } from '../../storage/scenario-files.js';
+import { shippedScenarios, type ParsedScenario } from '../../scenarios/index.js';
+import { exitWithError } from '../exit.js';
+
+interface NewScenarioArgs {
+  name: string;
+  from: string;
+  dir: string;
+  force: boolean;
+}
+
+/** The parent's own (or inherited) `ad_config` stubs, to copy as the one example override. */
+function adConfigOf(name: string, parsed: readonly ParsedScenario[]): unknown {
+  for (let s = parsed.find((p) => p.name === name); s; s = s.extends ? parsed.find((p) => p.name === s!.extends) : undefined) {
+    const stubs = s.operations.ad_config;
+    if (stubs) return stubs.length === 1 ? stubs[0] : stubs;
+  }
+  return { data: {} };
+}
+
+/**
+ * `mockvideo new-scenario NAME [--from default] [--dir scenarios]`: writes `DIR/NAME.json`, a
+ * scenario that extends another, with `$schema` and one example override (a copy of the parent's
+ * `ad_config` answer), and prints how to serve it. Refuses to overwrite without `--force`.
+ */
+export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
+  command: 'new-scenario <name>',
+  describe: 'Write a new scenario file that extends another, ready to edit',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('name', { type: 'string', describe: 'Scenario name: lowercase letters, digits, dashes' })
+      .option('from', { type: 'string', default: 'default', describe: 'The scenario it extends' })
+      .option('dir', { type: 'string', default: 'scenarios', describe: 'Folder to write it to (created if missing)' })
+      .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
+      .example('$0 new-scenario gallery-no-ads --from gallery', 'Write scenarios/gallery-no-ads.json extending "gallery"') as unknown as Argv<NewScenarioArgs>,
+  handler: (args: ArgumentsCamelCase<NewScenarioArgs>) => {
+    try {
+      if (!SCENARIO_NAME.test(args.name)) throw new MockvideoError('MV_USAGE', `"${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "gallery-no-ads".`);
+      const dir = resolve(args.dir);
+      const local = existsSync(dir) ? readScenarioFiles(scenarioFilesAt([dir])).scenarios : [];
+      const parsed = [...shippedScenarios(), ...local];
+      // Throws UnknownScenarioError (listing the names) for an unknown --from.
+      const parent = (existsSync(dir) ? loadScenarioCatalog(dir) : loadScenarioCatalog()).get(args.from).name;
+      const file = join(dir, `${args.name}.json`);
+      if (existsSync(file) && !args.force) throw new MockvideoError('MV_USAGE', `${relative(process.cwd(), file)} exists already. Pick another name or pass --force to overwrite it.`);
+      mkdirSync(dir, { recursive: true });
+      const scenario = {
+        $schema: relative(dir, join(SHIPPED_SCENARIOS_DIR, 'scenario.schema.json')).split('\\').join('/'),
+        description: `Like ${parent}, except for the operations below. (Say in one line what this scenario is for.)`,
+        extends: parent,
+        operations: { ad_config: adConfigOf(parent, parsed) },
+      };
+      writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);
+      const shown = relative(process.cwd(), file) || file;
+      const dirShown = relative(process.cwd(), dir) || '.';
+      process.stdout.write(
+        `Created ${shown} (extends ${parent}; ad_config is an example override: change it, or replace it with the operations you need).\n` +
+          `Check it:  mockvideo validate ${shown}\nServe it:  mockvideo serve --scenarios-dir ${dirShown} --scenario ${args.name}\n`,
+      );
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};
