@@ -2,8 +2,8 @@ import { getResponse, http, HttpResponse, type HttpHandler } from 'msw';
 import { API_PREFIX, OPERATION_NAMES, operationOfPath } from '../contract/index.js';
 import { errorBody, methodNotAllowed, unknownOperation } from '../handlers/error-responses.js';
 import { REDACTED, bodyBytes, type NamedRecording } from '../normalise/index.js';
-import { formatNearMissReport, type NearMissReport } from './near-miss.js';
-import { MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchKind, type ReplayerOptions } from './replayer.js';
+import { formatNearMissReport, type Difference, type NearMissReport } from './near-miss.js';
+import { DIFFERENCES_HEADER, MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchKind, type ReplayerOptions } from './replayer.js';
 import type { IndexedRecording } from './recording-index.js';
 
 /** Options of {@link createReplayHandlers}. */
@@ -21,12 +21,13 @@ export interface ReplayHandlerOptions extends ReplayerOptions {
 }
 
 /** The stored answer of a recording, byte for byte, with how it was matched. */
-export function replayResponse(entry: IndexedRecording, kind: MatchKind): HttpResponse<BodyInit> {
+export function replayResponse(entry: IndexedRecording, kind: MatchKind, differences: readonly Difference[] = []): HttpResponse<BodyInit> {
   const { response } = entry.recording;
   // A redacted credential header (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
   const headers = new Headers(Object.entries(response.headers).filter(([, value]) => value !== REDACTED));
   headers.set(MATCH_HEADER, kind);
   headers.set(RECORDING_HEADER, entry.name);
+  if (kind === 'nearest') headers.set(DIFFERENCES_HEADER, differences.map((d) => d.parameter).join(', ') || '(none)');
   // Never HttpResponse.json(): re-serialising would turn the service's \u0026 escapes into &.
   const body = response.bodyBase64 !== undefined ? bodyBytes(response) : response.body;
   return new HttpResponse(body as BodyInit, { status: response.status, headers });
@@ -63,7 +64,7 @@ export function createReplayHandlers(recordings: readonly NamedRecording[], opti
       if (fallback) {
         if (replayer.match === 'nearest') {
           outcome = replayer.find(request.method, url.pathname, url.search, 'nearest');
-          if (outcome.kind === 'nearest') return replayResponse(outcome.entry, 'nearest');
+          if (outcome.kind === 'nearest') return replayResponse(outcome.entry, 'nearest', outcome.differences);
         }
         const answered = await getResponse(fallback, request);
         if (answered) {
@@ -72,7 +73,7 @@ export function createReplayHandlers(recordings: readonly NamedRecording[], opti
           return new HttpResponse(await answered.arrayBuffer(), { status: answered.status, headers });
         }
       }
-      if (outcome.kind === 'nearest') return replayResponse(outcome.entry, 'nearest');
+      if (outcome.kind === 'nearest') return replayResponse(outcome.entry, 'nearest', outcome.differences);
       if (outcome.kind !== 'miss') return undefined;
       options.onMiss?.(outcome.report);
       if (/^text\/plain/.test(request.headers.get('accept') ?? '')) {

@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY, queryMultimap, splitQuery, decodeComponent, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
-import { closest, nearMissReport, type NearMissReport } from './near-miss.js';
+import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, requestKey, type IndexedRecording } from './recording-index.js';
 
 /** How a miss of the exact key is answered: `strict` explains it; `nearest` serves the closest recording of the same operation. */
@@ -11,12 +11,16 @@ export type MatchKind = 'exact' | 'nearest' | 'fallback' | 'recorded';
 /** The response header that says how a replayed answer was matched. */
 export const MATCH_HEADER = 'x-mockvideo-match';
 
+/** The response header of a `nearest` answer that lists the parameters that differ from the recording served. */
+export const DIFFERENCES_HEADER = 'x-mockvideo-differences';
+
 /** The response header that names the recording that answered. */
 export const RECORDING_HEADER = 'x-mockvideo-recording';
 
 /** What the replayer makes of one request. */
 export type ReplayOutcome =
-  | { kind: 'exact' | 'nearest'; entry: IndexedRecording }
+  | { kind: 'exact'; entry: IndexedRecording }
+  | { kind: 'nearest'; entry: IndexedRecording; differences: Difference[] }
   | { kind: 'miss'; report: NearMissReport }
   | { kind: 'not-operation' };
 
@@ -61,7 +65,7 @@ export class Replayer {
     const query = queryMultimap(pairs, this.index.policy);
     if (mode === 'nearest') {
       const [best] = closest(this.index, at.operation, query, 1);
-      if (best) return { kind: 'nearest', entry: this.#next(this.index.lookup(best.entry.key)!) };
+      if (best) return { kind: 'nearest', entry: this.#next(this.index.lookup(best.entry.key)!), differences: best.differences };
     }
     const names = pairs.map(([name]) => decodeComponent(name));
     return { kind: 'miss', report: nearMissReport(this.index, { method: method.toUpperCase(), operation: at.operation, key: at.key, query, names }, this.index.policy) };

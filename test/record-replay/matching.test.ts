@@ -83,6 +83,7 @@ describe('--match nearest (the default)', () => {
       const { status, headers, body } = await getBytes(`${replay.url}${otherModel()}`);
       expect(status).toBe(200);
       expect(headers.get('x-mockvideo-match')).toBe('nearest');
+      expect(headers.get('x-mockvideo-differences')).toBe('_model, is_from_gallery');
       expect(body.equals(bodies[0]!)).toBe(true);
       expect(await eventually(replay.stdout, /match=nearest/)).toMatch(/GET localplay\/diversion .*200 {2}match=nearest/);
     } finally {
