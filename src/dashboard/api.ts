@@ -1,0 +1,76 @@
+import type { FaultKind } from '../faults/fault.js';
+import type { PlannedFault } from '../faults/board.js';
+import type { OperationName } from '../contract/operations.js';
+import type { JournalEntry } from '../journal/journal.js';
+import type { VerifyReport } from '../verify/verify.js';
+
+export type { FaultKind, JournalEntry, OperationName, PlannedFault, VerifyReport };
+
+/** Where the admin API lives (the page is served from it). */
+export const ADMIN = '/__mockvideo';
+
+/** `GET /health`: the mode, the active scenario, and the mode's details (upstream, recording folder…). */
+export interface Health {
+  ok: boolean;
+  mode: 'serve' | 'record' | 'replay';
+  scenario: string;
+  uptimeSeconds: number;
+  [detail: string]: unknown;
+}
+
+/** One scenario of `GET /scenarios`. */
+export interface ScenarioSummary {
+  name: string;
+  description: string;
+  extends: string | null;
+}
+
+/** `GET /requests/:id`: the entry, the request as sent (secrets redacted) and the response. */
+export interface RequestDetail extends JournalEntry {
+  request: { method: string; path: string; query: Array<[string, string]>; headers: Record<string, string> };
+  response: { headers: Record<string, string>; body: string };
+}
+
+/** A fault to plan through `POST /faults`. */
+export interface FaultRequest {
+  operation?: OperationName;
+  kind: FaultKind;
+  times: number;
+  ms?: number;
+  status?: number;
+  result?: number;
+}
+
+/** An admin call that failed; `message` is the server's `error`. */
+export class AdminError extends Error {}
+
+async function call<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  // Mutations always say JSON: the admin guard refuses POST and PUT without it.
+  const headers: Record<string, string> = method === 'GET' ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' };
+  const init: RequestInit = { method, headers };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const response = await fetch(`${ADMIN}${path}`, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === '' ? {} : JSON.parse(text);
+  } catch {
+    throw new AdminError(`${method} ${ADMIN}${path} answered ${response.status} with text that is not JSON.`);
+  }
+  if (!response.ok) throw new AdminError((json as { error?: string }).error ?? `${method} ${ADMIN}${path} answered ${response.status}.`);
+  return json as T;
+}
+
+/** The admin API calls the page makes. Each rejects with an {@link AdminError} carrying the server's message. */
+export const admin = {
+  health: () => call<Health>('GET', '/health'),
+  scenarios: () => call<{ active: string; scenarios: ScenarioSummary[] }>('GET', '/scenarios'),
+  useScenario: (name: string) => call<{ name: string; description: string }>('PUT', '/scenario', { name }),
+  requests: () => call<{ requests: JournalEntry[] }>('GET', '/requests'),
+  request: (id: number) => call<RequestDetail>('GET', `/requests/${id}`),
+  clearRequests: () => call<{ cleared: number }>('DELETE', '/requests'),
+  verify: () => call<VerifyReport>('GET', '/verify'),
+  faults: () => call<{ faults: PlannedFault[] }>('GET', '/faults'),
+  addFault: (fault: FaultRequest) => call<PlannedFault>('POST', '/faults', fault),
+  clearFaults: () => call<{ cleared: number }>('DELETE', '/faults'),
+};

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from 'node:fs';
+import express, { type Request, type Response } from 'express';
+import type { ServerContext } from './context.js';
+
+/** The files `scripts/build-dashboard.mjs` writes, with their content types. */
+const FILES: Record<string, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+};
+
+/** How often the event stream checks the active scenario and the faults for changes, in milliseconds. */
+const STATE_POLL_MS = 500;
+
+/** How often the event stream sends a comment so proxies and browsers keep it open, in milliseconds. */
+const KEEP_ALIVE_MS = 15_000;
+
+/** The page may load its own script, style and data, and nothing else. */
+const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * The folder holding the built dashboard: `dist/dashboard/` next to this module once built, or the
+ * repository's `dist/dashboard/` when this module runs from `src/` (tests through tsx).
+ */
+function dashboardFolder(): URL | undefined {
+  const candidates = [new URL('../dashboard/', import.meta.url), new URL('../../dist/dashboard/', import.meta.url)];
+  return candidates.find((folder) => existsSync(new URL('app.js', folder)) && existsSync(new URL('index.html', folder)));
+}
+
+/** A server-sent event: `event: NAME` and one `data:` line of JSON. */
+function sendEvent(res: Response, name: string, data: unknown): void {
+  res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/**
+ * The event stream of `GET /__mockvideo/events` (server-sent events): `request` with each new
+ * journal entry, `scenario` when the active scenario changes, `faults` when the planned faults
+ * change (added, fired, cleared), and `cleared` when the journal is cleared. The first events give
+ * the current scenario and faults.
+ */
+function eventStream(context: ServerContext) {
+  return (req: Request, res: Response) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.write('retry: 2000\n\n');
+    let scenario = context.active.scenario;
+    let faults = JSON.stringify(context.faults.list());
+    let kept = context.journal.exchanges().length;
+    sendEvent(res, 'scenario', { name: scenario });
+    sendEvent(res, 'faults', { faults: context.faults.list() });
+
+    const unsubscribe = context.journal.subscribe((exchange) => {
+      kept = context.journal.exchanges().length;
+      sendEvent(res, 'request', exchange.entry);
+    });
+    // The admin API changes the scenario and the faults in place: watch them rather than hook every caller.
+    const poll = setInterval(() => {
+      if (context.active.scenario !== scenario) sendEvent(res, 'scenario', { name: (scenario = context.active.scenario) });
+      const nowFaults = JSON.stringify(context.faults.list());
+      if (nowFaults !== faults) {
+        faults = nowFaults;
+        sendEvent(res, 'faults', { faults: context.faults.list() });
+      }
+      const nowKept = context.journal.exchanges().length;
+      if (nowKept < kept) sendEvent(res, 'cleared', { kept: nowKept });
+      kept = nowKept;
+    }, STATE_POLL_MS);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    req.on('close', () => {
+      unsubscribe();
+      clearInterval(poll);
+      clearInterval(keepAlive);
+    });
+  };
+}
+
+/**
+ * The QA dashboard under `/__mockvideo`: the page (`GET /`), its built script and style
+ * (`GET /assets/app.js`, `/assets/app.css`) and the live event stream (`GET /events`). The page
+ * reads and changes everything else through the admin JSON API. When the dashboard is not built
+ * (`npm run build` writes `dist/dashboard/`), the page answers 503 and says so.
+ */
+export function dashboardRoutes(context: ServerContext): express.Router {
+  const router = express.Router({ strict: true });
+  const folder = dashboardFolder();
+  const cache = new Map<string, Buffer>();
+  const sendFile = (res: Response, name: string) => {
+    if (!folder) {
+      res.status(503).type('text/plain').send('[mockvideo] The dashboard is not built: run "npm run build" (it writes dist/dashboard/), then restart mockvideo.');
+      return;
+    }
+    let body = cache.get(name);
+    if (!body) cache.set(name, (body = readFileSync(new URL(name, folder))));
+    res.set({ 'content-type': FILES[name]!, 'cache-control': 'no-cache', 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' }).send(body);
+  };
+
+  router.get('/', (req, res) => {
+    // `/__mockvideo` without the slash: the same page, at its canonical address.
+    if (!req.originalUrl.split('?')[0]!.endsWith('/')) return res.redirect(301, `${req.baseUrl}/`);
+    sendFile(res, 'index.html');
+  });
+  router.get('/assets/:file', (req, res, next) => {
+    const name = req.params.file;
+    if (name === 'index.html' || !Object.hasOwn(FILES, name)) return next();
+    sendFile(res, name);
+  });
+  router.get('/events', eventStream(context));
+  return router;
+}
