@@ -14,9 +14,9 @@ const IMAGE_CACHE_SIZE = 256;
  * - `GET /__mockvideo/plugins/<md5>.<ext>`: the package of the plugin entry whose `url` has this file
  *   name; `GET /__mockvideo/plugins`: every package with its declared and served MD5;
  * - `GET /__mockvideo/apk/<name>.apk`: a placeholder package for a content provider's `apk_url`.
- * Anything else goes on to `next()`. Errors are 404/400 JSON `{ error }` naming what is served.
+ * Anything else goes on to `next()`. `packages` is read per request (it follows scenario reloads). Errors are 404/400 JSON `{ error }` naming what is served.
  */
-export function mediaRoutes(plugins: PluginPackageIndex) {
+export function mediaRoutes(packages: () => PluginPackageIndex) {
   const images = new Map<string, { contentType: string; bytes: Buffer }>();
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
@@ -38,6 +38,7 @@ export function mediaRoutes(plugins: PluginPackageIndex) {
       res.set({ 'content-type': image.contentType, 'cache-control': 'public, max-age=3600' }).send(image.bytes);
       return;
     }
+    const plugins = packages();
     if (path === PLUGIN_PREFIX.slice(0, -1) || path === PLUGIN_PREFIX) {
       res.json({ packages: plugins.list() });
       return;

@@ -31,10 +31,11 @@ export function upgradeData(entries: readonly EntryLike[], uri: string | null): 
  * Express middleware answering `GET /api/g1/meta/upgrade` (also under `/scenarios/<name>`) with the
  * envelope `{"data": …, "msg": "OK", "result": 1}` of {@link upgradeData}, from the scenario the
  * request picks (header, path prefix, else `activeScenario()`); `{origin}` becomes the request's
- * origin. 400 `{error}` without a valid `uri`; 404 for an unknown scenario; 405 for other methods.
+ * origin; `catalogOf()` is read per request (it follows scenario reloads). 400 `{error}` without a valid `uri`; 404 for an unknown scenario; 405 for other methods.
  */
-export function upgradeRoute(catalog: ScenarioCatalog, activeScenario: () => string) {
+export function upgradeRoute(catalogOf: () => ScenarioCatalog, activeScenario: () => string) {
   return (req: Request, res: Response, next: NextFunction): void => {
+    const catalog = catalogOf();
     const url = new URL(req.originalUrl, 'http://mockvideo.invalid');
     if (!UPGRADE_PATH.test(url.pathname)) return next();
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -58,10 +58,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       if (args.replay) return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host });
       const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
       const faults = (args.fault ?? []).map(parseFaultFlag);
-      let active = (): string => args.scenario;
+      let live: { catalog: typeof catalog; active: { scenario: string } } = { catalog, active: { scenario: args.scenario } };
       let started: StartedServers | undefined;
       const { running, context } = await startServeServer({
-        before: deviceRoutes({ catalog, activeScenario: () => active() }),
+        before: deviceRoutes({ catalog: () => live.catalog, activeScenario: () => live.active.scenario, analyticsPaths: (args.analyticsPath as string[] | undefined) ?? [] }),
         listen: async (app) => (started = await startServers(app, { port: args.port, host: args.host, https: args.https, httpsPort: args.httpsPort as number | undefined, certFile: args.cert, keyFile: args.key })),
         catalog,
         scenario: args.scenario,
@@ -73,7 +73,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         host: args.host,
         onRequest: (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
       });
-      active = () => context.active.scenario;
+      live = context;
       const scenario = context.active.scenario;
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
       process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);

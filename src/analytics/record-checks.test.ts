@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ANALYTICS_COMMON_FIELDS, ANALYTICS_RECORD_KINDS, checkAnalyticsRecord } from './record-checks.js';
+
+const common = Object.fromEntries(ANALYTICS_COMMON_FIELDS.map((f) => [f, f === '_ts' ? '1795322072' : 'x']));
+const extras: Record<string, Record<string, string>> = {
+  login_state_on_launch: { result: 'success' },
+  page_view: { page_name: 'player', package_from: 'com.example.gallery' },
+  click: { target: 'videoplayer://com.example.streamly?action=playVideo', at: '1795322072123' },
+  play__start_succ: { at: '1795322072123', video_type: 'local', duration: '120', played_all: 'false' },
+  play__completelast: { at: '1795322072123', video_type: 'local', duration: '120', played_all: 'true' },
+};
+
+const rules = (record: unknown) => checkAnalyticsRecord(record).map((f) => `${f.field}:${f.rule}`);
+
+describe('checkAnalyticsRecord', () => {
+  it.each(Object.keys(ANALYTICS_RECORD_KINDS))('accepts a complete %s record', (type) => {
+    expect(checkAnalyticsRecord({ ...common, type, ...extras[type] })).toEqual([]);
+  });
+
+  it('accepts the later event/module/append shape', () => {
+    expect(checkAnalyticsRecord({ ...common, event: 'auto_login', module: 'account', append: '{"result":"success"}', st: 'x', _page: 'home' })).toEqual([]);
+  });
+
+  it('names each missing common and extra field', () => {
+    const { _device: _d, ...rest } = common;
+    expect(rules({ ...rest, type: 'page_view', page_name: 'p' })).toEqual(['_device:required', 'package_from:required']);
+  });
+
+  it('finds an unknown type, a record of neither shape, non-string values and a non-object', () => {
+    expect(rules({ ...common, type: 'swipe' })).toEqual(['type:known-type']);
+    expect(rules({ ...common })).toEqual(['type:kind']);
+    expect(rules({ ...common, type: 'login_state_on_launch', result: 1 })).toEqual(['result:string']);
+    expect(rules('hello')).toEqual([':object']);
+  });
+
+  it('checks values: at in milliseconds, target a deep link, duration in seconds, append a JSON text', () => {
+    expect(rules({ ...common, type: 'click', target: 'not a link', at: '1795322072' })).toEqual(['target:deep-link', 'at:milliseconds']);
+    expect(rules({ ...common, type: 'play__start_succ', ...extras.play__start_succ, duration: '1.5' })).toEqual(['duration:seconds']);
+    expect(rules({ ...common, event: 'auto_login', module: 'account', append: '{result', st: 'x', _page: 'p' })).toEqual(['append:json-text']);
+  });
+});

@@ -1,0 +1,81 @@
+import { parseDeepLink } from '../contract/index.js';
+
+/**
+ * The fields every analytics record carries. @see seed "Events": "Its common fields are `_device`,
+ * `_res`, `_anoyid`, … `_plyver`".
+ */
+export const ANALYTICS_COMMON_FIELDS = [
+  '_device', '_res', '_anoyid', '_nettype', '_oemui', '_ts', '_locale', '_ver', '_model', '_andver', '_appver', '_region',
+  '_oemuiver', '_language', 'ref', '_isoemui', '_plyver',
+] as const;
+
+/** The record kinds, named by `type`, and their extra fields. @see seed "Events" (table "type | Extra fields"). */
+export const ANALYTICS_RECORD_KINDS: Readonly<Record<string, readonly string[]>> = {
+  login_state_on_launch: ['result'],
+  page_view: ['page_name', 'package_from'],
+  click: ['target', 'at'],
+  play__start_succ: ['at', 'video_type', 'duration', 'played_all'],
+  play__completelast: ['at', 'video_type', 'duration', 'played_all'],
+};
+
+/** The fields of the later client version's records, besides the common ones. @see seed "Events": "A later client version …". */
+export const ANALYTICS_EVENT_FIELDS = ['event', 'module', 'append', 'st', '_page'] as const;
+
+/** One problem of a record: the field (`''` for the record), a stable rule name, and a sentence. */
+export interface AnalyticsFinding {
+  field: string;
+  rule: 'object' | 'string' | 'required' | 'kind' | 'known-type' | 'deep-link' | 'milliseconds' | 'seconds' | 'json-text';
+  message: string;
+}
+
+/**
+ * What is wrong with one analytics record (empty when nothing is). Rules, from the seed's "Events":
+ * a record is a flat map of string fields (`object`, `string`); it has every common field
+ * (`required`); it is either of the `type` shape, with a known `type` (`known-type`) and that kind's
+ * extra fields, or of the later `event` shape with `event`, `module`, `append`, `st`, `_page`
+ * (`kind` when it is neither). Values: `target` a deep link (`deep-link`); `at` Unix time in
+ * milliseconds (`milliseconds`); `duration` whole seconds (`seconds`); `append` a JSON text (`json-text`).
+ *
+ * @example checkAnalyticsRecord({ type: 'click' }) // [{ field: '_device', rule: 'required', … }, …]
+ * @see seed "Events".
+ */
+export function checkAnalyticsRecord(record: unknown): AnalyticsFinding[] {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    return [{ field: '', rule: 'object', message: 'a record must be a JSON object (a flat map of string fields)' }];
+  }
+  const fields = record as Record<string, unknown>;
+  const findings: AnalyticsFinding[] = [];
+  for (const [field, value] of Object.entries(fields)) {
+    if (typeof value !== 'string') findings.push({ field, rule: 'string', message: `${field} must be a string (records are flat maps of string fields), got ${JSON.stringify(value)}` });
+  }
+  const text = (field: string) => (typeof fields[field] === 'string' ? (fields[field] as string) : undefined);
+  const require = (names: readonly string[], why: string) => {
+    for (const name of names) if (!(name in fields)) findings.push({ field: name, rule: 'required', message: `${name} is missing (${why})` });
+  };
+  require(ANALYTICS_COMMON_FIELDS, 'a common field of every record');
+  if ('type' in fields) {
+    const type = text('type') ?? '';
+    const extra = ANALYTICS_RECORD_KINDS[type];
+    if (!extra) findings.push({ field: 'type', rule: 'known-type', message: `type "${type}" is not a known record kind; known: ${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}` });
+    else require(extra, `an extra field of type ${type}`);
+  } else if ('event' in fields) {
+    require(ANALYTICS_EVENT_FIELDS, 'a field of the event/module/append shape');
+  } else {
+    findings.push({ field: 'type', rule: 'kind', message: `a record needs "type" (${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}) or, in the later shape, "event" with "module" and "append"` });
+  }
+  const target = text('target');
+  if (target !== undefined && !parseDeepLink(target)) findings.push({ field: 'target', rule: 'deep-link', message: `target must be a deep link <scheme>://<target>?<query>, got "${target}"` });
+  const at = text('at');
+  if (at !== undefined && !/^\d{12,14}$/.test(at)) findings.push({ field: 'at', rule: 'milliseconds', message: `at must be Unix time in milliseconds (13 digits), got "${at}"` });
+  const duration = text('duration');
+  if (duration !== undefined && !/^\d+$/.test(duration)) findings.push({ field: 'duration', rule: 'seconds', message: `duration must be whole seconds, got "${duration}"` });
+  const append = text('append');
+  if (append !== undefined) {
+    try {
+      JSON.parse(append);
+    } catch {
+      findings.push({ field: 'append', rule: 'json-text', message: `append must be a JSON text (e.g. {"result":"success"}), got "${append}"` });
+    }
+  }
+  return findings;
+}
