@@ -10,7 +10,29 @@ import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { recordCommand } from './commands/record.js';
 import { replayCommand } from './commands/replay.js';
-import { EXIT } from './exit.js';
+import { configCommand } from './commands/config.js';
+import { EXIT, exitWithError } from './exit.js';
+import { checkConfig, commandOptions, envSettings, findConfigFile, kebab, loadConfigFile, resolveSettings } from './config.js';
+
+/** The commands that take settings, by name. */
+const COMMANDS = {
+  serve: serveCommand,
+  scenarios: scenariosCommand,
+  validate: validateCommand,
+  verify: verifyCommand,
+  'new-scenario': newScenarioCommand,
+  record: recordCommand,
+  replay: replayCommand,
+  import: importCommand,
+  export: exportCommand,
+} as const;
+
+/** `--config FILE` as given on the command line, read before yargs runs (it decides what yargs sees). */
+function configFlag(argv: readonly string[]): string | undefined {
+  const at = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
+  if (at < 0) return undefined;
+  return argv[at]!.includes('=') ? argv[at]!.slice('--config='.length) : argv[at + 1];
+}
 
 /**
  * Runs the mockvideo command line with `argv` (default: this process's arguments). A bad flag or
@@ -22,8 +44,37 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
+  // Settings below the flags: the config file, then MOCKVIDEO_* environment variables over it.
+  const options = Object.fromEntries(Object.entries(COMMANDS).map(([name, command]) => [name, commandOptions(command as never)]));
+  let file: string | undefined;
+  let fileSettings: Record<string, unknown> = {};
+  try {
+    file = configFlag(argv) ?? findConfigFile(process.cwd());
+    if (file) {
+      fileSettings = await loadConfigFile(file);
+      checkConfig(file, fileSettings, Object.values(options));
+    }
+  } catch (error) {
+    exitWithError(error);
+  }
+  const layersFor = (command: string) => {
+    const known = options[command];
+    if (!known) return { env: {}, file: {} };
+    return { env: envSettings(process.env, known), file: Object.fromEntries(Object.entries(fileSettings).filter(([k]) => known.keys.has(k))) };
+  };
+  const invoked = argv.find((a) => !a.startsWith('-')) ?? '';
+  const layers = layersFor(invoked);
+  const resolve = (command: string, flags: Record<string, unknown>) => {
+    const known = options[command];
+    if (!known) throw new Error(`--for must be one of ${Object.keys(COMMANDS).join(', ')}, got "${command}"`);
+    const given = Object.fromEntries(Object.entries(flags).map(([k, v]) => [kebab(k), v]).filter(([k]) => known.keys.has(k as string)));
+    return { ...(file ? { file } : {}), settings: resolveSettings(known, { flags: given, ...layersFor(command) }) };
+  };
+
   await yargs(argv)
     .scriptName('mockvideo')
+    .config({ ...layers.file, ...layers.env })
+    .option('config', { type: 'string', global: true, describe: 'Config file (default: mockvideo.config.json or .mjs, looked for from here up)' })
     .usage('$0 <command> [options]\n\nMock and record/replay server for the video player backend (/api/g1).')
     .command(serveCommand)
     .command(scenariosCommand)
@@ -34,6 +85,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(replayCommand)
     .command(importCommand)
     .command(exportCommand)
+    .command(configCommand(resolve))
     .completion('completion', 'Print a shell completion script (bash/zsh): mockvideo completion >> ~/.bashrc')
     .demandCommand(1, 'Name a command, e.g. "mockvideo serve".')
     .strict()

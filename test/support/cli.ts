@@ -18,8 +18,8 @@ export interface CliProcess {
  * Starts `mockvideo <args>` and resolves once it printed an `http://HOST:PORT` URL on its first
  * line. Rejects with what it printed if it exits first or prints no URL within 10 s.
  */
-export function startCli(args: string[], options: { cwd?: string } = {}): Promise<CliProcess> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1' } });
+export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliProcess> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -58,8 +58,8 @@ export function startCli(args: string[], options: { cwd?: string } = {}): Promis
 }
 
 /** Runs `mockvideo <args>` to completion; resolves with its exit code and output. */
-export function runCli(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1' } });
+export function runCli(args: string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

@@ -1,0 +1,113 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import yargs, { type CommandModule } from 'yargs';
+import { MockvideoError } from '../errors.js';
+
+/** The names a config file may have, in the order they are looked for in each folder. */
+export const CONFIG_FILE_NAMES = ['mockvideo.config.json', 'mockvideo.config.mjs'] as const;
+
+/** The prefix of environment variables that set flags: `MOCKVIDEO_PORT=9000` is `--port 9000`. */
+export const ENV_PREFIX = 'MOCKVIDEO_';
+
+/** Where a setting's value came from, highest precedence first. */
+export type SettingSource = 'flag' | 'env' | 'file' | 'default';
+
+/** One setting of one command: its value and where it came from. */
+export interface ResolvedSetting {
+  name: string;
+  value: unknown;
+  source: SettingSource;
+}
+
+/** What a command accepts: its option names (kebab-case), their defaults and kinds. */
+export interface CommandOptions {
+  keys: Set<string>;
+  defaults: Record<string, unknown>;
+  booleans: Set<string>;
+  arrays: Set<string>;
+}
+
+/** Reads a command module's options by building it on a throwaway yargs instance. */
+export function commandOptions(command: CommandModule<object, never>): CommandOptions {
+  const y = yargs([]);
+  const built = (typeof command.builder === 'function' ? command.builder(y as never) : y) ?? y;
+  const options = (built as unknown as { getOptions(): { key: Record<string, boolean>; default: Record<string, unknown>; boolean: string[]; array: string[] } }).getOptions();
+  const keys = new Set(Object.keys(options.key).filter((k) => k !== 'help' && k !== 'version' && (k.length > 1 || !/^[a-z]$/.test(k))));
+  return { keys, defaults: options.default, booleans: new Set(options.boolean), arrays: new Set(options.array) };
+}
+
+/** `scenariosDir` and `scenarios_dir` → `scenarios-dir`, as the flags are written. */
+export function kebab(name: string): string {
+  return name.replace(/_/g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** The config file found by walking up from `cwd`, or `undefined`. */
+export function findConfigFile(cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    for (const name of CONFIG_FILE_NAMES) if (existsSync(join(dir, name))) return join(dir, name);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Loads a config file: JSON, or an ES module whose default export is the settings object. Keys are
+ * flag names (`port`, `scenarios-dir` or `scenariosDir`).
+ * @throws MockvideoError (`MV_USAGE`) naming the file when it cannot be read or is not an object.
+ */
+export async function loadConfigFile(file: string): Promise<Record<string, unknown>> {
+  let value: unknown;
+  try {
+    value = file.endsWith('.mjs') || file.endsWith('.js') ? ((await import(pathToFileURL(file).href)) as { default: unknown }).default : JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new MockvideoError('MV_USAGE', `Cannot read the config file ${file}: ${(error as Error).message}. Fix it, or pass another with --config FILE.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new MockvideoError('MV_USAGE', `The config file ${file} must hold an object of settings, e.g. {"port": 8787, "scenario": "gallery"}.`);
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [kebab(k), v]));
+}
+
+/**
+ * Checks a config file's settings once, at start: every key must be a flag of some command, and
+ * its value of the flag's kind (boolean, list of strings, or a single value).
+ * @throws MockvideoError (`MV_USAGE`) naming the file, the setting and what is allowed.
+ */
+export function checkConfig(file: string, settings: Record<string, unknown>, commands: readonly CommandOptions[]): void {
+  const all = new Set(commands.flatMap((c) => [...c.keys]));
+  for (const [name, value] of Object.entries(settings)) {
+    if (!all.has(name)) {
+      throw new MockvideoError('MV_USAGE', `${file}: unknown setting "${name}". Settings are the flags of the commands: ${[...all].sort().join(', ')}.`);
+    }
+    const isBoolean = commands.some((c) => c.booleans.has(name));
+    const isArray = commands.some((c) => c.arrays.has(name));
+    const ok = isBoolean ? typeof value === 'boolean' : isArray ? Array.isArray(value) && value.every((v) => typeof v === 'string') : ['string', 'number'].includes(typeof value);
+    if (!ok) {
+      throw new MockvideoError('MV_USAGE', `${file}: setting "${name}" must be ${isBoolean ? 'true or false' : isArray ? 'a list of strings' : 'a string or a number'}, got ${JSON.stringify(value)}.`);
+    }
+  }
+}
+
+/** The settings environment variables give for a command's options: `MOCKVIDEO_JOURNAL_SIZE` → `journal-size`. */
+export function envSettings(env: NodeJS.ProcessEnv, options: CommandOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of options.keys) {
+    const value = env[`${ENV_PREFIX}${key.toUpperCase().replace(/-/g, '_')}`];
+    if (value === undefined) continue;
+    out[key] = options.booleans.has(key) ? !['0', 'false', 'no', ''].includes(value.toLowerCase()) : options.arrays.has(key) ? value.split(',').filter(Boolean) : value;
+  }
+  return out;
+}
+
+/**
+ * Every setting of a command with its value and source: flag > environment > file > default.
+ * `flags` are the settings given on the command line (kebab-case names).
+ */
+export function resolveSettings(options: CommandOptions, layers: { flags: Record<string, unknown>; env: Record<string, unknown>; file: Record<string, unknown> }): ResolvedSetting[] {
+  return [...options.keys].sort().map((name) => {
+    if (name in layers.flags) return { name, value: layers.flags[name], source: 'flag' as const };
+    if (name in layers.env) return { name, value: layers.env[name], source: 'env' as const };
+    if (name in layers.file) return { name, value: layers.file[name], source: 'file' as const };
+    return { name, value: options.defaults[name], source: 'default' as const };
+  });
+}

@@ -1,0 +1,74 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clientPath } from '../support/client.js';
+import { runCli, startCli } from '../support/cli.js';
+
+/** A project folder with a config file at its top and a sub-folder to run from (the file is found walking up). */
+function project(settings: unknown, name = 'mockvideo.config.json'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mockvideo-config-'));
+  writeFileSync(join(dir, name), typeof settings === 'string' ? settings : JSON.stringify(settings));
+  mkdirSync(join(dir, 'app'));
+  return join(dir, 'app');
+}
+
+async function servedScenario(cwd: string, flags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<string | null> {
+  const server = await startCli(['serve', '--port', '0', '--no-watch', ...flags], { cwd, env });
+  try {
+    return (await fetch(`${server.url}${clientPath('ad_config')}`)).headers.get('x-mockvideo-scenario');
+  } finally {
+    await server.stop();
+  }
+}
+
+describe('settings: flag > environment > config file > default', () => {
+  const cwd = project({ scenario: 'gallery', journalSize: 10 });
+
+  it('the config file (found by walking up) beats the default', async () => {
+    expect(await servedScenario(cwd)).toBe('gallery');
+  });
+
+  it('an environment variable beats the file', async () => {
+    expect(await servedScenario(cwd, [], { MOCKVIDEO_SCENARIO: 'empty-ad-config' })).toBe('empty-ad-config');
+  });
+
+  it('a flag beats the environment', async () => {
+    expect(await servedScenario(cwd, ['--scenario', 'non-gallery'], { MOCKVIDEO_SCENARIO: 'empty-ad-config' })).toBe('non-gallery');
+  });
+
+  it('--config names another file; .mjs files work too', async () => {
+    const other = project('export default { scenario: "no-recommendations" };', 'other.config.mjs');
+    expect(await servedScenario(cwd, ['--config', join(other, '..', 'other.config.mjs')])).toBe('no-recommendations');
+  });
+
+  it('"mockvideo config" shows each value and where it came from', async () => {
+    const { code, stdout } = await runCli(['config', '--json', '--host', '0.0.0.0'], { cwd, env: { MOCKVIDEO_PORT: '9123' } });
+    expect(code).toBe(0);
+    const { file, settings } = JSON.parse(stdout);
+    expect(file).toMatch(/mockvideo\.config\.json$/);
+    const of = (name: string) => settings.find((s: { name: string }) => s.name === name);
+    expect(of('host')).toEqual({ name: 'host', value: '0.0.0.0', source: 'flag' });
+    expect(of('port')).toEqual({ name: 'port', value: '9123', source: 'env' });
+    expect(of('scenario')).toEqual({ name: 'scenario', value: 'gallery', source: 'file' });
+    expect(of('strict-requests')).toEqual({ name: 'strict-requests', value: false, source: 'default' });
+  });
+
+  it('an environment variable of another command does not upset this one', async () => {
+    const { code } = await runCli(['scenarios'], { cwd, env: { MOCKVIDEO_PORT: '9123' } });
+    expect(code).toBe(0);
+  });
+});
+
+describe('a bad config file', () => {
+  it.each([
+    [{ colour: 'blue' }, /mockvideo\.config\.json: unknown setting "colour"\. Settings are the flags of the commands: /],
+    [{ watch: 'yes' }, /setting "watch" must be true or false, got "yes"/],
+    [{ fault: 'reset' }, /setting "fault" must be a list of strings/],
+    ['{ not json', /Cannot read the config file .*mockvideo\.config\.json: /],
+  ])('%j stops the command at start with exit 2, naming the file and the setting', async (settings, message) => {
+    const { code, stderr } = await runCli(['scenarios'], { cwd: project(settings) });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+});
