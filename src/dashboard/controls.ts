@@ -46,7 +46,7 @@ export function renderServer(health: Health): void {
     byId('device-urls'),
     ...deviceUrls(health, window.location).map((u) => {
       const code = h('code', {}, u.url);
-      return h('li', {}, h('span', { class: 'label' }, `${u.label}: `), code, ' ', copyButton(u.url, code, `${u.label} URL`), u.hint && h('span', { class: 'hint' }, ` (${u.hint})`));
+      return h('li', {}, h('span', { class: 'label' }, u.label), h('span', { class: 'url' }, code, ' ', copyButton(u.url, code, `${u.label} URL`)), u.hint && h('span', { class: 'hint' }, u.hint));
     }),
   );
 }

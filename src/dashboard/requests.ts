@@ -127,14 +127,14 @@ function detailView(detail: RequestDetail): HTMLElement[] {
     detail.findings.length
       ? h('ul', { class: 'findings' }, ...detail.findings.map((f) => h('li', {}, h('code', {}, f.rule), ' ', f.parameter && h('code', {}, f.parameter), ' ', f.message)))
       : h('p', { class: 'muted' }, 'None: the request keeps the contract.'),
-    h('h3', {}, 'Query'),
+    h('h3', {}, 'Query (secrets redacted)'),
     h(
       'div',
       { class: 'scroll' },
       h(
         'table',
         { class: 'query' },
-        h('caption', {}, 'Query parameters as received (secrets redacted)'),
+        h('caption', { class: 'visually-hidden' }, 'Query parameters as received, secrets redacted'),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Parameter'), h('th', { scope: 'col' }, 'Value'), h('th', { scope: 'col' }, 'Finding'))),
         h('tbody', {}, ...queryRows),
       ),

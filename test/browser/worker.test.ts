@@ -4,24 +4,20 @@
 //
 // Without Chromium at MOCKVIDEO_CHROMIUM (default /usr/bin/chromium) the test is skipped and says
 // why, unless CI is set: then it fails, because CI must run it (.ci/run installs Debian's chromium).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
 import type { PageOutcome } from './fixtures/page.js';
 
-const CHROMIUM = process.env.MOCKVIDEO_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const WORKER_SCRIPT = fileURLToPath(new URL('../../node_modules/msw/lib/mockServiceWorker.js', import.meta.url));
 
-const missing = existsSync(CHROMIUM)
-  ? undefined
-  : `no Chromium at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium) or point MOCKVIDEO_CHROMIUM at a Chromium binary.`;
-if (missing && !process.env.CI) console.warn(`[browser test] skipped: ${missing}`);
+const skip = skipWithoutChromium('browser test');
 
 interface DiversionEnvelope {
   data: Record<'end' | 'exit' | 'suspend', Array<{ id: string }>>;
@@ -61,7 +57,7 @@ function serve(files: Record<string, { type: string; body: string }>): Promise<{
   });
 }
 
-describe.skipIf(missing !== undefined && !process.env.CI)('mockvideo in headless Chromium (setupWorker)', () => {
+describe.skipIf(skip)('mockvideo in headless Chromium (setupWorker)', () => {
   let browser: Browser | undefined;
   let server: Server | undefined;
   let requested: string[] = [];
@@ -75,7 +71,6 @@ describe.skipIf(missing !== undefined && !process.env.CI)('mockvideo in headless
   };
 
   beforeAll(async () => {
-    if (missing) throw new Error(`[browser test] cannot run in CI: ${missing}`);
     const js = 'text/javascript; charset=utf-8';
     const site = await serve({
       '/index.html': { type: 'text/html; charset=utf-8', body: readFileSync(new URL('index.html', FIXTURES), 'utf8') },
@@ -86,7 +81,7 @@ describe.skipIf(missing !== undefined && !process.env.CI)('mockvideo in headless
     requested = site.requested;
     lap('bundle');
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+    browser = await launchChromium('browser test');
     lap('launch');
     const page = await browser.newPage();
     page.on('console', (message) => pageLog.push(`console.${message.type()}: ${message.text()}`));
