@@ -11,6 +11,7 @@ import { importCommand } from './commands/import.js';
 import { recordCommand } from './commands/record.js';
 import { replayCommand } from './commands/replay.js';
 import { configCommand } from './commands/config.js';
+import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
 import { checkConfig, commandOptions, envSettings, findConfigFile, kebab, loadConfigFile, resolveSettings } from './config.js';
 
@@ -45,7 +46,14 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     throw error;
   });
   // Settings below the flags: the config file, then MOCKVIDEO_* environment variables over it.
-  const options = Object.fromEntries(Object.entries(COMMANDS).map(([name, command]) => [name, commandOptions(command as never)]));
+  // Every command also takes the global output flags.
+  const withOutputFlags = (o: ReturnType<typeof commandOptions>) => ({
+    keys: new Set([...o.keys, ...Object.keys(outputOptions)]),
+    defaults: { ...o.defaults, ...Object.fromEntries(Object.entries(outputOptions).map(([k, v]) => [k, v.default])) },
+    booleans: new Set([...o.booleans, 'quiet', 'verbose']),
+    arrays: o.arrays,
+  });
+  const options = Object.fromEntries(Object.entries(COMMANDS).map(([name, command]) => [name, withOutputFlags(commandOptions(command as never))]));
   let file: string | undefined;
   let fileSettings: Record<string, unknown> = {};
   try {
@@ -74,6 +82,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
   await yargs(argv)
     .scriptName('mockvideo')
     .config({ ...layers.file, ...layers.env })
+    .options(outputOptions)
     .option('config', { type: 'string', global: true, describe: 'Config file (default: mockvideo.config.json or .mjs, looked for from here up)' })
     .usage('$0 <command> [options]\n\nMock and record/replay server for the video player backend (/api/g1).')
     .command(serveCommand)

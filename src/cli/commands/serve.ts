@@ -7,10 +7,10 @@ import { watchScenarios } from '../../storage/watch-scenarios.js';
 import { deviceRoutes } from '../../server/device-routes.js';
 import { startServeServer } from '../../server/serve-server.js';
 import { startServers, type StartedServers } from '../../server/start-servers.js';
-import { formatLogLine } from '../../server/request-log.js';
 import { loadScenarioCatalog } from '../../storage/load-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError } from '../exit.js';
+import { logFindings, requestLogger, type OutputArgs } from '../output.js';
 import { adminTokenOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
 import { DEFAULT_REPLAY_POLICY, runReplay } from './replay.js';
 
@@ -71,8 +71,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         ...(args.adminToken ? { adminToken: args.adminToken as string } : {}),
         port: args.port,
         host: args.host,
-        onRequest: (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
+        onRequest: requestLogger(args as unknown as OutputArgs),
       });
+      logFindings(args as unknown as OutputArgs, context.journal);
       live = context;
       const scenario = context.active.scenario;
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);

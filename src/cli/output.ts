@@ -1,0 +1,47 @@
+import { destination, pino } from 'pino';
+import pc from 'picocolors';
+import type { Options } from 'yargs';
+import type { Journal } from '../journal/index.js';
+import { formatLogLine, type RequestLogEntry } from '../server/request-log.js';
+
+/** How a command reports requests: `--log text|json`, `--quiet`, `--verbose`. */
+export interface OutputArgs {
+  log: 'text' | 'json';
+  quiet: boolean;
+  verbose: boolean;
+}
+
+/** The global output flags, for the yargs root. */
+export const outputOptions = {
+  log: { choices: ['text', 'json'] as const, default: 'text' as const, global: true, describe: 'Request log format: one line of text, or one JSON object per request (for log tools)' },
+  quiet: { type: 'boolean', default: false, global: true, describe: 'Print only the start line and errors, no request log' },
+  verbose: { type: 'boolean', default: false, global: true, describe: "Also print each request's contract findings" },
+} satisfies Record<string, Options>;
+
+function paintStatus(line: string, status: number): string {
+  const paint = status === 0 || status >= 500 ? pc.red : status >= 400 ? pc.yellow : pc.green;
+  return line.replace(/ (\d{3}|0) /, (m, code: string) => ` ${paint(code)} `);
+}
+
+/**
+ * The per-request log writer for the output flags. Text lines are coloured by status when the
+ * terminal supports it (picocolors follows `NO_COLOR` and `FORCE_COLOR`); `--log json` writes one
+ * JSON object per request through pino (`{"level", "time", "msg": "request", "method",
+ * "operation", "scenario", "status", "durationMs", ...}`); `--quiet` writes nothing.
+ */
+export function requestLogger(args: OutputArgs): (entry: RequestLogEntry) => void {
+  if (args.quiet) return () => undefined;
+  if (args.log === 'json') {
+    const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination({ fd: 1, sync: true }));
+    return (entry) => logger.info({ ...entry, durationMs: Math.round(entry.durationMs * 100) / 100 }, 'request');
+  }
+  return (entry) => process.stdout.write(`${paintStatus(formatLogLine(entry), entry.status)}\n`);
+}
+
+/** With `--verbose` (and a text log), prints the contract findings of every journaled request. */
+export function logFindings(args: OutputArgs, journal: Journal): void {
+  if (!args.verbose || args.quiet || args.log === 'json') return;
+  journal.subscribe(({ entry }) => {
+    for (const f of entry.findings) process.stdout.write(`    ${pc.yellow(`#${entry.id} ${entry.operation} ${f.rule}: ${f.message}`)}\n`);
+  });
+}
