@@ -68,13 +68,13 @@ describe('normalisation lists from flags and a config file', () => {
     }
   });
 
-  it('refuses a config file with an unknown field, naming it', async () => {
+  it('refuses a config file with an unknown setting, naming it', async () => {
     const config = join(tempDir(), 'bad.json');
     writeFileSync(config, JSON.stringify({ volatil: ['_nonce'] }));
     const { runCli } = await import('../support/cli.js');
     const result = await runCli(['replay', tempDir(), '--config', config, '--port', '0']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/\[mockvideo\] .*unknown field volatil/);
+    expect(result.stderr).toMatch(/\[mockvideo\] .*unknown setting "volatil"/);
   });
 });
 
