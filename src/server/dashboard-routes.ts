@@ -44,15 +44,20 @@ function eventStream(context: ServerContext) {
     res.write('retry: 2000\n\n');
     let scenario = context.active.scenario;
     let faults = JSON.stringify(context.faults.list());
-    let kept = context.journal.exchanges().length;
+    // The journal only drops its oldest entries, so the newest one seen is gone only after a clear.
+    let newest = context.journal.exchanges().at(-1)?.entry.id;
+    const checkCleared = () => {
+      if (newest !== undefined && !context.journal.get(newest)) sendEvent(res, 'cleared', {});
+      newest = context.journal.exchanges().at(-1)?.entry.id;
+    };
     sendEvent(res, 'scenario', { name: scenario });
     sendEvent(res, 'faults', { faults: context.faults.list() });
 
     const unsubscribe = context.journal.subscribe((exchange) => {
-      kept = context.journal.exchanges().length;
+      checkCleared();
       sendEvent(res, 'request', exchange.entry);
     });
-    // The admin API changes the scenario and the faults in place: watch them rather than hook every caller.
+    // The admin API changes the scenario, the faults and the journal in place: watch them rather than hook every caller.
     const poll = setInterval(() => {
       if (context.active.scenario !== scenario) sendEvent(res, 'scenario', { name: (scenario = context.active.scenario) });
       const nowFaults = JSON.stringify(context.faults.list());
@@ -60,9 +65,7 @@ function eventStream(context: ServerContext) {
         faults = nowFaults;
         sendEvent(res, 'faults', { faults: context.faults.list() });
       }
-      const nowKept = context.journal.exchanges().length;
-      if (nowKept < kept) sendEvent(res, 'cleared', { kept: nowKept });
-      kept = nowKept;
+      checkCleared();
     }, STATE_POLL_MS);
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     req.on('close', () => {

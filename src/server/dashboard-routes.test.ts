@@ -1,0 +1,107 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { shippedCatalog } from '../scenarios/shipped.js';
+import { createServerContext, type ServerContext } from './context.js';
+import { dashboardRoutes } from './dashboard-routes.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  server = undefined;
+});
+
+async function start(): Promise<{ context: ServerContext; origin: string }> {
+  const context = createServerContext({ mode: 'serve', catalog: shippedCatalog(), scenario: 'default' });
+  const app = express();
+  app.use('/__mockvideo', dashboardRoutes(context));
+  server = createServer(app);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { context, origin: `http://127.0.0.1:${(server!.address() as AddressInfo).port}` };
+}
+
+/** Reads server-sent events until `count` have arrived; returns them as `[name, data]`. */
+async function readEvents(response: Response, count: number, during: () => void): Promise<Array<[string, unknown]>> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: Array<[string, unknown]> = [];
+  let buffer = '';
+  let acted = false;
+  while (events.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const name = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (name && data) events.push([name, JSON.parse(data)]);
+    }
+    if (!acted && events.length >= 2) {
+      acted = true;
+      during();
+    }
+  }
+  await reader.cancel();
+  return events;
+}
+
+const entry = { time: '2026-01-01T00:00:00.000Z', operation: 'meta/cp', query: {}, scenario: 'default', status: 200, durationMs: 1, findings: [], match: null, fault: null };
+const exchange = { entry, method: 'GET', path: '/api/g1/meta/cp', rawQuery: [], requestHeaders: {}, responseHeaders: {}, responseBody: '' };
+
+describe('dashboard routes', () => {
+  it('streams the scenario and faults first, then each journal entry, scenario switch, fault change and clear', async () => {
+    const { context, origin } = await start();
+    context.journal.add(exchange);
+    const response = await fetch(`${origin}/__mockvideo/events`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = await readEvents(response, 6, () => {
+      context.journal.add(exchange);
+      context.active.scenario = 'gallery';
+      context.faults.add({ operation: 'meta/cp', fault: { kind: 'reset' }, times: 1 });
+      context.journal.clear();
+    });
+    expect(events.map(([name]) => name)).toEqual(['scenario', 'faults', 'request', 'scenario', 'faults', 'cleared']);
+    expect(events[2]![1]).toMatchObject({ id: 2, operation: 'meta/cp' });
+    expect(events[3]![1]).toEqual({ name: 'gallery' });
+    expect(events[4]![1]).toMatchObject({ faults: [{ operation: 'meta/cp', fault: { kind: 'reset' }, remaining: 1 }] });
+  });
+
+  it('stops listening to the journal when the page goes away', async () => {
+    const { context, origin } = await start();
+    let listening = 0;
+    const subscribe = context.journal.subscribe.bind(context.journal);
+    context.journal.subscribe = (listener) => {
+      listening++;
+      const stop = subscribe(listener);
+      return () => (listening--, stop());
+    };
+    const controller = new AbortController();
+    const response = await fetch(`${origin}/__mockvideo/events`, { signal: controller.signal });
+    let whileOpen = 0;
+    await readEvents(response, 2, () => (whileOpen = listening));
+    expect(whileOpen).toBe(1);
+    controller.abort();
+    await expect.poll(() => listening, { timeout: 2_000 }).toBe(0);
+  });
+
+  it('redirects /__mockvideo to /__mockvideo/ and refuses unknown assets', async () => {
+    const { origin } = await start();
+    const bare = await fetch(`${origin}/__mockvideo`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([301, '/__mockvideo/']);
+    const page = await fetch(`${origin}/__mockvideo/`);
+    // 200 once `npm run build` wrote dist/dashboard; 503 naming the fix before.
+    if (page.status === 200) {
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await page.text()).toContain('/__mockvideo/assets/app.js');
+    } else {
+      expect([page.status, await page.text()]).toEqual([503, expect.stringContaining('npm run build')]);
+    }
+    expect((await fetch(`${origin}/__mockvideo/assets/secrets.json`)).status).toBe(404);
+    expect((await fetch(`${origin}/__mockvideo/assets/index.html`)).status).toBe(404);
+  });
+});
