@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { formatProblem } from '../../errors.js';
+import { formatProblem, type ScenarioProblem } from '../../errors.js';
 import type { NormalisationPolicy } from '../../normalise/index.js';
 import { checkRecording, formatFinding } from '../../replay/index.js';
-import { checkScenarios, shippedScenarios } from '../../scenarios/index.js';
+import { checkScenarios, shippedScenarios, type ParsedScenario } from '../../scenarios/index.js';
 import { isRecordingDir, readRecordingDir } from '../../storage/recordings.js';
 import { SHIPPED_SCENARIOS_DIR, readScenarioFiles, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { EXIT, exitWithError } from '../exit.js';
+import { progress } from '../progress.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 
 interface ValidateArgs extends NormaliseArgs {
@@ -54,7 +55,15 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
       }
       if (scenarioPaths.length) {
         const files = scenarioFilesAt(scenarioPaths);
-        const read = readScenarioFiles(files);
+        const bar = progress(files.length, 'Checking scenarios');
+        const read = { scenarios: [] as ParsedScenario[], problems: [] as ScenarioProblem[] };
+        for (const file of files) {
+          const one = readScenarioFiles([file]);
+          read.scenarios.push(...one.scenarios);
+          read.problems.push(...one.problems);
+          bar.tick(file);
+        }
+        bar.done();
         const { problems } = checkScenarios([...shippedScenarios(), ...read.scenarios]);
         const all = [...read.problems, ...problems];
         for (const problem of all) process.stdout.write(`✗ ${formatProblem(problem)}\n`);

@@ -1,0 +1,41 @@
+/**
+ * Writes the README's command reference from the real `--help` output of every command, between
+ * the markers `<!-- reference:start -->` and `<!-- reference:end -->`, so the two never disagree.
+ *
+ *   npm run build && npx tsx scripts/readme-reference.ts
+ *
+ * test/readme-reference.test.ts fails when the README is out of date.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const COMMANDS = ['serve', 'replay', 'record', 'import', 'export', 'validate', 'scenarios', 'new-scenario', 'verify', 'config'] as const;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const START = '<!-- reference:start -->';
+const END = '<!-- reference:end -->';
+
+/** The `--help` text of one command, as a user sees it in an 100-column terminal. */
+export function helpOf(command: string): string {
+  return execFileSync(process.execPath, ['bin/mockvideo.js', command, '--help'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }).trimEnd();
+}
+
+/** The generated reference section (without the markers). */
+export function reference(): string {
+  const parts = COMMANDS.map((command) => `### mockvideo ${command}\n\n\`\`\`text\n${helpOf(command)}\n\`\`\``);
+  return `\n_Generated from \`--help\` by \`scripts/readme-reference.ts\`; a test keeps it in step._\n\n${parts.join('\n\n')}\n`;
+}
+
+/** The README text with the reference section replaced. */
+export function readmeWithReference(readme: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README.md needs the markers ${START} and ${END}`);
+  return `${readme.slice(0, start + START.length)}${reference()}${readme.slice(end)}`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const path = `${ROOT}README.md`;
+  writeFileSync(path, readmeWithReference(readFileSync(path, 'utf8')));
+  process.stdout.write('README.md command reference updated\n');
+}

@@ -1,0 +1,28 @@
+import cliProgress from 'cli-progress';
+
+/** A progress report over a known number of steps. */
+export interface Progress {
+  /** One step done; `label` names it (a file). */
+  tick(label?: string): void;
+  /** All done: removes the bar. */
+  done(): void;
+}
+
+/** True when a progress bar may be drawn: stderr is a terminal and `CI` is not set. */
+export function showsProgress(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(stream.isTTY) && !env.CI;
+}
+
+/**
+ * A progress bar on stderr (cli-progress) for `total` steps, only on a terminal and outside CI;
+ * elsewhere nothing is drawn and the command's own plain lines tell what happened.
+ */
+export function progress(total: number, title: string): Progress {
+  if (!showsProgress() || total < 2) return { tick: () => undefined, done: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    { format: `${title} [{bar}] {value}/{total} {label}`, clearOnComplete: true, hideCursor: true, stream: process.stderr },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0, { label: '' });
+  return { tick: (label = '') => bar.increment(1, { label }), done: () => bar.stop() };
+}
