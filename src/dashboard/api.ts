@@ -41,12 +41,37 @@ export interface FaultRequest {
   result?: number;
 }
 
-/** An admin call that failed; `message` is the server's `error`. */
-export class AdminError extends Error {}
+/** An admin call that failed; `message` is the server's `error`, `status` the HTTP status. */
+export class AdminError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The message of a failed call, for a status line. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const TOKEN_KEY = 'mockvideo-admin-token';
+
+/**
+ * Sets the admin token sent with mutating calls (`Authorization: Bearer <token>`), needed when the
+ * page is opened from another device and mockvideo runs with `--admin-token`. Kept for this tab only.
+ */
+export function setAdminToken(token: string): void {
+  if (token) sessionStorage.setItem(TOKEN_KEY, token);
+  else sessionStorage.removeItem(TOKEN_KEY);
+}
 
 async function call<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
   // Mutations always say JSON: the admin guard refuses POST and PUT without it.
   const headers: Record<string, string> = method === 'GET' ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' };
+  const token = method === 'GET' ? null : sessionStorage.getItem(TOKEN_KEY);
+  if (token) headers.authorization = `Bearer ${token}`;
   const init: RequestInit = { method, headers };
   if (body !== undefined) init.body = JSON.stringify(body);
   const response = await fetch(`${ADMIN}${path}`, init);
@@ -55,9 +80,12 @@ async function call<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, 
   try {
     json = text === '' ? {} : JSON.parse(text);
   } catch {
-    throw new AdminError(`${method} ${ADMIN}${path} answered ${response.status} with text that is not JSON.`);
+    throw new AdminError(`${method} ${ADMIN}${path} answered ${response.status} with text that is not JSON.`, response.status);
   }
-  if (!response.ok) throw new AdminError((json as { error?: string }).error ?? `${method} ${ADMIN}${path} answered ${response.status}.`);
+  if (!response.ok) {
+    if (response.status === 403) window.dispatchEvent(new CustomEvent('mockvideo:forbidden'));
+    throw new AdminError((json as { error?: string }).error ?? `${method} ${ADMIN}${path} answered ${response.status}.`, response.status);
+  }
   return json as T;
 }
 

@@ -1,11 +1,6 @@
-import { admin, AdminError, type FaultKind, type FaultRequest, type Health, type OperationName, type PlannedFault, type ScenarioSummary, type VerifyReport } from './api.js';
+import { admin, messageOf, type FaultKind, type FaultRequest, type Health, type OperationName, type PlannedFault, type ScenarioSummary, type VerifyReport } from './api.js';
 import { announce, byId, copyButton, fill, h } from './dom.js';
 import { describeFault, FAULT_FIELDS, OPERATION_LABELS } from './format.js';
-
-/** The message of a failed call, for a status line. */
-export function messageOf(error: unknown): string {
-  return error instanceof AdminError || error instanceof Error ? error.message : String(error);
-}
 
 /** One way a device reaches the server, as `GET /health` may list it (`deviceUrls`). */
 interface DeviceUrl {

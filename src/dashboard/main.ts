@@ -1,8 +1,8 @@
 // The QA dashboard at /__mockvideo/: plain DOM, no framework. It reads the admin JSON API and
 // listens to /__mockvideo/events (server-sent events) for new requests, scenario and fault changes.
-import { ADMIN, admin, type JournalEntry, type PlannedFault } from './api.js';
+import { ADMIN, admin, messageOf, setAdminToken, type JournalEntry, type PlannedFault } from './api.js';
 import { byId } from './dom.js';
-import { FaultPanel, messageOf, renderServer, ScenarioPicker, VerifyPanel } from './controls.js';
+import { FaultPanel, renderServer, ScenarioPicker, VerifyPanel } from './controls.js';
 import { RequestList } from './requests.js';
 
 const requests = new RequestList();
@@ -47,6 +47,18 @@ async function start(): Promise<void> {
       () => requests.clear(),
       (error: unknown) => (byId('page-status').textContent = `Could not clear the journal: ${messageOf(error)}`),
     );
+  });
+  byId('token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const input = byId<HTMLInputElement>('admin-token');
+    setAdminToken(input.value.trim());
+    byId('token-status').textContent = input.value.trim() ? 'Saved: buttons now send it.' : 'Cleared.';
+    input.value = '';
+  });
+  // A refused change from another device: show where the token goes.
+  window.addEventListener('mockvideo:forbidden', () => {
+    byId<HTMLDetailsElement>('token-box').open = true;
+    byId('token-status').textContent = 'mockvideo refused the change: this device needs the admin token.';
   });
   const [health, scenarios] = await Promise.all([admin.health(), admin.scenarios()]);
   renderServer(health);

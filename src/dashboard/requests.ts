@@ -1,4 +1,4 @@
-import { admin, AdminError, type JournalEntry, type RequestDetail } from './api.js';
+import { admin, messageOf, type JournalEntry, type RequestDetail } from './api.js';
 import { announce, byId, fill, h } from './dom.js';
 import { clockTime, duration, prettyBody, statusClass } from './format.js';
 
@@ -90,7 +90,7 @@ export class RequestList {
       fill(content, ...detailView(detail));
     } catch (error) {
       heading.textContent = `Request ${id}`;
-      fill(content, h('p', { class: 'error' }, error instanceof AdminError ? error.message : String(error)));
+      fill(content, h('p', { class: 'error' }, messageOf(error)));
     }
     section.hidden = false;
     heading.focus();

@@ -127,6 +127,19 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
+  it('sends JSON and the saved admin token with each change (for steering from another device)', async () => {
+    const sent: Array<Record<string, string>> = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET' && request.url().includes('/__mockvideo/')) sent.push(request.headers());
+    });
+    await page.getByText('Steering from another device').click();
+    await page.getByLabel('Admin token', { exact: true }).fill('s3cret');
+    await page.getByRole('button', { name: 'Save token' }).click();
+    await page.getByRole('button', { name: 'Clear faults' }).click();
+    await page.locator('#faults-empty').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(sent).toEqual([expect.objectContaining({ authorization: 'Bearer s3cret', 'content-type': 'application/json' })]);
+  });
+
   it('clears the journal', async () => {
     await page.getByRole('button', { name: 'Clear journal' }).click();
     await page.waitForFunction(() => document.querySelectorAll('#requests-body tr').length === 0, undefined, { timeout: 5_000 });
