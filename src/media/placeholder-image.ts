@@ -1,5 +1,4 @@
-import jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
 import { GLYPH_HEIGHT, GLYPH_WIDTH, drawableText, glyphPixel } from './bitmap-font.js';
 import type { MediaRequest } from './media-path.js';
 
@@ -73,7 +72,10 @@ export function placeholderPixels(width: number, height: number, label: string, 
  */
 export function placeholderImage(request: MediaRequest): Buffer {
   const data = placeholderPixels(request.width, request.height, request.label, request.seed);
-  if (request.format === 'jpeg') return Buffer.from(jpeg.encode({ data, width: request.width, height: request.height }, 85).data);
+  // The encoders are loaded on the first image asked for, not when the server starts.
+  const require = createRequire(import.meta.url);
+  if (request.format === 'jpeg') return Buffer.from((require('jpeg-js') as typeof import('jpeg-js')).encode({ data, width: request.width, height: request.height }, 85).data);
+  const { PNG } = require('pngjs') as typeof import('pngjs');
   const png = new PNG({ width: request.width, height: request.height });
   data.copy(png.data);
   return PNG.sync.write(png);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { strToU8, zipSync } from 'fflate';
+import { createRequire } from 'node:module';
 
 /** The path prefix of plugin packages: `/__mockvideo/plugins/<md5>.<ext>`. */
 export const PLUGIN_PREFIX = '/__mockvideo/plugins/';
@@ -20,6 +20,8 @@ const MTIME = new Date(2024, 0, 1, 0, 0, 0);
 /** A small ZIP (stored, fixed timestamps) whose entries describe `manifest`; same input, same bytes. */
 function packageBytes(manifest: Record<string, string | number>): Uint8Array {
   const lines = Object.entries(manifest).map(([k, v]) => `${k}: ${v}`);
+  // fflate is loaded on the first package asked for, not when the server starts.
+  const { strToU8, zipSync } = createRequire(import.meta.url)('fflate') as typeof import('fflate');
   return zipSync(
     {
       'META-INF/MANIFEST.MF': [strToU8(`Manifest-Version: 1.0\r\nCreated-By: mockvideo\r\n\r\n`), { level: 0, mtime: MTIME }],

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Pool } from 'undici';
+import { createRequire } from 'node:module';
+import type { Pool } from 'undici';
 import { API_PREFIX, operationOfPath, type OperationName } from '../contract/index.js';
 import { buildRecording, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
 import { HOP_BY_HOP, causeOf, decoded, flat, requestTarget } from './wire.js';
@@ -68,7 +69,9 @@ export interface RecordingProxy {
 export function createRecordingProxy(options: RecordingProxyOptions): RecordingProxy {
   const upstream = new URL(options.upstream);
   const basePath = upstream.pathname.replace(/\/+$/, '');
-  const pool = new Pool(upstream.origin, { connections: 128, pipelining: 1 });
+  // undici is loaded on first use, so `serve` does not pay for it at start-up.
+  const { Pool: UndiciPool } = createRequire(import.meta.url)('undici') as typeof import('undici');
+  const pool: Pool = new UndiciPool(upstream.origin, { connections: 128, pipelining: 1 });
   const inFlight = new Set<Promise<void>>();
 
   async function exchange(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): Promise<void> {

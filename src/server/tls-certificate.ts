@@ -3,7 +3,6 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { homedir } from 'node:os';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { MockvideoError } from '../errors.js';
 
 /** A certificate and key to serve TLS with, and where they are on disk. */
@@ -63,6 +62,8 @@ function write(file: string, text: string, secret = false): void {
  * @throws MockvideoError (`MV_USAGE`) when `dir` cannot be written.
  */
 export async function ensureCertificate(hosts: readonly string[], dir: string = mockvideoHome()): Promise<TlsMaterial> {
+  // Loaded on first use: most servers never generate a certificate.
+  const { generate } = await import('selfsigned');
   const caFile = join(dir, 'ca.pem');
   const caKeyFile = join(dir, 'ca-key.pem');
   const certFile = join(dir, 'cert.pem');

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
 import { MockvideoError } from '../errors.js';
 import { formatRecording, parseRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
@@ -129,6 +128,8 @@ export class RecordingWriter {
   async write(recording: Recording): Promise<string> {
     const name = this.#reserve(recording);
     mkdirSync(join(this.dir, name, '..'), { recursive: true });
+    // Loaded on the first write: `serve` and `replay` never write recordings.
+    const { default: writeFileAtomic } = await import('write-file-atomic');
     await writeFileAtomic(join(this.dir, name), formatRecording(recording), { encoding: 'utf8', fsync: true });
     return name;
   }

@@ -1,4 +1,5 @@
-import { watch, type FSWatcher } from 'chokidar';
+import { createRequire } from 'node:module';
+import type { FSWatcher } from 'chokidar';
 import { MockvideoError } from '../errors.js';
 import type { ScenarioCatalog } from '../scenarios/index.js';
 import { loadScenarioCatalog } from './load-catalog.js';
@@ -31,6 +32,8 @@ export function watchScenarios(options: WatchOptions): FSWatcher {
       options.onReload({ ok: false, error: error instanceof Error ? error : new MockvideoError('MV_SCENARIO_INVALID', String(error)) });
     }
   };
+  // chokidar is loaded only when a server watches its scenarios.
+  const { watch } = createRequire(import.meta.url)('chokidar') as typeof import('chokidar');
   const watcher = watch(options.dir, { ignoreInitial: true, depth: 0, ignored: (path, stats) => Boolean(stats?.isFile() && !isScenarioFileName(path)) });
   watcher.on('all', () => {
     clearTimeout(timer);
