@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopback, mayMutate } from './admin.js';
+import { foreignRequest, hostName, isLoopback, mayMutate } from './admin.js';
 
 describe('admin guard', () => {
   it.each(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])('treats %s as loopback', (address) => {
@@ -19,5 +19,27 @@ describe('admin guard', () => {
     expect(mayMutate('192.168.1.20', 'Bearer s3cret', 's3cret')).toBe(true);
     expect(mayMutate('192.168.1.20', 'Bearer wrong', 's3cret')).toBe(false);
     expect(mayMutate('127.0.0.1', undefined, 's3cret')).toBe(true);
+  });
+});
+
+describe('browser-borne requests', () => {
+  const own = new Set(['localhost', '127.0.0.1', '::1', '192.168.1.20']);
+
+  it('passes tools without Origin and the server\'s own pages', () => {
+    expect(foreignRequest('127.0.0.1:8787', undefined, own)).toBeUndefined();
+    expect(foreignRequest('[::1]:8787', 'http://[::1]:8787', own)).toBeUndefined();
+    expect(foreignRequest('192.168.1.20:8787', 'http://192.168.1.20:8787', own)).toBeUndefined();
+  });
+
+  it('refuses another origin, even on this machine', () => {
+    expect(foreignRequest('127.0.0.1:8787', 'http://evil.example', own)).toMatch(/Origin "http:\/\/evil.example" is not mockvideo's own/);
+    expect(foreignRequest('127.0.0.1:8787', 'http://127.0.0.1:3000', own)).toMatch(/not mockvideo's own/);
+    expect(foreignRequest('127.0.0.1:8787', 'null', own)).toMatch(/not mockvideo's own/);
+  });
+
+  it('refuses a Host that is not a name of this server (DNS rebinding)', () => {
+    expect(foreignRequest('attacker.example:8787', undefined, own)).toMatch(/Host "attacker.example:8787" is not a name of this server/);
+    expect(hostName('[::1]:80')).toBe('::1');
+    expect(hostName('LocalHost:8787')).toBe('localhost');
   });
 });

@@ -1,3 +1,4 @@
+import { hostname, networkInterfaces } from 'node:os';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { MockvideoError } from '../errors.js';
 import { parseFaultPlan } from '../faults/index.js';
@@ -39,10 +40,55 @@ function journalFilter(req: Request): { operation?: string; sdevid?: string } {
   return filter;
 }
 
+/** The host name of a `Host` header (`[::1]:8787` → `::1`, `Example.local:80` → `example.local`). */
+export function hostName(host: string): string {
+  const m = /^\[([^\]]+)\](?::\d+)?$/.exec(host) ?? /^([^:]+)(?::\d+)?$/.exec(host);
+  return (m ? m[1]! : host).toLowerCase();
+}
+
+/**
+ * The host names this server answers to: loopback names and addresses, every address of this
+ * machine's interfaces, its host name, and the emulator aliases of the host (`10.0.2.2`,
+ * `10.0.3.2`). A `Host` outside this list is a DNS-rebinding attempt.
+ */
+export function ownHostNames(): Set<string> {
+  const names = new Set(['localhost', '127.0.0.1', '::1', '10.0.2.2', '10.0.3.2', hostname().toLowerCase(), `${hostname().toLowerCase()}.local`]);
+  for (const list of Object.values(networkInterfaces())) for (const info of list ?? []) names.add(info.address.toLowerCase());
+  return names;
+}
+
+/**
+ * Why a request to the admin API comes from somewhere it must not, or `undefined`: a `Host` that is
+ * not a name of this server (DNS rebinding), or an `Origin` other than the server's own (a web page
+ * open in the QA person's browser). Requests without `Origin` (curl, tests, the app) pass.
+ */
+export function foreignRequest(host: string | undefined, origin: string | undefined, own: ReadonlySet<string>): string | undefined {
+  if (!host) return 'a request without a Host header';
+  const name = hostName(host);
+  if (!own.has(name) && !/^127\.\d+\.\d+\.\d+$/.test(name)) return `Host "${host}" is not a name of this server`;
+  if (origin !== undefined) {
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host.toLowerCase();
+    } catch {
+      return `Origin "${origin}" is not mockvideo's own`;
+    }
+    if (originHost !== host.toLowerCase()) return `Origin "${origin}" is not mockvideo's own (${host})`;
+  }
+  return undefined;
+}
+
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function guard(context: ServerContext) {
+  const own = ownHostNames();
   return (req: Request, res: Response, next: NextFunction) => {
+    const foreign = foreignRequest(req.headers.host, req.headers.origin, own);
+    if (foreign) {
+      // No CORS headers either: a foreign page can neither steer nor read the journal.
+      res.status(403).json({ error: `Refused: ${foreign}. The admin API answers only pages and tools of this server.` });
+      return;
+    }
     if (!MUTATING.has(req.method)) return next();
     if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, context.adminToken)) {
       res.status(403).json({
@@ -67,8 +113,8 @@ function guard(context: ServerContext) {
  */
 export function adminRouter(context: ServerContext): express.Router {
   const router = express.Router();
-  router.use(dashboardRoutes(context)); // the QA page, its assets and its event stream (GET only)
   router.use(guard(context));
+  router.use(dashboardRoutes(context)); // the QA page, its assets and its event stream (GET only; behind the guard like every admin call)
   router.use(express.json({ limit: '64kb' }));
 
   router.get('/health', (_req, res) => {
