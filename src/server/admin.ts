@@ -80,15 +80,22 @@ export function foreignRequest(host: string | undefined, origin: string | undefi
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function guard(context: ServerContext) {
+/**
+ * Express middleware for everything under `/__mockvideo` (admin API, dashboard, analytics): refuses
+ * what {@link foreignRequest} finds with 403 and no CORS headers, so a foreign page can neither
+ * steer mockvideo nor read the journal or analytics (which hold device identifiers).
+ */
+export function foreignGuard() {
   const own = ownHostNames();
   return (req: Request, res: Response, next: NextFunction) => {
     const foreign = foreignRequest(req.headers.host, req.headers.origin, own);
-    if (foreign) {
-      // No CORS headers either: a foreign page can neither steer nor read the journal.
-      res.status(403).json({ error: `Refused: ${foreign}. The admin API answers only pages and tools of this server.` });
-      return;
-    }
+    if (!foreign) return next();
+    res.status(403).json({ error: `Refused: ${foreign}. ${ADMIN_PREFIX} answers only pages and tools of this server.` });
+  };
+}
+
+function guard(context: ServerContext) {
+  return (req: Request, res: Response, next: NextFunction) => {
     if (!MUTATING.has(req.method)) return next();
     if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, context.adminToken)) {
       res.status(403).json({

@@ -2,6 +2,10 @@ import { createMiddleware } from '@mswjs/http-middleware';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { HttpHandler } from 'msw';
 import { API_PREFIX, OPERATION_NAMES } from '../contract/index.js';
+import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
+import type { ServerContext } from './context.js';
+import { journalMiddleware } from './journal-middleware.js';
+import { resetOnNetworkError } from './network-error.js';
 import { requestLog, type RequestLogEntry } from './request-log.js';
 
 /** Options of {@link createApp}. */
@@ -14,10 +18,13 @@ export interface AppOptions {
   after?: express.RequestHandler[];
   /** Called once per request when it is answered; default: nothing. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** The live state: with it, the admin API under `/__mockvideo` and the journal are on. */
+  context?: ServerContext;
 }
 
 /**
- * The Express host: the request log, then the MSW handlers through `@mswjs/http-middleware`, then a
+ * The Express host: the request log, the admin API and the journal (with a `context`), then the MSW
+ * handlers through `@mswjs/http-middleware`, then a
  * JSON 404 that points at the operations, then an error handler that answers 400 for a request it
  * cannot parse and 500 otherwise; the process keeps serving other clients either way.
  */
@@ -26,8 +33,14 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('query parser', false);
   if (options.onRequest) app.use(requestLog(options.onRequest));
+  app.use(ADMIN_PREFIX, foreignGuard());
   for (const middleware of options.before ?? []) app.use(middleware);
+  if (options.context) {
+    app.use(ADMIN_PREFIX, adminRouter(options.context));
+    app.use(journalMiddleware(options.context));
+  }
   // http-middleware is CommonJS and types msw from its .d.ts; ours come from .d.mts: same classes at run time.
+  app.use(resetOnNetworkError);
   app.use(createMiddleware(...(options.handlers as unknown as Parameters<typeof createMiddleware>)));
   for (const middleware of options.after ?? []) app.use(middleware);
   app.use((req: Request, res: Response) => {
@@ -36,9 +49,9 @@ export function createApp(options: AppOptions): express.Express {
       operations: OPERATION_NAMES.map((name) => `GET ${API_PREFIX}/${name}`),
     });
   });
-  app.use((error: Error, _req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent) {
-      res.destroy();
+  app.use((error: Error, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent || res.statusCode === 0) {
+      req.socket.destroy();
       return;
     }
     const badRequest = error instanceof URIError || error instanceof TypeError || (error as { status?: number }).status === 400;

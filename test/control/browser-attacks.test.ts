@@ -56,3 +56,10 @@ describe('a web page open in the browser cannot steer or read mockvideo', () => 
     expect((await raw('GET', '/__mockvideo/health', { origin: server.url })).status).toBe(200);
   });
 });
+
+describe('analytics, which hold device identifiers, are guarded the same way', () => {
+  it('refuses a foreign page reading them', async () => {
+    const response = await raw('GET', '/__mockvideo/analytics', { origin: 'http://evil.example' });
+    expect(response.status).toBe(403);
+  });
+});
