@@ -3,21 +3,28 @@ import { OPERATION_NAMES, OPERATIONS, envelopeSchema, type OperationName } from 
 import { clientPath } from '../support/client.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 
-const SCENARIOS = ['default', 'empty-ad-config', 'gallery', 'non-gallery', 'plugin-upgrade', 'no-recommendations', 'i18n-stress', 'settings-twice', 'corrupt-plugin'] as const;
-const servers = new Map<string, CliProcess>();
+/** The shipped scenarios whose every answer is a successful envelope (the fault scenarios are in test/control/faults.test.ts). */
+const SCENARIOS = ['default', 'empty-ad-config', 'gallery', 'non-gallery', 'plugin-upgrade', 'corrupt-plugin', 'no-recommendations', 'i18n-stress', 'settings-twice'] as const;
+const FAULT_SCENARIOS = ['server-error', 'slow-network', 'flaky', 'connection-reset'];
+let server: CliProcess;
 
 beforeAll(async () => {
-  const started = await Promise.all(SCENARIOS.map((s) => startCli(['serve', '--scenario', s, '--port', '0'])));
-  started.forEach((p, i) => servers.set(SCENARIOS[i]!, p));
+  // One server; each scenario through its base-URL prefix, as two devices on one server would.
+  server = await startCli(['serve', '--port', '0', '--no-watch']);
 });
 
 afterAll(async () => {
-  await Promise.all([...servers.values()].map((p) => p.stop()));
+  await server.stop();
+});
+
+it('covers every shipped scenario', async () => {
+  const { scenarios } = await (await fetch(`${server.url}/__mockvideo/scenarios`)).json();
+  expect(scenarios.map((s: { name: string }) => s.name).sort()).toEqual([...SCENARIOS, ...FAULT_SCENARIOS].sort());
 });
 
 /** GETs an operation as the client sends it; returns the raw text and the parsed envelope. */
 async function get(scenario: string, operation: OperationName, extra: { is_from_gallery?: 'true' | 'false' } = {}) {
-  const response = await fetch(`${servers.get(scenario)!.url}${clientPath(operation, extra)}`);
+  const response = await fetch(`${server.url}/scenarios/${scenario}${clientPath(operation, extra)}`);
   const text = await response.text();
   return { response, text, body: JSON.parse(text) as { data: any; msg: string; result: number } };
 }
@@ -136,6 +143,6 @@ describe('scenario promises', () => {
   it('prints one log line per request: operation, scenario, status, milliseconds', async () => {
     await get('gallery', 'meta/cp');
     await new Promise((r) => setTimeout(r, 50));
-    expect(servers.get('gallery')!.stdout()).toMatch(/^GET meta\/cp {2}gallery {2}200 {2}\d+\.\d ms$/m);
+    expect(server.stdout()).toMatch(/^GET meta\/cp {2}gallery {2}200 {2}\d+\.\d ms$/m);
   });
 });

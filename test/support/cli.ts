@@ -28,8 +28,8 @@ export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.P
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`mockvideo ${args.join(' ')} printed no URL within 10 s.\nstdout: ${out}\nstderr: ${err}`));
-    }, 10_000);
+      reject(new Error(`mockvideo ${args.join(' ')} printed no URL within 25 s.\nstdout: ${out}\nstderr: ${err}`));
+    }, 25_000);
     const exitedEarly = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`mockvideo ${args.join(' ')} exited with ${code} before serving.\nstdout: ${out}\nstderr: ${err}`));
