@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientPath } from '../support/client.js';
-import { runCli, startCli, type CliProcess } from '../support/cli.js';
+import { BIN, runCli, startCli, type CliProcess } from '../support/cli.js';
 import { rawGet } from './support.js';
 
 // Generated certificates go to a temp folder, never the user's ~/.mockvideo.
@@ -71,6 +72,30 @@ describe('--https with a generated certificate', () => {
       expect((await rawGet(`${url}${clientPath('ad_config')}`, {}, ca)).status).toBe(200);
     } finally {
       await again.stop();
+    }
+  });
+});
+
+describe('--https alone', () => {
+  it('serves HTTPS instead of HTTP on --port; the first line carries the https URL', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--https'], { env: { ...process.env, NO_COLOR: '1' } });
+    try {
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 10_000);
+        child.stdout.on('data', () => {
+          const m = /^mockvideo serving scenario "default" at (https:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+      });
+      expect(out).not.toMatch(/this machine:\s+http:\/\//);
+      expect((await rawGet(`${url}${clientPath('meta/setting')}`, {}, ca)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
     }
   });
 });
