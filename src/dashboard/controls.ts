@@ -27,6 +27,12 @@ export function deviceUrls(health: Health, location: Pick<Location, 'origin' | '
   ];
 }
 
+/** A detail's key for people: `recordingDir` → `Recording dir`. */
+export function detailLabel(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** Shows the mode, its details and the device URLs. */
 export function renderServer(health: Health): void {
   const details = Object.entries(health).filter(([key, value]) => !['ok', 'mode', 'scenario', 'uptimeSeconds', 'deviceUrls'].includes(key) && (typeof value === 'string' || typeof value === 'number'));
@@ -35,7 +41,7 @@ export function renderServer(health: Health): void {
     byId('server-details'),
     h('dt', {}, 'Mode'),
     h('dd', {}, health.mode),
-    ...details.flatMap(([key, value]) => [h('dt', {}, key), h('dd', {}, h('code', {}, String(value)))]),
+    ...details.flatMap(([key, value]) => [h('dt', {}, detailLabel(key)), h('dd', {}, h('code', {}, String(value)))]),
   );
   fill(
     byId('device-urls'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceUrls } from './controls.js';
+import { detailLabel, deviceUrls } from './controls.js';
 import { describeFault, duration, prettyBody, statusClass } from './format.js';
 
 describe('dashboard formatting', () => {
@@ -31,6 +31,10 @@ describe('device URLs on the dashboard', () => {
   it('uses the URLs the server lists', () => {
     const listed = [{ label: 'LAN (eth0)', url: 'http://192.168.1.20:8787' }];
     expect(deviceUrls({ ok: true, mode: 'serve', scenario: 'default', uptimeSeconds: 1, deviceUrls: listed }, location)).toEqual(listed);
+  });
+
+  it('names mode details for people', () => {
+    expect([detailLabel('upstream'), detailLabel('recordingDir'), detailLabel('scenarios_version')]).toEqual(['Upstream', 'Recording dir', 'Scenarios version']);
   });
 
   it('falls back to the page origin and the Android emulator on the same port', () => {
