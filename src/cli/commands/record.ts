@@ -3,6 +3,7 @@ import { OPERATION_NAMES, type OperationName } from '../../contract/index.js';
 import { MockvideoError } from '../../errors.js';
 import { formatProxyLine, startRecorder } from '../../server/record-server.js';
 import { exitWithError } from '../exit.js';
+import type { OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption } from '../options.js';
 
@@ -64,6 +65,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
   handler: async (args: ArgumentsCamelCase<RecordArgs>) => {
     try {
       const upstream = upstreamUrl(args.upstream);
+      const quiet = (args as unknown as OutputArgs).quiet;
+      const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, leaks: 0 };
       const recorder = await startRecorder({
         upstream,
         out: args.out,
@@ -73,7 +76,14 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         policy: policyFromArgs(args),
         ...(args.only ? { only: args.only } : {}),
         recordFailures: args.recordFailures,
-        onExchange: (entry) => process.stdout.write(`${formatProxyLine(entry)}\n`),
+        onExchange: (entry) => {
+          tally.exchanges++;
+          if (entry.recorded !== undefined) tally.recorded++;
+          else if (entry.status >= 500) tally.failures++;
+          else tally.skipped++;
+          tally.leaks += entry.leaks;
+          if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
+        },
       });
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
       if (args.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
@@ -82,7 +92,10 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         if (stopping) return;
         stopping = true;
         recorder.stop().then(({ recorded }) => {
-          process.stdout.write(`Recorded ${recorded} exchange${recorded === 1 ? '' : 's'} into ${args.out}\n`);
+          process.stdout.write(
+            `Recorded ${recorded} exchange${recorded === 1 ? '' : 's'} into ${args.out}: ${tally.exchanges} seen, ${tally.skipped} skipped (not recorded), ` +
+              `${tally.failures} failed (5xx or upstream errors, not recorded without --record-failures)${tally.leaks ? `, ${tally.leaks} leaked secret value${tally.leaks === 1 ? '' : 's'} replaced` : ''}\n`,
+          );
           process.exit(0);
         }, exitWithError);
       };

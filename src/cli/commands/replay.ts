@@ -3,9 +3,9 @@ import { MockvideoError } from '../../errors.js';
 import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.js';
 import { formatNearMissReport, type MatchMode } from '../../replay/index.js';
 import { formatProxyLine } from '../../server/record-server.js';
-import { formatLogLine } from '../../server/request-log.js';
 import { startReplayServer } from '../../server/replay-server.js';
 import { exitWithError } from '../exit.js';
+import { requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption, scenariosDirOption } from '../options.js';
 import { upstreamTimeoutOption, upstreamUrl } from './record.js';
@@ -32,6 +32,8 @@ export interface RunReplayOptions {
   fallbackScenario?: string | undefined;
   scenariosDir?: string | undefined;
   recordMissing?: { upstream: string; timeoutMs: number } | undefined;
+  /** `--log`, `--quiet`, `--verbose`; default: text lines. */
+  output?: OutputArgs;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}),
     ...(options.scenariosDir ? { scenariosDir: options.scenariosDir } : {}),
     ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
-    onRequest: (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
+    onRequest: requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false }),
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
     onRecorded: (entry) => process.stdout.write(`  ${formatProxyLine(entry)}\n`),
   });
@@ -103,6 +105,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         fallbackScenario: args.fallbackScenario,
         scenariosDir: args.scenariosDir as string | undefined,
         recordMissing: args.recordMissing ? { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000 } : undefined,
+        output: args as unknown as OutputArgs,
       });
     } catch (error) {
       exitWithError(error);
