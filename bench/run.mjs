@@ -15,7 +15,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -139,7 +139,7 @@ async function main() {
 
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: TASKSET },
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: TASKSET, loadAverageAtStart: loadavg()[0] },
     settings: { seconds: SECONDS, runs: RUNS, warmup: WARMUP, connections: CONNECTIONS, recordings: BIG, coldStarts: COLD, recordRequests: RECORD_REQUESTS, inProcessSeconds: INPROC_SECONDS },
     load: {},
     coldStart: {},
@@ -376,6 +376,8 @@ async function main() {
     target('in-process ≤ 1.2× one hand-written handler', results.inProcess.mockvideoUs <= 1.2 * results.inProcess.handWrittenUs, `${ratio(results.inProcess.mockvideoUs, results.inProcess.handWrittenUs)}×`);
     target('recording proxy < 1 ms added at p50', results.record.addedP50Ms < 1, `+${results.record.addedP50Ms} ms`);
     results.durationSeconds = Math.round((Date.now() - started) / 1000);
+    results.machine.loadAverageAtEnd = loadavg()[0];
+    if (Math.max(results.machine.loadAverageAtStart, results.machine.loadAverageAtEnd) > 1.5) results.notes.push('Other processes loaded the machine during the run (1-minute load average above 1.5): absolute figures are noisy; compare the ratios.');
 
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -442,6 +444,8 @@ function formatTable(results) {
     lines.push(`  by package: ${results.profile.areas.map((a) => `${a.area} ${a.selfPercent}%`).join(', ')}`);
     for (const f of results.profile.top) lines.push(`  ${String(f.selfPercent).padStart(5)}%  ${f.frame}`);
   }
+  lines.push('', `Machine: ${results.machine.cpus} × ${results.machine.cpu}, Node ${results.machine.node}, ${results.machine.pinned ? 'pinned with taskset' : 'not pinned (no taskset)'}; load average ${results.machine.loadAverageAtStart.toFixed(1)} at start, ${results.machine.loadAverageAtEnd.toFixed(1)} at end.`);
+  for (const note of results.notes) lines.push(note);
   lines.push('', `Fixtures: ${results.fixtures.recordings} recordings written in ${results.fixtures.recordingsWriteSeconds} s; replay of them listening after ${results.fixtures.replayBigStartSeconds} s.`);
   return lines.join('\n');
 }
