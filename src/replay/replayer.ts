@@ -43,32 +43,44 @@ export interface ReplayerOptions {
  * replayer.find('GET', '/api/g1/meta/cp', '?_region=IN') // { kind: 'exact', entry }
  */
 export class Replayer {
-  readonly index: RecordingIndex;
+  #index: RecordingIndex;
   readonly match: MatchMode;
   readonly #served = new Map<string, number>();
   readonly #used = new Set<string>();
 
   constructor(recordings: readonly NamedRecording[], options: ReplayerOptions = {}) {
-    this.index = new RecordingIndex(recordings, options.policy ?? DEFAULT_POLICY);
+    this.#index = new RecordingIndex(recordings, options.policy ?? DEFAULT_POLICY);
     this.match = options.match ?? 'nearest';
   }
+  /** The recordings it answers from, indexed by match key. */
+  get index(): RecordingIndex {
+    return this.#index;
+  }
+
+  /** Answers from `recordings` from the next request on (a reload of the folder); sequences and the unused list start again. */
+  replaceRecordings(recordings: readonly NamedRecording[]): void {
+    this.#index = new RecordingIndex(recordings, this.#index.policy);
+    this.#served.clear();
+    this.#used.clear();
+  }
+
 
   /** The recording for one request: `search` is the raw query string (with or without `?`). */
   find(method: string, pathname: string, search: string, mode: MatchMode = this.match): ReplayOutcome {
     // HEAD is answered like GET (the host drops the body).
     if (method.toUpperCase() === 'HEAD') method = 'GET';
     const pairs = splitQuery(search);
-    const at = requestKey(method, pathname, pairs, this.index.policy);
+    const at = requestKey(method, pathname, pairs, this.#index.policy);
     if (!at) return { kind: 'not-operation' };
-    const exact = this.index.lookup(at.key);
+    const exact = this.#index.lookup(at.key);
     if (exact) return { kind: 'exact', entry: this.#next(exact) };
-    const query = queryMultimap(pairs, this.index.policy);
+    const query = queryMultimap(pairs, this.#index.policy);
     if (mode === 'nearest') {
-      const [best] = closest(this.index, at.operation, query, 1);
-      if (best) return { kind: 'nearest', entry: this.#next(this.index.lookup(best.entry.key)!), differences: best.differences };
+      const [best] = closest(this.#index, at.operation, query, 1);
+      if (best) return { kind: 'nearest', entry: this.#next(this.#index.lookup(best.entry.key)!), differences: best.differences };
     }
     const names = pairs.map(([name]) => decodeComponent(name));
-    return { kind: 'miss', report: nearMissReport(this.index, { method: method.toUpperCase(), operation: at.operation, key: at.key, query, names }, this.index.policy) };
+    return { kind: 'miss', report: nearMissReport(this.#index, { method: method.toUpperCase(), operation: at.operation, key: at.key, query, names }, this.#index.policy) };
   }
 
   #next(entries: readonly IndexedRecording[]): IndexedRecording {
@@ -82,13 +94,13 @@ export class Replayer {
 
   /** Adds a recording (e.g. one just recorded) and counts it as used. */
   add(named: NamedRecording): void {
-    this.index.add(named);
+    this.#index.add(named);
     this.#used.add(named.name);
   }
 
   /** The names of the recordings never served, in the order given. */
   unused(): string[] {
-    return this.index.all().filter((e) => !this.#used.has(e.name)).map((e) => e.name);
+    return this.#index.all().filter((e) => !this.#used.has(e.name)).map((e) => e.name);
   }
 
   /** Starts every sequence from its first recording again. */

@@ -4,6 +4,7 @@ import { MockvideoError } from '../errors.js';
 import type { ScenarioCatalog } from '../scenarios/index.js';
 import { loadScenarioCatalog } from './load-catalog.js';
 import { isScenarioFileName } from './scenario-files.js';
+import { watchFolder } from './watch-folder.js';
 
 /** What a reload attempt gave: the new catalog, or the error that kept the last good one serving. */
 export type ReloadOutcome = { ok: true; catalog: ScenarioCatalog } | { ok: false; error: Error };
@@ -24,20 +25,17 @@ export interface WatchOptions {
  * good catalog keeps serving. Returns the watcher; `close()` it to stop.
  */
 export function watchScenarios(options: WatchOptions): FSWatcher {
-  let timer: NodeJS.Timeout | undefined;
-  const reload = () => {
-    try {
-      options.onReload({ ok: true, catalog: loadScenarioCatalog(options.dir) });
-    } catch (error) {
-      options.onReload({ ok: false, error: error instanceof Error ? error : new MockvideoError('MV_SCENARIO_INVALID', String(error)) });
-    }
-  };
-  // chokidar is loaded only when a server watches its scenarios.
-  const { watch } = createRequire(import.meta.url)('chokidar') as typeof import('chokidar');
-  const watcher = watch(options.dir, { ignoreInitial: true, depth: 0, ignored: (path, stats) => Boolean(stats?.isFile() && !isScenarioFileName(path)) });
-  watcher.on('all', () => {
-    clearTimeout(timer);
-    timer = setTimeout(reload, options.debounceMs ?? 100);
+  return watchFolder({
+    dir: options.dir,
+    depth: 0,
+    accepts: isScenarioFileName,
+    ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+    onChange: () => {
+      try {
+        options.onReload({ ok: true, catalog: loadScenarioCatalog(options.dir) });
+      } catch (error) {
+        options.onReload({ ok: false, error: error instanceof Error ? error : new MockvideoError('MV_SCENARIO_INVALID', String(error)) });
+      }
+    },
   });
-  return watcher;
 }

@@ -33,8 +33,12 @@ async function eventually(check: () => Promise<boolean>): Promise<number> {
 describe('watch mode', () => {
   it('an edited scenario file changes the next answer without a restart', async () => {
     expect(await adConfig()).toEqual({ edition: 1 });
-    write({ edition: 2 });
-    await eventually(async () => (await adConfig()).edition === 2);
+    // Written again on every poll: the watcher may still be starting when the test begins.
+    await eventually(async () => {
+      write({ edition: 2 });
+      await new Promise((r) => setTimeout(r, 200));
+      return (await adConfig()).edition === 2;
+    });
     expect(server.stdout()).toMatch(/scenarios reloaded from .*: version 2 is live/);
     expect((await (await fetch(`${server.url}/__mockvideo/health`)).json()).scenariosVersion).toBe(2);
   });

@@ -6,6 +6,8 @@ import { formatProxyLine } from '../../server/record-server.js';
 import { startReplayServer } from '../../server/replay-server.js';
 import { exitWithError } from '../exit.js';
 import { requestLogger, type OutputArgs } from '../output.js';
+import { readRecordingDir } from '../../storage/recordings.js';
+import { watchFolder } from '../../storage/watch-folder.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption, scenariosDirOption } from '../options.js';
 import { upstreamTimeoutOption, upstreamUrl } from './record.js';
@@ -20,6 +22,7 @@ interface ReplayArgs extends NormaliseArgs {
   'upstream-timeout': number;
   port: number;
   host: string;
+  watch: boolean;
 }
 
 /** What {@link runReplay} needs; `serve --replay DIR` passes its own port and host. */
@@ -34,6 +37,8 @@ export interface RunReplayOptions {
   recordMissing?: { upstream: string; timeoutMs: number } | undefined;
   /** `--log`, `--quiet`, `--verbose`; default: text lines. */
   output?: OutputArgs;
+  /** Reload the folder when its files change (not with `recordMissing`, which writes into it). */
+  watch?: boolean;
 }
 
 /**
@@ -58,10 +63,29 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
   if (options.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${running.port}\n`);
+  const watcher =
+    options.watch && !options.recordMissing
+      ? watchFolder({
+          dir: options.dir,
+          depth: 1,
+          accepts: (file) => file.endsWith('.json'),
+          onChange: () => {
+            const { recordings, problems } = readRecordingDir(options.dir);
+            if (problems.length) {
+              const list = problems.map((p) => `  ${p.file}${p.path ? ` at ${p.path}` : ''}: ${p.message}`).join('\n');
+              process.stderr.write(`[mockvideo] The changed recordings have problems:\n${list}\n[mockvideo] Kept serving the last good recordings.\n`);
+              return;
+            }
+            replay.replayer.replaceRecordings(recordings);
+            process.stdout.write(`recordings reloaded from ${options.dir}: ${recordings.length} recording${recordings.length === 1 ? '' : 's'} live\n`);
+          },
+        })
+      : undefined;
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    void watcher?.close();
     replay.stop().then(({ unused }) => {
       if (unused.length) {
         process.stdout.write(`Unused recordings (${unused.length} of ${replay.replayer.index.all().length}):\n${unused.map((name) => `  ${name}\n`).join('')}`);
@@ -88,7 +112,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         .option('upstream', { type: 'string', describe: 'The real service, for --record-missing' })
         .option('upstream-timeout', upstreamTimeoutOption)
         .option('port', portOption)
-        .option('host', hostOption),
+        .option('host', hostOption)
+        .option('watch', { type: 'boolean', default: true, describe: 'Reload the recordings when their files change; broken files keep the last good set serving (--no-watch to turn off)' }),
     )
       .example('$0 replay recordings/session1', 'Replay a session on http://127.0.0.1:8787')
       .example('$0 replay recordings/session1 --match strict', 'Explain every request that was not recorded')
@@ -106,6 +131,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         scenariosDir: args.scenariosDir as string | undefined,
         recordMissing: args.recordMissing ? { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000 } : undefined,
         output: args as unknown as OutputArgs,
+        watch: args.watch,
       });
     } catch (error) {
       exitWithError(error);

@@ -55,7 +55,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .example('$0 serve --https --https-port 8443', 'HTTP on 8787 and HTTPS on 8443 with a generated certificate') as unknown as Argv<ServeArgs>,
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     try {
-      if (args.replay) return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs });
+      if (args.replay) return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch });
       const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
       const faults = (args.fault ?? []).map(parseFaultFlag);
       let live: { catalog: typeof catalog; active: { scenario: string } } = { catalog, active: { scenario: args.scenario } };
