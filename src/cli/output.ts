@@ -24,6 +24,15 @@ function paintStatus(line: string, status: number): string {
 }
 
 /**
+ * A writer of one JSON object per line on stdout (pino): `{"level": "info", "time": ISO, ...fields,
+ * "msg": message}`, for `--log json`.
+ */
+export function jsonLines(message: string): (fields: object) => void {
+  const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination({ fd: 1, sync: true }));
+  return (fields) => logger.info(fields, message);
+}
+
+/**
  * The per-request log writer for the output flags. Text lines are coloured by status when the
  * terminal supports it (picocolors follows `NO_COLOR` and `FORCE_COLOR`); `--log json` writes one
  * JSON object per request through pino (`{"level", "time", "msg": "request", "method",
@@ -32,8 +41,8 @@ function paintStatus(line: string, status: number): string {
 export function requestLogger(args: OutputArgs): (entry: RequestLogEntry) => void {
   if (args.quiet) return () => undefined;
   if (args.log === 'json') {
-    const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination({ fd: 1, sync: true }));
-    return (entry) => logger.info({ ...entry, durationMs: Math.round(entry.durationMs * 100) / 100 }, 'request');
+    const line = jsonLines('request');
+    return (entry) => line({ ...entry, durationMs: Math.round(entry.durationMs * 100) / 100 });
   }
   return (entry) => process.stdout.write(`${paintStatus(formatLogLine(entry), entry.status)}\n`);
 }

@@ -3,7 +3,7 @@ import { OPERATION_NAMES, type OperationName } from '../../contract/index.js';
 import { MockvideoError } from '../../errors.js';
 import { formatProxyLine, startRecorder } from '../../server/record-server.js';
 import { exitWithError } from '../exit.js';
-import type { OutputArgs } from '../output.js';
+import { jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption } from '../options.js';
 
@@ -65,7 +65,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
   handler: async (args: ArgumentsCamelCase<RecordArgs>) => {
     try {
       const upstream = upstreamUrl(args.upstream);
-      const quiet = (args as unknown as OutputArgs).quiet;
+      const { quiet, log } = args as unknown as OutputArgs;
+      const json = log === 'json' && !quiet ? jsonLines('exchange') : undefined;
       const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, leaks: 0 };
       const recorder = await startRecorder({
         upstream,
@@ -82,7 +83,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           else if (entry.status >= 500) tally.failures++;
           else tally.skipped++;
           tally.leaks += entry.leaks;
-          if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
+          if (json) json({ n: tally.exchanges, ...entry });
+          else if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
         },
       });
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
