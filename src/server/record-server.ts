@@ -3,7 +3,9 @@ import type { OperationName } from '../contract/index.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import { RecordingWriter } from '../storage/recordings.js';
+import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { createApp } from './app.js';
+import { createServerContext, type ServerContext } from './context.js';
 import { listen, type RunningServer } from './listen.js';
 
 /** Options of {@link startRecorder}. */
@@ -23,6 +25,8 @@ export interface RecorderOptions {
 /** A running recorder. `stop()` stops accepting, lets exchanges in flight finish and be stored, and resolves with the count recorded. */
 export interface RunningRecorder {
   running: RunningServer;
+  /** The live state: the journal of recorded traffic and the admin API. */
+  context: ServerContext;
   stop: () => Promise<{ recorded: number }>;
 }
 
@@ -49,10 +53,13 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     onRecorded: () => void recorded++,
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
-  const app = createApp({ handlers: [], after: [proxy.middleware as unknown as RequestHandler] });
+  // The journal, findings, admin API and dashboard see the recorded traffic too.
+  const context = createServerContext({ mode: 'record', catalog: loadScenarioCatalog(), scenario: 'default', policy: options.policy, details: { upstream: options.upstream, recordings: options.out } });
+  const app = createApp({ handlers: [], after: [proxy.middleware as unknown as RequestHandler], context });
   const running = await listen(app, options.port, options.host);
   return {
     running,
+    context,
     stop: async () => {
       // Connections that go idle after close() started would otherwise wait out the grace period.
       const idle = setInterval(() => running.server.closeIdleConnections(), 50);

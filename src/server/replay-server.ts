@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import type { HttpHandler } from 'msw';
-import { createScenarioHandlers } from '../handlers/index.js';
 import { RecordingError } from '../errors.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
@@ -8,6 +7,7 @@ import { MATCH_HEADER, Replayer, createReplayHandlers, type MatchMode, type Near
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { RecordingWriter, readRecordingDir } from '../storage/recordings.js';
 import { createApp } from './app.js';
+import { contextHandlers, createServerContext, type ServerContext } from './context.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
 
@@ -31,6 +31,8 @@ export interface ReplayServerOptions {
 /** A running replay server; `stop()` resolves with the recordings never used. */
 export interface RunningReplay {
   running: RunningServer;
+  /** The live state: journal, admin API and the fallback's active scenario. */
+  context: ServerContext;
   replayer: Replayer;
   /** How many recordings were loaded. */
   loaded: number;
@@ -48,12 +50,16 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const { recordings, problems } = readRecordingDir(options.dir);
   if (problems.length) throw new RecordingError(options.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
   const replayer = new Replayer(recordings, { match: options.match, policy: options.policy });
-  let fallback: HttpHandler[] | undefined;
-  if (options.fallbackScenario) {
-    const catalog = loadScenarioCatalog(options.scenariosDir);
-    const name = catalog.get(options.fallbackScenario).name;
-    fallback = createScenarioHandlers(catalog, { activeScenario: () => name });
-  }
+  // The live state (journal, findings, admin API, dashboard); its active scenario answers the misses
+  // when there is a fallback, and can be switched like in `serve`.
+  const context = createServerContext({
+    mode: 'replay',
+    catalog: loadScenarioCatalog(options.scenariosDir),
+    scenario: options.fallbackScenario ?? 'default',
+    policy: options.policy,
+    details: { recordings: options.dir, ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
+  });
+  const fallback: HttpHandler[] | undefined = options.fallbackScenario ? contextHandlers(context) : undefined;
   const after: RequestHandler[] = [];
   let proxy: ReturnType<typeof createRecordingProxy> | undefined;
   if (options.recordMissing) {
@@ -76,10 +82,11 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     recordMissing: Boolean(options.recordMissing),
     ...(options.onMiss ? { onMiss: options.onMiss } : {}),
   });
-  const app = createApp({ handlers, after, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
+  const app = createApp({ handlers, after, context, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
   const running = await listen(app, options.port, options.host);
   return {
     running,
+    context,
     replayer,
     loaded: recordings.length,
     stop: async () => {
