@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction } from 'express';
-import { API_PREFIX, operationOfPath } from '../contract/index.js';
+import { operationOfPath } from '../contract/index.js';
 import { ANSWERED_BY_HEADER } from '../handlers/index.js';
 
 /** One served request, as the log line reports it. `durationMs` is in milliseconds. */
@@ -38,7 +38,7 @@ export function requestLog(write: (entry: RequestLogEntry) => void) {
       const path = (req.originalUrl.split('?')[0] ?? '');
       write({
         method: req.method,
-        operation: operationOfPath(path) ?? (path.includes(`${API_PREFIX}/`) ? path : path),
+        operation: operationOfPath(path) ?? path,
         scenario: String(res.getHeader(ANSWERED_BY_HEADER) ?? '-'),
         status: res.headersSent ? res.statusCode : 0,
         durationMs: Number(process.hrtime.bigint() - start) / 1e6,
