@@ -1,4 +1,5 @@
-import { watch, type FSWatcher } from 'chokidar';
+import { createRequire } from 'node:module';
+import type { FSWatcher } from 'chokidar';
 
 /** Options of {@link watchFolder}. */
 export interface WatchFolderOptions {
@@ -19,6 +20,8 @@ export interface WatchFolderOptions {
  */
 export function watchFolder(options: WatchFolderOptions): FSWatcher {
   let timer: NodeJS.Timeout | undefined;
+  // chokidar is loaded only when a server watches a folder, not at every start-up.
+  const { watch } = createRequire(import.meta.url)('chokidar') as typeof import('chokidar');
   const watcher = watch(options.dir, { ignoreInitial: true, depth: options.depth, ignored: (path, stats) => Boolean(stats?.isFile() && !options.accepts(path)) });
   watcher.on('all', () => {
     clearTimeout(timer);

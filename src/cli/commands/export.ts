@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import writeFileAtomic from 'write-file-atomic';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { RecordingError } from '../../errors.js';
 import { harFromRecordings } from '../../replay/index.js';
@@ -36,6 +35,7 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
       if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
       const sorted = [...recordings].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));
       const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, version: packageVersion() });
+      const { default: writeFileAtomic } = await import('write-file-atomic');
       await writeFileAtomic(args.har, `${JSON.stringify(har, null, 2)}\n`);
       process.stdout.write(`Exported ${recordings.length} recording${recordings.length === 1 ? '' : 's'} to ${args.har}\n`);
     } catch (error) {

@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+/** Packages only some commands or requests need: loading them at start-up slows every `serve` (see README "Performance"). */
+const ON_FIRST_USE = ['undici', 'selfsigned', 'pngjs', 'jpeg-js', 'fflate', 'chokidar', 'write-file-atomic'];
+
+/** The packages a fresh Node process loads when it imports `entry`: ES modules through a resolve hook, CommonJS ones from require.cache. */
+function packagesLoadedBy(entry: string): Set<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'mockvideo-lazy-'));
+  const log = join(dir, 'resolved.txt');
+  try {
+    const hooks = `import { appendFileSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }`;
+    const script = [
+      `import { createRequire, register } from 'node:module';`,
+      `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));`,
+      `await import(${JSON.stringify(entry)});`,
+      `process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));`,
+    ].join('\n');
+    const required = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as string[];
+    const files = [...required, ...readFileSync(log, 'utf8').split('\n')];
+    return new Set(files.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]).filter((name): name is string => name !== undefined));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('start-up', () => {
+  it(`loading the CLI does not load ${ON_FIRST_USE.join(', ')}`, () => {
+    const packages = packagesLoadedBy(MAIN);
+    expect(ON_FIRST_USE.filter((name) => packages.has(name))).toEqual([]);
+    // The check itself sees both kinds of module: express is CommonJS, msw an ES module.
+    expect([packages.has('express'), packages.has('msw')]).toEqual([true, true]);
+  });
+});
