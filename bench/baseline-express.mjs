@@ -18,6 +18,9 @@ for (const [path, { contentType, body }] of Object.entries(bodies)) {
 const server = app.listen(Number(port), '127.0.0.1', () => {
   process.stdout.write(`baseline listening at http://127.0.0.1:${server.address().port}\n`);
 });
-const stop = () => server.close(() => process.exit(0));
+const stop = () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
