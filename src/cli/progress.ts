@@ -26,3 +26,16 @@ export function progress(total: number, title: string): Progress {
   bar.start(total, 0, { label: '' });
   return { tick: (label = '') => bar.increment(1, { label }), done: () => bar.stop() };
 }
+
+/**
+ * A progress callback `(done, total, label)` that draws a bar once it learns the total (for
+ * readers that count as they go), and removes it after the last step.
+ */
+export function progressCallback(title: string): (done: number, total: number, label: string) => void {
+  let bar: Progress | undefined;
+  return (done, total, label) => {
+    bar ??= progress(total, title);
+    bar.tick(label);
+    if (done === total) bar.done();
+  };
+}

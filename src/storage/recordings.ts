@@ -40,9 +40,11 @@ export interface RecordingFiles {
  * Never throws for a bad file: invalid JSON, a wrong shape, a file in the wrong folder or with a
  * wrong name all come back as problems naming the file (relative to `dir`).
  *
+ * `onProgress` hears each file as it is read (1-based count, total), for progress bars.
+ *
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
-export function readRecordingDir(dir: string): RecordingFiles {
+export function readRecordingDir(dir: string, onProgress?: (done: number, total: number, file: string) => void): RecordingFiles {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -51,35 +53,37 @@ export function readRecordingDir(dir: string): RecordingFiles {
   }
   const result: RecordingFiles = { recordings: [], problems: [] };
   for (const name of names) if (name.endsWith('.json')) result.problems.push({ file: name, path: '', message: 'a recording file outside an operation folder; move it into its operation folder (e.g. meta-cp/)' });
-  for (const operation of OPERATION_NAMES) {
-    const folder = operationFolder(operation);
-    if (!names.includes(folder)) continue;
-    for (const file of readdirSync(join(dir, folder)).sort()) {
-      if (!file.endsWith('.json')) continue;
-      const name = `${folder}/${file}`;
-      if (!RECORDING_FILE.test(file)) {
-        result.problems.push({ file: name, path: '', message: 'not a recording file name (<12 hex>-<NNN>.json)' });
-        continue;
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(readFileSync(join(dir, folder, file), 'utf8'));
-      } catch (error) {
-        result.problems.push({ file: name, path: '', message: `not valid JSON: ${(error as Error).message}` });
-        continue;
-      }
-      const parsed = parseRecording(value, name);
-      if (!parsed.ok) {
-        result.problems.push(...parsed.problems);
-        continue;
-      }
-      if (parsed.recording.operation !== operation) {
-        result.problems.push({ file: name, path: 'operation', message: `"${parsed.recording.operation}" is not the operation of its folder (${folder})` });
-        continue;
-      }
-      result.recordings.push({ name, recording: parsed.recording });
+  const files = OPERATION_NAMES.filter((operation) => names.includes(operationFolder(operation))).flatMap((operation) =>
+    readdirSync(join(dir, operationFolder(operation)))
+      .sort()
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => ({ operation, folder: operationFolder(operation), file })),
+  );
+  files.forEach(({ operation, folder, file }, done) => {
+    const name = `${folder}/${file}`;
+    onProgress?.(done + 1, files.length, name);
+    if (!RECORDING_FILE.test(file)) {
+      result.problems.push({ file: name, path: '', message: 'not a recording file name (<12 hex>-<NNN>.json)' });
+      return;
     }
-  }
+    let value: unknown;
+    try {
+      value = JSON.parse(readFileSync(join(dir, folder, file), 'utf8'));
+    } catch (error) {
+      result.problems.push({ file: name, path: '', message: `not valid JSON: ${(error as Error).message}` });
+      return;
+    }
+    const parsed = parseRecording(value, name);
+    if (!parsed.ok) {
+      result.problems.push(...parsed.problems);
+      return;
+    }
+    if (parsed.recording.operation !== operation) {
+      result.problems.push({ file: name, path: 'operation', message: `"${parsed.recording.operation}" is not the operation of its folder (${folder})` });
+      return;
+    }
+    result.recordings.push({ name, recording: parsed.recording });
+  });
   return result;
 }
 

@@ -4,6 +4,7 @@ import { RecordingError } from '../../errors.js';
 import { harFromRecordings } from '../../replay/index.js';
 import { readRecordingDir } from '../../storage/recordings.js';
 import { exitWithError } from '../exit.js';
+import { progressCallback } from '../progress.js';
 
 interface ExportArgs {
   dir: string;
@@ -31,7 +32,7 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
       .example('$0 export recordings/session1 --har session1.har', 'Open session1.har in DevTools → Network → Import') as unknown as Argv<ExportArgs>,
   handler: async (args: ArgumentsCamelCase<ExportArgs>) => {
     try {
-      const { recordings, problems } = readRecordingDir(args.dir);
+      const { recordings, problems } = readRecordingDir(args.dir, progressCallback('Reading recordings'));
       if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
       const sorted = [...recordings].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));
       const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, version: packageVersion() });

@@ -7,7 +7,7 @@ import { checkScenarios, shippedScenarios, type ParsedScenario } from '../../sce
 import { isRecordingDir, readRecordingDir } from '../../storage/recordings.js';
 import { SHIPPED_SCENARIOS_DIR, readScenarioFiles, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { EXIT, exitWithError } from '../exit.js';
-import { progress } from '../progress.js';
+import { progress, progressCallback } from '../progress.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 
 interface ValidateArgs extends NormaliseArgs {
@@ -16,7 +16,7 @@ interface ValidateArgs extends NormaliseArgs {
 
 /** Checks one recording folder: every file's format, then every body against the contract. Prints each finding; returns how many. */
 function validateRecordings(dir: string, policy: NormalisationPolicy): number {
-  const { recordings, problems } = readRecordingDir(dir);
+  const { recordings, problems } = readRecordingDir(dir, progressCallback('Checking recordings'));
   for (const p of problems) process.stdout.write(`✗ ${join(dir, p.file)}${p.path ? ` at ${p.path}` : ''}: ${p.message}\n`);
   const findings = recordings.flatMap((r) => checkRecording(r, policy));
   for (const f of findings) process.stdout.write(`✗ ${formatFinding({ ...f, recording: join(dir, f.recording) })}\n`);
