@@ -22,6 +22,15 @@ export interface AppOptions {
   context?: ServerContext;
 }
 
+/** The longest request target served, in characters (the client's longest is about 1,200). */
+export const MAX_URL_LENGTH = 8192;
+
+/** Answers a request target longer than {@link MAX_URL_LENGTH} with a clean 414 (headers over 16 KB get Node's 431). */
+function refuseLongUrls(req: Request, res: Response, next: NextFunction): void {
+  if (req.url.length <= MAX_URL_LENGTH) return next();
+  res.status(414).json({ error: `The request target is ${req.url.length} characters; mockvideo serves at most ${MAX_URL_LENGTH}.` });
+}
+
 /**
  * The Express host: the request log, the admin API and the journal (with a `context`), then the MSW
  * handlers through `@mswjs/http-middleware`, then a
@@ -32,6 +41,7 @@ export function createApp(options: AppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', false);
+  app.use(refuseLongUrls);
   if (options.onRequest) app.use(requestLog(options.onRequest));
   app.use(ADMIN_PREFIX, foreignGuard());
   for (const middleware of options.before ?? []) app.use(middleware);

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
 
@@ -16,11 +17,18 @@ export interface RunningServer {
 }
 
 /**
- * Listens on `host:port` (`port` 0 picks a free port).
+ * Time limits of every server, in milliseconds: a client that sends its headers slowly
+ * (slowloris) or never finishes its request is cut off instead of holding a socket forever.
+ */
+export const SERVER_LIMITS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 } as const;
+
+/**
+ * Starts `server` (HTTP or HTTPS) on `host:port` with {@link SERVER_LIMITS}; `port` 0 picks a free
+ * port. The URL shows `scheme`, and `127.0.0.1` for a wildcard host.
  * @throws the listen error (e.g. `EADDRINUSE`) when the address cannot be bound.
  */
-export function listen(app: RequestListener, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(app);
+export function serveOn<S extends Server | HttpsServer>(server: S, port: number, host: string, scheme: 'http' | 'https'): Promise<Omit<RunningServer, 'server'> & { server: S }> {
+  Object.assign(server, SERVER_LIMITS);
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -30,7 +38,7 @@ export function listen(app: RequestListener, port: number, host: string): Promis
       resolvePromise({
         server,
         port: address.port,
-        url: `http://${shown}:${address.port}`,
+        url: `${scheme}://${shown}:${address.port}`,
         close: (graceMs = 2000) =>
           new Promise<void>((done) => {
             const timer = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -44,4 +52,12 @@ export function listen(app: RequestListener, port: number, host: string): Promis
       });
     });
   });
+}
+
+/**
+ * Listens with HTTP on `host:port` (`port` 0 picks a free port).
+ * @throws the listen error (e.g. `EADDRINUSE`) when the address cannot be bound.
+ */
+export function listen(app: RequestListener, port: number, host: string): Promise<RunningServer> {
+  return serveOn(createServer(app), port, host, 'http');
 }

@@ -103,6 +103,17 @@ describe('bad requests while serving', () => {
     expect(after.status).toBe(200);
   });
 
+  it('an over-long URL gets 414 and oversized headers get 431, and the server keeps serving', async () => {
+    expect((await raw('GET', `/api/g1/meta/cp?_eset=${'x'.repeat(9000)}`)).status).toBe(414);
+    const big = await new Promise<number>((resolve, reject) => {
+      const req = request(`${server.url}/api/g1/meta/cp`, { headers: { 'x-padding': 'y'.repeat(20_000) } }, (res) => resolve(res.statusCode!));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(big).toBe(431);
+    expect((await fetch(`${server.url}${clientPath('meta/cp')}`)).status).toBe(200);
+  });
+
   it('the same handlers answer GET and HEAD', async () => {
     const head = await fetch(`${server.url}${clientPath('meta/cp')}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
