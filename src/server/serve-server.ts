@@ -1,0 +1,34 @@
+import type express from 'express';
+import { createApp } from './app.js';
+import { contextHandlers, createServerContext, type ServerContext, type ServerContextOptions } from './context.js';
+import { listen, type RunningServer } from './listen.js';
+import type { RequestLogEntry } from './request-log.js';
+
+/** Options of {@link startServeServer}: the context's, plus where to listen. */
+export interface ServeServerOptions extends Omit<ServerContextOptions, 'mode'> {
+  port: number;
+  host: string;
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Middlewares run first (media downloads, `meta/upgrade`, analytics: see `deviceRoutes`). */
+  before?: express.RequestHandler[];
+  /** Starts the listening servers instead of one HTTP server on `host:port` (e.g. HTTP and HTTPS: see `startServers`). */
+  listen?: (app: express.Express) => Promise<Pick<RunningServer, 'url' | 'close'>>;
+}
+
+/** A running `serve` server and its live state. */
+export interface RunningServe {
+  running: Pick<RunningServer, 'url' | 'close'>;
+  context: ServerContext;
+}
+
+/**
+ * Starts the `serve` server: scenario handlers with the journal, contract findings, faults and the
+ * admin API.
+ * @throws UnknownScenarioError for an unknown scenario; the listen error when the port is taken.
+ */
+export async function startServeServer(options: ServeServerOptions): Promise<RunningServe> {
+  const { port, host, onRequest, before, listen: listenWith, ...contextOptions } = options;
+  const context = createServerContext({ mode: 'serve', ...contextOptions });
+  const app = createApp({ handlers: contextHandlers(context), context, ...(onRequest ? { onRequest } : {}), ...(before ? { before } : {}) });
+  return { running: await (listenWith ? listenWith(app) : listen(app, port, host)), context };
+}
