@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
-import { recordSession, removeTempDirs, tempDir } from '../support/recordings.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import { recordSession, tempDir } from '../support/recordings.js';
+import { useUpstream } from '../support/upstream.js';
 
-let upstream: Upstream;
-beforeAll(async () => {
-  upstream = await startUpstream();
-});
-afterAll(async () => {
-  removeTempDirs();
-  await upstream.close();
-});
+const upstream = useUpstream();
 
 describe('the journal and admin API in record and replay modes', () => {
   it('record: health names the mode and upstream; the journal holds the proxied requests, token redacted', async () => {

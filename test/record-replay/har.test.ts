@@ -2,31 +2,20 @@
 // in headless Debian Chromium, never a downloaded browser) imported and replayed.
 // Without Chromium at MOCKVIDEO_CHROMIUM (default /usr/bin/chromium) the browser test is skipped and
 // says why, unless CI is set: then it fails.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
 import { encodedForms } from '../../src/normalise/index.js';
 import { runCli, startCli } from '../support/cli.js';
 import { CLIENT_COMMON_QUERY, clientPath } from '../support/client.js';
-import { getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
+import { getBytes, recordSession, recordingFiles, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import { useUpstream } from '../support/upstream.js';
+import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
 
-const CHROMIUM = process.env.MOCKVIDEO_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM}. Install Debian's package (apt-get install -y chromium) or point MOCKVIDEO_CHROMIUM at a Chromium binary.`;
-if (missing && !process.env.CI) console.warn(`[HAR browser test] skipped: ${missing}`);
 
-let upstream: Upstream;
-beforeAll(async () => {
-  upstream = await startUpstream();
-});
-afterAll(async () => {
-  removeTempDirs();
-  await upstream.close();
-});
+const upstream = useUpstream();
 
 const SECRETS = CLIENT_COMMON_QUERY.filter(([name]) => ['_st', '_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5'].includes(name)).map(([, v]) => v);
 
@@ -62,12 +51,11 @@ describe('export → import', () => {
   });
 });
 
-describe.skipIf(Boolean(missing) && !process.env.CI)('a HAR recorded by a real browser', () => {
+describe.skipIf(skipWithoutChromium('HAR browser test'))('a HAR recorded by a real browser', () => {
   it('imports (redacted, /api/g1 only) and replays byte-identical bodies', { timeout: 40_000 }, async () => {
-    if (missing) throw new Error(`[HAR browser test] CI is set but ${missing}`);
     const harFile = join(tempDir(), 'browser.har');
     const calls: Array<[OperationName, { is_from_gallery?: 'true' | 'false' }]> = [...OPERATION_NAMES.map((op): [OperationName, object] => [op, {}]), ['localplay/diversion', { is_from_gallery: 'false' }]];
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await launchChromium('HAR browser test');
     const served = new Map<string, string>();
     try {
       const context = await browser.newContext({ recordHar: { path: harFile, content: 'embed' } });

@@ -1,22 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/contract/index.js';
 import { encodedForms } from '../../src/normalise/index.js';
 import { startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
-import { getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
+import { getBytes, recordSession, recordingFiles, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import { useUpstream } from '../support/upstream.js';
 
-let upstream: Upstream;
-beforeAll(async () => {
-  upstream = await startUpstream();
-});
-afterAll(async () => {
-  removeTempDirs();
-  await upstream.close();
-});
+const upstream = useUpstream();
 
 /** A made-up token with characters that encode differently: `+`, space, `/`, `&`. */
 const TOKEN_RAW = 'tok%2Ben+with%20space%2Fslash%26amp';

@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { operationOfPath, toServiceJson } from '../../src/contract/index.js';
+import { afterAll, beforeAll } from 'vitest';
 import { minimalScenario, item } from './minimal-scenario.js';
+import { removeTempDirs } from './recordings.js';
 
 /** Switches a test flips to make the fake service misbehave. */
 export interface UpstreamSwitches {
@@ -109,4 +111,21 @@ export async function deadUrl(): Promise<string> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * Starts a fake upstream before the calling test file's tests and, after them, closes it and removes
+ * the temporary recording folders. The handle reads the running upstream (`url`, `received`,
+ * `switches`, …) once the tests run.
+ */
+export function useUpstream(): Upstream {
+  let current: Upstream | undefined;
+  beforeAll(async () => {
+    current = await startUpstream();
+  });
+  afterAll(async () => {
+    removeTempDirs();
+    await current?.close();
+  });
+  return new Proxy({} as Upstream, { get: (_target, key) => Reflect.get(current!, key) });
 }
