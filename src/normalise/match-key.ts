@@ -11,7 +11,8 @@ export type QueryMultimap = Record<string, string[]>;
 
 /** Builds the matching multimap of raw pairs under `policy`. */
 export function queryMultimap(pairs: readonly RawPair[], policy: NormalisationPolicy): QueryMultimap {
-  const map: QueryMultimap = {};
+  // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
+  const map: QueryMultimap = Object.create(null) as QueryMultimap;
   for (const [rawName, rawValue] of pairs) {
     const name = decodeComponent(rawName);
     if (ignoredBecause(policy, name)) continue;

@@ -64,7 +64,8 @@ export function journalMiddleware(context: ServerContext) {
       journaled = true;
       const secrets = context.policy.secret;
       const redactedQuery: RawPair[] = rawQuery.map(([name, value]) => [name, secrets.includes(decodeComponent(name)) ? SERVICE_TOKEN_PLACEHOLDER : value]);
-      const query: Record<string, string[]> = {};
+      // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
+      const query = Object.create(null) as Record<string, string[]>;
       for (const [name, value] of redactedQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
       const answered = res.headersSent && res.statusCode >= 100;
       context.journal.add({

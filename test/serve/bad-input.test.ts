@@ -94,6 +94,7 @@ describe('bad requests while serving', () => {
   it.each([
     ['malformed percent-encoding in the query', '/api/g1/meta/cp?_model=%E0%A4%A&x=%%&y=%zz', 200],
     ['parameters without values, repeated, empty names', '/api/g1/localplay/diversion?ref&ref&=&&is_from_gallery=true&is_from_gallery=maybe', 200],
+    ['parameters named like Object members', '/api/g1/meta/cp?valueOf=1&constructor=2&__proto__=3&toString=4&hasOwnProperty=5', 200],
     ['a 6,000-character parameter', `/api/g1/meta/plugin?_eset=${'x'.repeat(6000)}`, 200],
     ['malformed percent-encoding in the path', '/api/g1/meta/%E0%A4%A', 400],
     ['an unknown scenario prefix', '/scenarios/..%2F..%2Fetc/api/g1/meta/cp', 404],
@@ -112,6 +113,14 @@ describe('bad requests while serving', () => {
     });
     expect(big).toBe(431);
     expect((await fetch(`${server.url}${clientPath('meta/cp')}`)).status).toBe(200);
+  });
+
+  it('journals parameters named like Object members as ordinary parameters', async () => {
+    await raw('GET', '/api/g1/meta/setting?valueOf=1&valueOf=2&__proto__=x');
+    const { requests } = JSON.parse((await raw('GET', '/__mockvideo/requests?operation=meta/setting')).body);
+    const last = requests[requests.length - 1];
+    expect(last.query.valueOf).toEqual(['1', '2']);
+    expect(Object.getOwnPropertyDescriptor(last.query, '__proto__')?.value).toEqual(['x']);
   });
 
   it('the same handlers answer GET and HEAD', async () => {
