@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { OperationName } from '../contract/index.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
-import { RecordingWriter } from '../storage/recordings.js';
+import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { createApp } from './app.js';
 import { createServerContext, type ServerContext } from './context.js';
@@ -41,6 +41,7 @@ export function formatProxyLine(entry: ProxyLogEntry): string {
  * `upstream`, writing into `out` (with `only`, that operation's old recordings are replaced).
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
+  const release = await claimRecordingDir(options.out);
   const writer = new RecordingWriter(options.out, options.only ? { replace: options.only } : {});
   let recorded = 0;
   const proxy = createRecordingProxy({
@@ -67,6 +68,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
       clearInterval(idle);
       await proxy.drain();
       await proxy.close();
+      await release();
       return { recorded };
     },
   };

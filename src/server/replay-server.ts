@@ -5,7 +5,7 @@ import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import { MATCH_HEADER, Replayer, createReplayHandlers, type MatchMode, type NearMissReport } from '../replay/index.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
-import { RecordingWriter, readRecordingDir } from '../storage/recordings.js';
+import { RecordingWriter, claimRecordingDir, readRecordingDir } from '../storage/recordings.js';
 import { createApp } from './app.js';
 import { contextHandlers, createServerContext, type ServerContext } from './context.js';
 import { listen, type RunningServer } from './listen.js';
@@ -62,7 +62,9 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const fallback: HttpHandler[] | undefined = options.fallbackScenario ? contextHandlers(context) : undefined;
   const after: RequestHandler[] = [];
   let proxy: ReturnType<typeof createRecordingProxy> | undefined;
+  let release: (() => Promise<void>) | undefined;
   if (options.recordMissing) {
+    release = await claimRecordingDir(options.dir);
     const writer = new RecordingWriter(options.dir);
     proxy = createRecordingProxy({
       upstream: options.recordMissing.upstream,
@@ -95,6 +97,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       clearInterval(idle);
       await proxy?.drain();
       await proxy?.close();
+      await release?.();
       return { unused: replayer.unused() };
     },
   };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
 import { MockvideoError } from '../errors.js';
@@ -144,5 +144,31 @@ function safeList(dir: string): string[] {
     return readdirSync(dir);
   } catch {
     return [];
+  }
+}
+
+/**
+ * Makes sure mockvideo may record into `dir`, before the first request: creates it, writes and
+ * removes a probe file, and takes a lock (proper-lockfile; a lock left by a crashed process goes
+ * stale after 10 s) so that a second `record` on the same folder is refused instead of
+ * interleaving files. Returns the function that releases the lock.
+ *
+ * @throws MockvideoError (`MV_USAGE`) naming the folder and the cause: not writable, or in use.
+ */
+export async function claimRecordingDir(dir: string): Promise<() => Promise<void>> {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, `.mockvideo-probe-${process.pid}`);
+    writeFileSync(probe, '');
+    unlinkSync(probe);
+  } catch (error) {
+    throw new MockvideoError('MV_USAGE', `Cannot record into ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Choose a folder you can write to with --out.`);
+  }
+  const { lock } = await import('proper-lockfile');
+  try {
+    return await lock(dir, { lockfilePath: join(dir, '.mockvideo.lock'), stale: 10_000, update: 2_000, realpath: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    throw new MockvideoError('MV_USAGE', `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`);
   }
 }

@@ -3,7 +3,7 @@ import type { Har } from 'har-format';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import { recordingsFromHar } from '../../replay/index.js';
-import { RecordingWriter } from '../../storage/recordings.js';
+import { RecordingWriter, claimRecordingDir } from '../../storage/recordings.js';
 import { exitWithError } from '../exit.js';
 import { progress, showsProgress } from '../progress.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
@@ -36,14 +36,19 @@ export const importCommand: CommandModule<object, ImportArgs> = {
       }
       if (!Array.isArray(har?.log?.entries)) throw new MockvideoError('MV_USAGE', `${args.file} is not a HAR file: it has no log.entries. Save it again from DevTools ("Save all as HAR with content").`);
       const imported = recordingsFromHar(har, policyFromArgs(args));
-      const writer = new RecordingWriter(args.out);
-      const bar = progress(imported.recordings.length, 'Importing');
-      for (const recording of imported.recordings) {
-        const file = await writer.write(recording);
-        bar.tick(file);
-        if (!showsProgress()) process.stdout.write(`imported ${file}\n`);
+      const release = await claimRecordingDir(args.out);
+      try {
+        const writer = new RecordingWriter(args.out);
+        const bar = progress(imported.recordings.length, 'Importing');
+        for (const recording of imported.recordings) {
+          const file = await writer.write(recording);
+          bar.tick(file);
+          if (!showsProgress()) process.stdout.write(`imported ${file}\n`);
+        }
+        bar.done();
+      } finally {
+        await release();
       }
-      bar.done();
       for (const skip of imported.skipped) process.stdout.write(`skipped ${skip.url.split('?')[0]}: ${skip.reason}\n`);
       process.stdout.write(`Imported ${imported.recordings.length} recording${imported.recordings.length === 1 ? '' : 's'} into ${args.out}, skipped ${imported.skipped.length}${imported.leaks ? `, replaced ${imported.leaks} leaked value${imported.leaks === 1 ? '' : 's'}` : ''}\n`);
     } catch (error) {
