@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { clientPath } from '../support/client.js';
+import { startCli } from '../support/cli.js';
+
+describe('shutdown', () => {
+  it('SIGTERM lets in-flight requests finish, then exits 0', async () => {
+    const server = await startCli(['serve', '--port', '0', '--no-watch', '--fault', 'meta/setting=delay:800']);
+    const inFlight = Array.from({ length: 20 }, () => fetch(`${server.url}${clientPath('meta/setting')}`).then((r) => r.status));
+    await new Promise((r) => setTimeout(r, 200));
+    const exited = server.stop('SIGTERM');
+    expect(await Promise.all(inFlight)).toEqual(Array(20).fill(200));
+    expect(await exited).toBe(0);
+  });
+
+  it('a second SIGINT exits at once, without waiting for a request that hangs', async () => {
+    const server = await startCli(['serve', '--port', '0', '--no-watch', '--fault', 'meta/setting=hang']);
+    const hanging = fetch(`${server.url}${clientPath('meta/setting')}`).catch(() => 'closed');
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    server.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await server.stop('SIGINT')).toBe(0);
+    // The grace period for in-flight requests is 2 s; the second signal must not wait for it.
+    expect(Date.now() - started).toBeLessThan(1800);
+    expect(await hanging).toBe('closed');
+  });
+});
