@@ -114,6 +114,19 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       log(502, undefined, `upstream failed: ${cause.code}`);
       return;
     }
+    // A body that does not decode (say, invalid gzip) is no answer: the client gets a clear 502, not
+    // bytes it cannot read, and nothing is recorded.
+    let plain: Buffer;
+    try {
+      plain = decoded(body, flat(responseHeaders)['content-encoding']);
+    } catch (error) {
+      const encoding = flat(responseHeaders)['content-encoding'];
+      const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with a body that does not decode as "${encoding}": ${(error as Error).message}. Nothing was recorded.`;
+      res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', ...extra });
+      res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBADENCODING' }));
+      log(502, undefined, `upstream body does not decode as ${encoding}`);
+      return;
+    }
     let recorded: string | undefined;
     let note = '';
     let leaks = 0;
@@ -124,7 +137,6 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     else if (status >= 500 && !options.recordFailures) note = 'not recorded: upstream failure (use --record-failures)';
     else {
       try {
-        const plain = decoded(body, flat(responseHeaders)['content-encoding']);
         const result = buildRecording(
           { method, path, query: splitQuery(at < 0 ? '' : target.slice(at + 1)), requestHeaders: flat(req.headers), status, responseHeaders: flat(responseHeaders), body: plain, recordedAt: new Date().toISOString() },
           options.policy,

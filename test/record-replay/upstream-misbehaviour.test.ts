@@ -1,0 +1,86 @@
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCli, type CliProcess } from '../support/cli.js';
+import { clientPath } from '../support/client.js';
+import { recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
+
+/** What the raw upstream writes on the socket for each operation, exactly (a misbehaving service). */
+const ANSWERS: Record<string, string | ((socket: import('node:net').Socket) => void)> = {
+  ad_config: (socket) => {
+    socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"data":{"cut');
+    setTimeout(() => socket.destroy(), 50);
+  },
+  'meta/cp': 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 12\r\n\r\nnot gzip!!!!',
+  'meta/setting': 'HTTP/1.1 302 Found\r\nlocation: http://elsewhere.invalid/steal\r\ncontent-length: 0\r\n\r\n',
+  // Declares 1,000 bytes, sends a complete-looking JSON body, then closes.
+  'meta/plugin': 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"data":[],"msg":"OK","result":1}',
+};
+
+let upstream: Server;
+let upstreamUrl: string;
+let out: string;
+let recorder: CliProcess;
+
+beforeAll(async () => {
+  upstream = createServer((socket) => {
+    let head = '';
+    socket.on('data', (chunk) => {
+      head += chunk;
+      if (!head.includes('\r\n\r\n')) return;
+      const path = /^GET ([^? ]+)/.exec(head)?.[1] ?? '';
+      const answer = ANSWERS[path.replace('/api/g1/', '')];
+      head = '';
+      if (typeof answer === 'function') answer(socket);
+      else socket.end(answer ?? 'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+    });
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  out = tempDir();
+  recorder = await startCli(['record', '--upstream', upstreamUrl, '--out', out, '--port', '0', '--upstream-timeout', '3']);
+});
+
+afterAll(async () => {
+  await recorder.stop('SIGINT');
+  upstream.close();
+  removeTempDirs();
+});
+
+const get = async (op: Parameters<typeof clientPath>[0]) => {
+  const response = await fetch(`${recorder.url}${clientPath(op)}`, { redirect: 'manual' });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+};
+
+describe('an upstream that misbehaves while recording', () => {
+  it('a body cut off mid-way: a 502 JSON error naming the upstream, nothing written', async () => {
+    const answer = await get('ad_config');
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.text).error).toContain(upstreamUrl);
+    expect(recordingFiles(out).filter((f) => f.name.startsWith('ad_config'))).toEqual([]);
+  });
+
+  it('invalid gzip: a 502 JSON error naming the encoding, nothing written', async () => {
+    const answer = await get('meta/cp');
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.text)).toMatchObject({ upstream: upstreamUrl, cause: 'EBADENCODING', error: expect.stringContaining('does not decode as "gzip"') });
+    expect(recordingFiles(out).filter((f) => f.name.startsWith('meta-cp'))).toEqual([]);
+  });
+
+  it('a redirect to another host is passed to the client as it came, never followed', async () => {
+    const answer = await get('meta/setting');
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe('http://elsewhere.invalid/steal');
+  });
+
+  it('a Content-Length that lies (more than is sent): a 502 JSON error, nothing written', async () => {
+    const answer = await get('meta/plugin');
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.text).upstream).toBe(upstreamUrl);
+    expect(recordingFiles(out).filter((f) => f.name.startsWith('meta-plugin'))).toEqual([]);
+  });
+
+  it('keeps serving afterwards', async () => {
+    expect((await fetch(`${recorder.url}/__mockvideo/health`)).status).toBe(200);
+  });
+});
