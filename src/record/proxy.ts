@@ -20,12 +20,20 @@ export interface ProxyLogEntry {
   leaks: number;
 }
 
+/** The default largest upstream body, in bytes (32 MiB: far above any answer of the six operations). */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** An upstream body over the size limit. */
+class BodyTooLarge extends Error {}
+
 /** Options of {@link createRecordingProxy}. */
 export interface RecordingProxyOptions {
   /** The one upstream every request goes to, e.g. `https://api.example.com` (a path prefix is kept). */
   upstream: string;
   /** Time allowed for the upstream to answer completely, in milliseconds. */
   timeoutMs: number;
+  /** The largest upstream body recorded, in bytes; a larger one gets a 502. Default {@link DEFAULT_MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
   policy: NormalisationPolicy;
   /** Stores a recording; resolves with its name. */
   store: (recording: Recording) => Promise<string>;
@@ -102,9 +110,22 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       status = answer.statusCode;
       responseHeaders = answer.headers;
       const chunks: Buffer[] = [];
-      for await (const chunk of answer.body) chunks.push(chunk as Buffer);
+      let size = 0;
+      const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      for await (const chunk of answer.body) {
+        size += (chunk as Buffer).length;
+        if (size > limit) throw new BodyTooLarge(`the body is larger than the limit of ${limit} bytes`);
+        chunks.push(chunk as Buffer);
+      }
       body = Buffer.concat(chunks);
     } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with ${error.message}. Nothing was recorded. Raise --max-body-size if the answer is right.`;
+        res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', ...extra });
+        res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBODYTOOLARGE' }));
+        log(502, undefined, 'upstream body over the size limit');
+        return;
+      }
       const cause = causeOf(error);
       const message = `[mockvideo] The upstream ${upstream.origin} did not answer ${method} ${path}: ${cause.message} (${cause.code}). Nothing was recorded. Check that --upstream is right and reachable, or raise --upstream-timeout.`;
       if (!res.headersSent) {

@@ -16,6 +16,8 @@ export interface RecorderOptions {
   host: string;
   /** Milliseconds. */
   timeoutMs: number;
+  /** The largest upstream body recorded, in bytes (see `createRecordingProxy`). */
+  maxBodyBytes?: number;
   policy: NormalisationPolicy;
   only?: readonly OperationName[];
   recordFailures?: boolean;
@@ -47,6 +49,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   const proxy = createRecordingProxy({
     upstream: options.upstream,
     timeoutMs: options.timeoutMs,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     policy: options.policy,
     store: (recording) => writer.write(recording),
     ...(options.only ? { only: options.only } : {}),

@@ -15,6 +15,11 @@ const ANSWERS: Record<string, string | ((socket: import('node:net').Socket) => v
   'meta/setting': 'HTTP/1.1 302 Found\r\nlocation: http://elsewhere.invalid/steal\r\ncontent-length: 0\r\n\r\n',
   // Declares 1,000 bytes, sends a complete-looking JSON body, then closes.
   'meta/plugin': 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"data":[],"msg":"OK","result":1}',
+  // A 10 MB answer.
+  'localplay/recomm': (() => {
+    const body = `{"data":[],"msg":"OK","result":1,"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`;
+    return `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+  })(),
 };
 
 let upstream: Server;
@@ -24,6 +29,8 @@ let recorder: CliProcess;
 
 beforeAll(async () => {
   upstream = createServer((socket) => {
+    // The proxy hangs up on bodies over its limit: a reset here is expected.
+    socket.on('error', () => undefined);
     let head = '';
     socket.on('data', (chunk) => {
       head += chunk;
@@ -78,6 +85,25 @@ describe('an upstream that misbehaves while recording', () => {
     expect(answer.status).toBe(502);
     expect(JSON.parse(answer.text).upstream).toBe(upstreamUrl);
     expect(recordingFiles(out).filter((f) => f.name.startsWith('meta-plugin'))).toEqual([]);
+  });
+
+  it('a 10 MB body is passed on and recorded whole; over --max-body-size it gets a 502 and nothing is written', async () => {
+    const big = await get('localplay/recomm');
+    expect(big.status).toBe(200);
+    expect(big.text.length).toBeGreaterThan(10 * 1024 * 1024);
+    const [file] = recordingFiles(out).filter((f) => f.name.startsWith('localplay-recomm'));
+    expect(JSON.parse(file!.text).response.body).toBe(big.text);
+
+    const limitedOut = tempDir();
+    const limited = await startCli(['record', '--upstream', upstreamUrl, '--out', limitedOut, '--port', '0', '--max-body-size', '1']);
+    try {
+      const refused = await fetch(`${limited.url}${clientPath('localplay/recomm')}`);
+      expect(refused.status).toBe(502);
+      expect(await refused.json()).toMatchObject({ cause: 'EBODYTOOLARGE', error: expect.stringContaining('--max-body-size') });
+      expect(recordingFiles(limitedOut)).toEqual([]);
+    } finally {
+      await limited.stop('SIGINT');
+    }
   });
 
   it('keeps serving afterwards', async () => {

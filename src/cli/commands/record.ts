@@ -57,6 +57,16 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         .option('port', portOption)
         .option('host', hostOption)
         .option('upstream-timeout', upstreamTimeoutOption)
+        .option('max-body-size', {
+          requiresArg: true,
+          default: 32,
+          describe: 'Largest upstream body to record, in MiB (a larger one gets a 502)',
+          coerce: (value: unknown) => {
+            const mib = Number(value);
+            if (!Number.isFinite(mib) || mib <= 0 || mib > 1024) throw new Error(`--max-body-size must be a number of MiB from 0 to 1024, got "${String(value)}"`);
+            return mib;
+          },
+        })
         .option('only', { type: 'string', array: true, choices: OPERATION_NAMES, describe: "Re-record only this operation: replaces its recordings in --out, leaves the rest alone" })
         .option('record-failures', { type: 'boolean', default: false, describe: 'Also record 5xx answers of the upstream (always passed to the client)' }),
     )
@@ -74,6 +84,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         port: args.port,
         host: args.host,
         timeoutMs: args.upstreamTimeout * 1000,
+        maxBodyBytes: Math.round((args as unknown as { maxBodySize: number }).maxBodySize * 1024 * 1024),
         policy: policyFromArgs(args),
         ...(args.only ? { only: args.only } : {}),
         recordFailures: args.recordFailures,
