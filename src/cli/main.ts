@@ -70,7 +70,8 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     if (!known) return { env: {}, file: {} };
     return { env: envSettings(process.env, known), file: Object.fromEntries(Object.entries(fileSettings).filter(([k]) => known.keys.has(k))) };
   };
-  const invoked = argv.find((a) => !a.startsWith('-')) ?? '';
+  // The first argument that names a command (a flag's value, like `--config x.json`, may come first).
+  const invoked = argv.find((a) => Object.hasOwn(COMMANDS, a)) ?? '';
   const layers = layersFor(invoked);
   const resolve = (command: string, flags: Record<string, unknown>) => {
     const known = options[command];

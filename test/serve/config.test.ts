@@ -42,6 +42,16 @@ describe('settings: flag > environment > config file > default', () => {
     expect(await servedScenario(cwd, ['--config', join(other, '..', 'other.config.mjs')])).toBe('no-recommendations');
   });
 
+  it('--config before the command still applies the file to that command', async () => {
+    const other = project({ scenario: 'no-recommendations' }, 'first.config.json');
+    const server = await startCli(['--config', join(other, '..', 'first.config.json'), 'serve', '--port', '0', '--no-watch'], { cwd });
+    try {
+      expect((await fetch(`${server.url}${clientPath('ad_config')}`)).headers.get('x-mockvideo-scenario')).toBe('no-recommendations');
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('"mockvideo config" shows each value and where it came from', async () => {
     const { code, stdout } = await runCli(['config', '--json', '--host', '0.0.0.0'], { cwd, env: { MOCKVIDEO_PORT: '9123' } });
     expect(code).toBe(0);
