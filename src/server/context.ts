@@ -14,7 +14,8 @@ export type ServerMode = 'serve' | 'replay' | 'record';
  */
 export interface ServerContext {
   mode: ServerMode;
-  catalog: ScenarioCatalog;
+  /** The scenarios served: the responder's (a reload replaces them there, see {@link replaceCatalog}). */
+  readonly catalog: ScenarioCatalog;
   active: { scenario: string };
   responder: ScenarioResponder;
   journal: Journal;
@@ -36,7 +37,8 @@ export interface ServerContext {
 /** What {@link createServerContext} needs; the rest has defaults. */
 export interface ServerContextOptions {
   mode: ServerMode;
-  catalog: ScenarioCatalog;
+  /** The scenarios served: the responder's (a reload replaces them there, see {@link replaceCatalog}). */
+  readonly catalog: ScenarioCatalog;
   scenario: string;
   journalSize?: number;
   policy?: NormalisationPolicy;
@@ -54,11 +56,14 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   const scenario = options.catalog.get(options.scenario).name;
   const faults = new FaultBoard();
   for (const plan of options.faults ?? []) faults.add(plan);
+  const responder = new ScenarioResponder(options.catalog);
   const context: ServerContext = {
     mode: options.mode,
-    catalog: options.catalog,
+    get catalog() {
+      return responder.catalog;
+    },
     active: { scenario },
-    responder: new ScenarioResponder(options.catalog),
+    responder,
     journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
     faults,
     policy: options.policy ?? DEFAULT_POLICY,
@@ -87,7 +92,6 @@ export function contextHandlers(context: ServerContext): HttpHandler[] {
  */
 export function replaceCatalog(context: ServerContext, catalog: ScenarioCatalog): void {
   catalog.get(context.active.scenario);
-  context.catalog = catalog;
   context.responder.replaceCatalog(catalog);
   context.catalogVersion++;
 }

@@ -3,13 +3,12 @@ import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath } from '../contract/index.js
 import { requestFindings } from '../findings/index.js';
 import { ANSWERED_BY_HEADER, FAULT_HEADER } from '../handlers/index.js';
 import { decodeComponent, splitQuery, type RawPair } from '../normalise/index.js';
+import { MATCH_HEADER } from '../replay/index.js';
 import type { ServerContext } from './context.js';
 
 /** The response header that counts the contract findings of a request. */
 export const FINDINGS_HEADER = 'x-mockvideo-findings';
 
-/** The response header that says how a replay matched. */
-const MATCH_HEADER = 'x-mockvideo-match';
 
 function hasBody(req: Request): boolean {
   const length = Number(req.headers['content-length'] ?? 0);

@@ -1,6 +1,8 @@
 import type { Request, Response, NextFunction } from 'express';
 import { operationOfPath } from '../contract/index.js';
-import { ANSWERED_BY_HEADER } from '../handlers/index.js';
+import { ANSWERED_BY_HEADER, FAULT_HEADER } from '../handlers/index.js';
+import { MATCH_HEADER } from '../replay/index.js';
+import { FINDINGS_HEADER } from './journal-middleware.js';
 
 /** One served request, as the log line reports it. `durationMs` is in milliseconds. */
 export interface RequestLogEntry {
@@ -42,9 +44,9 @@ export function requestLog(write: (entry: RequestLogEntry) => void) {
         scenario: String(res.getHeader(ANSWERED_BY_HEADER) ?? '-'),
         status: res.headersSent ? res.statusCode : 0,
         durationMs: Number(process.hrtime.bigint() - start) / 1e6,
-        ...(res.getHeader('x-mockvideo-match') ? { match: String(res.getHeader('x-mockvideo-match')) } : {}),
-        ...(Number(res.getHeader('x-mockvideo-findings')) > 0 ? { findings: Number(res.getHeader('x-mockvideo-findings')) } : {}),
-        ...(res.getHeader('x-mockvideo-fault') ? { fault: String(res.getHeader('x-mockvideo-fault')) } : res.headersSent ? {} : { fault: 'reset' }),
+        ...(res.getHeader(MATCH_HEADER) ? { match: String(res.getHeader(MATCH_HEADER)) } : {}),
+        ...(Number(res.getHeader(FINDINGS_HEADER)) > 0 ? { findings: Number(res.getHeader(FINDINGS_HEADER)) } : {}),
+        ...(res.getHeader(FAULT_HEADER) ? { fault: String(res.getHeader(FAULT_HEADER)) } : res.headersSent ? {} : { fault: 'reset' }),
       });
     };
     res.on('finish', report);

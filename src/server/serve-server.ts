@@ -9,8 +9,8 @@ export interface ServeServerOptions extends Omit<ServerContextOptions, 'mode'> {
   port: number;
   host: string;
   onRequest?: (entry: RequestLogEntry) => void;
-  /** Middlewares run first (media downloads, `meta/upgrade`, analytics: see `deviceRoutes`). */
-  before?: express.RequestHandler[];
+  /** Middlewares run first, made from the live context (media downloads, `meta/upgrade`, analytics: see `deviceRoutes`). */
+  before?: (context: ServerContext) => express.RequestHandler[];
   /** Starts the listening servers instead of one HTTP server on `host:port` (e.g. HTTP and HTTPS: see `startServers`). */
   listen?: (app: express.Express) => Promise<Pick<RunningServer, 'url' | 'close'>>;
 }
@@ -29,6 +29,6 @@ export interface RunningServe {
 export async function startServeServer(options: ServeServerOptions): Promise<RunningServe> {
   const { port, host, onRequest, before, listen: listenWith, ...contextOptions } = options;
   const context = createServerContext({ mode: 'serve', ...contextOptions });
-  const app = createApp({ handlers: contextHandlers(context), context, ...(onRequest ? { onRequest } : {}), ...(before ? { before } : {}) });
+  const app = createApp({ handlers: contextHandlers(context), context, ...(onRequest ? { onRequest } : {}), ...(before ? { before: before(context) } : {}) });
   return { running: await (listenWith ? listenWith(app) : listen(app, port, host)), context };
 }

@@ -51,7 +51,9 @@ export function bursts(entries: readonly JournalEntry[], quietGapSeconds = DEFAU
   const byDevice = new Map<string, JournalEntry[]>();
   for (const entry of entries) {
     const device = entry.query._sdevid?.[0] ?? '(no _sdevid)';
-    byDevice.set(device, [...(byDevice.get(device) ?? []), entry]);
+    const list = byDevice.get(device);
+    if (list) list.push(entry);
+    else byDevice.set(device, [entry]);
   }
   const result: Burst[] = [];
   for (const [device, list] of byDevice) {

@@ -58,10 +58,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       if (args.replay) return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch });
       const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
       const faults = (args.fault ?? []).map(parseFaultFlag);
-      let live: { catalog: typeof catalog; active: { scenario: string } } = { catalog, active: { scenario: args.scenario } };
       let started: StartedServers | undefined;
       const { running, context } = await startServeServer({
-        before: deviceRoutes({ catalog: () => live.catalog, activeScenario: () => live.active.scenario, analyticsPaths: (args.analyticsPath as string[] | undefined) ?? [] }),
+        before: (live) => deviceRoutes({ catalog: () => live.catalog, activeScenario: () => live.active.scenario, analyticsPaths: (args.analyticsPath as string[] | undefined) ?? [] }),
         listen: async (app) => (started = await startServers(app, { port: args.port, host: args.host, https: args.https, httpsPort: args.httpsPort as number | undefined, certFile: args.cert, keyFile: args.key })),
         catalog,
         scenario: args.scenario,
@@ -74,7 +73,6 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         onRequest: requestLogger(args as unknown as OutputArgs),
       });
       logFindings(args as unknown as OutputArgs, context.journal);
-      live = context;
       const scenario = context.active.scenario;
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
       process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
