@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_COMMON_QUERY, clientPath } from '../support/client.js';
+import { clientPath } from '../support/client.js';
 import { runCli, startCli, type CliProcess } from '../support/cli.js';
 
 let server: CliProcess;
@@ -148,8 +148,4 @@ describe('verify', () => {
     await fetch(`${server.url}${clientPath('localplay/recomm').replace(/_sdevid=[0-9a-f]+/, `_sdevid=${'3'.repeat(64)}`)}`);
     expect((await (await admin('/verify?gap=1')).json()).ok).toBe(true);
   });
-});
-
-it('keeps CLIENT_COMMON_QUERY in the seed table order with 27 parameters', () => {
-  expect(CLIENT_COMMON_QUERY).toHaveLength(27);
 });

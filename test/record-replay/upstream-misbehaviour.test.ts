@@ -60,31 +60,21 @@ const get = async (op: Parameters<typeof clientPath>[0]) => {
 };
 
 describe('an upstream that misbehaves while recording', () => {
-  it('a body cut off mid-way: a 502 JSON error naming the upstream, nothing written', async () => {
-    const answer = await get('ad_config');
+  it.each<[string, Parameters<typeof clientPath>[0], string, Record<string, unknown>]>([
+    ['a body cut off mid-way', 'ad_config', 'ad_config', {}],
+    ['invalid gzip', 'meta/cp', 'meta-cp', { cause: 'EBADENCODING', error: expect.stringContaining('does not decode as "gzip"') }],
+    ['a Content-Length that lies (more than is sent)', 'meta/plugin', 'meta-plugin', {}],
+  ])('%s: a 502 JSON error naming the upstream, nothing written', async (_what, operation, folder, details) => {
+    const answer = await get(operation);
     expect(answer.status).toBe(502);
-    expect(JSON.parse(answer.text).error).toContain(upstreamUrl);
-    expect(recordingFiles(out).filter((f) => f.name.startsWith('ad_config'))).toEqual([]);
-  });
-
-  it('invalid gzip: a 502 JSON error naming the encoding, nothing written', async () => {
-    const answer = await get('meta/cp');
-    expect(answer.status).toBe(502);
-    expect(JSON.parse(answer.text)).toMatchObject({ upstream: upstreamUrl, cause: 'EBADENCODING', error: expect.stringContaining('does not decode as "gzip"') });
-    expect(recordingFiles(out).filter((f) => f.name.startsWith('meta-cp'))).toEqual([]);
+    expect(JSON.parse(answer.text)).toMatchObject({ upstream: upstreamUrl, error: expect.stringContaining(upstreamUrl), ...details });
+    expect(recordingFiles(out).filter((f) => f.name.startsWith(`${folder}/`))).toEqual([]);
   });
 
   it('a redirect to another host is passed to the client as it came, never followed', async () => {
     const answer = await get('meta/setting');
     expect(answer.status).toBe(302);
     expect(answer.headers.get('location')).toBe('http://elsewhere.invalid/steal');
-  });
-
-  it('a Content-Length that lies (more than is sent): a 502 JSON error, nothing written', async () => {
-    const answer = await get('meta/plugin');
-    expect(answer.status).toBe(502);
-    expect(JSON.parse(answer.text).upstream).toBe(upstreamUrl);
-    expect(recordingFiles(out).filter((f) => f.name.startsWith('meta-plugin'))).toEqual([]);
   });
 
   it('a 10 MB body is passed on and recorded whole; over --max-body-size it gets a 502 and nothing is written', async () => {
