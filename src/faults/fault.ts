@@ -17,6 +17,20 @@ const share = {
   seed: z.number().int().optional().describe('Seed of the deterministic choice of which requests a rate hits; default 1.'),
 };
 
+/** Statuses whose answers cannot carry a body (the Fetch API refuses one, and every answer here has one). */
+const BODILESS_STATUSES = [204, 205, 304];
+
+/**
+ * The HTTP status of an answer mockvideo makes: 200–599 and not 204, 205 or 304 (every answer has a
+ * body; a 1xx is not a final answer). Shared by stubs and `status` faults.
+ */
+export const answerStatusSchema = z
+  .number()
+  .int()
+  .min(200)
+  .max(599)
+  .refine((status) => !BODILESS_STATUSES.includes(status), 'a status of 204, 205 or 304 cannot carry the answer\'s body');
+
 const delayMs = z.union([
   z.number().int().min(0).max(MAX_DELAY_MS),
   z.tuple([z.number().int().min(0).max(MAX_DELAY_MS), z.number().int().min(0).max(MAX_DELAY_MS)]).refine(([a, b]) => a <= b, 'a delay range is [min, max] with min ≤ max'),
@@ -38,7 +52,7 @@ const delayMs = z.union([
  */
 export const faultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('delay'), ms: delayMs, ...share }),
-  z.strictObject({ kind: z.literal('status'), status: z.number().int().min(100).max(599), body: z.string().optional(), ...share }),
+  z.strictObject({ kind: z.literal('status'), status: answerStatusSchema, body: z.string().optional(), ...share }),
   z.strictObject({ kind: z.literal('envelope'), result: z.number().int().refine((r) => r !== 1, 'an envelope fault needs a result other than 1').optional(), msg: z.string().optional(), ...share }),
   z.strictObject({ kind: z.literal('malformed-json'), ...share }),
   z.strictObject({ kind: z.literal('empty'), ...share }),

@@ -1,11 +1,11 @@
-import { http, HttpResponse, type HttpHandler } from 'msw';
-import { API_PREFIX, OPERATION_NAMES, type OperationName } from '../contract/index.js';
-import { bodyFor, shippedCatalog, type PreparedResponse, type ScenarioCatalog } from '../scenarios/index.js';
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import { API_PREFIX, operationOfPath } from '../contract/index.js';
+import { shippedCatalog, type ScenarioCatalog } from '../scenarios/index.js';
 import type { FaultBoard } from '../faults/index.js';
-import { answerWithFault } from './fault-response.js';
-import { methodNotAllowed, noStubMatched, unknownOperation, unknownScenario } from './error-responses.js';
+import { unknownOperation } from './error-responses.js';
 import { ScenarioResponder } from './responder.js';
-import { ANSWERED_BY_HEADER, requestedScenario } from './select-scenario.js';
+import { planScenarioAnswer, type Answer, type PlannedAnswer } from './scenario-answer.js';
+import { SCENARIO_HEADER, requestedScenario } from './select-scenario.js';
 
 /** Options of {@link createScenarioHandlers}. */
 export interface ScenarioHandlerOptions {
@@ -19,43 +19,44 @@ export interface ScenarioHandlerOptions {
   faults?: FaultBoard;
 }
 
-function answer(prepared: PreparedResponse, scenario?: string, origin = ''): HttpResponse<string> {
-  const headers = scenario === undefined ? prepared.headers : { ...prepared.headers, [ANSWERED_BY_HEADER]: scenario };
-  // Stored text, not HttpResponse.json(): the body's `\u0026` escapes must reach the client as written.
-  return new HttpResponse(bodyFor(prepared, origin), { status: prepared.status, headers });
+/** An {@link Answer} as msw's response: the stored text as it is (not `HttpResponse.json()`, which would re-serialise and lose the body's `\u0026` escapes). */
+export function toHttpResponse(answer: Answer): HttpResponse<string> {
+  return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/** A {@link PlannedAnswer} as msw's response: after its delay, the answer or a network error (`reset`, `hang`). */
+function respondAsPlanned(planned: PlannedAnswer): HttpResponse<string> | Promise<HttpResponse<string>> {
+  const respond = () => (planned.answer ? toHttpResponse(planned.answer) : (HttpResponse.error() as HttpResponse<string>));
+  return planned.delayMs > 0 ? delay(planned.delayMs).then(respond) : respond();
 }
 
 /**
- * MSW handlers for the six operations, one per operation, each dispatching on the scenario of the
- * request (header `x-mockvideo-scenario`, path prefix `/scenarios/<name>`, else `activeScenario()`),
- * plus one that answers any other path under `/api/g1` with a 404 naming the operations.
- *
- * Answers: the scenario's envelope (header `x-mockvideo-scenario` names the scenario); 405 for a
- * method other than GET/HEAD; 404 JSON for an unknown scenario or when no stub matches.
+ * MSW handlers for the six operations: one handler on `/api/g1/*` that looks the operation up
+ * (so a request costs one handler match, not one per operation) and dispatches on the scenario of
+ * the request (header `x-mockvideo-scenario`, path prefix `/scenarios/<name>`, else
+ * `activeScenario()`). What each request gets is {@link planScenarioAnswer}'s; any other path
+ * under `/api/g1` gets a 404 naming the operations.
  *
  * @example createScenarioHandlers(catalog, { activeScenario: () => 'gallery' })
  * @see seed "Endpoints" → "Operations".
  */
 export function createScenarioHandlers(catalog: ScenarioCatalog, options: ScenarioHandlerOptions): HttpHandler[] {
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
-  const responder = options.responder ?? new ScenarioResponder(catalog);
-  const operationHandler = (operation: OperationName) =>
-    http.all(`${base}${API_PREFIX}/${operation}`, ({ request }) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return answer(methodNotAllowed(request.method, operation));
-      const url = new URL(request.url);
-      const scenario = requestedScenario(url.pathname, request.headers) ?? options.activeScenario();
-      // Read the catalog per request: a reload (watch mode) replaces it in the responder.
-      if (!responder.catalog.has(scenario)) return answer(unknownScenario(scenario, responder.catalog.names));
-      const planned = options.faults?.take(operation);
-      const outcome = responder.respond(scenario, operation, url.searchParams);
-      if (!outcome.matched) return answer(noStubMatched(scenario, operation, outcome.stubs), scenario);
-      const fault = planned ?? outcome.fault;
-      const normal = () => answer(outcome.response, scenario, url.origin);
-      return fault ? answerWithFault(fault, normal, { [ANSWERED_BY_HEADER]: scenario }) : normal();
-    });
+  const source = { responder: options.responder ?? new ScenarioResponder(catalog), activeScenario: options.activeScenario, ...(options.faults ? { faults: options.faults } : {}) };
   return [
-    ...OPERATION_NAMES.map(operationHandler),
-    http.all(`${base}${API_PREFIX}/*`, ({ request }) => answer(unknownOperation(new URL(request.url).pathname))),
+    http.all(`${base}${API_PREFIX}/*`, ({ request }) => {
+      const url = new URL(request.url);
+      const operation = operationOfPath(url.pathname);
+      if (!operation) return toHttpResponse(unknownOperation(url.pathname));
+      return respondAsPlanned(
+        planScenarioAnswer(source, operation, {
+          method: request.method,
+          scenario: requestedScenario(url.pathname, request.headers.get(SCENARIO_HEADER)),
+          query: url.searchParams,
+          origin: () => url.origin,
+        }),
+      );
+    }),
   ];
 }
 

@@ -4,6 +4,6 @@
  */
 export * from './create-handlers.js';
 export * from './error-responses.js';
-export * from './fault-response.js';
 export * from './responder.js';
+export * from './scenario-answer.js';
 export * from './select-scenario.js';

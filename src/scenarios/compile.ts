@@ -40,6 +40,25 @@ export interface CompiledStub {
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
+ * The headers of a stub's answer as HTTP carries them (and the Fetch API would make them): names in
+ * lower case, values without surrounding spaces or tabs, two spellings of one name joined with `, `;
+ * `content-type` is JSON unless the stub says otherwise.
+ */
+function responseHeaders(extra: Readonly<Record<string, string>>): Record<string, string> {
+  // A Map, then fromEntries: a header may be called `__proto__`.
+  const headers = new Map([['content-type', JSON_CONTENT_TYPE]]);
+  const given = new Map<string, string>();
+  for (const [name, value] of Object.entries(extra)) {
+    const lower = name.toLowerCase();
+    const trimmed = value.replace(/^[\t ]+|[\t ]+$/g, '');
+    const before = given.get(lower);
+    given.set(lower, before === undefined ? trimmed : `${before}, ${trimmed}`);
+  }
+  for (const [name, value] of given) headers.set(name, value);
+  return Object.fromEntries(headers);
+}
+
+/**
  * Serialises one stub response: the envelope `{ data, msg, result }` (defaults `"OK"` and `1`) as the
  * service writes it, with status 200 unless the stub says otherwise.
  * @see seed "Response envelope (all operations)" and "Errors" rule 1.
@@ -47,7 +66,7 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export function prepareResponse(response: StubResponse): PreparedResponse {
   const envelope = { data: response.data, msg: response.msg ?? SUCCESS_MSG, result: response.result ?? SUCCESS_RESULT };
   const body = toServiceJson(envelope);
-  const prepared: PreparedResponse = { status: response.status ?? 200, headers: { 'content-type': JSON_CONTENT_TYPE, ...response.headers }, body };
+  const prepared: PreparedResponse = { status: response.status ?? 200, headers: responseHeaders(response.headers ?? {}), body };
   if (body.includes(ORIGIN_PLACEHOLDER)) prepared.hasOrigin = true;
   if (response.fault) prepared.fault = response.fault;
   return prepared;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/index.js';
-import { faultSchema, type Fault } from '../faults/index.js';
+import { answerStatusSchema, faultSchema, type Fault } from '../faults/index.js';
 
 /**
  * A scenario name: lowercase letters, digits and dashes, starting with a letter or digit. Names
@@ -16,13 +16,18 @@ const when = z
   .strictObject({ query: queryCondition.optional() })
   .describe('Conditions on the request; a stub without "when" matches every request.');
 
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** An HTTP header value: tab and printable Latin-1, no control characters (no line break). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 function responseShape(data: z.ZodType) {
   return {
     data: data.optional().describe('The payload: the "data" field of the envelope. Required unless a fault other than "delay" replaces the answer.'),
     msg: z.string().optional().describe('The envelope "msg"; default "OK".'),
     result: z.number().int().optional().describe('The envelope "result"; default 1.'),
-    status: z.number().int().min(100).max(599).optional().describe('The HTTP status; default 200.'),
-    headers: z.record(z.string(), z.string()).optional().describe('Extra response headers.'),
+    status: answerStatusSchema.optional().describe('The HTTP status; default 200 (200–599, not 204, 205 or 304).'),
+    headers: z.record(z.string().regex(HEADER_NAME, 'a header name is an HTTP token (letters, digits, !#$%&\'*+-.^_`|~)'), z.string().regex(HEADER_VALUE, 'a header value is Latin-1 text without control characters or line breaks')).optional().describe('Extra response headers.'),
     fault: faultSchema.optional().describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
   };
 }

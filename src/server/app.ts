@@ -5,6 +5,7 @@ import { API_PREFIX, OPERATION_NAMES } from '../contract/index.js';
 import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
 import type { ServerContext } from './context.js';
 import { journalMiddleware } from './journal-middleware.js';
+import { MAX_URL_LENGTH } from './limits.js';
 import { resetOnNetworkError } from './network-error.js';
 import { requestLog, type RequestLogEntry } from './request-log.js';
 
@@ -22,8 +23,6 @@ export interface AppOptions {
   context?: ServerContext;
 }
 
-/** The longest request target served, in characters (the client's longest is about 1,200). */
-export const MAX_URL_LENGTH = 8192;
 
 /** Answers a request target longer than {@link MAX_URL_LENGTH} with a clean 414 (headers over 16 KB get Node's 431). */
 function refuseLongUrls(req: Request, res: Response, next: NextFunction): void {

@@ -1,7 +1,8 @@
-import type { Request, Response, NextFunction } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operationOfPath } from '../contract/index.js';
-import { ANSWERED_BY_HEADER, FAULT_HEADER } from '../handlers/index.js';
-import { MATCH_HEADER } from '../replay/index.js';
+import { FAULT_HEADER } from '../handlers/scenario-answer.js';
+import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
+import { MATCH_HEADER } from '../replay/replayer.js';
 import { FINDINGS_HEADER } from './journal-middleware.js';
 
 /** One served request, as the log line reports it. `durationMs` is in milliseconds. */
@@ -28,29 +29,34 @@ export function formatLogLine(entry: RequestLogEntry): string {
 }
 
 /**
- * Express middleware that reports every request once it is answered (or the client went away)
- * to `write`. Reads the scenario from the `x-mockvideo-scenario` response header.
+ * Reports one request to `write` once it is answered (or the client went away). Reads the scenario,
+ * match, findings and fault from the `x-mockvideo-*` response headers.
  */
+export function logRequest(write: (entry: RequestLogEntry) => void, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): void {
+  const start = process.hrtime.bigint();
+  const report = () => {
+    res.off('finish', report);
+    res.off('close', report);
+    const path = (req.originalUrl ?? req.url ?? '').split('?')[0] ?? '';
+    write({
+      method: req.method ?? 'GET',
+      operation: operationOfPath(path) ?? path,
+      scenario: String(res.getHeader(ANSWERED_BY_HEADER) ?? '-'),
+      status: res.headersSent ? res.statusCode : 0,
+      durationMs: Number(process.hrtime.bigint() - start) / 1e6,
+      ...(res.getHeader(MATCH_HEADER) ? { match: String(res.getHeader(MATCH_HEADER)) } : {}),
+      ...(Number(res.getHeader(FINDINGS_HEADER)) > 0 ? { findings: Number(res.getHeader(FINDINGS_HEADER)) } : {}),
+      ...(res.getHeader(FAULT_HEADER) ? { fault: String(res.getHeader(FAULT_HEADER)) } : res.headersSent ? {} : { fault: 'reset' }),
+    });
+  };
+  res.on('finish', report);
+  res.on('close', report);
+}
+
+/** Node/Express middleware that reports every request with {@link logRequest}. */
 export function requestLog(write: (entry: RequestLogEntry) => void) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const start = process.hrtime.bigint();
-    const report = () => {
-      res.off('finish', report);
-      res.off('close', report);
-      const path = (req.originalUrl.split('?')[0] ?? '');
-      write({
-        method: req.method,
-        operation: operationOfPath(path) ?? path,
-        scenario: String(res.getHeader(ANSWERED_BY_HEADER) ?? '-'),
-        status: res.headersSent ? res.statusCode : 0,
-        durationMs: Number(process.hrtime.bigint() - start) / 1e6,
-        ...(res.getHeader(MATCH_HEADER) ? { match: String(res.getHeader(MATCH_HEADER)) } : {}),
-        ...(Number(res.getHeader(FINDINGS_HEADER)) > 0 ? { findings: Number(res.getHeader(FINDINGS_HEADER)) } : {}),
-        ...(res.getHeader(FAULT_HEADER) ? { fault: String(res.getHeader(FAULT_HEADER)) } : res.headersSent ? {} : { fault: 'reset' }),
-      });
-    };
-    res.on('finish', report);
-    res.on('close', report);
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    logRequest(write, req, res);
     next();
   };
 }

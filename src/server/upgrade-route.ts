@@ -42,10 +42,7 @@ export function upgradeRoute(catalogOf: () => ScenarioCatalog, activeScenario: (
       res.status(405).set('allow', 'GET, HEAD').json({ error: `${req.method} is not allowed on ${API_PREFIX}/${UPGRADE_OPERATION}: it is a GET.` });
       return;
     }
-    const headers = new Headers();
-    const picked = req.get(SCENARIO_HEADER);
-    if (picked) headers.set(SCENARIO_HEADER, picked);
-    const scenario = requestedScenario(url.pathname, headers) ?? activeScenario();
+    const scenario = requestedScenario(url.pathname, req.get(SCENARIO_HEADER)) ?? activeScenario();
     if (!catalog.has(scenario)) {
       const answer = unknownScenario(scenario, catalog.names);
       res.status(answer.status).set(answer.headers).send(answer.body);

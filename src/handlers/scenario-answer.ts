@@ -1,0 +1,109 @@
+import { toServiceJson, type OperationName } from '../contract/index.js';
+import { HANG_MS, delayOf, type Fault, type FaultBoard } from '../faults/index.js';
+import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/index.js';
+import { methodNotAllowed, noStubMatched, unknownScenario } from './error-responses.js';
+import type { ScenarioResponder } from './responder.js';
+import { ANSWERED_BY_HEADER } from './select-scenario.js';
+
+/** The response header that names the fault applied to an answer. */
+export const FAULT_HEADER = 'x-mockvideo-fault';
+
+/** An answer ready to send: status, headers (lower-case names) and the exact body text. */
+export interface Answer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/**
+ * What to do for one request, whatever carries it (msw's `HttpResponse` or Node's `ServerResponse`):
+ * wait `delayMs` milliseconds (0: answer at once), then send `answer`, or, when `answer` is
+ * `undefined`, reset the connection (the `reset` and `hang` faults).
+ */
+export interface PlannedAnswer {
+  delayMs: number;
+  answer: Answer | undefined;
+}
+
+/** One request to an operation, as {@link planScenarioAnswer} needs it. */
+export interface OperationRequest {
+  method: string;
+  /** The scenario the request picks (header or `/scenarios/<name>` prefix), or `undefined` for the active one. */
+  scenario: string | undefined;
+  /** The query, for the stubs' `when` conditions. */
+  query: URLSearchParams;
+  /** The origin the client used (`http://10.0.2.2:8787`), for `{origin}` in bodies; read only when a body has one. */
+  origin: () => string;
+}
+
+/** Where a scenario answer comes from: the responder (catalog and sequence counters), the active scenario, server-wide faults. */
+export interface ScenarioAnswerSource {
+  responder: ScenarioResponder;
+  /** The scenario that answers when the request does not pick one; read on every request. */
+  activeScenario: () => string;
+  /** Server-wide faults, taken before the scenario's own; default: none. */
+  faults?: FaultBoard;
+}
+
+const now = (answer: Answer): PlannedAnswer => ({ delayMs: 0, answer });
+
+/** The answer of a prepared response (the scenario header added when `scenario` is given). */
+export function preparedAnswer(prepared: PreparedResponse, scenario?: string, origin = ''): Answer {
+  const headers = scenario === undefined ? prepared.headers : { ...prepared.headers, [ANSWERED_BY_HEADER]: scenario };
+  return { status: prepared.status, headers, body: bodyFor(prepared, origin) };
+}
+
+/**
+ * Applies a fault to an answer. `normal` makes the answer the fault delays (for `delay`);
+ * `extraHeaders` go on every answer the fault makes (the scenario header). `reset` plans no answer
+ * (a reset connection); `hang` plans none after {@link HANG_MS} ms.
+ *
+ * @see seed "Errors": the client logs failed fetches of operations 1, 3 and 4.
+ */
+export function planFault(fault: Fault, normal: () => Answer, extraHeaders: Record<string, string> = {}): PlannedAnswer {
+  const headers = { 'content-type': JSON_CONTENT_TYPE, [FAULT_HEADER]: fault.kind, ...extraHeaders };
+  switch (fault.kind) {
+    case 'delay': {
+      const answer = normal();
+      return { delayMs: delayOf(fault), answer: { ...answer, headers: { ...answer.headers, [FAULT_HEADER]: 'delay' } } };
+    }
+    case 'status':
+      return now({ status: fault.status, headers, body: fault.body ?? JSON.stringify({ error: `Injected fault: HTTP ${fault.status}` }) });
+    case 'envelope':
+      return now({ status: 200, headers, body: toServiceJson({ data: {}, msg: fault.msg ?? 'Injected fault: envelope failure', result: fault.result ?? 0 }) });
+    case 'malformed-json':
+      return now({ status: 200, headers, body: '{"data":{"codec_level":"3","recommend_exit_' });
+    case 'empty':
+      return now({ status: 200, headers, body: '' });
+    case 'hang':
+      return { delayMs: HANG_MS, answer: undefined };
+    case 'reset':
+      return { delayMs: 0, answer: undefined };
+  }
+}
+
+/**
+ * What mockvideo answers to one request to `operation`: the single definition of scenario
+ * behaviour, shared by the MSW handlers and the server's fast path.
+ *
+ * - 405 for a method other than GET/HEAD;
+ * - 404 JSON for an unknown scenario, or when no stub of the scenario matches the query;
+ * - else the matching stub's answer (the next of a sequence), with header `x-mockvideo-scenario`,
+ *   changed by a server-wide fault (taken first) or the stub's or scenario's fault.
+ *
+ * Advances sequence and fault counters, and takes planned server-wide faults: call it once per request.
+ * @see seed "Endpoints" → "Operations".
+ */
+export function planScenarioAnswer(source: ScenarioAnswerSource, operation: OperationName, request: OperationRequest): PlannedAnswer {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return now(methodNotAllowed(request.method, operation));
+  const scenario = request.scenario ?? source.activeScenario();
+  // Read the catalog per request: a reload (watch mode) replaces it in the responder.
+  const { responder } = source;
+  if (!responder.catalog.has(scenario)) return now(unknownScenario(scenario, responder.catalog.names));
+  const planned = source.faults?.take(operation);
+  const outcome = responder.respond(scenario, operation, request.query);
+  if (!outcome.matched) return now(preparedAnswer(noStubMatched(scenario, operation, outcome.stubs), scenario));
+  const fault = planned ?? outcome.fault;
+  const normal = () => preparedAnswer(outcome.response, scenario, outcome.response.hasOrigin ? request.origin() : '');
+  return fault ? planFault(fault, normal, { [ANSWERED_BY_HEADER]: scenario }) : now(normal());
+}

@@ -1,0 +1,94 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { planScenarioAnswer, type PlannedAnswer, type ScenarioAnswerSource } from '../handlers/scenario-answer.js';
+import { SCENARIO_HEADER, requestedScenario } from '../handlers/select-scenario.js';
+import { MAX_URL_LENGTH } from './limits.js';
+import type { ServerContext } from './context.js';
+import { findingsOf, journalExchange, operationTarget } from './journal-middleware.js';
+import { logRequest, type RequestLogEntry } from './request-log.js';
+
+/**
+ * The request paths the fast path takes: an operation, bare or below a `/scenarios/<name>` prefix
+ * whose name is a scenario name (lowercase letters, digits, dashes). Other spellings (percent-encoded
+ * names, dot segments, a trailing slash) are left to the full host, which answers them the same way
+ * through msw's URL parsing.
+ */
+const FAST_PATH = /^(?:\/scenarios\/[a-z0-9][a-z0-9-]*)?\/api\/g1\/[a-z]+\/[a-z_]+$/;
+
+/** The most origins remembered (one per `Host` spelling and scheme seen). */
+const MAX_ORIGINS = 64;
+
+/** Options of {@link createFastPath}. */
+export interface FastPathOptions {
+  /** Called once per request answered, as the full host's request log is. */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+/**
+ * The serve fast path: a Node request listener step that answers GET and HEAD requests to the six
+ * operations straight from the scenario (precomputed response text), without Express or msw.
+ * It gives exactly what the full host gives (the MSW handlers through `@mswjs/http-middleware`):
+ * the same {@link planScenarioAnswer} decides status, headers and body; the request log, the
+ * journal, the contract findings and their header are the same calls; faults (delay, reset, hang…)
+ * behave the same. A differential test holds the two to identical bytes.
+ *
+ * Returns `false`, touching nothing, for every request it leaves to the full host: other methods
+ * and paths, the admin API, a request target over {@link MAX_URL_LENGTH}, one without a valid
+ * `Host`, and (with `--strict-requests`) a request with findings.
+ */
+export function createFastPath(context: ServerContext, options: FastPathOptions = {}): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const source: ScenarioAnswerSource = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
+  const origins = new Map<string, string>();
+  // The origin the client used, as msw's request URL has it; `undefined` when the Host header does not parse.
+  const originOf = (req: IncomingMessage): string | undefined => {
+    const base = `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host}`;
+    let origin = origins.get(base);
+    if (origin === undefined) {
+      try {
+        origin = new URL(base).origin;
+      } catch {
+        return undefined;
+      }
+      if (origins.size >= MAX_ORIGINS) origins.clear();
+      origins.set(base, origin);
+    }
+    return origin;
+  };
+
+  return (req, res) => {
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const url = req.url ?? '';
+    if (url.length > MAX_URL_LENGTH || url.includes('#') || req.headers.host === undefined) return false;
+    const target = operationTarget(url);
+    if (!target || !FAST_PATH.test(target.path)) return false;
+    const origin = originOf(req);
+    if (origin === undefined) return false;
+    const findings = findingsOf(req, target);
+    if (context.strictRequests && findings.length) return false;
+
+    if (options.onRequest) logRequest(options.onRequest, req, res);
+    let sent = '';
+    journalExchange(context, req, res, target, findings, () => sent);
+    const planned: PlannedAnswer = planScenarioAnswer(source, target.operation, {
+      method,
+      scenario: requestedScenario(target.path, req.headers[SCENARIO_HEADER] as string | undefined),
+      query: new URLSearchParams(target.search),
+      origin: () => origin,
+    });
+    const send = () => {
+      const { answer } = planned;
+      // `reset` and `hang`: no answer, the connection goes.
+      if (!answer) return void req.socket.destroy();
+      sent = answer.body;
+      res.statusCode = answer.status;
+      for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+      res.end(answer.body);
+    };
+    if (planned.delayMs > 0) {
+      const timer = setTimeout(send, planned.delayMs);
+      res.once('close', () => clearTimeout(timer));
+    } else send();
+    return true;
+  };
+}
