@@ -28,8 +28,32 @@ function paintStatus(line: string, status: number): string {
  * "msg": message}`, for `--log json`.
  */
 export function jsonLines(message: string): (fields: object) => void {
-  const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination({ fd: 1, sync: true }));
+  const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, logStream());
   return (fields) => logger.info(fields, message);
+}
+
+let stream: ReturnType<typeof destination> | undefined;
+
+/**
+ * Standard output for the per-request log: a SonicBoom (pino's destination) that writes
+ * asynchronously, so the lines of requests answered while a write is in flight go out in one
+ * write instead of one system call each. Flushed when the process exits; a closed stdout
+ * (`| head`) stops the log, not the server.
+ */
+function logStream(): ReturnType<typeof destination> {
+  if (!stream) {
+    const boom = destination({ fd: 1, sync: false });
+    boom.on('error', () => undefined);
+    process.on('exit', () => {
+      try {
+        boom.flushSync();
+      } catch {
+        // Nothing more can be written.
+      }
+    });
+    stream = boom;
+  }
+  return stream;
 }
 
 /**
@@ -44,7 +68,8 @@ export function requestLogger(args: OutputArgs): (entry: RequestLogEntry) => voi
     const line = jsonLines('request');
     return (entry) => line({ ...entry, durationMs: Math.round(entry.durationMs * 100) / 100 });
   }
-  return (entry) => process.stdout.write(`${paintStatus(formatLogLine(entry), entry.status)}\n`);
+  const out = logStream();
+  return (entry) => void out.write(`${paintStatus(formatLogLine(entry), entry.status)}\n`);
 }
 
 /** With `--verbose` (and a text log), prints the contract findings of every journaled request. */

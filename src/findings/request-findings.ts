@@ -48,7 +48,10 @@ export function requestFindings(facts: RequestFacts): Finding[] {
   const values = new Map<string, string[]>();
   for (const [rawName, rawValue] of facts.query) {
     const name = decodeComponent(rawName);
-    values.set(name, [...(values.get(name) ?? []), decodeComponent(rawValue)]);
+    const value = decodeComponent(rawValue);
+    const seen = values.get(name);
+    if (seen) seen.push(value);
+    else values.set(name, [value]);
   }
   const spec = OPERATIONS[facts.operation];
   const refTwice = spec.extraParameters.some((p) => p.emptyBeforeCommon);

@@ -45,38 +45,59 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
  */
 export class Journal {
   readonly limit: number;
-  #ring: JournalExchange[] = [];
+  // A ring: `#ring[#start]` is the oldest of `#size` kept exchanges; adding one is O(1).
+  #ring: Array<JournalExchange | undefined>;
+  #start = 0;
+  #size = 0;
   #nextId = 1;
   #listeners = new Set<(exchange: JournalExchange) => void>();
 
   constructor(limit = DEFAULT_JOURNAL_SIZE) {
     this.limit = limit;
+    this.#ring = new Array<JournalExchange | undefined>(limit);
   }
 
-  /** Adds an exchange (its `entry.id` is assigned here) and tells the listeners. */
-  add(exchange: Omit<JournalExchange, 'entry'> & { entry: Omit<JournalEntry, 'id'> }): JournalExchange {
-    const stored: JournalExchange = { ...exchange, entry: { id: this.#nextId++, ...exchange.entry } };
-    this.#ring.push(stored);
-    if (this.#ring.length > this.limit) this.#ring.splice(0, this.#ring.length - this.limit);
+  /**
+   * Adds an exchange and tells the listeners. Its `entry.id` is assigned here, in place: the
+   * exchange is kept as given (not copied), so its fields may be computed on first read.
+   */
+  add(exchange: Omit<JournalExchange, 'entry'> & { entry: Omit<JournalEntry, 'id'> & { id?: number } }): JournalExchange {
+    exchange.entry.id = this.#nextId++;
+    const stored = exchange as JournalExchange;
+    if (this.limit > 0) {
+      if (this.#size < this.limit) this.#ring[(this.#start + this.#size++) % this.limit] = stored;
+      else {
+        this.#ring[this.#start] = stored;
+        this.#start = (this.#start + 1) % this.limit;
+      }
+    }
     for (const listener of this.#listeners) listener(stored);
     return stored;
   }
 
   /** The kept exchanges, oldest first, optionally only one operation's or one device's (`_sdevid`). */
   exchanges(filter: { operation?: string; sdevid?: string } = {}): JournalExchange[] {
-    return this.#ring.filter(
-      (x) => (filter.operation === undefined || x.entry.operation === filter.operation) && (filter.sdevid === undefined || x.entry.query._sdevid?.includes(filter.sdevid)),
-    );
+    const out: JournalExchange[] = [];
+    for (let i = 0; i < this.#size; i++) {
+      const x = this.#ring[(this.#start + i) % this.limit]!;
+      if ((filter.operation === undefined || x.entry.operation === filter.operation) && (filter.sdevid === undefined || x.entry.query._sdevid?.includes(filter.sdevid))) out.push(x);
+    }
+    return out;
   }
 
   /** One exchange by id, if still kept. */
   get(id: number): JournalExchange | undefined {
-    return this.#ring.find((x) => x.entry.id === id);
+    const oldest = this.#size ? this.#ring[this.#start]!.entry.id : 0;
+    const at = id - oldest;
+    // Ids are consecutive in the ring, so the id says where it is.
+    return at >= 0 && at < this.#size ? this.#ring[(this.#start + at) % this.limit] : undefined;
   }
 
   /** Forgets every request. */
   clear(): void {
-    this.#ring = [];
+    this.#ring = new Array<JournalExchange | undefined>(this.limit);
+    this.#start = 0;
+    this.#size = 0;
   }
 
   /** Calls `listener` for every new exchange; returns the function that stops it. */

@@ -29,6 +29,8 @@ export function splitQuery(search: string): RawPair[] {
  * @example decodeComponent('100%') // '100%'
  */
 export function decodeComponent(raw: string): string {
+  // Most components (names, ids, versions) have nothing to decode.
+  if (!raw.includes('%') && !raw.includes('+')) return raw;
   const text = raw.replace(/\+/g, ' ');
   if (!text.includes('%')) return text;
   try {

@@ -13,7 +13,7 @@ import { logRequest, type RequestLogEntry } from './request-log.js';
  * names, dot segments, a trailing slash) are left to the full host, which answers them the same way
  * through msw's URL parsing.
  */
-const FAST_PATH = /^(?:\/scenarios\/[a-z0-9][a-z0-9-]*)?\/api\/g1\/[a-z]+\/[a-z_]+$/;
+const FAST_PATH = /^(?:\/scenarios\/[a-z0-9][a-z0-9-]*)?\/api\/g1\/[a-z_]+(?:\/[a-z_]+)?$/;
 
 /** The most origins remembered (one per `Host` spelling and scheme seen). */
 const MAX_ORIGINS = 64;

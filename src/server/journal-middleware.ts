@@ -1,10 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/index.js';
 import { requestFindings, type Finding } from '../findings/index.js';
 import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
-import { decodeComponent, splitQuery, type RawPair } from '../normalise/index.js';
+import type { JournalEntry, JournalExchange } from '../journal/index.js';
+import { decodeComponent, splitQuery, type NormalisationPolicy } from '../normalise/index.js';
 import { MATCH_HEADER } from '../replay/replayer.js';
 import type { ServerContext } from './context.js';
 
@@ -50,11 +51,26 @@ export function strictRequestsError(findings: readonly Finding[]) {
   return { error: `This request breaks the contract (${findings.length} finding${findings.length === 1 ? '' : 's'}); --strict-requests answers it with 400.`, findings };
 }
 
+/** Makes `key` of `target` computed on its first read, then kept: an enumerable field like any other (JSON and copies see it). */
+function computedOnRead<T extends object>(target: T, key: keyof T & string, compute: () => unknown): void {
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = compute();
+      Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+      return value;
+    },
+  });
+}
+
 /**
  * Journals one exchange with an operation once `res` is answered or the client went away
  * (whichever comes first; once). Sets the `x-mockvideo-findings` header to the count of `findings`.
  * Secrets are redacted; `responseBody` gives the body text sent (read when the exchange ends).
- * The scenario, match and fault come from the response headers `x-mockvideo-*`.
+ * The scenario, match and fault come from the response headers `x-mockvideo-*`. What only a reader
+ * of the journal needs (decoded query, header records, the ISO time) is computed when first read,
+ * so a request pays for none of it.
  */
 export function journalExchange(context: ServerContext, req: IncomingMessage, res: ServerResponse, target: OperationTarget, findings: Finding[], responseBody: () => string): void {
   const receivedAt = Date.now();
@@ -64,34 +80,46 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
   const journal = () => {
     if (journaled) return;
     journaled = true;
-    const secrets = context.policy.secret;
-    const redactedQuery: RawPair[] = splitQuery(target.search).map(([name, value]) => [name, secrets.includes(decodeComponent(name)) ? SERVICE_TOKEN_PLACEHOLDER : value]);
-    // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
-    const query = Object.create(null) as Record<string, string[]>;
-    for (const [name, value] of redactedQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
     const answered = res.headersSent && res.statusCode >= 100;
-    context.journal.add({
-      entry: {
-        time: new Date(receivedAt).toISOString(),
-        operation: target.operation,
-        query,
-        scenario: (res.getHeader(ANSWERED_BY_HEADER) as string | undefined) ?? null,
-        status: answered ? res.statusCode : 0,
-        durationMs: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
-        findings,
-        match: (res.getHeader(MATCH_HEADER) as string | undefined) ?? null,
-        fault: (res.getHeader(FAULT_HEADER) as string | undefined) ?? (answered ? null : 'reset'),
-      },
-      method: req.method ?? 'GET',
-      path: target.path,
-      rawQuery: redactedQuery,
-      requestHeaders: headerRecord(req.headers, context.policy.headers),
-      responseHeaders: headerRecord(res.getHeaders(), context.policy.headers),
-      responseBody: responseBody(),
-    });
+    const entry: Omit<JournalEntry, 'time' | 'query'> = {
+      id: 0,
+      operation: target.operation,
+      scenario: (res.getHeader(ANSWERED_BY_HEADER) as string | undefined) ?? null,
+      status: answered ? res.statusCode : 0,
+      durationMs: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
+      findings,
+      match: (res.getHeader(MATCH_HEADER) as string | undefined) ?? null,
+      fault: (res.getHeader(FAULT_HEADER) as string | undefined) ?? (answered ? null : 'reset'),
+    };
+    context.journal.add(journalRecord(entry, { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: responseBody() }));
   };
   res.on('finish', journal);
   res.on('close', journal);
+}
+
+/**
+ * The journal's record of an exchange from plain facts (no request or socket object is kept):
+ * `time`, the decoded `query`, the redacted `rawQuery` and the header records are computed when
+ * first read. `receivedAt` is Unix time in milliseconds.
+ */
+function journalRecord(
+  known: Omit<JournalEntry, 'time' | 'query'>,
+  facts: { receivedAt: number; method: string; target: OperationTarget; policy: NormalisationPolicy; requestHeaders: IncomingHttpHeaders; responseHeaders: OutgoingHttpHeaders; responseBody: string },
+): JournalExchange {
+  const { id, operation, ...rest } = known;
+  const entry = { id, time: '', operation, query: {}, ...rest } as JournalEntry;
+  const exchange: JournalExchange = { entry, method: facts.method, path: facts.target.path, rawQuery: [], requestHeaders: {}, responseHeaders: {}, responseBody: facts.responseBody };
+  computedOnRead(entry, 'time', () => new Date(facts.receivedAt).toISOString());
+  computedOnRead(exchange, 'rawQuery', () => splitQuery(facts.target.search).map(([name, value]) => [name, facts.policy.secret.includes(decodeComponent(name)) ? SERVICE_TOKEN_PLACEHOLDER : value]));
+  computedOnRead(entry, 'query', () => {
+    // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
+    const query = Object.create(null) as Record<string, string[]>;
+    for (const [name, value] of exchange.rawQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
+    return query;
+  });
+  computedOnRead(exchange, 'requestHeaders', () => headerRecord(facts.requestHeaders, facts.policy.headers));
+  computedOnRead(exchange, 'responseHeaders', () => headerRecord(facts.responseHeaders, facts.policy.headers));
+  return exchange;
 }
 
 /** Keeps what is written to `res` (through `write` and `end`); the function gives it as text. */

@@ -159,7 +159,7 @@ describe('the fast path answers exactly what the MSW handlers answer', () => {
     const faults = fast.context.journal.exchanges().map((e) => e.entry.fault).filter(Boolean);
     expect(new Set(faults)).toEqual(new Set(['delay', 'status', 'reset', 'malformed-json', 'envelope', 'empty']));
     const statuses = new Set(fast.context.journal.exchanges().map((e) => e.entry.status));
-    for (const status of [0, 200, 404, 500, 502, 503]) expect(statuses, `status ${status} was exercised`).toContain(status);
+    for (const status of [0, 200, 500, 502, 503]) expect(statuses, `status ${status} was exercised`).toContain(status);
   });
 
   it('error answers: unknown scenario (prefix and header), other methods, unknown operations, odd spellings left to the full host', async () => {
