@@ -3,14 +3,14 @@ import { createRequire } from 'node:module';
 import type { Pool } from 'undici';
 import { API_PREFIX, operationOfPath, type OperationName } from '../contract/index.js';
 import { buildRecording, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
-import { HOP_BY_HOP, causeOf, decoded, flat, requestTarget } from './wire.js';
+import { HOP_BY_HOP, causeOf, decoded, flat, requestTarget, type UpstreamFailure } from './wire.js';
 
 /** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
 export interface ProxyLogEntry {
   method: string;
   /** The operation (`meta/cp`) or the path. */
   operation: string;
-  /** The status the client got (502 when the upstream failed). */
+  /** The status the client got (504 when the upstream was too slow, 502 when it failed otherwise). */
   status: number;
   /** The recording written, or why none was. */
   recorded: string | undefined;
@@ -26,12 +26,39 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** An upstream body over the size limit. */
 class BodyTooLarge extends Error {}
 
+/**
+ * The answer to the client when the upstream failed (see {@link causeOf}): 504 for a timeout, 502
+ * otherwise, with a message that names the upstream, the request (`GET /api/g1/meta/cp`) and the
+ * next step. `seconds` is the `--upstream-timeout`; `received` the body bytes that had arrived.
+ */
+function failureAnswer(cause: UpstreamFailure, upstream: string, request: string, seconds: number, received: number): { status: number; message: string } {
+  const slow = `Nothing was recorded. If the service is only slow, raise --upstream-timeout (now ${seconds}).`;
+  if (cause.code === 'UND_ERR_HEADERS_TIMEOUT') return { status: 504, message: `[mockvideo] The upstream ${upstream} sent no answer to ${request} within ${seconds} s (${cause.code}). ${slow}` };
+  if (cause.code === 'UND_ERR_BODY_TIMEOUT') return { status: 504, message: `[mockvideo] The upstream ${upstream} did not finish its answer to ${request} within ${seconds} s: ${received} body bytes had arrived (${cause.code}). ${slow}` };
+  if (cause.kind === 'timeout') return { status: 504, message: `[mockvideo] The upstream ${upstream} did not answer ${request} in time: ${cause.message} (${cause.code}). ${slow}` };
+  if (cause.kind === 'certificate') {
+    return {
+      status: 502,
+      message: `[mockvideo] The TLS certificate of the upstream ${upstream} does not verify, so ${request} was not sent: ${cause.message} (${cause.code}). Nothing was recorded. Trust its CA with NODE_EXTRA_CA_CERTS=ca.pem, or, for a test server you trust, start with --insecure-upstream (the certificate is then not checked).`,
+    };
+  }
+  return { status: 502, message: `[mockvideo] The upstream ${upstream} did not answer ${request}: ${cause.message} (${cause.code}). Nothing was recorded. Check that --upstream is right and reachable.` };
+}
+
 /** Options of {@link createRecordingProxy}. */
 export interface RecordingProxyOptions {
   /** The one upstream every request goes to, e.g. `https://api.example.com` (a path prefix is kept). */
   upstream: string;
-  /** Time allowed for the upstream to answer completely, in milliseconds. */
+  /**
+   * Time allowed for the upstream to answer completely, headers and whole body, in milliseconds: a
+   * total deadline from the start of the exchange, so a body that trickles in without end is cut too.
+   */
   timeoutMs: number;
+  /**
+   * Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host
+   * name). Default false: such an upstream is refused with a 502 and nothing is recorded.
+   */
+  insecureUpstream?: boolean;
   /** The largest upstream body recorded, in bytes; a larger one gets a 502. Default {@link DEFAULT_MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
   policy: NormalisationPolicy;
@@ -67,8 +94,12 @@ export interface RecordingProxy {
  * unchanged. Exchanges of the six operations are redacted and stored before the client is answered;
  * a compressed body is stored decoded. 5xx answers are stored only with `recordFailures`.
  *
- * When the upstream is down or does not answer within `timeoutMs`, the client gets a 502 JSON
- * error naming the upstream and the cause, and nothing is stored.
+ * When the upstream does not answer completely within `timeoutMs` (headers late, or a body still
+ * arriving), the client gets a 504 JSON error `{ error, upstream, cause }` with `cause`
+ * `UND_ERR_HEADERS_TIMEOUT` or `UND_ERR_BODY_TIMEOUT`; when it is down, its TLS certificate does not
+ * verify (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, ... unless
+ * `insecureUpstream`), its body is over `maxBodyBytes` or does not decode, a 502 of the same shape.
+ * Nothing is stored in any of these cases.
  *
  * @example
  * const proxy = createRecordingProxy({ upstream: 'https://api.example.com', timeoutMs: 10_000, policy: DEFAULT_POLICY, store: (r) => writer.write(r) });
@@ -79,7 +110,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   const basePath = upstream.pathname.replace(/\/+$/, '');
   // undici is loaded on first use, so `serve` does not pay for it at start-up.
   const { Pool: UndiciPool } = createRequire(import.meta.url)('undici') as typeof import('undici');
-  const pool: Pool = new UndiciPool(upstream.origin, { connections: 128, pipelining: 1 });
+  const pool: Pool = new UndiciPool(upstream.origin, { connections: 128, pipelining: 1, ...(options.insecureUpstream ? { connect: { rejectUnauthorized: false } } : {}) });
   const inFlight = new Set<Promise<void>>();
 
   async function exchange(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): Promise<void> {
@@ -98,6 +129,9 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     let status: number;
     let responseHeaders: Record<string, string | string[] | undefined>;
     let body: Buffer;
+    // What was late when the deadline fired: the headers, or the rest of the body.
+    let phase: 'headers' | 'body' = 'headers';
+    let size = 0;
     try {
       const answer = await pool.request({
         path: `${basePath}${target}`,
@@ -105,12 +139,14 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         headers,
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
+        // The total deadline: headers and the whole body. undici's two timeouts above only bound the
+        // wait for the headers and the gap between two chunks, not a body that trickles without end.
         signal: AbortSignal.timeout(options.timeoutMs),
       });
+      phase = 'body';
       status = answer.statusCode;
       responseHeaders = answer.headers;
       const chunks: Buffer[] = [];
-      let size = 0;
       const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       for await (const chunk of answer.body) {
         size += (chunk as Buffer).length;
@@ -126,13 +162,13 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         log(502, undefined, 'upstream body over the size limit');
         return;
       }
-      const cause = causeOf(error);
-      const message = `[mockvideo] The upstream ${upstream.origin} did not answer ${method} ${path}: ${cause.message} (${cause.code}). Nothing was recorded. Check that --upstream is right and reachable, or raise --upstream-timeout.`;
+      const cause = causeOf(error, phase);
+      const failed = failureAnswer(cause, upstream.origin, `${method} ${path}`, options.timeoutMs / 1000, size);
       if (!res.headersSent) {
-        res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', ...extra });
-        res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: cause.code }));
+        res.writeHead(failed.status, { 'content-type': 'application/json; charset=utf-8', ...extra });
+        res.end(JSON.stringify({ error: failed.message, upstream: upstream.origin, cause: cause.code }));
       }
-      log(502, undefined, `upstream failed: ${cause.code}`);
+      log(failed.status, undefined, `upstream ${cause.kind === 'timeout' ? 'timed out' : 'failed'}: ${cause.code}`);
       return;
     }
     // A body that does not decode (say, invalid gzip) is no answer: the client gets a clear 502, not

@@ -39,10 +39,48 @@ export function requestTarget(raw: string): string {
   return target.startsWith('/') ? target : `/${target}`;
 }
 
-/** The code (`ECONNREFUSED`, `ETIMEDOUT`, ...) and message of an upstream failure. */
-export function causeOf(error: unknown): { code: string; message: string } {
+/**
+ * Certificate problems of a TLS upstream (Node's and OpenSSL's codes): the ones `--insecure-upstream`
+ * lets through. Other TLS failures (say, `EPROTO` for an http upstream given as https) are not here.
+ */
+export const CERTIFICATE_ERROR_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE', 'CERT_REVOKED', 'CERT_UNTRUSTED', 'CERT_REJECTED', 'INVALID_CA', 'INVALID_PURPOSE', 'PATH_LENGTH_EXCEEDED',
+  'CERT_CHAIN_TOO_LONG', 'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY', 'ERROR_IN_CERT_NOT_BEFORE_FIELD', 'ERROR_IN_CERT_NOT_AFTER_FIELD',
+]);
+
+/** Codes of an upstream that was too slow (undici's own timeouts and the socket's). */
+const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+/**
+ * Why an upstream exchange failed. `kind` picks the answer: `timeout` gets a 504, `certificate` and
+ * `other` a 502 (a certificate problem with a hint about `--insecure-upstream`).
+ */
+export interface UpstreamFailure {
+  /** `UND_ERR_HEADERS_TIMEOUT`, `UND_ERR_BODY_TIMEOUT`, `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`, ... */
+  code: string;
+  message: string;
+  kind: 'timeout' | 'certificate' | 'other';
+}
+
+/**
+ * The code, message and kind of an upstream failure. The deadline (an `AbortSignal.timeout`, a
+ * `TimeoutError`) and undici's own timeouts are named by what was late, from `phase`: no headers
+ * yet gives `UND_ERR_HEADERS_TIMEOUT`, a body still arriving gives `UND_ERR_BODY_TIMEOUT`, whichever
+ * timer fired first.
+ * @example causeOf(new DOMException('The operation timed out.', 'TimeoutError'), 'body') // { code: 'UND_ERR_BODY_TIMEOUT', kind: 'timeout', ... }
+ */
+export function causeOf(error: unknown, phase: 'headers' | 'body' = 'headers'): UpstreamFailure {
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string }; name?: string };
-  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') return { code: 'ETIMEDOUT', message: 'timed out' };
   const code = e?.code ?? e?.cause?.code ?? e?.name ?? 'ERROR';
-  return { code, message: e?.cause?.message ?? e?.message ?? String(error) };
+  const message = e?.cause?.message ?? e?.message ?? String(error);
+  if (e?.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return phase === 'headers'
+      ? { code: 'UND_ERR_HEADERS_TIMEOUT', message: 'no answer headers in time', kind: 'timeout' }
+      : { code: 'UND_ERR_BODY_TIMEOUT', message: 'the body did not finish in time', kind: 'timeout' };
+  }
+  if (TIMEOUT_CODES.has(code)) return { code, message, kind: 'timeout' };
+  if (CERTIFICATE_ERROR_CODES.has(code)) return { code, message, kind: 'certificate' };
+  return { code, message, kind: 'other' };
 }

@@ -21,6 +21,8 @@ export interface RecorderOptions {
   policy: NormalisationPolicy;
   only?: readonly OperationName[];
   recordFailures?: boolean;
+  /** Accept an https upstream whose certificate does not verify (see `createRecordingProxy`). */
+  insecureUpstream?: boolean;
   onExchange?: (entry: ProxyLogEntry) => void;
 }
 
@@ -54,6 +56,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     store: (recording) => writer.write(recording),
     ...(options.only ? { only: options.only } : {}),
     recordFailures: options.recordFailures ?? false,
+    insecureUpstream: options.insecureUpstream ?? false,
     onRecorded: () => void recorded++,
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });

@@ -21,8 +21,8 @@ export interface ReplayServerOptions {
   /** A scenario that answers what the recordings do not. */
   fallbackScenario?: string;
   scenariosDir?: string;
-  /** Fetch and record what is missing from this upstream. */
-  recordMissing?: { upstream: string; timeoutMs: number; recordFailures?: boolean };
+  /** Fetch and record what is missing from this upstream (`timeoutMs` in milliseconds; `insecureUpstream`: accept a certificate that does not verify). */
+  recordMissing?: { upstream: string; timeoutMs: number; recordFailures?: boolean; insecureUpstream?: boolean };
   onRequest?: (entry: RequestLogEntry) => void;
   onMiss?: (report: NearMissReport) => void;
   onRecorded?: (entry: ProxyLogEntry) => void;
@@ -72,6 +72,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       policy: options.policy,
       store: (recording) => writer.write(recording),
       recordFailures: options.recordMissing.recordFailures ?? false,
+      insecureUpstream: options.recordMissing.insecureUpstream ?? false,
       responseHeaders: { [MATCH_HEADER]: 'recorded' },
       onRecorded: (named) => replayer.add(named),
       ...(options.onRecorded ? { onExchange: options.onRecorded } : {}),

@@ -1,12 +1,30 @@
+import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 import { recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
+import { clientPathWith } from '../support/sessions.js';
 
-/** What the raw upstream writes on the socket for each operation, exactly (a misbehaving service). */
+const GOOD_BODY = '{"data":{"end":[],"exit":[],"suspend":[]},"msg":"OK","result":1}';
+
+/**
+ * What the raw upstream writes on the socket for each operation, exactly (a misbehaving service);
+ * a request whose `_nonce` is `slow-headers` or `slow-body` gets that answer instead.
+ */
 const ANSWERS: Record<string, string | ((socket: import('node:net').Socket) => void)> = {
+  // Headers that never come: the connection stays open and silent.
+  'slow-headers': () => undefined,
+  // Headers at once, then one byte of the body every 50 ms without end: never idle long enough for
+  // a timeout between chunks, so only a deadline on the whole answer stops it.
+  'slow-body': (socket) => {
+    socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{"data":"');
+    const timer = setInterval(() => socket.write('x'), 50);
+    socket.on('close', () => clearInterval(timer));
+  },
+  // A well-behaved answer, to show the recorder still records after the misbehaviour.
+  'localplay/diversion': `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${GOOD_BODY.length}\r\n\r\n${GOOD_BODY}`,
   ad_config: (socket) => {
     socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"data":{"cut');
     setTimeout(() => socket.destroy(), 50);
@@ -36,7 +54,7 @@ beforeAll(async () => {
       head += chunk;
       if (!head.includes('\r\n\r\n')) return;
       const path = /^GET ([^? ]+)/.exec(head)?.[1] ?? '';
-      const answer = ANSWERS[path.replace('/api/g1/', '')];
+      const answer = ANSWERS[/[?&]_nonce=(slow-[a-z]+)/.exec(head)?.[1] ?? path.replace('/api/g1/', '')];
       head = '';
       if (typeof answer === 'function') answer(socket);
       else socket.end(answer ?? 'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
@@ -98,5 +116,39 @@ describe('an upstream that misbehaves while recording', () => {
 
   it('keeps serving afterwards', async () => {
     expect((await fetch(`${recorder.url}/__mockvideo/health`)).status).toBe(200);
+  });
+});
+
+describe('an upstream too slow for --upstream-timeout', () => {
+  let slow: CliProcess;
+  let slowOut: string;
+  /** Everything in the recording folder but its lock: a partial or temporary file shows here too. */
+  const written = () => readdirSync(slowOut, { recursive: true, encoding: 'utf8' }).filter((name) => !name.startsWith('.mockvideo'));
+
+  beforeAll(async () => {
+    slowOut = tempDir();
+    slow = await startCli(['record', '--upstream', upstreamUrl, '--out', slowOut, '--port', '0', '--upstream-timeout', '0.5']);
+  });
+  afterAll(async () => {
+    await slow.stop('SIGINT');
+  });
+
+  it.each([
+    ['headers that never come', 'slow-headers', 'UND_ERR_HEADERS_TIMEOUT'],
+    ['a body that trickles in without end', 'slow-body', 'UND_ERR_BODY_TIMEOUT'],
+  ])('%s: a 504 JSON error at the deadline naming the upstream and --upstream-timeout, nothing written', async (_what, nonce, cause) => {
+    const started = Date.now();
+    const answer = await fetch(`${slow.url}${clientPathWith('localplay/diversion', { _nonce: nonce })}`, { signal: AbortSignal.timeout(5000) });
+    expect(answer.status).toBe(504);
+    expect(await answer.json()).toMatchObject({ upstream: upstreamUrl, cause, error: expect.stringMatching(new RegExp(`${upstreamUrl}.*--upstream-timeout`)) });
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(written()).toEqual([]);
+  });
+
+  it('an upstream that answers in time afterwards is passed on and recorded', async () => {
+    const answer = await fetch(`${slow.url}${clientPath('localplay/diversion')}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe(GOOD_BODY);
+    expect(recordingFiles(slowOut).map((f) => f.name)).toEqual([expect.stringMatching(/^localplay-diversion\/.*-000\.json$/)]);
   });
 });

@@ -15,6 +15,7 @@ interface RecordArgs extends NormaliseArgs {
   'upstream-timeout': number;
   only?: OperationName[];
   'record-failures': boolean;
+  'insecure-upstream': boolean;
 }
 
 /** Checks `--upstream`: an http(s) URL. @throws MockvideoError (`MV_USAGE`). */
@@ -29,17 +30,33 @@ export function upstreamUrl(value: string): string {
   return url.toString().replace(/\/$/, '');
 }
 
-/** `--upstream-timeout`: seconds, a positive number. */
+/** `--upstream-timeout`: seconds, a positive number; a total deadline for headers and body. */
 export const upstreamTimeoutOption = {
   type: 'number',
   default: 10,
-  describe: 'Seconds the upstream has to answer completely before the client gets a 502',
+  describe: 'Seconds the upstream has to answer completely, headers and body, before the client gets a 504',
   coerce: (value: unknown) => {
     const seconds = Number(value);
     if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`--upstream-timeout must be a positive number of seconds, got "${String(value)}"`);
     return seconds;
   },
 } as const;
+
+/** `--insecure-upstream`: accept an https upstream whose certificate does not verify. */
+export const insecureUpstreamOption = {
+  type: 'boolean',
+  default: false,
+  describe: 'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name); by default it is refused with a 502',
+} as const;
+
+/**
+ * The warning printed at start with `--insecure-upstream`, on stderr.
+ * @example insecureUpstreamWarning('https://staging.example.com') // '[mockvideo] Warning: --insecure-upstream: ...'
+ */
+export function insecureUpstreamWarning(upstream: string): string {
+  if (!upstream.startsWith('https:')) return `[mockvideo] Warning: --insecure-upstream has no effect: ${upstream} is not https.\n`;
+  return `[mockvideo] Warning: --insecure-upstream: the TLS certificate of ${upstream} is not checked, so anyone on the network path can read and change what is recorded. Use it only for a test server you trust.\n`;
+}
 
 /**
  * `mockvideo record --upstream URL --out DIR`: a recording reverse proxy to the upstream only.
@@ -68,10 +85,12 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           },
         })
         .option('only', { type: 'string', array: true, choices: OPERATION_NAMES, describe: "Re-record only this operation: replaces its recordings in --out, leaves the rest alone" })
-        .option('record-failures', { type: 'boolean', default: false, describe: 'Also record 5xx answers of the upstream (always passed to the client)' }),
+        .option('record-failures', { type: 'boolean', default: false, describe: 'Also record 5xx answers of the upstream (always passed to the client)' })
+        .option('insecure-upstream', insecureUpstreamOption),
     )
       .example('$0 record --upstream https://api.example.com --out recordings/session1', 'Record a session')
-      .example('$0 record --upstream https://api.example.com --out recordings/session1 --only meta/plugin', 'Re-record the plugin list only') as unknown as Argv<RecordArgs>,
+      .example('$0 record --upstream https://api.example.com --out recordings/session1 --only meta/plugin', 'Re-record the plugin list only')
+      .example('$0 record --upstream https://staging.example.test --out recordings/staging --insecure-upstream', 'Record a test server with a self-signed certificate') as unknown as Argv<RecordArgs>,
   handler: async (args: ArgumentsCamelCase<RecordArgs>) => {
     try {
       const upstream = upstreamUrl(args.upstream);
@@ -88,6 +107,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         policy: policyFromArgs(args),
         ...(args.only ? { only: args.only } : {}),
         recordFailures: args.recordFailures,
+        insecureUpstream: args.insecureUpstream,
         onExchange: (entry) => {
           tally.exchanges++;
           if (entry.recorded !== undefined) tally.recorded++;
@@ -99,6 +119,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         },
       });
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
+      if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
       if (args.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
       let stopping = false;
       const stop = () => {

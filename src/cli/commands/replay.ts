@@ -10,7 +10,7 @@ import { readRecordingDir } from '../../storage/recordings.js';
 import { watchFolder } from '../../storage/watch-folder.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption, scenariosDirOption } from '../options.js';
-import { upstreamTimeoutOption, upstreamUrl } from './record.js';
+import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
 interface ReplayArgs extends NormaliseArgs {
   dir: string;
@@ -20,6 +20,7 @@ interface ReplayArgs extends NormaliseArgs {
   'record-missing': boolean;
   upstream?: string;
   'upstream-timeout': number;
+  'insecure-upstream': boolean;
   port: number;
   host: string;
   watch: boolean;
@@ -34,7 +35,8 @@ export interface RunReplayOptions {
   host: string;
   fallbackScenario?: string | undefined;
   scenariosDir?: string | undefined;
-  recordMissing?: { upstream: string; timeoutMs: number } | undefined;
+  /** `--record-missing`: the upstream, its timeout in milliseconds, and whether its certificate goes unchecked. */
+  recordMissing?: { upstream: string; timeoutMs: number; insecureUpstream?: boolean } | undefined;
   /** `--log`, `--quiet`, `--verbose`; default: text lines. */
   output?: OutputArgs;
   /** Reload the folder when its files change (not with `recordMissing`, which writes into it). */
@@ -63,6 +65,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
   if (options.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${running.port}\n`);
+  if (options.recordMissing?.insecureUpstream) process.stderr.write(insecureUpstreamWarning(options.recordMissing.upstream));
   const watcher =
     options.watch && !options.recordMissing
       ? watchFolder({
@@ -111,6 +114,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         .option('record-missing', { type: 'boolean', default: false, describe: 'Fetch what has no exact recording from --upstream and record it' })
         .option('upstream', { type: 'string', describe: 'The real service, for --record-missing' })
         .option('upstream-timeout', upstreamTimeoutOption)
+        .option('insecure-upstream', insecureUpstreamOption)
         .option('port', portOption)
         .option('host', hostOption)
         .option('watch', { type: 'boolean', default: true, describe: 'Reload the recordings when their files change; broken files keep the last good set serving (--no-watch to turn off)' }),
@@ -129,7 +133,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         host: args.host,
         fallbackScenario: args.fallbackScenario,
         scenariosDir: args.scenariosDir as string | undefined,
-        recordMissing: args.recordMissing ? { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000 } : undefined,
+        recordMissing: args.recordMissing ? { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000, insecureUpstream: args.insecureUpstream } : undefined,
         output: args as unknown as OutputArgs,
         watch: args.watch,
       });
