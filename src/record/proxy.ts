@@ -18,6 +18,11 @@ export interface ProxyLogEntry {
   durationMs: number;
   /** Leaked raw values of redacted parameters that the scan replaced. */
   leaks: number;
+  /**
+   * Set when the client got the upstream's answer but its recording could not be stored (disk full,
+   * folder removed, ...): the exchange is lost. `code` is the error code (`ENOSPC`, `ENOTDIR`, ...).
+   */
+  lost?: { code: string; message: string };
 }
 
 /** The default largest upstream body, in bytes (32 MiB: far above any answer of the six operations). */
@@ -68,7 +73,7 @@ export interface RecordingProxyOptions {
   only?: readonly OperationName[];
   /** Record 5xx answers too (default: passed to the client, not recorded). */
   recordFailures?: boolean;
-  /** Extra headers on every answer the proxy gives (e.g. `x-mockvideo-match: recorded`). */
+  /** Extra headers on every answer the proxy gives (e.g. `x-mockvideo-match: recorded`), except one whose recording could not be stored. */
   responseHeaders?: Readonly<Record<string, string>>;
   /** Called once the recording of an exchange is stored. */
   onRecorded?: (named: NamedRecording) => void;
@@ -123,8 +128,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(flat(req.headers))) if (!HOP_BY_HOP.has(name)) headers[name] = value;
     headers.host = upstream.host;
-    const log = (status: number, recorded: string | undefined, note: string, leaks = 0) =>
-      options.onExchange?.({ method, operation: operation ?? path, status, recorded, note, leaks, durationMs: Number(process.hrtime.bigint() - started) / 1e6 });
+    const log = (status: number, recorded: string | undefined, note: string, leaks = 0, lost?: ProxyLogEntry['lost']) =>
+      options.onExchange?.({ method, operation: operation ?? path, status, recorded, note, leaks, durationMs: Number(process.hrtime.bigint() - started) / 1e6, ...(lost ? { lost } : {}) });
     const extra = options.responseHeaders ?? {};
     let status: number;
     let responseHeaders: Record<string, string | string[] | undefined>;
@@ -187,6 +192,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     let recorded: string | undefined;
     let note = '';
     let leaks = 0;
+    let lost: ProxyLogEntry['lost'];
     const wanted = operation && (!options.only || options.only.includes(operation));
     if (!operation) note = 'not recorded: not an operation';
     else if (method !== 'GET') note = 'not recorded: only GET is recorded';
@@ -203,14 +209,17 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         options.onRecorded?.({ name: recorded, recording: result.recording });
         if (leaks) note = `replaced ${leaks} leaked value${leaks === 1 ? '' : 's'}`;
       } catch (error) {
-        note = `not recorded: ${(error as Error).message}`;
+        // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
+        lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
+        note = `NOT RECORDED: ${lost.code}`;
       }
     }
     const out: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) out[name] = value;
-    res.writeHead(status, { ...out, ...extra });
+    // A lost exchange goes without `responseHeaders` (e.g. `x-mockvideo-match: recorded`): they would claim it was recorded.
+    res.writeHead(status, lost ? out : { ...out, ...extra });
     res.end(body);
-    log(status, recorded, note, leaks);
+    log(status, recorded, note, leaks, lost);
   }
 
   return {

@@ -1,6 +1,6 @@
 import { createServer } from 'node:https';
 import type { RequestListener } from 'node:http';
-import { serveOn, type RunningServer } from './listen.js';
+import { serveOn, serverOptions, type RunningServer } from './listen.js';
 import type { TlsMaterial } from './tls-certificate.js';
 
 /** A running HTTPS server: like {@link RunningServer}, with an `https://HOST:PORT` URL. */
@@ -11,5 +11,5 @@ export type RunningHttpsServer = Omit<RunningServer, 'server'> & { server: impor
  * @throws the listen error (e.g. `EADDRINUSE`) or a TLS error for a key that does not fit the certificate.
  */
 export function listenHttps(app: RequestListener, port: number, host: string, tls: Pick<TlsMaterial, 'cert' | 'key'>): Promise<RunningHttpsServer> {
-  return serveOn(createServer({ cert: tls.cert, key: tls.key }, app), port, host, 'https');
+  return serveOn(createServer({ ...serverOptions(), cert: tls.cert, key: tls.key }, app), port, host, 'https');
 }

@@ -19,16 +19,38 @@ export interface RunningServer {
 /**
  * Time limits of every server, in milliseconds: a client that sends its headers slowly
  * (slowloris) or never finishes its request is cut off instead of holding a socket forever.
+ * Node checks the first two only every `connectionsCheckingInterval` (its default, 30 s, would let a
+ * slow client hold a socket up to 40 s), so mockvideo checks every second.
  */
-export const SERVER_LIMITS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 } as const;
+export const SERVER_LIMITS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 } as const;
 
 /**
- * Starts `server` (HTTP or HTTPS) on `host:port` with {@link SERVER_LIMITS}; `port` 0 picks a free
- * port. The URL shows `scheme`, and `127.0.0.1` for a wildcard host.
+ * The environment variable that shortens `headersTimeout` (milliseconds, 100 to
+ * {@link SERVER_LIMITS}'s), so that a test can watch a slow client being cut off. For tests only.
+ */
+export const HEADERS_TIMEOUT_ENV = 'MOCKVIDEO_HEADERS_TIMEOUT_MS';
+
+/**
+ * The options of `http.createServer` / `https.createServer` with {@link SERVER_LIMITS}, and
+ * `headersTimeout` from {@link HEADERS_TIMEOUT_ENV} when it is set to a valid value (else ignored).
+ * `connectionsCheckingInterval` only takes effect here: Node reads it when the server is created.
+ */
+export function serverOptions(env: NodeJS.ProcessEnv = process.env): { headersTimeout: number; requestTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number } {
+  const shorter = Number(env[HEADERS_TIMEOUT_ENV]);
+  const headersTimeout = Number.isInteger(shorter) && shorter >= 100 && shorter <= SERVER_LIMITS.headersTimeout ? shorter : SERVER_LIMITS.headersTimeout;
+  return { ...SERVER_LIMITS, headersTimeout };
+}
+
+/**
+ * Starts `server` (HTTP or HTTPS, made with {@link serverOptions}) on `host:port`; `port` 0 picks a
+ * free port. The URL shows `scheme`, and `127.0.0.1` for a wildcard host.
  * @throws the listen error (e.g. `EADDRINUSE`) when the address cannot be bound.
  */
 export function serveOn<S extends Server | HttpsServer>(server: S, port: number, host: string, scheme: 'http' | 'https'): Promise<Omit<RunningServer, 'server'> & { server: S }> {
-  Object.assign(server, SERVER_LIMITS);
+  // Node reads these three from the server at each check, so they are set here too (keepAliveTimeout
+  // is no createServer option in Node 20); connectionsCheckingInterval only works at creation.
+  const { headersTimeout, requestTimeout, keepAliveTimeout } = serverOptions();
+  Object.assign(server, { headersTimeout, requestTimeout, keepAliveTimeout });
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -59,5 +81,5 @@ export function serveOn<S extends Server | HttpsServer>(server: S, port: number,
  * @throws the listen error (e.g. `EADDRINUSE`) when the address cannot be bound.
  */
 export function listen(app: RequestListener, port: number, host: string): Promise<RunningServer> {
-  return serveOn(createServer(app), port, host, 'http');
+  return serveOn(createServer(serverOptions(), app), port, host, 'http');
 }

@@ -41,6 +41,16 @@ export function formatProxyLine(entry: ProxyLogEntry): string {
 }
 
 /**
+ * The loud line for an exchange whose recording could not be written (`entry.lost`), for stderr:
+ * `[mockvideo] GET meta/cp was answered (200 from the upstream) but NOT recorded: write error ENOSPC (...). ...`.
+ * Empty for an exchange that was not lost.
+ */
+export function lostExchangeLine(entry: ProxyLogEntry): string {
+  if (!entry.lost) return '';
+  return `[mockvideo] ${entry.method} ${entry.operation} was answered (${entry.status} from the upstream) but NOT recorded: write error ${entry.lost.code}. ${entry.lost.message.replace(/^\[mockvideo\] /, '')} Check that the recording folder still exists, is a folder and has room, then repeat the request.\n`;
+}
+
+/**
  * Starts `mockvideo record`: an Express host whose only route is the recording proxy to
  * `upstream`, writing into `out` (with `only`, that operation's old recordings are replaced).
  */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
-import { MockvideoError } from '../errors.js';
+import { MockvideoError, PREFIX } from '../errors.js';
 import { formatRecording, parseRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
 
 /** A recording file name: `<first 12 hex of sha256(matchKey)>-<NNN>.json`, NNN the recorded order under that key. */
@@ -128,14 +128,52 @@ export class RecordingWriter {
     return `${folder}/${hash}-${String(next).padStart(3, '0')}.json`;
   }
 
-  /** Writes one recording; resolves with its name (`meta-cp/0a1b2c3d4e5f-000.json`) once the file is in place. */
+  /**
+   * Writes one recording; resolves with its name (`meta-cp/0a1b2c3d4e5f-000.json`) once the file is
+   * in place. A folder removed meanwhile is made again.
+   *
+   * @throws RecordingWriteError when the file cannot be written (disk full `ENOSPC`, a file where a
+   * folder should be `ENOTDIR`, `EIO`, `EFBIG`, ...): nothing is left behind, neither the file nor
+   * write-file-atomic's temporary file.
+   */
   async write(recording: Recording): Promise<string> {
-    const name = this.#reserve(recording);
-    mkdirSync(join(this.dir, name, '..'), { recursive: true });
-    // Loaded on the first write: `serve` and `replay` never write recordings.
-    const { default: writeFileAtomic } = await import('write-file-atomic');
-    await writeFileAtomic(join(this.dir, name), formatRecording(recording), { encoding: 'utf8', fsync: true });
-    return name;
+    let name: string | undefined;
+    try {
+      name = this.#reserve(recording);
+      const folder = join(this.dir, name, '..');
+      try {
+        mkdirSync(folder, { recursive: true });
+      } catch (error) {
+        // mkdir says EEXIST when something that is not a folder has the folder's name.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
+      }
+      // Loaded on the first write: `serve` and `replay` never write recordings.
+      const { default: writeFileAtomic } = await import('write-file-atomic');
+      await writeFileAtomic(join(this.dir, name), formatRecording(recording), { encoding: 'utf8', fsync: true });
+      return name;
+    } catch (error) {
+      throw new RecordingWriteError(this.dir, name ?? operationFolder(recording.operation), error);
+    }
+  }
+}
+
+/**
+ * A recording that could not be written. `code` is the system error code (`ENOSPC`, `ENOTDIR`,
+ * `ENOENT`, `EIO`, `EFBIG`, ...; `EUNKNOWN` when the cause had none), `file` the recording's name in
+ * `dir` (`meta-cp/0a1b2c3d4e5f-000.json`), `cause` the original error.
+ */
+export class RecordingWriteError extends Error {
+  readonly code: string;
+  readonly dir: string;
+  readonly file: string;
+  constructor(dir: string, file: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? 'EUNKNOWN';
+    super(`${PREFIX} Failed to write the recording ${file} into ${dir}: ${code} (${(cause as Error | undefined)?.message ?? String(cause)}).`, { cause });
+    this.name = 'RecordingWriteError';
+    this.code = code;
+    this.dir = dir;
+    this.file = file;
   }
 }
 
@@ -153,6 +191,9 @@ function safeList(dir: string): string[] {
  * stale after 10 s) so that a second `record` on the same folder is refused instead of
  * interleaving files. Returns the function that releases the lock.
  *
+ * A lock lost while recording (its folder removed or replaced) is reported on stderr, not thrown:
+ * the process keeps answering clients, and releasing a lock that is gone resolves.
+ *
  * @throws MockvideoError (`MV_USAGE`) naming the folder and the cause: not writable, or in use.
  */
 export async function claimRecordingDir(dir: string): Promise<() => Promise<void>> {
@@ -166,7 +207,15 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
   }
   const { lock } = await import('proper-lockfile');
   try {
-    return await lock(dir, { lockfilePath: join(dir, '.mockvideo.lock'), stale: 10_000, update: 2_000, realpath: false });
+    // proper-lockfile's default for a lost lock throws from a timer, which would end the process.
+    const onCompromised = (error: Error) =>
+      process.stderr.write(`${PREFIX} Lost the lock on ${dir} (${error.message}): was the folder removed? Recording goes on, but another recorder could now write into it.\n`);
+    const release = await lock(dir, { lockfilePath: join(dir, '.mockvideo.lock'), stale: 10_000, update: 2_000, realpath: false, onCompromised });
+    return () =>
+      release().catch((error: NodeJS.ErrnoException) => {
+        // Already lost, or its folder is gone or now a file: nothing is left to release.
+        if (error.code !== 'ERELEASED' && error.code !== 'ENOENT' && error.code !== 'ENOTDIR') throw error;
+      });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
     throw new MockvideoError('MV_USAGE', `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The CLI entry, as users run it. */
@@ -15,11 +15,41 @@ export interface CliProcess {
 }
 
 /**
- * Starts `mockvideo <args>` and resolves once it printed an `http://HOST:PORT` URL on its first
- * line. Rejects with what it printed if it exits first or prints no URL within 10 s.
+ * Where a CLI process runs, set up before it starts, without privileges (root or not):
+ * `openFiles` raises its file descriptor limit (`ulimit -n`, up to the hard limit); `tmpfs` mounts a
+ * RAM file system of `size` (`64k`) on `dir`, seen by that process only (a user and mount namespace:
+ * `unshare`), so a test can fill it up: a real ENOSPC. Read what it wrote through
+ * `/proc/<pid>/root/<dir>` while it runs; the mount goes with the process. {@link canMountTmpfs}
+ * tells whether this machine allows it.
  */
-export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliProcess> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+export interface CliSandbox {
+  openFiles?: number;
+  tmpfs?: { dir: string; size: string };
+}
+
+/** True when {@link CliSandbox}'s `tmpfs` works here (user namespaces may be turned off). */
+export function canMountTmpfs(): boolean {
+  const probe = spawnSync('unshare', ['--user', '--map-root-user', '--mount', '/bin/sh', '-c', 'mount -t tmpfs -o size=4k mockvideo-probe /tmp'], { stdio: 'ignore', timeout: 5000 });
+  return probe.status === 0;
+}
+
+/** Spawns the CLI, in `sandbox` when given (see {@link CliSandbox}). */
+function spawnCli(args: string[], options: { cwd?: string | undefined; env?: NodeJS.ProcessEnv | undefined; sandbox?: CliSandbox | undefined }): ChildProcessWithoutNullStreams {
+  const spawnOptions = { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } };
+  const { openFiles, tmpfs } = options.sandbox ?? {};
+  if (openFiles === undefined && tmpfs === undefined) return spawn(process.execPath, [BIN, ...args], spawnOptions);
+  // `unshare` and `exec` replace themselves: the child's pid is the CLI's.
+  const steps = [tmpfs ? 'mount -t tmpfs -o size="$1" mockvideo-test "$2"' : '', openFiles !== undefined ? `ulimit -n ${openFiles}` : '', 'shift 2', 'exec "$@"'].filter(Boolean).join(' && ');
+  const shell = ['/bin/sh', '-c', steps, 'sh', tmpfs?.size ?? '', tmpfs?.dir ?? '', process.execPath, BIN, ...args];
+  return tmpfs ? spawn('unshare', ['--user', '--map-root-user', '--mount', ...shell], spawnOptions) : spawn(shell[0]!, shell.slice(1), spawnOptions);
+}
+
+/**
+ * Starts `mockvideo <args>` and resolves once it printed an `http://HOST:PORT` URL on its first
+ * line. Rejects with what it printed if it exits first or prints no URL within 25 s.
+ */
+export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; sandbox?: CliSandbox } = {}): Promise<CliProcess> {
+  const child = spawnCli(args, options);
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

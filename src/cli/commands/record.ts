@@ -1,7 +1,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { OPERATION_NAMES, type OperationName } from '../../contract/index.js';
 import { MockvideoError } from '../../errors.js';
-import { formatProxyLine, startRecorder } from '../../server/record-server.js';
+import { formatProxyLine, lostExchangeLine, startRecorder } from '../../server/record-server.js';
 import { exitWithError } from '../exit.js';
 import { jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
@@ -96,7 +96,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       const upstream = upstreamUrl(args.upstream);
       const { quiet, log } = args as unknown as OutputArgs;
       const json = log === 'json' && !quiet ? jsonLines('exchange') : undefined;
-      const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, leaks: 0 };
+      const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, lost: 0, leaks: 0 };
       const recorder = await startRecorder({
         upstream,
         out: args.out,
@@ -111,11 +111,14 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         onExchange: (entry) => {
           tally.exchanges++;
           if (entry.recorded !== undefined) tally.recorded++;
+          else if (entry.lost) tally.lost++;
           else if (entry.status >= 500) tally.failures++;
           else tally.skipped++;
           tally.leaks += entry.leaks;
           if (json) json({ n: tally.exchanges, ...entry });
           else if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
+          // Even with --quiet: a lost exchange is never silent.
+          if (entry.lost) process.stderr.write(lostExchangeLine(entry));
         },
       });
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
@@ -128,8 +131,10 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         recorder.stop().then(({ recorded }) => {
           process.stdout.write(
             `Recorded ${recorded} exchange${recorded === 1 ? '' : 's'} into ${args.out}: ${tally.exchanges} seen, ${tally.skipped} skipped (not recorded), ` +
-              `${tally.failures} failed (5xx or upstream errors, not recorded without --record-failures)${tally.leaks ? `, ${tally.leaks} leaked secret value${tally.leaks === 1 ? '' : 's'} replaced` : ''}\n`,
+              `${tally.failures} failed (5xx or upstream errors, not recorded without --record-failures), ${tally.lost} lost (write errors)` +
+              `${tally.leaks ? `, ${tally.leaks} leaked secret value${tally.leaks === 1 ? '' : 's'} replaced` : ''}\n`,
           );
+          if (tally.lost) process.stderr.write(`[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`);
           process.exit(0);
         }, exitWithError);
       };

@@ -2,7 +2,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.js';
 import { formatNearMissReport, type MatchMode } from '../../replay/index.js';
-import { formatProxyLine } from '../../server/record-server.js';
+import { formatProxyLine, lostExchangeLine } from '../../server/record-server.js';
 import { startReplayServer } from '../../server/replay-server.js';
 import { exitWithError } from '../exit.js';
 import { requestLogger, type OutputArgs } from '../output.js';
@@ -60,7 +60,10 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
     onRequest: requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false }),
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
-    onRecorded: (entry) => process.stdout.write(`  ${formatProxyLine(entry)}\n`),
+    onRecorded: (entry) => {
+      process.stdout.write(`  ${formatProxyLine(entry)}\n`);
+      if (entry.lost) process.stderr.write(lostExchangeLine(entry));
+    },
   });
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);

@@ -1,0 +1,114 @@
+import { closeSync, existsSync, openSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { canMountTmpfs, startCli } from '../support/cli.js';
+import { clientPath } from '../support/client.js';
+import { getBytes, tempDir } from '../support/recordings.js';
+import { useUpstream } from '../support/upstream.js';
+
+const upstream = useUpstream();
+
+const tmpfsWorks = canMountTmpfs();
+if (!tmpfsWorks) console.warn('[write-errors] Skipping the full-disk test: this machine does not let an unprivileged process mount a tmpfs in its own user namespace (unshare -Urm).');
+
+/** Every file under `dir` (relative paths), except the lock; `[]` when `dir` is gone or a file. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .filter((name) => !name.startsWith('.mockvideo.lock'))
+    .sort();
+}
+
+describe('a write error while recording', () => {
+  it('a file where the operation folder was (ENOTDIR): the client gets the upstream answer, the loss is loud and counted', async () => {
+    const out = tempDir();
+    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', out, '--port', '0']);
+    let code: number | null = null;
+    try {
+      expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
+      expect(filesUnder(out)).toHaveLength(1);
+      // The operation folder is replaced by a regular file: no write can go in there, root or not.
+      rmSync(join(out, 'meta-cp'), { recursive: true });
+      writeFileSync(join(out, 'meta-cp'), 'not a folder');
+
+      const answer = await getBytes(`${recorder.url}${clientPath('meta/cp')}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body.equals(upstream.sent.at(-1)!)).toBe(true);
+      // Other operations keep recording.
+      expect((await getBytes(`${recorder.url}${clientPath('meta/setting')}`)).status).toBe(200);
+      // The journal keeps the exchange as answered, and nothing in it claims a recording.
+      const { requests } = await (await fetch(`${recorder.url}/__mockvideo/requests?operation=meta/cp`)).json();
+      expect(requests.at(-1)).toMatchObject({ status: 200, match: null });
+    } finally {
+      code = await recorder.stop('SIGINT');
+    }
+    expect(code).toBe(0);
+    expect(recorder.stderr()).toMatch(/^\[mockvideo\] GET meta\/cp was answered \(200 from the upstream\) but NOT recorded: write error ENOTDIR\. Failed to write the recording meta-cp\/[0-9a-f]{12}-001\.json into /m);
+    expect(recorder.stdout()).toMatch(/GET meta\/cp {2}200 {2}NOT RECORDED: ENOTDIR/);
+    expect(recorder.stdout()).toMatch(/Recorded 2 exchanges into .*: 3 seen, 0 skipped \(not recorded\), 0 failed \(.*\), 1 lost \(write errors\)/);
+    expect(recorder.stderr()).toMatch(/^\[mockvideo\] 1 exchange was answered but NOT recorded because of write errors/m);
+    expect(filesUnder(out)).toEqual(['meta-cp', expect.stringMatching(/^meta-setting\/[0-9a-f]{12}-000\.json$/)]);
+  });
+
+  it.skipIf(!tmpfsWorks)('a full disk (ENOSPC, a real tmpfs): the client gets the upstream answer, no partial or temporary file is left, recording resumes once there is room', async () => {
+    const out = tempDir();
+    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', out, '--port', '0', '--quiet'], { sandbox: { tmpfs: { dir: out, size: '64k' } } });
+    // The recorder's own view of --out: the tmpfs is mounted in its mount namespace only.
+    const seen = `/proc/${recorder.child.pid}/root${out}`;
+    let code: number | null = null;
+    try {
+      expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
+      expect(filesUnder(seen)).toHaveLength(1);
+      // Fill the disk.
+      const filler = join(seen, 'filler');
+      const fd = openSync(filler, 'w');
+      try {
+        for (;;) writeSync(fd, Buffer.alloc(4096));
+      } catch (error) {
+        expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      } finally {
+        closeSync(fd);
+      }
+      for (const operation of ['meta/setting', 'localplay/recomm'] as const) {
+        const answer = await getBytes(`${recorder.url}${clientPath(operation)}`);
+        expect(answer.status).toBe(200);
+        expect(answer.body.equals(upstream.sent.at(-1)!)).toBe(true);
+      }
+      // Neither a recording nor write-file-atomic's temporary file (`<name>.json.<n>`) is left.
+      expect(filesUnder(seen)).toEqual(['filler', expect.stringMatching(/^meta-cp\/[0-9a-f]{12}-000\.json$/)]);
+      // Room again: recording goes on.
+      unlinkSync(filler);
+      expect((await getBytes(`${recorder.url}${clientPath('meta/plugin')}`)).status).toBe(200);
+      expect(filesUnder(seen)).toEqual([expect.stringMatching(/^meta-cp\//), expect.stringMatching(/^meta-plugin\//)]);
+    } finally {
+      code = await recorder.stop('SIGINT');
+    }
+    expect(code).toBe(0);
+    // Loud even with --quiet.
+    expect(recorder.stderr().match(/^\[mockvideo\] GET (meta\/setting|localplay\/recomm) was answered \(200 from the upstream\) but NOT recorded: write error ENOSPC\./gm)).toHaveLength(2);
+    expect(recorder.stdout()).toMatch(/Recorded 2 exchanges into .*: 4 seen, .*, 2 lost \(write errors\)/);
+  });
+
+  it('the recording folder removed while recording: made again, the lost lock reported, the session ends with exit 0', async () => {
+    const out = tempDir();
+    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', out, '--port', '0']);
+    let code: number | null = null;
+    try {
+      expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
+      rmSync(out, { recursive: true });
+      // The lock is refreshed every 2 s: wait until the recorder noticed it is gone.
+      const deadline = Date.now() + 8_000;
+      while (!recorder.stderr().includes('Lost the lock') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(recorder.stderr()).toMatch(/^\[mockvideo\] Lost the lock on .*: was the folder removed\? Recording goes on/m);
+      expect(recorder.child.exitCode).toBeNull();
+      expect((await getBytes(`${recorder.url}${clientPath('meta/plugin')}`)).status).toBe(200);
+    } finally {
+      code = await recorder.stop('SIGINT');
+    }
+    expect(code).toBe(0);
+    expect(recorder.stdout()).toMatch(/Recorded 2 exchanges .* 0 lost \(write errors\)/);
+    expect(filesUnder(out)).toEqual([expect.stringMatching(/^meta-plugin\/[0-9a-f]{12}-000\.json$/)]);
+  });
+});
