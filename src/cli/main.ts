@@ -103,7 +103,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .help()
     .alias('h', 'help')
     .version()
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    // yargs renders the help text of every command it runs (to cache it); wrapping it costs ~50 ms of
+    // string-width at every start, so the text is wrapped only when it is asked for.
+    .wrap(argv.some((a) => a === '--help' || a === '-h') ? Math.min(110, process.stdout.columns ?? 100) : null)
     .fail((message, error) => {
       process.stderr.write(`${PREFIX} ${message ?? error?.message}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`);
       process.exit(EXIT.badInput);

@@ -1,4 +1,5 @@
-import { destination, pino } from 'pino';
+import { createRequire } from 'node:module';
+import type { SonicBoom } from 'sonic-boom';
 import pc from 'picocolors';
 import type { Options } from 'yargs';
 import type { Journal } from '../journal/index.js';
@@ -28,21 +29,24 @@ function paintStatus(line: string, status: number): string {
  * "msg": message}`, for `--log json`.
  */
 export function jsonLines(message: string): (fields: object) => void {
+  // pino is loaded for `--log json` only.
+  const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
   const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, logStream());
   return (fields) => logger.info(fields, message);
 }
 
-let stream: ReturnType<typeof destination> | undefined;
+let stream: SonicBoom | undefined;
 
 /**
- * Standard output for the per-request log: a SonicBoom (pino's destination) that writes
+ * Standard output for the per-request log: a SonicBoom (pino's destination stream) that writes
  * asynchronously, so the lines of requests answered while a write is in flight go out in one
  * write instead of one system call each. Flushed when the process exits; a closed stdout
  * (`| head`) stops the log, not the server.
  */
-function logStream(): ReturnType<typeof destination> {
+function logStream(): SonicBoom {
   if (!stream) {
-    const boom = destination({ fd: 1, sync: false });
+    const { SonicBoom: Boom } = createRequire(import.meta.url)('sonic-boom') as typeof import('sonic-boom');
+    const boom = new Boom({ fd: 1, sync: false });
     boom.on('error', () => undefined);
     process.on('exit', () => {
       try {

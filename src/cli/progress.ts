@@ -1,4 +1,4 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 
 /** A progress report over a known number of steps. */
 export interface Progress {
@@ -19,6 +19,8 @@ export function showsProgress(stream: NodeJS.WriteStream = process.stderr, env: 
  */
 export function progress(total: number, title: string): Progress {
   if (!showsProgress() || total < 2) return { tick: () => undefined, done: () => undefined };
+  // cli-progress is loaded when a bar is drawn, so commands start without it.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
   const bar = new cliProgress.SingleBar(
     { format: `${title} [{bar}] {value}/{total} {label}`, clearOnComplete: true, hideCursor: true, stream: process.stderr },
     cliProgress.Presets.shades_classic,

@@ -1,5 +1,5 @@
 import type { Har } from 'har-format';
-import { harFromRecordings } from '../replay/index.js';
+import { harFromRecordings } from '../replay/har.js';
 import type { OperationName } from '../contract/index.js';
 import type { JournalExchange } from './journal.js';
 

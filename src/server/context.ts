@@ -1,6 +1,5 @@
-import type { HttpHandler } from 'msw';
 import { FaultBoard, type FaultPlan } from '../faults/index.js';
-import { ScenarioResponder, createScenarioHandlers } from '../handlers/index.js';
+import { ScenarioResponder } from '../handlers/responder.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from '../journal/index.js';
 import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/index.js';
 import type { ScenarioCatalog } from '../scenarios/index.js';
@@ -74,14 +73,6 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   };
   if (options.adminToken !== undefined) context.adminToken = options.adminToken;
   return context;
-}
-
-/**
- * The scenario handlers of a context: they answer from the active scenario (or the one a request
- * picks), share the context's sequence counters and take its server-wide faults.
- */
-export function contextHandlers(context: ServerContext): HttpHandler[] {
-  return createScenarioHandlers(context.catalog, { activeScenario: () => context.active.scenario, responder: context.responder, faults: context.faults });
 }
 
 /**

@@ -4,7 +4,6 @@ import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
-import { createApp } from './app.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { listen, type RunningServer } from './listen.js';
 
@@ -72,6 +71,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   });
   // The journal, findings, admin API and dashboard see the recorded traffic too.
   const context = createServerContext({ mode: 'record', catalog: loadScenarioCatalog(), scenario: 'default', policy: options.policy, details: { upstream: options.upstream, recordings: options.out } });
+  // Loaded here, not with the command line: `mockvideo serve` never needs the recording host.
+  const { createApp } = await import('./app.js');
   const app = createApp({ handlers: [], after: [proxy.middleware as unknown as RequestHandler], context });
   const running = await listen(app, options.port, options.host);
   return {

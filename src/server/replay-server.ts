@@ -3,11 +3,11 @@ import type { HttpHandler } from 'msw';
 import { RecordingError } from '../errors.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
-import { MATCH_HEADER, Replayer, createReplayHandlers, type MatchMode, type NearMissReport } from '../replay/index.js';
+import type { NearMissReport } from '../replay/near-miss.js';
+import { MATCH_HEADER, Replayer, type MatchMode } from '../replay/replayer.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { RecordingWriter, claimRecordingDir, readRecordingDir } from '../storage/recordings.js';
-import { createApp } from './app.js';
-import { contextHandlers, createServerContext, type ServerContext } from './context.js';
+import { createServerContext, type ServerContext } from './context.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
 
@@ -59,6 +59,8 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     policy: options.policy,
     details: { recordings: options.dir, ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
   });
+  // The HTTP host and the MSW handlers are loaded here, not with the command line (see `serve`'s fast path).
+  const [{ createApp }, { contextHandlers }, { createReplayHandlers }] = await Promise.all([import('./app.js'), import('./context-handlers.js'), import('../replay/handlers.js')]);
   const fallback: HttpHandler[] | undefined = options.fallbackScenario ? contextHandlers(context) : undefined;
   const after: RequestHandler[] = [];
   let proxy: ReturnType<typeof createRecordingProxy> | undefined;

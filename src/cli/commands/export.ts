@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { RecordingError } from '../../errors.js';
-import { harFromRecordings } from '../../replay/index.js';
+import { harFromRecordings } from '../../replay/har.js';
 import { readRecordingDir } from '../../storage/recordings.js';
 import { exitWithError } from '../exit.js';
 import { progressCallback } from '../progress.js';

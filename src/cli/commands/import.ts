@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Har } from 'har-format';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
-import { recordingsFromHar } from '../../replay/index.js';
+import { recordingsFromHar } from '../../replay/har.js';
 import { RecordingWriter, claimRecordingDir } from '../../storage/recordings.js';
 import { exitWithError } from '../exit.js';
 import { progress, showsProgress } from '../progress.js';

@@ -1,7 +1,8 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.js';
-import { formatNearMissReport, type MatchMode } from '../../replay/index.js';
+import { formatNearMissReport } from '../../replay/near-miss.js';
+import type { MatchMode } from '../../replay/replayer.js';
 import { formatProxyLine, lostExchangeLine } from '../../server/record-server.js';
 import { startReplayServer } from '../../server/replay-server.js';
 import { exitWithError } from '../exit.js';

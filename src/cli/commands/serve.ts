@@ -4,7 +4,6 @@ import { parseFaultFlag } from '../../faults/index.js';
 import { replaceCatalog } from '../../server/context.js';
 import { SHIPPED_SCENARIOS_DIR } from '../../storage/scenario-files.js';
 import { watchScenarios } from '../../storage/watch-scenarios.js';
-import { deviceRoutes } from '../../server/device-routes.js';
 import { startServeServer } from '../../server/serve-server.js';
 import { startServers, type StartedServers } from '../../server/start-servers.js';
 import { loadScenarioCatalog } from '../../storage/load-catalog.js';
@@ -12,7 +11,6 @@ import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError } from '../exit.js';
 import { logFindings, requestLogger, type OutputArgs } from '../output.js';
 import { adminTokenOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
-import { DEFAULT_REPLAY_POLICY, runReplay } from './replay.js';
 
 interface ServeArgs extends DeviceArgs {
   scenario: string;
@@ -55,12 +53,16 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .example('$0 serve --https --https-port 8443', 'HTTP on 8787 and HTTPS on 8443 with a generated certificate') as unknown as Argv<ServeArgs>,
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     try {
-      if (args.replay) return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch });
+      if (args.replay) {
+        const { DEFAULT_REPLAY_POLICY, runReplay } = await import('./replay.js');
+        return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch });
+      }
       const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
       const faults = (args.fault ?? []).map(parseFaultFlag);
       let started: StartedServers | undefined;
       const { running, context } = await startServeServer({
-        before: (live) => deviceRoutes({ catalog: () => live.catalog, activeScenario: () => live.active.scenario, analyticsPaths: (args.analyticsPath as string[] | undefined) ?? [] }),
+        // Loaded with the HTTP host, on the first request that is not an operation.
+        before: async (live) => (await import('../../server/device-routes.js')).deviceRoutes({ catalog: () => live.catalog, activeScenario: () => live.active.scenario, analyticsPaths: (args.analyticsPath as string[] | undefined) ?? [] }),
         listen: async (app) => (started = await startServers(app, { port: args.port, host: args.host, https: args.https, httpsPort: args.httpsPort as number | undefined, certFile: args.cert, keyFile: args.key })),
         catalog,
         scenario: args.scenario,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { formatProblem, type ScenarioProblem } from '../../errors.js';
 import type { NormalisationPolicy } from '../../normalise/index.js';
-import { checkRecording, formatFinding } from '../../replay/index.js';
+import { checkRecording, formatFinding } from '../../replay/check.js';
 import { checkScenarios, shippedScenarios, type ParsedScenario } from '../../scenarios/index.js';
 import { isRecordingDir, readRecordingDir } from '../../storage/recordings.js';
 import { SHIPPED_SCENARIOS_DIR, readScenarioFiles, scenarioFilesAt } from '../../storage/scenario-files.js';
