@@ -111,4 +111,26 @@ describe('a write error while recording', () => {
     expect(recorder.stdout()).toMatch(/Recorded 2 exchanges .* 0 lost \(write errors\)/);
     expect(filesUnder(out)).toEqual([expect.stringMatching(/^meta-plugin\/[0-9a-f]{12}-000\.json$/)]);
   });
+
+  it('replay --record-missing: a miss that cannot be written is answered, not claimed as recorded, and reported', async () => {
+    const dir = tempDir();
+    const replay = await startCli(['replay', dir, '--record-missing', '--upstream', upstream.url, '--port', '0', '--no-watch']);
+    try {
+      // The operation folder of the miss is a regular file.
+      writeFileSync(join(dir, 'meta-plugin'), 'not a folder');
+      const answer = await getBytes(`${replay.url}${clientPath('meta/plugin')}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body.equals(upstream.sent.at(-1)!)).toBe(true);
+      expect(answer.headers.get('x-mockvideo-match')).toBeNull();
+      const { requests } = await (await fetch(`${replay.url}/__mockvideo/requests`)).json();
+      expect(requests.at(-1)).toMatchObject({ operation: 'meta/plugin', status: 200, match: null });
+      // Still a miss: nothing was recorded, so the next identical request goes upstream again.
+      const before = upstream.received.length;
+      expect((await getBytes(`${replay.url}${clientPath('meta/plugin')}`)).status).toBe(200);
+      expect(upstream.received.length - before).toBe(1);
+    } finally {
+      await replay.stop('SIGINT');
+    }
+    expect(replay.stderr()).toMatch(/^\[mockvideo\] GET meta\/plugin was answered \(200 from the upstream\) but NOT recorded: write error ENOTDIR\./m);
+  });
 });
