@@ -9,6 +9,7 @@ import { startServers, type StartedServers } from '../../server/start-servers.js
 import { loadScenarioCatalog } from '../../storage/load-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError } from '../exit.js';
+import { keepHeapSmall } from '../heap.js';
 import { logFindings, requestLogger, type OutputArgs } from '../output.js';
 import { adminTokenOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
 
@@ -57,6 +58,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         const { DEFAULT_REPLAY_POLICY, runReplay } = await import('./replay.js');
         return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch });
       }
+      keepHeapSmall();
       const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
       const faults = (args.fault ?? []).map(parseFaultFlag);
       let started: StartedServers | undefined;
