@@ -8,11 +8,11 @@ import { ANSWERED_BY_HEADER } from './select-scenario.js';
 /** The response header that names the fault applied to an answer. */
 export const FAULT_HEADER = 'x-mockvideo-fault';
 
-/** An answer ready to send: status, headers (lower-case names) and the exact body text. */
+/** An answer ready to send: status, headers (lower-case names) and the exact body text. Shared between requests: never changed. */
 export interface Answer {
-  status: number;
-  headers: Readonly<Record<string, string>>;
-  body: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
 }
 
 /**
@@ -47,10 +47,25 @@ export interface ScenarioAnswerSource {
 
 const now = (answer: Answer): PlannedAnswer => ({ delayMs: 0, answer });
 
-/** The answer of a prepared response (the scenario header added when `scenario` is given). */
+/** The most answers remembered per prepared response (one per scenario and origin seen; a client controls the origin). */
+const MAX_ANSWERS_PER_RESPONSE = 16;
+const answers = new WeakMap<PreparedResponse, Map<string, Answer>>();
+
+/**
+ * The answer of a prepared response (the scenario header added when `scenario` is given), made once
+ * per scenario and origin and then shared, so serving it again allocates nothing.
+ */
 export function preparedAnswer(prepared: PreparedResponse, scenario?: string, origin = ''): Answer {
+  const key = `${scenario ?? ''}\u0000${prepared.hasOrigin ? origin : ''}`;
+  let made = answers.get(prepared);
+  let answer = made?.get(key);
+  if (answer) return answer;
   const headers = scenario === undefined ? prepared.headers : { ...prepared.headers, [ANSWERED_BY_HEADER]: scenario };
-  return { status: prepared.status, headers, body: bodyFor(prepared, origin) };
+  answer = { status: prepared.status, headers, body: bodyFor(prepared, origin) };
+  if (!made) answers.set(prepared, (made = new Map()));
+  if (made.size >= MAX_ANSWERS_PER_RESPONSE) made.clear();
+  made.set(key, answer);
+  return answer;
 }
 
 /**

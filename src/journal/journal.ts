@@ -43,10 +43,29 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
  * The journal: the last `limit` requests to operations, oldest first, in a bounded ring (memory
  * stays flat however long the server runs). Listeners hear every new entry (for live views).
  */
+/** An exchange as {@link Journal.add} takes it: without its id, which the journal gives. */
+export type NewExchange = Omit<JournalExchange, 'entry'> & { entry: Omit<JournalEntry, 'id'> };
+
+/** One kept exchange: built from `make` when first read (then kept), with the id given at `add`. */
+interface Slot {
+  id: number;
+  make: (() => NewExchange) | undefined;
+  built: JournalExchange | undefined;
+}
+
+function read(slot: Slot): JournalExchange {
+  if (!slot.built) {
+    const made = slot.make!();
+    slot.built = { ...made, entry: { id: slot.id, ...made.entry } };
+    slot.make = undefined;
+  }
+  return slot.built;
+}
+
 export class Journal {
   readonly limit: number;
   // A ring: `#ring[#start]` is the oldest of `#size` kept exchanges; adding one is O(1).
-  #ring: Array<JournalExchange | undefined>;
+  #ring: Array<Slot | undefined>;
   #start = 0;
   #size = 0;
   #nextId = 1;
@@ -54,32 +73,34 @@ export class Journal {
 
   constructor(limit = DEFAULT_JOURNAL_SIZE) {
     this.limit = limit;
-    this.#ring = new Array<JournalExchange | undefined>(limit);
+    this.#ring = new Array<Slot | undefined>(limit);
   }
 
   /**
-   * Adds an exchange and tells the listeners. Its `entry.id` is assigned here, in place: the
-   * exchange is kept as given (not copied), so its fields may be computed on first read.
+   * Adds an exchange, or a function that makes it when it is first read (so a request that no one
+   * looks at pays only for keeping its facts), and tells the listeners. Returns the id it gets.
    */
-  add(exchange: Omit<JournalExchange, 'entry'> & { entry: Omit<JournalEntry, 'id'> & { id?: number } }): JournalExchange {
-    exchange.entry.id = this.#nextId++;
-    const stored = exchange as JournalExchange;
+  add(exchange: NewExchange | (() => NewExchange)): number {
+    const slot: Slot = { id: this.#nextId++, make: typeof exchange === 'function' ? exchange : () => exchange, built: undefined };
     if (this.limit > 0) {
-      if (this.#size < this.limit) this.#ring[(this.#start + this.#size++) % this.limit] = stored;
+      if (this.#size < this.limit) this.#ring[(this.#start + this.#size++) % this.limit] = slot;
       else {
-        this.#ring[this.#start] = stored;
+        this.#ring[this.#start] = slot;
         this.#start = (this.#start + 1) % this.limit;
       }
     }
-    for (const listener of this.#listeners) listener(stored);
-    return stored;
+    if (this.#listeners.size) {
+      const built = read(slot);
+      for (const listener of this.#listeners) listener(built);
+    }
+    return slot.id;
   }
 
   /** The kept exchanges, oldest first, optionally only one operation's or one device's (`_sdevid`). */
   exchanges(filter: { operation?: string; sdevid?: string } = {}): JournalExchange[] {
     const out: JournalExchange[] = [];
     for (let i = 0; i < this.#size; i++) {
-      const x = this.#ring[(this.#start + i) % this.limit]!;
+      const x = read(this.#ring[(this.#start + i) % this.limit]!);
       if ((filter.operation === undefined || x.entry.operation === filter.operation) && (filter.sdevid === undefined || x.entry.query._sdevid?.includes(filter.sdevid))) out.push(x);
     }
     return out;
@@ -87,15 +108,15 @@ export class Journal {
 
   /** One exchange by id, if still kept. */
   get(id: number): JournalExchange | undefined {
-    const oldest = this.#size ? this.#ring[this.#start]!.entry.id : 0;
+    const oldest = this.#size ? this.#ring[this.#start]!.id : 0;
     const at = id - oldest;
     // Ids are consecutive in the ring, so the id says where it is.
-    return at >= 0 && at < this.#size ? this.#ring[(this.#start + at) % this.limit] : undefined;
+    return at >= 0 && at < this.#size ? read(this.#ring[(this.#start + at) % this.limit]!) : undefined;
   }
 
   /** Forgets every request. */
   clear(): void {
-    this.#ring = new Array<JournalExchange | undefined>(this.limit);
+    this.#ring = new Array<Slot | undefined>(this.limit);
     this.#start = 0;
     this.#size = 0;
   }

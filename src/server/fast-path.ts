@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { planScenarioAnswer, type PlannedAnswer, type ScenarioAnswerSource } from '../handlers/scenario-answer.js';
+import { planScenarioAnswer, type Answer, type PlannedAnswer, type ScenarioAnswerSource } from '../handlers/scenario-answer.js';
 import { SCENARIO_HEADER, requestedScenario } from '../handlers/select-scenario.js';
 import { MAX_URL_LENGTH } from './limits.js';
 import type { ServerContext } from './context.js';
@@ -17,6 +17,15 @@ const FAST_PATH = /^(?:\/scenarios\/[a-z0-9][a-z0-9-]*)?\/api\/g1\/[a-z_]+(?:\/[
 
 /** The most origins remembered (one per `Host` spelling and scheme seen). */
 const MAX_ORIGINS = 64;
+
+const encoded = new WeakMap<Answer, Buffer>();
+
+/** The body of a (shared) answer as UTF-8 bytes, encoded once. */
+function bytesOf(answer: Answer): Buffer {
+  let bytes = encoded.get(answer);
+  if (!bytes) encoded.set(answer, (bytes = Buffer.from(answer.body, 'utf8')));
+  return bytes;
+}
 
 /** Options of {@link createFastPath}. */
 export interface FastPathOptions {
@@ -83,7 +92,7 @@ export function createFastPath(context: ServerContext, options: FastPathOptions 
       sent = answer.body;
       res.statusCode = answer.status;
       for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
-      res.end(answer.body);
+      res.end(bytesOf(answer));
     };
     if (planned.delayMs > 0) {
       const timer = setTimeout(send, planned.delayMs);

@@ -4,8 +4,8 @@ import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '
 import { requestFindings, type Finding } from '../findings/index.js';
 import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
-import type { JournalEntry, JournalExchange } from '../journal/index.js';
-import { decodeComponent, splitQuery, type NormalisationPolicy } from '../normalise/index.js';
+import type { JournalEntry, NewExchange } from '../journal/index.js';
+import { decodeComponent, splitQuery, type NormalisationPolicy, type RawPair } from '../normalise/index.js';
 import { MATCH_HEADER } from '../replay/replayer.js';
 import type { ServerContext } from './context.js';
 
@@ -51,25 +51,12 @@ export function strictRequestsError(findings: readonly Finding[]) {
   return { error: `This request breaks the contract (${findings.length} finding${findings.length === 1 ? '' : 's'}); --strict-requests answers it with 400.`, findings };
 }
 
-/** Makes `key` of `target` computed on its first read, then kept: an enumerable field like any other (JSON and copies see it). */
-function computedOnRead<T extends object>(target: T, key: keyof T & string, compute: () => unknown): void {
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = compute();
-      Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-      return value;
-    },
-  });
-}
-
 /**
  * Journals one exchange with an operation once `res` is answered or the client went away
  * (whichever comes first; once). Sets the `x-mockvideo-findings` header to the count of `findings`.
  * Secrets are redacted; `responseBody` gives the body text sent (read when the exchange ends).
  * The scenario, match and fault come from the response headers `x-mockvideo-*`. What only a reader
- * of the journal needs (decoded query, header records, the ISO time) is computed when first read,
+ * of the journal needs (decoded query, header records, the ISO time) is made when it is first read,
  * so a request pays for none of it.
  */
 export function journalExchange(context: ServerContext, req: IncomingMessage, res: ServerResponse, target: OperationTarget, findings: Finding[], responseBody: () => string): void {
@@ -81,8 +68,7 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
     if (journaled) return;
     journaled = true;
     const answered = res.headersSent && res.statusCode >= 100;
-    const entry: Omit<JournalEntry, 'time' | 'query'> = {
-      id: 0,
+    const entry: Omit<JournalEntry, 'id' | 'time' | 'query'> = {
       operation: target.operation,
       scenario: (res.getHeader(ANSWERED_BY_HEADER) as string | undefined) ?? null,
       status: answered ? res.statusCode : 0,
@@ -91,35 +77,37 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
       match: (res.getHeader(MATCH_HEADER) as string | undefined) ?? null,
       fault: (res.getHeader(FAULT_HEADER) as string | undefined) ?? (answered ? null : 'reset'),
     };
-    context.journal.add(journalRecord(entry, { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: responseBody() }));
+    const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: responseBody() };
+    context.journal.add(() => journalRecord(entry, facts));
   };
   res.on('finish', journal);
   res.on('close', journal);
 }
 
 /**
- * The journal's record of an exchange from plain facts (no request or socket object is kept):
- * `time`, the decoded `query`, the redacted `rawQuery` and the header records are computed when
- * first read. `receivedAt` is Unix time in milliseconds.
+ * The journal's record of an exchange, made from plain facts when the journal is first read (no
+ * request or socket object is kept): the ISO time, the decoded `query`, the redacted `rawQuery`
+ * and the header records. `receivedAt` is Unix time in milliseconds.
  */
 function journalRecord(
-  known: Omit<JournalEntry, 'time' | 'query'>,
+  known: Omit<JournalEntry, 'id' | 'time' | 'query'>,
   facts: { receivedAt: number; method: string; target: OperationTarget; policy: NormalisationPolicy; requestHeaders: IncomingHttpHeaders; responseHeaders: OutgoingHttpHeaders; responseBody: string },
-): JournalExchange {
-  const { id, operation, ...rest } = known;
-  const entry = { id, time: '', operation, query: {}, ...rest } as JournalEntry;
-  const exchange: JournalExchange = { entry, method: facts.method, path: facts.target.path, rawQuery: [], requestHeaders: {}, responseHeaders: {}, responseBody: facts.responseBody };
-  computedOnRead(entry, 'time', () => new Date(facts.receivedAt).toISOString());
-  computedOnRead(exchange, 'rawQuery', () => splitQuery(facts.target.search).map(([name, value]) => [name, facts.policy.secret.includes(decodeComponent(name)) ? SERVICE_TOKEN_PLACEHOLDER : value]));
-  computedOnRead(entry, 'query', () => {
-    // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
-    const query = Object.create(null) as Record<string, string[]>;
-    for (const [name, value] of exchange.rawQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
-    return query;
-  });
-  computedOnRead(exchange, 'requestHeaders', () => headerRecord(facts.requestHeaders, facts.policy.headers));
-  computedOnRead(exchange, 'responseHeaders', () => headerRecord(facts.responseHeaders, facts.policy.headers));
-  return exchange;
+): NewExchange {
+  const { policy } = facts;
+  const rawQuery: RawPair[] = splitQuery(facts.target.search).map(([name, value]) => [name, policy.secret.includes(decodeComponent(name)) ? SERVICE_TOKEN_PLACEHOLDER : value]);
+  // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
+  const query = Object.create(null) as Record<string, string[]>;
+  for (const [name, value] of rawQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
+  const { operation, ...rest } = known;
+  return {
+    entry: { time: new Date(facts.receivedAt).toISOString(), operation, query, ...rest },
+    method: facts.method,
+    path: facts.target.path,
+    rawQuery,
+    requestHeaders: headerRecord(facts.requestHeaders, policy.headers),
+    responseHeaders: headerRecord(facts.responseHeaders, policy.headers),
+    responseBody: facts.responseBody,
+  };
 }
 
 /** Keeps what is written to `res` (through `write` and `end`); the function gives it as text. */
