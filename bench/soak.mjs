@@ -12,6 +12,9 @@
 //                           samples against the first (0.2 = 20%)
 //   SOAK_FD_SLACK=10        descriptors the server may hold above or below its baseline at the end
 //   SOAK_CONNECTIONS=32     client connections
+//   SOAK_SERVER_HEAP_MB=0   cap the server's V8 old space (--max-old-space-size) to tell a leak from a
+//                           heap V8 lets grow lazily: capped, a bounded server stays flat and a leak
+//                           ends in an out-of-memory crash (0: Node's default, as users run it)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +36,7 @@ const SAMPLE = env('SOAK_SAMPLE_SECONDS', 5);
 const RSS_GROWTH = env('SOAK_RSS_GROWTH', 0.2);
 const FD_SLACK = env('SOAK_FD_SLACK', 10);
 const CONNECTIONS = env('SOAK_CONNECTIONS', 32);
+const HEAP_MB = env('SOAK_SERVER_HEAP_MB', 0);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Scenarios whose every answer is a 200, or an error that carries `x-mockvideo-fault` (asked for).
@@ -51,7 +55,7 @@ const FAULTS = [
 
 /** `mockvideo serve` on 127.0.0.1 port 0; resolves once it printed its URL. */
 function startServer() {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--quiet', '--no-watch'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(HEAP_MB ? [`--max-old-space-size=${HEAP_MB}`] : []), BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--quiet', '--no-watch'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -88,7 +92,7 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
   await sleep(500);
   const baseline = sample(pid);
-  console.log(`soak: ${server.url} (pid ${pid}), ${SECONDS} s at ${RATE} req/s, warm-up ${WARMUP} s, samples every ${SAMPLE} s; baseline RSS ${baseline.rssMb.toFixed(1)} MB, ${baseline.fds} fds`);
+  console.log(`soak: ${server.url} (pid ${pid}), ${SECONDS} s at ${RATE} req/s, warm-up ${WARMUP} s, samples every ${SAMPLE} s${HEAP_MB ? `, server heap capped at ${HEAP_MB} MB` : ''}; baseline RSS ${baseline.rssMb.toFixed(1)} MB, ${baseline.fds} fds`);
 
   const pool = new Pool(server.url, { connections: CONNECTIONS, pipelining: 1, headersTimeout: 15_000, bodyTimeout: 15_000 });
   const tally = { sent: 0, ok: 0, asked: {}, unexpected: [], resets: 0, plannedResets: 0, admin: 0, adminFailed: [], switches: 0, faultsPlanned: 0, latencies: [] };
@@ -144,7 +148,7 @@ async function main() {
   let second = 0;
   while (elapsed() < SECONDS) {
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
-      console.error(`\nFAILED: the server exited during the run (${server.child.exitCode ?? server.child.signalCode}) after ${elapsed().toFixed(1)} s:\n${server.stderr()}`);
+      console.error(`\nFAILED: the server exited during the run (${server.child.exitCode ?? server.child.signalCode}) after ${elapsed().toFixed(1)} s:\n${server.stderr().slice(0, 1500)}`);
       process.exit(1);
     }
     const due = Math.floor(elapsed() * RATE);
