@@ -60,7 +60,10 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     details: { recordings: options.dir, ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
   });
   // The HTTP host and the MSW handlers are loaded here, not with the command line (see `serve`'s fast path).
-  const [{ createApp }, { contextHandlers }, { createReplayHandlers }] = await Promise.all([import('./app.js'), import('./context-handlers.js'), import('../replay/handlers.js')]);
+  // One after the other: http-middleware require()s msw, which must not be half-loaded by a parallel import().
+  const { contextHandlers } = await import('./context-handlers.js');
+  const { createReplayHandlers } = await import('../replay/handlers.js');
+  const { createApp } = await import('./app.js');
   const fallback: HttpHandler[] | undefined = options.fallbackScenario ? contextHandlers(context) : undefined;
   const after: RequestHandler[] = [];
   let proxy: ReturnType<typeof createRecordingProxy> | undefined;

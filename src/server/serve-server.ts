@@ -40,7 +40,9 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
   let app: Promise<express.Express> | undefined;
   const fullHost = () =>
     (app ??= (async () => {
-      const [{ createApp }, { contextHandlers }] = await Promise.all([import('./app.js'), import('./context-handlers.js')]);
+      // One after the other: http-middleware require()s msw, which must not be half-loaded by a parallel import().
+      const { contextHandlers } = await import('./context-handlers.js');
+      const { createApp } = await import('./app.js');
       return createApp({ handlers: contextHandlers(context), context, ...(onRequest ? { onRequest } : {}), ...(before ? { before: await before(context) } : {}) });
     })());
   const toHost = (req: IncomingMessage, res: ServerResponse) =>
