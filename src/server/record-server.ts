@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { OperationName } from '../contract/index.js';
+import { PREFIX } from '../errors.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
@@ -85,6 +86,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
       clearInterval(idle);
       await proxy.drain();
       await proxy.close();
+      for (const file of await writer.flush()) process.stderr.write(`${PREFIX} The recording ${file} in ${options.out} may not be on the disk: flushing it failed.\n`);
       await release();
       return { recorded };
     },

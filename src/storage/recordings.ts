@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { open } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
 import { MockvideoError, PREFIX } from '../errors.js';
 import { formatRecording, parseRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
@@ -97,10 +98,15 @@ export interface RecordingWriterOptions {
  * Writes recording files into a folder, atomically (write-file-atomic: a temporary file renamed into
  * place, so a crash or kill never leaves a partial file). Numbers recordings of one key in the order
  * `write` is called, after any already in the folder. Safe for many concurrent writes.
+ *
+ * A write resolves once the file is in place; it is flushed to the disk (fsync) just after, in the
+ * background, so a recording proxy's client does not wait for the disk. {@link flush} waits for those.
  */
 export class RecordingWriter {
   readonly dir: string;
   readonly #next = new Map<string, number>();
+  readonly #syncing = new Set<Promise<void>>();
+  readonly #unsynced: string[] = [];
   readonly #pendingReplace: Set<OperationName>;
 
   constructor(dir: string, options: RecordingWriterOptions = {}) {
@@ -150,11 +156,40 @@ export class RecordingWriter {
       }
       // Loaded on the first write: `serve` and `replay` never write recordings.
       const { default: writeFileAtomic } = await import('write-file-atomic');
-      await writeFileAtomic(join(this.dir, name), formatRecording(recording), { encoding: 'utf8', fsync: true });
+      const file = join(this.dir, name);
+      await writeFileAtomic(file, formatRecording(recording), { encoding: 'utf8', fsync: false });
+      this.#syncLater(file, name);
       return name;
     } catch (error) {
       throw new RecordingWriteError(this.dir, name ?? operationFolder(recording.operation), error);
     }
+  }
+
+  /** Flushes a written file, and its folder (the rename), to the disk without holding up the writer's caller. */
+  #syncLater(file: string, name: string): void {
+    const sync = async (path: string) => {
+      const handle = await open(path, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    };
+    const done = sync(file)
+      // A folder cannot be opened for syncing everywhere (Windows): the file itself is what matters.
+      .then(() => sync(dirname(file)).catch(() => undefined))
+      .catch((error: NodeJS.ErrnoException) => void this.#unsynced.push(`${name} (${error.code ?? error.message})`))
+      .finally(() => this.#syncing.delete(done));
+    this.#syncing.add(done);
+  }
+
+  /**
+   * Resolves when every recording written so far is on the disk (fsync), with the names of any that
+   * could not be flushed (and why: `meta-cp/0a1b2c3d4e5f-000.json (EIO)`).
+   */
+  async flush(): Promise<string[]> {
+    while (this.#syncing.size) await Promise.allSettled([...this.#syncing]);
+    return this.#unsynced.splice(0);
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Har } from 'har-format';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { MockvideoError } from '../../errors.js';
+import { MockvideoError, PREFIX } from '../../errors.js';
 import { recordingsFromHar } from '../../replay/har.js';
 import { RecordingWriter, claimRecordingDir } from '../../storage/recordings.js';
 import { exitWithError } from '../exit.js';
@@ -46,6 +46,7 @@ export const importCommand: CommandModule<object, ImportArgs> = {
           if (!showsProgress()) process.stdout.write(`imported ${file}\n`);
         }
         bar.done();
+        for (const file of await writer.flush()) process.stderr.write(`${PREFIX} The recording ${file} in ${args.out} may not be on the disk: flushing it failed.\n`);
       } finally {
         await release();
       }
