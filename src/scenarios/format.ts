@@ -27,7 +27,15 @@ function responseShape(data: z.ZodType) {
     msg: z.string().optional().describe('The envelope "msg"; default "OK".'),
     result: z.number().int().optional().describe('The envelope "result"; default 1.'),
     status: answerStatusSchema.optional().describe('The HTTP status; default 200 (200–599, not 204, 205 or 304).'),
-    headers: z.record(z.string().regex(HEADER_NAME, 'a header name is an HTTP token (letters, digits, !#$%&\'*+-.^_`|~)'), z.string().regex(HEADER_VALUE, 'a header value is Latin-1 text without control characters or line breaks')).optional().describe('Extra response headers.'),
+    headers: z
+      .record(z.string(), z.string().regex(HEADER_VALUE, 'a header value is Latin-1 text without control characters or line breaks'))
+      .superRefine((headers, ctx) => {
+        for (const name of Object.keys(headers)) {
+          if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)` });
+        }
+      })
+      .optional()
+      .describe('Extra response headers: HTTP token names, Latin-1 values.'),
     fault: faultSchema.optional().describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
   };
 }

@@ -40,6 +40,21 @@ describe('parseScenario', () => {
     const result = parseScenario('mini', value, 'mini.json');
     expect(!result.ok && result.problems[0]!.path).toBe('operations["meta/setting"].sequence[1].data.language_switch');
   });
+
+  it.each([
+    ['a status that cannot carry a body', { status: 204 }, 'operations.ad_config.status', /204, 205 or 304/],
+    ['a 1xx status', { status: 101 }, 'operations.ad_config.status', />=200/],
+    ['a header name that is not an HTTP token', { headers: { 'X Bad': '1' } }, 'operations.ad_config.headers["X Bad"]', /HTTP token/],
+    ['a header value with a line break', { headers: { 'x-a': 'one\r\nx-b: two' } }, 'operations.ad_config.headers["x-a"]', /line breaks/],
+    ['a status fault that cannot carry a body', { fault: { kind: 'status', status: 304 } }, 'operations.ad_config.fault.status', /204, 205 or 304/],
+  ])('refuses %s, naming its path', (_what, change, path, message) => {
+    const value = minimalScenario() as Record<string, any>;
+    Object.assign(value.operations.ad_config, change);
+    const result = parseScenario('mini', value, 'mini.json');
+    expect(result.ok).toBe(false);
+    const problem = !result.ok ? result.problems.find((p) => p.path === path) : undefined;
+    expect(problem?.message, JSON.stringify(!result.ok && result.problems)).toMatch(message);
+  });
 });
 
 describe('parseScenarioText', () => {
