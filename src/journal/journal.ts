@@ -114,6 +114,11 @@ export class Journal {
     return at >= 0 && at < this.#size ? read(this.#ring[(this.#start + at) % this.limit]!) : undefined;
   }
 
+  /** The id of the newest kept exchange, or `undefined` when none is kept. */
+  get newestId(): number | undefined {
+    return this.#size ? this.#ring[(this.#start + this.#size - 1) % this.limit]!.id : undefined;
+  }
+
   /** Forgets every request. */
   clear(): void {
     this.#ring = new Array<Slot | undefined>(this.limit);

@@ -31,6 +31,8 @@ export interface ServerContext {
   catalogVersion: number;
   /** Mode details for people: the upstream, the recording folder. */
   details: Record<string, string>;
+  /** Aborted when the server starts to shut down: long-lived answers (the dashboard's event stream) end then, instead of holding the shutdown up. */
+  closing: AbortController;
 }
 
 /** What {@link createServerContext} needs; the rest has defaults. */
@@ -70,6 +72,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     startedAt: Date.now(),
     catalogVersion: 1,
     details: options.details ?? {},
+    closing: new AbortController(),
   };
   if (options.adminToken !== undefined) context.adminToken = options.adminToken;
   return context;

@@ -45,10 +45,10 @@ function eventStream(context: ServerContext) {
     let scenario = context.active.scenario;
     let faults = JSON.stringify(context.faults.list());
     // The journal only drops its oldest entries, so the newest one seen is gone only after a clear.
-    let newest = context.journal.exchanges().at(-1)?.entry.id;
+    let newest = context.journal.newestId;
     const checkCleared = () => {
       if (newest !== undefined && !context.journal.get(newest)) sendEvent(res, 'cleared', {});
-      newest = context.journal.exchanges().at(-1)?.entry.id;
+      newest = context.journal.newestId;
     };
     sendEvent(res, 'scenario', { name: scenario });
     sendEvent(res, 'faults', { faults: context.faults.list() });
@@ -68,10 +68,14 @@ function eventStream(context: ServerContext) {
       checkCleared();
     }, STATE_POLL_MS);
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    // A server shutting down ends the stream (the page reconnects to the next server, after `retry`).
+    const end = () => res.end();
+    context.closing.signal.addEventListener('abort', end, { once: true });
     req.on('close', () => {
       unsubscribe();
       clearInterval(poll);
       clearInterval(keepAlive);
+      context.closing.signal.removeEventListener('abort', end);
     });
   };
 }

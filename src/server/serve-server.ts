@@ -60,5 +60,15 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
     const express = await fullHost();
     listener = express;
   }
-  return { running: await (listenWith ? listenWith(listener) : listen(listener, port, host)), context };
+  const running = await (listenWith ? listenWith(listener) : listen(listener, port, host));
+  return {
+    running: {
+      url: running.url,
+      close: (...args: Parameters<RunningServer['close']>) => {
+        context.closing.abort();
+        return running.close(...args);
+      },
+    },
+    context,
+  };
 }

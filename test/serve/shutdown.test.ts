@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { clientPath } from '../support/client.js';
 import { startCli } from '../support/cli.js';
@@ -23,5 +24,21 @@ describe('shutdown', () => {
     // The grace period for in-flight requests is 2 s; the second signal must not wait for it.
     expect(Date.now() - started).toBeLessThan(1800);
     expect(await hanging).toBe('closed');
+  });
+
+  it("an open dashboard event stream is ended cleanly at SIGINT, not cut off after the grace period", async () => {
+    const server = await startCli(['serve', '--port', '0', '--no-watch']);
+    // How the stream finished: 'end' when the server ended it, 'aborted' when the socket was cut.
+    const finished = new Promise<string>((resolve) => {
+      request(`${server.url}/__mockvideo/events`, (res) => {
+        res.once('data', () => server.child.kill('SIGINT'));
+        res.on('data', () => undefined);
+        res.on('end', () => resolve('end'));
+        res.on('aborted', () => resolve('aborted'));
+        res.on('error', () => resolve('aborted'));
+      }).end();
+    });
+    expect(await finished).toBe('end');
+    expect(await server.stop('SIGINT')).toBe(0);
   });
 });
