@@ -125,7 +125,7 @@ export function adminRouter(context: ServerContext): express.Router {
   router.use(express.json({ limit: '64kb' }));
 
   router.get('/health', (_req, res) => {
-    res.json({ ok: true, mode: context.mode, scenario: context.active.scenario, scenariosVersion: context.catalogVersion, uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000), ...context.details });
+    res.json({ ok: true, mode: context.mode, scenario: context.active.scenario, scenariosVersion: context.catalogVersion, uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000), ...context.details, ...(context.deviceUrls ? { deviceUrls: context.deviceUrls } : {}) });
   });
 
   router.get('/scenarios', (_req, res) => {

@@ -1,5 +1,6 @@
 import { FaultBoard, type FaultPlan } from '../faults/index.js';
 import { ScenarioResponder } from '../handlers/responder.js';
+import type { DeviceUrl } from './addresses.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from '../journal/index.js';
 import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/index.js';
 import type { ScenarioCatalog } from '../scenarios/index.js';
@@ -31,6 +32,8 @@ export interface ServerContext {
   catalogVersion: number;
   /** Mode details for people: the upstream, the recording folder. */
   details: Record<string, string>;
+  /** How devices reach this server (LAN, emulator, USB), once it listens; `GET /health` lists them for the dashboard. */
+  deviceUrls?: DeviceUrl[];
   /** Aborted when the server starts to shut down: long-lived answers (the dashboard's event stream) end then, instead of holding the shutdown up. */
   closing: AbortController;
 }

@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import { MockvideoError } from '../errors.js';
-import { ANDROID_EMULATOR_HOST, deviceUrls, formatDeviceUrls, isWildcardHost, lanAddresses } from './addresses.js';
+import { ANDROID_EMULATOR_HOST, deviceUrls, formatDeviceUrls, isWildcardHost, lanAddresses, type DeviceUrl } from './addresses.js';
 import { listen } from './listen.js';
 import { listenHttps } from './listen-https.js';
 import { ensureCertificate, readCertificateFiles, type TlsMaterial } from './tls-certificate.js';
@@ -20,10 +20,11 @@ export interface ListenPlan {
   certDir?: string;
 }
 
-/** The servers `serve` started: the first one's URL is printed first; `lines` tell devices how to reach them. */
+/** The servers `serve` started: the first one's URL is printed first; `lines` tell devices how to reach them, `deviceUrls` the same as data. */
 export interface StartedServers {
   url: string;
   lines: string[];
+  deviceUrls: DeviceUrl[];
   close(): Promise<void>;
 }
 
@@ -59,14 +60,17 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
     throw error;
   }
   const lines: string[] = [];
+  const urls: DeviceUrl[] = [];
   for (const server of servers) {
+    const ofServer = deviceUrls(plan.host, server.port, server.scheme);
+    urls.push(...ofServer);
     lines.push(`  ${server.scheme.toUpperCase()} — devices reach it at:`);
-    lines.push(...formatDeviceUrls(deviceUrls(plan.host, server.port, server.scheme)).map((l) => `  ${l}`));
+    lines.push(...formatDeviceUrls(ofServer).map((l) => `  ${l}`));
   }
   if (tls) {
     lines.push(`  certificate: ${tls.certFile}${tls.generated ? ' (new)' : ''}`);
     if (tls.caFile) lines.push(`  to trust it on a device, install the CA once: ${tls.caFile}`);
   }
   if (!isWildcardHost(plan.host)) lines.push('  for a phone on the same network, serve with --host 0.0.0.0');
-  return { url: servers[0]!.url, lines, close: async () => void (await Promise.all(servers.map((s) => s.close()))) };
+  return { url: servers[0]!.url, lines, deviceUrls: urls, close: async () => void (await Promise.all(servers.map((s) => s.close()))) };
 }

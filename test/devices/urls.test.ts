@@ -19,12 +19,16 @@ describe('printed URLs', () => {
     }
   });
 
-  it('on loopback (the default) the emulator URL is printed too, with a hint for phones on the network', async () => {
+  it('on loopback (the default) the emulator URL is printed too, with a hint for phones on the network, and /health lists the URLs', async () => {
     const cli = await startCli(['serve', '--port', '0']);
     try {
       await new Promise((r) => setTimeout(r, 100));
       expect(cli.stdout()).toContain(`http://10.0.2.2:${new URL(cli.url).port}`);
       expect(cli.stdout()).toContain('serve with --host 0.0.0.0');
+      // The dashboard lists the same URLs, from /health.
+      const port = new URL(cli.url).port;
+      const health = (await (await fetch(`${cli.url}/__mockvideo/health`)).json()) as { deviceUrls: Array<{ label: string; url: string }> };
+      expect(health.deviceUrls).toEqual(expect.arrayContaining([expect.objectContaining({ label: 'Android emulator', url: `http://10.0.2.2:${port}` }), expect.objectContaining({ label: 'this machine', url: `http://127.0.0.1:${port}` })]));
     } finally {
       await cli.stop();
     }

@@ -76,6 +76,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         host: args.host,
         onRequest: requestLogger(args as unknown as OutputArgs),
       });
+      context.deviceUrls = started!.deviceUrls;
       logFindings(args as unknown as OutputArgs, context.journal);
       const scenario = context.active.scenario;
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
