@@ -30,5 +30,16 @@ export function queryMultimap(pairs: readonly RawPair[], policy: NormalisationPo
  * // '{"method":"GET","operation":"meta/cp","query":{"_region":["IN"]}}'
  */
 export function matchKey(method: string, operation: string, pairs: readonly RawPair[], policy: NormalisationPolicy): string {
-  return stableStringify({ method: method.toUpperCase(), operation, query: queryMultimap(pairs, policy) });
+  return matchKeyOf(method, operation, queryMultimap(pairs, policy));
+}
+
+/**
+ * The match key of a request whose matching multimap is already built (see {@link queryMultimap}):
+ * the same text {@link matchKey} gives for the pairs the multimap came from.
+ *
+ * @example matchKeyOf('GET', 'meta/cp', queryMultimap(splitQuery('_region=IN'), DEFAULT_POLICY))
+ * // '{"method":"GET","operation":"meta/cp","query":{"_region":["IN"]}}'
+ */
+export function matchKeyOf(method: string, operation: string, query: QueryMultimap): string {
+  return stableStringify({ method: method.toUpperCase(), operation, query });
 }

@@ -1,10 +1,11 @@
 import { getResponse, http, HttpResponse, type HttpHandler } from 'msw';
 import { API_PREFIX, OPERATION_NAMES, operationOfPath } from '../contract/index.js';
 import { errorBody, methodNotAllowed, unknownOperation } from '../handlers/error-responses.js';
-import { REDACTED, bodyBytes, type NamedRecording } from '../normalise/index.js';
+import { REDACTED, type NamedRecording } from '../normalise/index.js';
 import { formatNearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { DIFFERENCES_HEADER, MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchKind, type ReplayerOptions } from './replayer.js';
 import type { IndexedRecording } from './recording-index.js';
+import type { RecordedResponse } from './recording-source.js';
 
 /** Options of {@link createReplayHandlers}. */
 export interface ReplayHandlerOptions extends ReplayerOptions {
@@ -20,17 +21,33 @@ export interface ReplayHandlerOptions extends ReplayerOptions {
   onMiss?: (report: NearMissReport) => void;
 }
 
-/** The stored answer of a recording, byte for byte, with how it was matched. */
-export function replayResponse(entry: IndexedRecording, kind: MatchKind, differences: readonly Difference[] = []): HttpResponse<BodyInit> {
-  const { response } = entry.recording;
+/**
+ * The stored answer of a recording, byte for byte, with how it was matched: `response` is what
+ * `replayer.response(entry)` gave.
+ */
+export function replayResponse(entry: IndexedRecording, response: RecordedResponse, kind: MatchKind, differences: readonly Difference[] = []): HttpResponse<BodyInit> {
   // A redacted credential header (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
   const headers = new Headers(Object.entries(response.headers).filter(([, value]) => value !== REDACTED));
   headers.set(MATCH_HEADER, kind);
   headers.set(RECORDING_HEADER, entry.name);
   if (kind === 'nearest') headers.set(DIFFERENCES_HEADER, differences.map((d) => d.parameter).join(', ') || '(none)');
   // Never HttpResponse.json(): re-serialising would turn the service's \u0026 escapes into &.
-  const body = response.bodyBase64 !== undefined ? bodyBytes(response) : response.body;
-  return new HttpResponse(body as BodyInit, { status: response.status, headers });
+  return new HttpResponse(response.body as BodyInit, { status: response.status, headers });
+}
+
+/**
+ * Reads the response of `entry` and answers with it; when it cannot be read any more (its file was
+ * removed or broken after replay started), a 500 whose JSON names the recording and the cause.
+ */
+async function serveRecording(replayer: Replayer, entry: IndexedRecording, kind: MatchKind, differences: readonly Difference[] = []): Promise<HttpResponse<BodyInit>> {
+  let response: RecordedResponse;
+  try {
+    response = await replayer.response(entry);
+  } catch (error) {
+    const answer = errorBody(500, (error as Error).message, { recording: entry.name });
+    return new HttpResponse(answer.body, { status: 500, headers: { ...answer.headers, [RECORDING_HEADER]: entry.name } });
+  }
+  return replayResponse(entry, response, kind, differences);
 }
 
 /**
@@ -59,12 +76,12 @@ export function createReplayHandlers(recordings: readonly NamedRecording[], opti
       const url = new URL(request.url);
       const mode = options.recordMissing || fallback ? 'strict' : replayer.match;
       let outcome = replayer.find(request.method, url.pathname, url.search, mode);
-      if (outcome.kind === 'exact') return replayResponse(outcome.entry, 'exact');
+      if (outcome.kind === 'exact') return serveRecording(replayer, outcome.entry, 'exact');
       if (options.recordMissing) return undefined;
       if (fallback) {
         if (replayer.match === 'nearest') {
           outcome = replayer.find(request.method, url.pathname, url.search, 'nearest');
-          if (outcome.kind === 'nearest') return replayResponse(outcome.entry, 'nearest', outcome.differences);
+          if (outcome.kind === 'nearest') return serveRecording(replayer, outcome.entry, 'nearest', outcome.differences);
         }
         const answered = await getResponse(fallback, request);
         if (answered) {
@@ -73,7 +90,7 @@ export function createReplayHandlers(recordings: readonly NamedRecording[], opti
           return new HttpResponse(await answered.arrayBuffer(), { status: answered.status, headers });
         }
       }
-      if (outcome.kind === 'nearest') return replayResponse(outcome.entry, 'nearest', outcome.differences);
+      if (outcome.kind === 'nearest') return serveRecording(replayer, outcome.entry, 'nearest', outcome.differences);
       if (outcome.kind !== 'miss') return undefined;
       options.onMiss?.(outcome.report);
       if (/^text\/plain/.test(request.headers.get('accept') ?? '')) {

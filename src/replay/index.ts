@@ -1,6 +1,7 @@
 /**
- * Replay: recordings (parsed objects) → an in-memory index, MSW handlers, near-miss reports and
- * HAR 1.2 conversion. Pure: runs in any runtime.
+ * Replay: recordings (parsed objects, or references whose responses a `RecordingSource` reads when
+ * served) → an in-memory index, MSW handlers, near-miss reports and HAR 1.2 conversion. Pure: runs
+ * in any runtime.
  * @module
  */
 export * from './check.js';
@@ -8,4 +9,5 @@ export * from './har.js';
 export * from './handlers.js';
 export * from './near-miss.js';
 export * from './recording-index.js';
+export * from './recording-source.js';
 export * from './replayer.js';

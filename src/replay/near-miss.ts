@@ -53,18 +53,12 @@ export function differences(recorded: QueryMultimap, requested: QueryMultimap): 
 
 /**
  * The recordings of `operation` ordered by closeness to `requested` (fewest differing parameters
- * first; ties keep the recorded order), with their differences. Never one of another operation.
+ * first; ties keep the recorded order), one per match key (its first recording), at most `limit`,
+ * with their differences. Never one of another operation. Uses the index's nearest search, which
+ * does not scan the recordings; differences are computed for the ones returned only.
  */
 export function closest(index: RecordingIndex, operation: OperationName, requested: QueryMultimap, limit = Infinity): Array<{ entry: IndexedRecording; differences: Difference[] }> {
-  const seen = new Set<string>();
-  const ranked: Array<{ entry: IndexedRecording; differences: Difference[] }> = [];
-  for (const entry of index.ofOperation(operation)) {
-    if (seen.has(entry.key)) continue; // one candidate per key: its first recording
-    seen.add(entry.key);
-    ranked.push({ entry, differences: differences(entry.query, requested) });
-  }
-  ranked.sort((a, b) => a.differences.length - b.differences.length);
-  return ranked.slice(0, limit);
+  return index.closest(operation, requested, limit).map(({ entry }) => ({ entry, differences: differences(entry.query, requested) }));
 }
 
 /** Builds the report of a request that no recording matches. */

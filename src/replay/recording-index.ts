@@ -1,63 +1,190 @@
-import { operationOfPath, type OperationName } from '../contract/index.js';
-import { matchKey, queryMultimap, type NamedRecording, type NormalisationPolicy, type QueryMultimap, type Recording } from '../normalise/index.js';
+import { OPERATION_NAMES, operationOfPath, type OperationName } from '../contract/index.js';
+import { matchKey, matchKeyOf, queryMultimap, type NamedRecording, type NormalisationPolicy, type QueryMultimap, type Recording } from '../normalise/index.js';
+import { IntList, TextPool } from './compact.js';
+import { OperationIndex } from './operation-index.js';
+import { responseOf, type RecordedResponse, type RecordingRef, type RecordingSource } from './recording-source.js';
 
-/** A recording as the index holds it: its name, its match key under the replay policy and its matching query. */
+/**
+ * A recording as the index gives it: its name, operation and method, and its match key and matching
+ * query under the index's policy (both rebuilt when read). `recording` is the whole recording when it
+ * was given in memory, `undefined` when its response stays in its file (see
+ * {@link RecordingIndex.response}). A fresh object on each lookup: compare recordings by `name`.
+ */
 export interface IndexedRecording {
-  name: string;
-  recording: Recording;
-  key: string;
-  query: QueryMultimap;
+  readonly name: string;
+  readonly operation: OperationName;
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** The match key (see `matchKey`). */
+  readonly key: string;
+  readonly query: QueryMultimap;
+  readonly recording: Recording | undefined;
+}
+
+class Entry implements IndexedRecording {
+  constructor(
+    readonly owner: RecordingIndex,
+    /** The recording's number in its index. */
+    readonly id: number,
+    readonly name: string,
+    readonly operation: OperationName,
+    readonly method: string,
+    readonly recording: Recording | undefined,
+    /** Its key's position in the operation's index. */
+    readonly position: number,
+    readonly operationIndex: OperationIndex,
+  ) {}
+  get key(): string {
+    return matchKeyOf(this.method, this.operation, this.query);
+  }
+  get query(): QueryMultimap {
+    return this.operationIndex.queryOf(this.position);
+  }
+}
+
+function entryOf(recording: IndexedRecording): Entry {
+  if (!(recording instanceof Entry)) throw new TypeError('[mockvideo] Not a recording of a RecordingIndex: pass a recording the index gave.');
+  return recording;
 }
 
 /**
- * Recordings indexed in memory: by match key (a `Map`, so an exact lookup is O(1) however many
- * recordings there are) and by operation (for nearest matches and near-miss reports). Keys are
- * recomputed from each stored request under the policy, so a changed policy takes effect on replay.
- * Several recordings under one key keep the order they were given in (the recorded order).
+ * Recordings indexed in memory for replay, by match key (an exact lookup costs one step per query
+ * parameter however many recordings there are) and, per operation, for nearest matches and
+ * near-miss reports (see operation-index.ts: the search does not scan the recordings).
+ *
+ * Only what matching needs is held, mostly in typed arrays (see compact.ts): 100,000 recordings
+ * take tens of megabytes. A recording given as a {@link RecordingRef} keeps its response in its
+ * file: it is read from `source` when served; one given as a {@link NamedRecording} is kept whole.
+ * Keys are computed from each stored request under the policy, so a changed policy takes effect on
+ * replay. Several recordings under one key keep the order they were given in (the recorded order).
+ *
+ * @example
+ * const index = new RecordingIndex(recordings, DEFAULT_POLICY);
+ * index.find('GET', 'meta/cp', queryMultimap(splitQuery('_region=IN'), DEFAULT_POLICY)) // [recording] or undefined
  */
 export class RecordingIndex {
   readonly policy: NormalisationPolicy;
-  readonly #byKey = new Map<string, IndexedRecording[]>();
-  readonly #byOperation = new Map<OperationName, IndexedRecording[]>();
-  readonly #all: IndexedRecording[] = [];
+  /** Where the responses of recordings given as {@link RecordingRef} are read; `undefined` when all were given in memory. */
+  readonly source: RecordingSource | undefined;
+  readonly #operations = new Map<OperationName, OperationIndex>();
+  // Per recording number: its name, operation (its place in OPERATION_NAMES) and key position; the whole recording when given in memory.
+  readonly #names = new TextPool();
+  readonly #operationOf = new IntList(1024);
+  readonly #positionOf = new IntList(1024);
+  readonly #whole = new Map<number, Recording>();
 
-  constructor(recordings: readonly NamedRecording[], policy: NormalisationPolicy) {
+  constructor(recordings: ReadonlyArray<NamedRecording | RecordingRef>, policy: NormalisationPolicy, source?: RecordingSource) {
     this.policy = policy;
-    for (const named of recordings) this.add(named);
+    this.source = source;
+    for (const recording of recordings) this.add(recording);
   }
 
-  /** Adds a recording after the ones of its key (e.g. one just recorded by `--record-missing`). */
-  add({ name, recording }: NamedRecording): IndexedRecording {
-    const { method, query } = recording.request;
-    const entry: IndexedRecording = { name, recording, key: matchKey(method, recording.operation, query, this.policy), query: queryMultimap(query, this.policy) };
-    const same = this.#byKey.get(entry.key);
-    if (same) same.push(entry);
-    else this.#byKey.set(entry.key, [entry]);
-    const ofOperation = this.#byOperation.get(recording.operation);
-    if (ofOperation) ofOperation.push(entry);
-    else this.#byOperation.set(recording.operation, [entry]);
-    this.#all.push(entry);
-    return entry;
+  /** The number of recordings. */
+  get size(): number {
+    return this.#names.length;
   }
 
-  /** The recordings under `key`, in recorded order, or `undefined`. O(1). */
+  /**
+   * Adds a recording after the ones of its key (e.g. one just recorded by `--record-missing`):
+   * a {@link NamedRecording} (kept whole) or a {@link RecordingRef} (its response read from `source` when served).
+   */
+  add(recording: NamedRecording | RecordingRef): IndexedRecording {
+    const [name, operation, method, pairs, whole] =
+      'recording' in recording
+        ? [recording.name, recording.recording.operation, recording.recording.request.method, recording.recording.request.query, recording.recording]
+        : [recording.name, recording.operation, recording.method, recording.query, undefined];
+    let ofOperation = this.#operations.get(operation);
+    if (!ofOperation) this.#operations.set(operation, (ofOperation = new OperationIndex(operation)));
+    const id = this.#names.add(name);
+    this.#operationOf.push(OPERATION_NAMES.indexOf(operation));
+    this.#positionOf.push(ofOperation.add(method.toUpperCase(), queryMultimap(pairs, this.policy), id));
+    if (whole) this.#whole.set(id, whole);
+    return this.#entry(id);
+  }
+
+  #entry(id: number): Entry {
+    const operation = OPERATION_NAMES[this.#operationOf.get(id)]!;
+    const ofOperation = this.#operations.get(operation)!;
+    const position = this.#positionOf.get(id);
+    return new Entry(this, id, this.#names.get(id), operation, ofOperation.methodOf(position), this.#whole.get(id), position, ofOperation);
+  }
+
+  /**
+   * The recordings of one request, in recorded order, or `undefined`: `method` (any case),
+   * `operation` and the request's matching query (see `queryMultimap`). One step per parameter.
+   */
+  find(method: string, operation: OperationName, query: QueryMultimap): readonly IndexedRecording[] | undefined {
+    const ofOperation = this.#operations.get(operation);
+    const position = ofOperation ? ofOperation.find(method.toUpperCase(), query) : -1;
+    return position < 0 ? undefined : ofOperation!.recordingsOf(position).map((id) => this.#entry(id));
+  }
+
+  /** The recordings under the match key `key`, in recorded order, or `undefined`. One step per parameter of the key. */
   lookup(key: string): readonly IndexedRecording[] | undefined {
-    return this.#byKey.get(key);
+    let parsed: { method?: unknown; operation?: unknown; query?: unknown };
+    try {
+      parsed = JSON.parse(key) as typeof parsed;
+    } catch {
+      return undefined;
+    }
+    const { method, operation, query } = parsed;
+    if (typeof method !== 'string' || typeof operation !== 'string' || !query || typeof query !== 'object') return undefined;
+    const found = this.find(method, operation as OperationName, Object.assign(Object.create(null) as QueryMultimap, query));
+    return found && found[0]!.key === key ? found : undefined;
   }
 
-  /** The recordings of one operation, in the order given. */
+  /** The recordings that share the match key of `recording` (itself included), in recorded order. */
+  sequenceOf(recording: IndexedRecording): readonly IndexedRecording[] {
+    const entry = entryOf(recording);
+    return entry.operationIndex.recordingsOf(entry.position).map((id) => entry.owner.#entry(id));
+  }
+
+  /**
+   * The first recording of each of the `limit` match keys of `operation` closest to `requested`
+   * (fewest parameters that differ in value, order or presence first; ties in recorded order), with
+   * that number. Never one of another operation. Does not scan the recordings (see operation-index.ts).
+   */
+  closest(operation: OperationName, requested: QueryMultimap, limit: number): Array<{ entry: IndexedRecording; count: number }> {
+    const ofOperation = this.#operations.get(operation);
+    if (!ofOperation) return [];
+    return ofOperation.closest(requested, limit).map(({ position, count }) => ({ entry: this.#entry(ofOperation.firstOf(position)), count }));
+  }
+
+  /**
+   * The response of a recording of this index: from memory when it was given whole, else read from
+   * the index's `source` (a file in `mockvideo replay`).
+   *
+   * @throws RecordingUnavailableError (from the source) when it cannot be read any more.
+   * @throws Error when the recording was given as a reference and the index has no source.
+   */
+  response(recording: IndexedRecording): RecordedResponse | Promise<RecordedResponse> {
+    const entry = entryOf(recording);
+    if (entry.recording) return responseOf(entry.recording.response);
+    const source = entry.owner.source;
+    if (!source) throw new Error(`[mockvideo] Recording ${entry.name} was indexed without its response and the index has no source to read it from. Give the RecordingIndex a RecordingSource.`);
+    return source.response(entry.name);
+  }
+
+  /** The names of every recording, in the order given. */
+  *names(): IterableIterator<string> {
+    for (let id = 0; id < this.size; id++) yield this.#names.get(id);
+  }
+
+  /** The recordings of one operation, in the order given. Visits every recording: for reports, not per request. */
   ofOperation(operation: OperationName): readonly IndexedRecording[] {
-    return this.#byOperation.get(operation) ?? [];
+    return this.all().filter((entry) => entry.operation === operation);
   }
 
-  /** Every recording, in the order given. */
+  /** Every recording, in the order given (new objects: for reports, not per request). */
   all(): readonly IndexedRecording[] {
-    return this.#all;
+    return Array.from({ length: this.size }, (_, id) => this.#entry(id));
   }
 
   /** The number of distinct match keys. */
   get keyCount(): number {
-    return this.#byKey.size;
+    let count = 0;
+    for (const ofOperation of this.#operations.values()) count += ofOperation.keyCount;
+    return count;
   }
 }
 

@@ -1,6 +1,8 @@
-import { DEFAULT_POLICY, queryMultimap, splitQuery, decodeComponent, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
+import { operationOfPath } from '../contract/index.js';
+import { DEFAULT_POLICY, decodeComponent, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
-import { RecordingIndex, requestKey, type IndexedRecording } from './recording-index.js';
+import { RecordingIndex, type IndexedRecording } from './recording-index.js';
+import type { RecordedResponse } from './recording-source.js';
 
 /** How a miss of the exact key is answered: `strict` explains it; `nearest` serves the closest recording of the same operation. */
 export type MatchMode = 'strict' | 'nearest';
@@ -28,28 +30,32 @@ export type ReplayOutcome =
 export interface ReplayerOptions {
   /** Default `nearest`. */
   match?: MatchMode;
-  /** Default {@link DEFAULT_POLICY}. */
+  /** Default {@link DEFAULT_POLICY}; ignored when the replayer is given a {@link RecordingIndex} (it has its own). */
   policy?: NormalisationPolicy;
 }
 
 /**
- * The replay engine: finds the recording of a request (exact key first, O(1); then, in `nearest`
- * mode, the closest recording of the same operation), serves several recordings of one key in
- * recorded order with the last one repeating, and remembers which recordings were used.
- * Pure of I/O: runs in any runtime.
+ * The replay engine: finds the recording of a request (exact key first, one step per query
+ * parameter; then, in `nearest` mode, the closest recording of the same operation, without scanning
+ * the recordings), serves several recordings of one key in recorded order with the last one
+ * repeating, and remembers which recordings were used. Pure of I/O: runs in any runtime; the
+ * responses of recordings indexed by reference come from the index's `RecordingSource`.
  *
  * @example
  * const replayer = new Replayer(recordings, { match: 'strict' });
- * replayer.find('GET', '/api/g1/meta/cp', '?_region=IN') // { kind: 'exact', entry }
+ * const outcome = replayer.find('GET', '/api/g1/meta/cp', '?_region=IN'); // { kind: 'exact', entry }
+ * if (outcome.kind === 'exact') await replayer.response(outcome.entry); // { status, headers, body }
  */
 export class Replayer {
   #index: RecordingIndex;
   readonly match: MatchMode;
+  /** How many times each sequence (the recordings of one key, known by the name of its first) was served. */
   readonly #served = new Map<string, number>();
   readonly #used = new Set<string>();
 
-  constructor(recordings: readonly NamedRecording[], options: ReplayerOptions = {}) {
-    this.#index = new RecordingIndex(recordings, options.policy ?? DEFAULT_POLICY);
+  /** `recordings`: recordings in memory, or an index built beforehand (e.g. of a recording folder, responses read when served). */
+  constructor(recordings: readonly NamedRecording[] | RecordingIndex, options: ReplayerOptions = {}) {
+    this.#index = recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, options.policy ?? DEFAULT_POLICY);
     this.match = options.match ?? 'nearest';
   }
   /** The recordings it answers from, indexed by match key. */
@@ -57,9 +63,13 @@ export class Replayer {
     return this.#index;
   }
 
-  /** Answers from `recordings` from the next request on (a reload of the folder); sequences and the unused list start again. */
-  replaceRecordings(recordings: readonly NamedRecording[]): void {
-    this.#index = new RecordingIndex(recordings, this.#index.policy);
+  /**
+   * Answers from `recordings` from the next request on (a reload of the folder); sequences and the
+   * unused list start again. Recordings in memory are indexed under the current policy; an index
+   * is used as it is.
+   */
+  replaceRecordings(recordings: readonly NamedRecording[] | RecordingIndex): void {
+    this.#index = recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, this.#index.policy);
     this.#served.clear();
     this.#used.clear();
   }
@@ -69,30 +79,39 @@ export class Replayer {
   find(method: string, pathname: string, search: string, mode: MatchMode = this.match): ReplayOutcome {
     // HEAD is answered like GET (the host drops the body).
     if (method.toUpperCase() === 'HEAD') method = 'GET';
+    const operation = operationOfPath(pathname);
+    if (!operation) return { kind: 'not-operation' };
     const pairs = splitQuery(search);
-    const at = requestKey(method, pathname, pairs, this.#index.policy);
-    if (!at) return { kind: 'not-operation' };
-    const exact = this.#index.lookup(at.key);
-    if (exact) return { kind: 'exact', entry: this.#next(exact) };
     const query = queryMultimap(pairs, this.#index.policy);
+    const exact = this.#index.find(method, operation, query);
+    if (exact) return { kind: 'exact', entry: this.#next(exact) };
     if (mode === 'nearest') {
-      const [best] = closest(this.#index, at.operation, query, 1);
-      if (best) return { kind: 'nearest', entry: this.#next(this.#index.lookup(best.entry.key)!), differences: best.differences };
+      const [best] = closest(this.#index, operation, query, 1);
+      if (best) return { kind: 'nearest', entry: this.#next(this.#index.sequenceOf(best.entry)), differences: best.differences };
     }
     const names = pairs.map(([name]) => decodeComponent(name));
-    return { kind: 'miss', report: nearMissReport(this.#index, { method: method.toUpperCase(), operation: at.operation, key: at.key, query, names }, this.#index.policy) };
+    const key = matchKeyOf(method, operation, query);
+    return { kind: 'miss', report: nearMissReport(this.#index, { method: method.toUpperCase(), operation, key, query, names }, this.#index.policy) };
+  }
+
+  /**
+   * The response of a recording `find` returned: from memory, or read from the index's source.
+   * @throws RecordingUnavailableError when its file cannot be read any more (removed or broken since it was indexed).
+   */
+  response(entry: IndexedRecording): RecordedResponse | Promise<RecordedResponse> {
+    return this.#index.response(entry);
   }
 
   #next(entries: readonly IndexedRecording[]): IndexedRecording {
-    const key = entries[0]!.key;
-    const served = this.#served.get(key) ?? 0;
-    this.#served.set(key, served + 1);
+    const first = entries[0]!.name;
+    const served = this.#served.get(first) ?? 0;
+    this.#served.set(first, served + 1);
     const entry = entries[Math.min(served, entries.length - 1)]!;
     this.#used.add(entry.name);
     return entry;
   }
 
-  /** Adds a recording (e.g. one just recorded) and counts it as used. */
+  /** Adds a recording held in memory (e.g. one just recorded) and counts it as used. */
   add(named: NamedRecording): void {
     this.#index.add(named);
     this.#used.add(named.name);
@@ -100,7 +119,7 @@ export class Replayer {
 
   /** The names of the recordings never served, in the order given. */
   unused(): string[] {
-    return this.#index.all().filter((e) => !this.#used.has(e.name)).map((e) => e.name);
+    return [...this.#index.names()].filter((name) => !this.#used.has(name));
   }
 
   /** Starts every sequence from its first recording again. */

@@ -1,12 +1,13 @@
 import type { RequestHandler } from 'express';
 import type { HttpHandler } from 'msw';
 import { RecordingError } from '../errors.js';
-import type { NormalisationPolicy } from '../normalise/index.js';
+import type { NormalisationPolicy, RecordingProblem } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import type { NearMissReport } from '../replay/near-miss.js';
+import { RecordingIndex } from '../replay/recording-index.js';
 import { MATCH_HEADER, Replayer, type MatchMode } from '../replay/replayer.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
-import { RecordingWriter, claimRecordingDir, readRecordingDir } from '../storage/recordings.js';
+import { RecordingFileSource, RecordingWriter, claimRecordingDir, forEachRecording } from '../storage/recordings.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
@@ -26,6 +27,41 @@ export interface ReplayServerOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   onMiss?: (report: NearMissReport) => void;
   onRecorded?: (entry: ProxyLogEntry) => void;
+  /** Hears each recording file as it is read at start (1-based count, total, file), for a progress bar. */
+  onProgress?: (done: number, total: number, file: string) => void;
+  /** Bytes of responses kept in memory; the others are read from their files when served. Default 8 MiB. */
+  cacheBytes?: number;
+}
+
+/** Options of {@link loadRecordingIndex}. */
+export interface LoadRecordingIndexOptions {
+  /** Bytes of responses kept in memory (see `RecordingFileSource`); default 8 MiB. */
+  cacheBytes?: number;
+  /** Hears each file as it is read (1-based count, total, file). */
+  onProgress?: (done: number, total: number, file: string) => void;
+}
+
+/**
+ * Reads a recording folder into a replay index that keeps only what matching needs; responses are
+ * read from the files when served (a bounded cache, filled while reading, keeps the first
+ * `cacheBytes` of them and then the most recently served). Every file is checked as
+ * `readRecordingDir` checks it; `problems` lists every bad one (the index then holds the good ones).
+ *
+ * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
+ * @example const { index, problems } = loadRecordingIndex('recordings/session1', DEFAULT_POLICY);
+ */
+export function loadRecordingIndex(dir: string, policy: NormalisationPolicy, options: LoadRecordingIndexOptions = {}): { index: RecordingIndex; problems: RecordingProblem[] } {
+  const source = new RecordingFileSource(dir, options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes });
+  const index = new RecordingIndex([], policy, source);
+  const problems = forEachRecording(
+    dir,
+    ({ name, recording }) => {
+      index.add({ name, operation: recording.operation, method: recording.request.method, query: recording.request.query });
+      source.keep(name, recording.response);
+    },
+    options.onProgress,
+  );
+  return { index, problems };
 }
 
 /** A running replay server; `stop()` resolves with the recordings never used. */
@@ -40,16 +76,17 @@ export interface RunningReplay {
 }
 
 /**
- * Starts `mockvideo replay DIR`: loads and indexes every recording of `dir`, then serves them
- * (see `createReplayHandlers`), with an optional fallback scenario and `--record-missing` proxy.
+ * Starts `mockvideo replay DIR`: indexes every recording of `dir` (see {@link loadRecordingIndex}:
+ * responses are read from the files when served, beyond a bounded cache), then serves them (see
+ * `createReplayHandlers`), with an optional fallback scenario and `--record-missing` proxy.
  *
  * @throws RecordingError naming every corrupt or broken file: replay refuses to start.
  * @throws UnknownScenarioError / ScenarioError for a bad fallback scenario.
  */
 export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplay> {
-  const { recordings, problems } = readRecordingDir(options.dir);
+  const { index, problems } = loadRecordingIndex(options.dir, options.policy, { ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   if (problems.length) throw new RecordingError(options.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
-  const replayer = new Replayer(recordings, { match: options.match, policy: options.policy });
+  const replayer = new Replayer(index, { match: options.match });
   // The live state (journal, findings, admin API, dashboard); its active scenario answers the misses
   // when there is a fallback, and can be switched like in `serve`.
   const context = createServerContext({
@@ -96,7 +133,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     running,
     context,
     replayer,
-    loaded: recordings.length,
+    loaded: index.size,
     stop: async () => {
       const idle = setInterval(() => running.server.closeIdleConnections(), 50);
       await running.close();

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
 import { MockvideoError, PREFIX } from '../errors.js';
 import { formatRecording, parseRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
+import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from '../replay/recording-source.js';
 
 /** A recording file name: `<first 12 hex of sha256(matchKey)>-<NNN>.json`, NNN the recorded order under that key. */
 export const RECORDING_FILE = /^([0-9a-f]{12})-(\d{3,})\.json$/;
@@ -46,46 +47,198 @@ export interface RecordingFiles {
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
 export function readRecordingDir(dir: string, onProgress?: (done: number, total: number, file: string) => void): RecordingFiles {
+  const recordings: NamedRecording[] = [];
+  const problems = forEachRecording(dir, (named) => recordings.push(named), onProgress);
+  return { recordings, problems };
+}
+
+/**
+ * Reads the recording files of a folder one at a time, in name order (so recorded order within a
+ * key), and hands each valid one to `visit` without keeping it: a folder of 100,000 recordings
+ * need not fit in memory at once. Checks each file as {@link readRecordingDir} does and returns
+ * every problem, naming the file (relative to `dir`).
+ *
+ * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
+ */
+export function forEachRecording(dir: string, visit: (named: NamedRecording) => void, onProgress?: (done: number, total: number, file: string) => void): RecordingProblem[] {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
   } catch (error) {
     throw new MockvideoError('MV_USAGE', `Cannot read the recording folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Record one with "mockvideo record --upstream URL --out ${dir}".`);
   }
-  const result: RecordingFiles = { recordings: [], problems: [] };
-  for (const name of names) if (name.endsWith('.json')) result.problems.push({ file: name, path: '', message: 'a recording file outside an operation folder; move it into its operation folder (e.g. meta-cp/)' });
-  const files = OPERATION_NAMES.filter((operation) => names.includes(operationFolder(operation))).flatMap((operation) =>
-    readdirSync(join(dir, operationFolder(operation)))
+  const problems: RecordingProblem[] = [];
+  for (const name of names) if (name.endsWith('.json')) problems.push({ file: name, path: '', message: 'a recording file outside an operation folder; move it into its operation folder (e.g. meta-cp/)' });
+  const files = OPERATION_NAMES.filter((operation) => names.includes(operationFolder(operation))).flatMap((operation) => {
+    // One folder string per operation, shared by the names of its files (a replay index keeps 100,000 names).
+    const folder = operationFolder(operation);
+    const prefix = `${folder}/`;
+    return readdirSync(join(dir, folder))
       .sort()
       .filter((file) => file.endsWith('.json'))
-      .map((file) => ({ operation, folder: operationFolder(operation), file })),
-  );
-  files.forEach(({ operation, folder, file }, done) => {
-    const name = `${folder}/${file}`;
+      .map((file) => ({ operation, folder, prefix, file }));
+  });
+  files.forEach(({ operation, folder, prefix, file }, done) => {
+    const name = prefix + file;
     onProgress?.(done + 1, files.length, name);
     if (!RECORDING_FILE.test(file)) {
-      result.problems.push({ file: name, path: '', message: 'not a recording file name (<12 hex>-<NNN>.json)' });
+      problems.push({ file: name, path: '', message: 'not a recording file name (<12 hex>-<NNN>.json)' });
       return;
+    }
+    const read = readRecordingFile(join(dir, folder, file), name);
+    if (!read.ok) {
+      problems.push(...read.problems);
+      return;
+    }
+    if (read.recording.operation !== operation) {
+      problems.push({ file: name, path: 'operation', message: `"${read.recording.operation}" is not the operation of its folder (${folder})` });
+      return;
+    }
+    visit({ name, recording: read.recording });
+  });
+  return problems;
+}
+
+/** One buffer for every file read at start: reading 100,000 files leaves no trail of freed buffers behind. */
+let readBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/** The UTF-8 text of a file, read into {@link readBuffer}. @throws the error of `open` or `read` (its `code` names it). */
+function readText(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === readBuffer.length) {
+        const bigger = Buffer.allocUnsafe(readBuffer.length * 2);
+        readBuffer.copy(bigger, 0, 0, length);
+        readBuffer = bigger;
+      }
+      const read = readSync(fd, readBuffer, length, readBuffer.length - length, null);
+      if (read === 0) {
+        const text = readBuffer.toString('utf8', 0, length);
+        // A large body grew the buffer: let it go rather than keep it for the life of the process.
+        if (readBuffer.length > 1024 * 1024) readBuffer = Buffer.allocUnsafe(64 * 1024);
+        return text;
+      }
+      length += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads and checks one recording file; `name` is how problems name it. Never throws. */
+function readRecordingFile(path: string, name: string): ReturnType<typeof parseRecording> {
+  let value: unknown;
+  try {
+    value = JSON.parse(readText(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, problems: [{ file: name, path: '', message: code ? `cannot be read (${code})` : `not valid JSON: ${(error as Error).message}` }] };
+  }
+  return parseRecording(value, name);
+}
+
+/** Options of {@link RecordingFileSource}. */
+export interface RecordingFileSourceOptions {
+  /** Bytes of responses (bodies and headers) kept in memory, most recently served first; default 8 MiB. 0 reads every answer from its file. */
+  cacheBytes?: number;
+}
+
+/** The default response cache of {@link RecordingFileSource}: 8 MiB. */
+export const DEFAULT_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The responses of a recording folder, read from the recording files when served (the replay
+ * index keeps only what matching needs), with a bounded least-recently-served cache. Filled while
+ * the folder is read ({@link RecordingFileSource.keep}), so a small folder is served from memory
+ * as before, even if its files change or break later; beyond the cache, each answer is read again
+ * from its file (the same bytes: the file is the recording).
+ *
+ * @example
+ * const source = new RecordingFileSource('recordings/session1');
+ * await source.response('meta-cp/0a1b2c3d4e5f-000.json') // { status, headers, body: Uint8Array }
+ */
+export class RecordingFileSource implements RecordingSource {
+  readonly dir: string;
+  readonly cacheBytes: number;
+  /** Name → response; Map order is the order of last use (oldest first). */
+  readonly #cache = new Map<string, { response: RecordedResponse; bytes: number }>();
+  #cachedBytes = 0;
+
+  constructor(dir: string, options: RecordingFileSourceOptions = {}) {
+    this.dir = dir;
+    this.cacheBytes = options.cacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES;
+  }
+
+  /** Bytes of responses in the cache now. */
+  get cachedBytes(): number {
+    return this.#cachedBytes;
+  }
+
+  /** Keeps the response of a recording just read from its file, if the cache has room (nothing is evicted for it). */
+  keep(name: string, response: Recording['response']): void {
+    // At least the body's length (a text's UTF-8 is no shorter than its length; base64 is 4/3 of the bytes): no encoding once full.
+    const atLeast = response.body !== undefined ? response.body.length : Math.floor((response.bodyBase64 ?? '').length * 0.75);
+    if (this.#cachedBytes + atLeast > this.cacheBytes) return;
+    const recorded = responseOf(response);
+    const bytes = sizeOf(recorded);
+    if (this.#cachedBytes + bytes <= this.cacheBytes) this.#remember(name, recorded, bytes);
+  }
+
+  /**
+   * The response of recording `name`, from the cache or its file.
+   * @throws RecordingUnavailableError naming the file when it is gone, unreadable or no longer a valid recording.
+   */
+  async response(name: string): Promise<RecordedResponse> {
+    const cached = this.#cache.get(name);
+    if (cached) {
+      this.#cache.delete(name);
+      this.#cache.set(name, cached);
+      return cached.response;
+    }
+    let text: string;
+    try {
+      text = await readFile(join(this.dir, name), 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new RecordingUnavailableError(name, code === 'ENOENT' ? `its file is gone from ${this.dir} (ENOENT)` : `its file in ${this.dir} cannot be read (${code ?? (error as Error).message})`);
     }
     let value: unknown;
     try {
-      value = JSON.parse(readFileSync(join(dir, folder, file), 'utf8'));
+      value = JSON.parse(text);
     } catch (error) {
-      result.problems.push({ file: name, path: '', message: `not valid JSON: ${(error as Error).message}` });
-      return;
+      throw new RecordingUnavailableError(name, `its file is no longer valid JSON (${(error as Error).message})`);
     }
     const parsed = parseRecording(value, name);
-    if (!parsed.ok) {
-      result.problems.push(...parsed.problems);
-      return;
+    if (!parsed.ok) throw new RecordingUnavailableError(name, `its file is no longer a valid recording (${parsed.problems.map((p) => `${p.path || 'file'}: ${p.message}`).join('; ')})`);
+    const response = responseOf(parsed.recording.response);
+    const bytes = sizeOf(response);
+    if (bytes <= this.cacheBytes) {
+      this.#remember(name, response, bytes);
+      for (const [oldest, { bytes: size }] of this.#cache) {
+        if (this.#cachedBytes <= this.cacheBytes) break;
+        this.#cache.delete(oldest);
+        this.#cachedBytes -= size;
+      }
     }
-    if (parsed.recording.operation !== operation) {
-      result.problems.push({ file: name, path: 'operation', message: `"${parsed.recording.operation}" is not the operation of its folder (${folder})` });
-      return;
-    }
-    result.recordings.push({ name, recording: parsed.recording });
-  });
-  return result;
+    return response;
+  }
+
+  #remember(name: string, response: RecordedResponse, bytes: number): void {
+    const previous = this.#cache.get(name);
+    if (previous) this.#cachedBytes -= previous.bytes;
+    this.#cache.delete(name);
+    this.#cache.set(name, { response, bytes });
+    this.#cachedBytes += bytes;
+  }
+}
+
+/** Approximate bytes a cached response holds: the body, the header text, and a little for the objects. */
+function sizeOf(response: RecordedResponse): number {
+  let bytes = response.body.byteLength + 128;
+  for (const [name, value] of Object.entries(response.headers)) bytes += 2 * (name.length + value.length) + 32;
+  return bytes;
 }
 
 /** Options of {@link RecordingWriter}. */

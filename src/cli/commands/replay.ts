@@ -4,10 +4,9 @@ import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.j
 import { formatNearMissReport } from '../../replay/near-miss.js';
 import type { MatchMode } from '../../replay/replayer.js';
 import { formatProxyLine, lostExchangeLine } from '../../server/record-server.js';
-import { startReplayServer } from '../../server/replay-server.js';
+import { loadRecordingIndex, startReplayServer } from '../../server/replay-server.js';
 import { exitWithError } from '../exit.js';
 import { requestLogger, type OutputArgs } from '../output.js';
-import { readRecordingDir } from '../../storage/recordings.js';
 import { watchFolder } from '../../storage/watch-folder.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption, scenariosDirOption } from '../options.js';
@@ -50,6 +49,7 @@ export interface RunReplayOptions {
  * near-miss table of every request no recording answers.
  */
 export async function runReplay(options: RunReplayOptions): Promise<void> {
+  const { progressCallback } = await import('../progress.js');
   const replay = await startReplayServer({
     dir: options.dir,
     match: options.match,
@@ -61,6 +61,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
     onRequest: requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false }),
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
+    onProgress: progressCallback('Loading recordings'),
     onRecorded: (entry) => {
       process.stdout.write(`  ${formatProxyLine(entry)}\n`);
       if (entry.lost) process.stderr.write(lostExchangeLine(entry));
@@ -77,14 +78,15 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
           depth: 1,
           accepts: (file) => file.endsWith('.json'),
           onChange: () => {
-            const { recordings, problems } = readRecordingDir(options.dir);
+            const { index, problems } = loadRecordingIndex(options.dir, options.policy);
             if (problems.length) {
               const list = problems.map((p) => `  ${p.file}${p.path ? ` at ${p.path}` : ''}: ${p.message}`).join('\n');
               process.stderr.write(`[mockvideo] The changed recordings have problems:\n${list}\n[mockvideo] Kept serving the last good recordings.\n`);
               return;
             }
-            replay.replayer.replaceRecordings(recordings);
-            process.stdout.write(`recordings reloaded from ${options.dir}: ${recordings.length} recording${recordings.length === 1 ? '' : 's'} live\n`);
+            replay.replayer.replaceRecordings(index);
+            const count = index.size;
+            process.stdout.write(`recordings reloaded from ${options.dir}: ${count} recording${count === 1 ? '' : 's'} live\n`);
           },
         })
       : undefined;
@@ -95,7 +97,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     void watcher?.close();
     replay.stop().then(({ unused }) => {
       if (unused.length) {
-        process.stdout.write(`Unused recordings (${unused.length} of ${replay.replayer.index.all().length}):\n${unused.map((name) => `  ${name}\n`).join('')}`);
+        process.stdout.write(`Unused recordings (${unused.length} of ${replay.replayer.index.size}):\n${unused.map((name) => `  ${name}\n`).join('')}`);
       } else process.stdout.write('Every recording was used.\n');
       process.exit(0);
     }, exitWithError);
