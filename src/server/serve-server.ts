@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type express from 'express';
-import { createServerContext, type ServerContext, type ServerContextOptions } from './context.js';
+import { createServerContext, replaceCatalog, type ServerContext, type ServerContextOptions } from './context.js';
 import { createFastPath } from './fast-path.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
@@ -20,12 +20,34 @@ export interface ServeServerOptions extends Omit<ServerContextOptions, 'mode'> {
    * `false` builds the host before listening and sends every request through Express and msw.
    */
   fastPath?: boolean;
+  /**
+   * Reload the scenario files of this folder when they change (see `watchScenarios`); a broken edit
+   * keeps the last good scenarios serving. `onReload` hears each attempt, with the live version.
+   */
+  watch?: { dir: string; onReload: (outcome: { ok: true; version: number } | { ok: false; error: Error; version: number }) => void };
 }
 
 /** A running `serve` server and its live state. */
 export interface RunningServe {
   running: Pick<RunningServer, 'url' | 'close'>;
   context: ServerContext;
+}
+
+/** Watches `watch.dir` and puts each good reload live in `context` (chokidar is loaded only then). */
+async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServerOptions['watch']>) {
+  const { watchScenarios } = await import('../storage/watch-scenarios.js');
+  return watchScenarios({
+    dir: watch.dir,
+    onReload: (outcome) => {
+      try {
+        if (!outcome.ok) throw outcome.error;
+        replaceCatalog(context, outcome.catalog);
+        watch.onReload({ ok: true, version: context.catalogVersion });
+      } catch (error) {
+        watch.onReload({ ok: false, error: error as Error, version: context.catalogVersion });
+      }
+    },
+  });
 }
 
 /**
@@ -35,7 +57,7 @@ export interface RunningServe {
  * @throws UnknownScenarioError for an unknown scenario; the listen error when the port is taken.
  */
 export async function startServeServer(options: ServeServerOptions): Promise<RunningServe> {
-  const { port, host, onRequest, before, listen: listenWith, fastPath = true, ...contextOptions } = options;
+  const { port, host, onRequest, before, listen: listenWith, fastPath = true, watch, ...contextOptions } = options;
   const context = createServerContext({ mode: 'serve', ...contextOptions });
   let app: Promise<express.Express> | undefined;
   const fullHost = () =>
@@ -61,11 +83,19 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
     listener = express;
   }
   const running = await (listenWith ? listenWith(listener) : listen(listener, port, host));
+  // Not awaited: the server answers while chokidar loads and scans.
+  const watcher = watch
+    ? watchCatalog(context, watch).catch((error: Error) => {
+        watch.onReload({ ok: false, error, version: context.catalogVersion });
+        return undefined;
+      })
+    : undefined;
   return {
     running: {
       url: running.url,
       close: (...args: Parameters<RunningServer['close']>) => {
         context.closing.abort();
+        void watcher?.then((w) => w?.close());
         return running.close(...args);
       },
     },

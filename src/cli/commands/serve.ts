@@ -1,9 +1,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { existsSync } from 'node:fs';
 import { parseFaultFlag } from '../../faults/index.js';
-import { replaceCatalog } from '../../server/context.js';
 import { SHIPPED_SCENARIOS_DIR } from '../../storage/scenario-files.js';
-import { watchScenarios } from '../../storage/watch-scenarios.js';
 import { startServeServer } from '../../server/serve-server.js';
 import { startServers, type StartedServers } from '../../server/start-servers.js';
 import { loadScenarioCatalog } from '../../storage/load-catalog.js';
@@ -62,6 +60,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
       const faults = (args.fault ?? []).map(parseFaultFlag);
       let started: StartedServers | undefined;
+      const watchedDir = args.watch ? ((args.scenariosDir as string | undefined) ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined)) : undefined;
       const { running, context } = await startServeServer({
         // Loaded with the HTTP host, on the first request that is not an operation.
         before: async (live) => (await import('../../server/device-routes.js')).deviceRoutes({ catalog: () => live.catalog, activeScenario: () => live.active.scenario, analyticsPaths: (args.analyticsPath as string[] | undefined) ?? [] }),
@@ -75,6 +74,17 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         port: args.port,
         host: args.host,
         onRequest: requestLogger(args as unknown as OutputArgs),
+        ...(watchedDir
+          ? {
+              watch: {
+                dir: watchedDir,
+                onReload: (outcome) => {
+                  if (outcome.ok) process.stdout.write(`scenarios reloaded from ${watchedDir}: version ${outcome.version} is live\n`);
+                  else process.stderr.write(`${outcome.error.message}\n[mockvideo] Kept serving the last good scenarios (version ${outcome.version}).\n`);
+                },
+              },
+            }
+          : {}),
       });
       context.deviceUrls = started!.deviceUrls;
       logFindings(args as unknown as OutputArgs, context.journal);
@@ -82,26 +92,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
       process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
       process.stdout.write(`${started!.lines.join('\n')}\n`);
-      const watchedDir = args.watch ? ((args.scenariosDir as string | undefined) ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined)) : undefined;
-      const watcher = watchedDir
-        ? watchScenarios({
-            dir: watchedDir,
-            onReload: (outcome) => {
-              try {
-                if (!outcome.ok) throw outcome.error;
-                replaceCatalog(context, outcome.catalog);
-                process.stdout.write(`scenarios reloaded from ${watchedDir}: version ${context.catalogVersion} is live\n`);
-              } catch (error) {
-                process.stderr.write(`${(error as Error).message}\n[mockvideo] Kept serving the last good scenarios (version ${context.catalogVersion}).\n`);
-              }
-            },
-          })
-        : undefined;
       let stopping = false;
       const stop = () => {
         if (stopping) process.exit(0);
         stopping = true;
-        void watcher?.close();
         running.close().then(() => process.exit(0));
       };
       process.on('SIGINT', stop);
