@@ -52,7 +52,7 @@ export function createScenarioHandlers(catalog: ScenarioCatalog, options: Scenar
         planScenarioAnswer(source, operation, {
           method: request.method,
           scenario: requestedScenario(url.pathname, request.headers.get(SCENARIO_HEADER)),
-          query: url.searchParams,
+          query: () => url.searchParams,
           origin: () => url.origin,
         }),
       );

@@ -34,13 +34,15 @@ export class ScenarioResponder {
   }
 
   /**
-   * The answer of scenario `scenario` to a GET of `operation` with query `query`.
+   * The answer of scenario `scenario` to a GET of `operation` with query `query` (or a function
+   * that makes it: it is called only when a stub has a `when` condition to check).
    * @throws UnknownScenarioError when the scenario is not in the catalog.
    */
-  respond(scenario: string, operation: OperationName, query: URLSearchParams): StubOutcome {
+  respond(scenario: string, operation: OperationName, query: URLSearchParams | (() => URLSearchParams)): StubOutcome {
     const compiled = this.#catalog.get(scenario);
     const stubs = compiled.operations[operation];
-    const index = stubs.findIndex((stub) => stubMatches(stub, query));
+    let params = typeof query === 'function' ? undefined : query;
+    const index = stubs.findIndex((stub) => stub.query.length === 0 || stubMatches(stub, (params ??= (query as () => URLSearchParams)())));
     if (index < 0) return { matched: false, stubs };
     const { responses } = stubs[index]!;
     const key = `${scenario}\u0000${operation}\u0000${index}`;

@@ -30,8 +30,8 @@ export interface OperationRequest {
   method: string;
   /** The scenario the request picks (header or `/scenarios/<name>` prefix), or `undefined` for the active one. */
   scenario: string | undefined;
-  /** The query, for the stubs' `when` conditions. */
-  query: URLSearchParams;
+  /** The query, for the stubs' `when` conditions; a function is called only when a condition is checked. */
+  query: URLSearchParams | (() => URLSearchParams);
   /** The origin the client used (`http://10.0.2.2:8787`), for `{origin}` in bodies; read only when a body has one. */
   origin: () => string;
 }

@@ -82,7 +82,7 @@ export function createFastPath(context: ServerContext, options: FastPathOptions 
     const planned: PlannedAnswer = planScenarioAnswer(source, target.operation, {
       method,
       scenario: requestedScenario(target.path, req.headers[SCENARIO_HEADER] as string | undefined),
-      query: new URLSearchParams(target.search),
+      query: () => new URLSearchParams(target.search),
       origin: () => origin,
     });
     const send = () => {
