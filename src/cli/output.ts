@@ -39,14 +39,15 @@ let stream: SonicBoom | undefined;
 
 /**
  * Standard output for the per-request log: a SonicBoom (pino's destination stream) that writes
- * asynchronously, so the lines of requests answered while a write is in flight go out in one
- * write instead of one system call each. Flushed when the process exits; a closed stdout
+ * asynchronously and in batches of about 4 KB (or every 50 ms), instead of one system call per
+ * line. Flushed when the process exits; a closed stdout
  * (`| head`) stops the log, not the server.
  */
 function logStream(): SonicBoom {
   if (!stream) {
     const { SonicBoom: Boom } = createRequire(import.meta.url)('sonic-boom') as typeof import('sonic-boom');
-    const boom = new Boom({ fd: 1, sync: false });
+    // Lines gather up to 4 KB per write; a quiet server's lines still go out within 50 ms.
+    const boom = new Boom({ fd: 1, sync: false, minLength: 4096, periodicFlush: 50 });
     boom.on('error', () => undefined);
     process.on('exit', () => {
       try {

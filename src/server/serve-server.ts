@@ -77,7 +77,18 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
   let listener: RequestListener;
   if (fastPath) {
     const fast = createFastPath(context, onRequest ? { onRequest } : {});
-    listener = (req, res) => void (fast(req, res) || toHost(req, res));
+    listener = (req, res) => {
+      let taken: boolean;
+      try {
+        taken = fast(req, res);
+      } catch (error) {
+        // A fault of mockvideo's own: this client gets a 500 (or a closed socket), the others go on.
+        if (res.headersSent) req.socket.destroy();
+        else res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo failed to answer: ${(error as Error).message}` }));
+        return;
+      }
+      if (!taken) void toHost(req, res);
+    };
   } else {
     const express = await fullHost();
     listener = express;
