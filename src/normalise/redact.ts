@@ -62,11 +62,17 @@ function utf8Binary(text: string): string {
   return String.fromCharCode(...new TextEncoder().encode(text));
 }
 
+/** A secret ready to scan for: its encoded forms (see {@link encodedForms}), computed once per recording. */
+interface ScannedSecret {
+  forms: readonly string[];
+  placeholder: string;
+}
+
 /** Replaces every form of every secret in `text`; counts the replacements in `counter`. */
-function scrub(text: string, secrets: readonly Secret[], counter: { leaks: number }, binary = false): string {
+function scrub(text: string, secrets: readonly ScannedSecret[], counter: { leaks: number }, binary = false): string {
   let out = text;
   for (const secret of secrets) {
-    for (const form of encodedForms(secret.value)) {
+    for (const form of secret.forms) {
       const needle = binary ? utf8Binary(form) : form;
       if (!out.includes(needle)) continue;
       const parts = out.split(needle);
@@ -119,7 +125,7 @@ export function buildRecording(exchange: Exchange, policy: NormalisationPolicy):
   });
   const requestHeaders = storedHeaders(exchange.requestHeaders, UNSTORED_REQUEST_HEADERS, policy, secrets);
   const responseHeaders = storedHeaders(exchange.responseHeaders, UNSTORED_RESPONSE_HEADERS, policy, secrets);
-  const scan = secrets.filter((s) => s.value.length >= MIN_SCANNED_LENGTH && s.value !== s.placeholder);
+  const scan: ScannedSecret[] = secrets.filter((s) => s.value.length >= MIN_SCANNED_LENGTH && s.value !== s.placeholder).map((s) => ({ forms: encodedForms(s.value), placeholder: s.placeholder }));
   const counter = { leaks: 0 };
   const scrubbedQuery: Array<[string, string]> = query.map(([name, value]) => [scrub(name, scan, counter), value === SERVICE_TOKEN_PLACEHOLDER || value === REDACTED ? value : scrub(value, scan, counter)]);
   const scrubHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value === REDACTED ? value : scrub(value, scan, counter)]));

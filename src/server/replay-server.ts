@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { HttpHandler } from 'msw';
-import { RecordingError } from '../errors.js';
+import { PREFIX, RecordingError } from '../errors.js';
 import type { NormalisationPolicy, RecordingProblem } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import type { NearMissReport } from '../replay/near-miss.js';
@@ -104,15 +104,16 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const fallback: HttpHandler[] | undefined = options.fallbackScenario ? contextHandlers(context) : undefined;
   const after: RequestHandler[] = [];
   let proxy: ReturnType<typeof createRecordingProxy> | undefined;
+  let writer: RecordingWriter | undefined;
   let release: (() => Promise<void>) | undefined;
   if (options.recordMissing) {
     release = await claimRecordingDir(options.dir);
-    const writer = new RecordingWriter(options.dir);
+    writer = new RecordingWriter(options.dir);
     proxy = createRecordingProxy({
       upstream: options.recordMissing.upstream,
       timeoutMs: options.recordMissing.timeoutMs,
       policy: options.policy,
-      store: (recording) => writer.write(recording),
+      store: (recording) => writer!.write(recording),
       recordFailures: options.recordMissing.recordFailures ?? false,
       insecureUpstream: options.recordMissing.insecureUpstream ?? false,
       responseHeaders: { [MATCH_HEADER]: 'recorded' },
@@ -140,6 +141,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       clearInterval(idle);
       await proxy?.drain();
       await proxy?.close();
+      for (const file of (await writer?.flush()) ?? []) process.stderr.write(`${PREFIX} The recording ${file} in ${options.dir} may not be on the disk: flushing it failed.\n`);
       await release?.();
       return { unused: replayer.unused() };
     },

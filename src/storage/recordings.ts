@@ -241,6 +241,9 @@ function sizeOf(response: RecordedResponse): number {
   return bytes;
 }
 
+/** How long written recordings wait before they are flushed to the disk together, in milliseconds. */
+export const SYNC_BATCH_MS = 1000;
+
 /** Options of {@link RecordingWriter}. */
 export interface RecordingWriterOptions {
   /** Operations whose existing recordings are removed before the first new one of them is written (`record --only`). */
@@ -252,14 +255,17 @@ export interface RecordingWriterOptions {
  * place, so a crash or kill never leaves a partial file). Numbers recordings of one key in the order
  * `write` is called, after any already in the folder. Safe for many concurrent writes.
  *
- * A write resolves once the file is in place; it is flushed to the disk (fsync) just after, in the
- * background, so a recording proxy's client does not wait for the disk. {@link flush} waits for those.
+ * A write resolves once the file is in place; it is flushed to the disk (fsync) in the background,
+ * in batches at most {@link SYNC_BATCH_MS} ms apart, so a recording proxy's client does not wait for
+ * the disk. {@link flush} flushes what is left and waits.
  */
 export class RecordingWriter {
   readonly dir: string;
   readonly #next = new Map<string, number>();
   readonly #syncing = new Set<Promise<void>>();
   readonly #unsynced: string[] = [];
+  readonly #toSync: Array<[file: string, name: string]> = [];
+  #syncTimer: NodeJS.Timeout | undefined;
   readonly #pendingReplace: Set<OperationName>;
 
   constructor(dir: string, options: RecordingWriterOptions = {}) {
@@ -320,6 +326,17 @@ export class RecordingWriter {
 
   /** Flushes a written file, and its folder (the rename), to the disk without holding up the writer's caller. */
   #syncLater(file: string, name: string): void {
+    this.#toSync.push([file, name]);
+    // One batch a second at most: a disk flush holds up the renames that follow it on many file
+    // systems, so syncing each file as it comes would slow every recorded exchange after it.
+    this.#syncTimer ??= setTimeout(() => void this.#syncBatch(), SYNC_BATCH_MS);
+  }
+
+  /** Flushes the files written since the last batch, and their folders (the renames), to the disk. */
+  #syncBatch(): Promise<void> {
+    clearTimeout(this.#syncTimer);
+    this.#syncTimer = undefined;
+    const batch = this.#toSync.splice(0);
     const sync = async (path: string) => {
       const handle = await open(path, 'r');
       try {
@@ -328,12 +345,13 @@ export class RecordingWriter {
         await handle.close();
       }
     };
-    const done = sync(file)
-      // A folder cannot be opened for syncing everywhere (Windows): the file itself is what matters.
-      .then(() => sync(dirname(file)).catch(() => undefined))
-      .catch((error: NodeJS.ErrnoException) => void this.#unsynced.push(`${name} (${error.code ?? error.message})`))
-      .finally(() => this.#syncing.delete(done));
+    const done = (async () => {
+      for (const [file, name] of batch) await sync(file).catch((error: NodeJS.ErrnoException) => void this.#unsynced.push(`${name} (${error.code ?? error.message})`));
+      // A folder cannot be opened for syncing everywhere (Windows): the files themselves are what matters.
+      for (const folder of new Set(batch.map(([file]) => dirname(file)))) await sync(folder).catch(() => undefined);
+    })().finally(() => this.#syncing.delete(done));
     this.#syncing.add(done);
+    return done;
   }
 
   /**
@@ -341,6 +359,7 @@ export class RecordingWriter {
    * could not be flushed (and why: `meta-cp/0a1b2c3d4e5f-000.json (EIO)`).
    */
   async flush(): Promise<string[]> {
+    if (this.#toSync.length) void this.#syncBatch();
     while (this.#syncing.size) await Promise.allSettled([...this.#syncing]);
     return this.#unsynced.splice(0);
   }
