@@ -6,6 +6,7 @@ import type { MatchMode } from '../../replay/replayer.js';
 import { formatProxyLine, lostExchangeLine } from '../../server/record-server.js';
 import { loadRecordingIndex, startReplayServer } from '../../server/replay-server.js';
 import { exitWithError } from '../exit.js';
+import { keepHeapSmall } from '../heap.js';
 import { requestLogger, type OutputArgs } from '../output.js';
 import { watchFolder } from '../../storage/watch-folder.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
@@ -49,6 +50,7 @@ export interface RunReplayOptions {
  * near-miss table of every request no recording answers.
  */
 export async function runReplay(options: RunReplayOptions): Promise<void> {
+  keepHeapSmall();
   const { progressCallback } = await import('../progress.js');
   const replay = await startReplayServer({
     dir: options.dir,
