@@ -43,6 +43,16 @@ describe('buildRecording', () => {
     expect(leaks).toBeGreaterThan(5);
   });
 
+  it('replaces a percent-encoded leak whose escapes mix upper and lower case, in text and binary bodies', () => {
+    const mixed = 'made-up%20token%2fwith%2Bodd%26chars';
+    const plus = 'made-up+token%2Fwith%2bodd%26chars';
+    const { recording, leaks } = buildRecording(exchange(JSON.stringify({ a: mixed, b: plus })), DEFAULT_POLICY);
+    expect(recording.response.body).toBe(JSON.stringify({ a: '<SERVICE_TOKEN>', b: '<SERVICE_TOKEN>' }));
+    expect(leaks).toBe(2);
+    const binary = buildRecording(exchange(Uint8Array.from([0xff, ...new TextEncoder().encode(mixed), 0x00])), DEFAULT_POLICY).recording;
+    expect(new TextDecoder().decode(fromBase64(binary.response.bodyBase64!).subarray(1, -1))).toBe('<SERVICE_TOKEN>');
+  });
+
   it('scans a binary body too, and keeps its other bytes', () => {
     const bytes = new Uint8Array([0xff, 0xfe, ...new TextEncoder().encode(`x${DEVICE}y`), 0x00]);
     const { recording } = buildRecording(exchange(bytes), DEFAULT_POLICY);

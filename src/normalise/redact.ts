@@ -65,19 +65,39 @@ function utf8Binary(text: string): string {
 /** A secret ready to scan for: its encoded forms (see {@link encodedForms}), computed once per recording. */
 interface ScannedSecret {
   forms: readonly string[];
+  /** The forms with percent-escapes, as patterns that take each escape's hex digits in either case (`%2f` or `%2F` within one string). */
+  escaped: readonly RegExp[];
   placeholder: string;
+}
+
+function scannedSecret(value: string, placeholder: string): ScannedSecret {
+  const forms = encodedForms(value);
+  const escaped = forms
+    .filter((form) => /%[0-9A-Fa-f]{2}/.test(form))
+    .map((form) => new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%([0-9A-Fa-f])([0-9A-Fa-f])/g, (_m, a: string, b: string) => `%[${a.toLowerCase()}${a.toUpperCase()}][${b.toLowerCase()}${b.toUpperCase()}]`), 'g'));
+  return { forms, escaped, placeholder };
 }
 
 /** Replaces every form of every secret in `text`; counts the replacements in `counter`. */
 function scrub(text: string, secrets: readonly ScannedSecret[], counter: { leaks: number }, binary = false): string {
   let out = text;
   for (const secret of secrets) {
+    const placeholder = binary ? utf8Binary(secret.placeholder) : secret.placeholder;
     for (const form of secret.forms) {
       const needle = binary ? utf8Binary(form) : form;
       if (!out.includes(needle)) continue;
       const parts = out.split(needle);
       counter.leaks += parts.length - 1;
-      out = parts.join(binary ? utf8Binary(secret.placeholder) : secret.placeholder);
+      out = parts.join(placeholder);
+    }
+    // Escapes in mixed case (`tok%2fen%2B`): percent-encoded text is ASCII, so the same pattern serves the binary form.
+    if (out.includes('%')) {
+      for (const pattern of secret.escaped) {
+        out = out.replace(pattern, () => {
+          counter.leaks++;
+          return placeholder;
+        });
+      }
     }
   }
   return out;
@@ -125,7 +145,7 @@ export function buildRecording(exchange: Exchange, policy: NormalisationPolicy):
   });
   const requestHeaders = storedHeaders(exchange.requestHeaders, UNSTORED_REQUEST_HEADERS, policy, secrets);
   const responseHeaders = storedHeaders(exchange.responseHeaders, UNSTORED_RESPONSE_HEADERS, policy, secrets);
-  const scan: ScannedSecret[] = secrets.filter((s) => s.value.length >= MIN_SCANNED_LENGTH && s.value !== s.placeholder).map((s) => ({ forms: encodedForms(s.value), placeholder: s.placeholder }));
+  const scan: ScannedSecret[] = secrets.filter((s) => s.value.length >= MIN_SCANNED_LENGTH && s.value !== s.placeholder).map((s) => scannedSecret(s.value, s.placeholder));
   const counter = { leaks: 0 };
   const scrubbedQuery: Array<[string, string]> = query.map(([name, value]) => [scrub(name, scan, counter), value === SERVICE_TOKEN_PLACEHOLDER || value === REDACTED ? value : scrub(value, scan, counter)]);
   const scrubHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value === REDACTED ? value : scrub(value, scan, counter)]));
