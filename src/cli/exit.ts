@@ -12,3 +12,22 @@ export function exitWithError(error: unknown): never {
   process.stderr.write(`[mockvideo] ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(EXIT.problems);
 }
+
+/**
+ * Runs `stop` (a clean shutdown: finish what is in flight, report, exit) on the first SIGINT or
+ * SIGTERM. A second signal exits at once with code 0, after printing `atOnce` (what that leaves
+ * undone) to stderr when given.
+ */
+export function stopOnSignals(stop: () => void, atOnce?: string): void {
+  let stopping = false;
+  const onSignal = () => {
+    if (stopping) {
+      if (atOnce) process.stderr.write(atOnce);
+      process.exit(EXIT.ok);
+    }
+    stopping = true;
+    stop();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}

@@ -25,7 +25,8 @@ export interface StartedServers {
   url: string;
   lines: string[];
   deviceUrls: DeviceUrl[];
-  close(): Promise<void>;
+  /** Closes every server, letting requests in flight finish for up to `graceMs` milliseconds (default 2,000). */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** The names a generated certificate must cover: localhost, loopback, the emulator's host address, the LAN addresses and `host`. */
@@ -51,7 +52,7 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
   if (wantsTls) {
     tls = plan.certFile !== undefined ? readCertificateFiles(plan.certFile, plan.keyFile!) : await ensureCertificate(certificateHosts(plan.host), plan.certDir);
   }
-  const servers: Array<{ url: string; port: number; scheme: 'http' | 'https'; close(): Promise<void> }> = [];
+  const servers: Array<{ url: string; port: number; scheme: 'http' | 'https'; close(graceMs?: number): Promise<void> }> = [];
   try {
     if (!tls || plan.httpsPort !== undefined) servers.push({ ...(await listen(app, plan.port, plan.host)), scheme: 'http' });
     if (tls) servers.push({ ...(await listenHttps(app, plan.httpsPort ?? plan.port, plan.host, tls)), scheme: 'https' });
@@ -72,5 +73,5 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
     if (tls.caFile) lines.push(`  to trust it on a device, install the CA once: ${tls.caFile}`);
   }
   if (!isWildcardHost(plan.host)) lines.push('  for a phone on the same network, serve with --host 0.0.0.0');
-  return { url: servers[0]!.url, lines, deviceUrls: urls, close: async () => void (await Promise.all(servers.map((s) => s.close()))) };
+  return { url: servers[0]!.url, lines, deviceUrls: urls, close: async (graceMs?: number) => void (await Promise.all(servers.map((s) => s.close(graceMs)))) };
 }

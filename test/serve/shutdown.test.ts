@@ -1,4 +1,8 @@
 import { request } from 'node:http';
+import { createServer, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clientPath } from '../support/client.js';
 import { startCli } from '../support/cli.js';
@@ -24,6 +28,32 @@ describe('shutdown', () => {
     // The grace period for in-flight requests is 2 s; the second signal must not wait for it.
     expect(Date.now() - started).toBeLessThan(1800);
     expect(await hanging).toBe('closed');
+  });
+
+  it('record: a second SIGINT exits at once while an exchange waits on the upstream, and says it was not recorded', async () => {
+    // An upstream that takes connections and never answers.
+    const sockets: Socket[] = [];
+    const upstream = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'mockvideo-shutdown-'));
+    try {
+      const port = (upstream.address() as { port: number }).port;
+      const server = await startCli(['record', '--upstream', `http://127.0.0.1:${port}`, '--out', dir, '--port', '0', '--upstream-timeout', '30']);
+      const waiting = fetch(`${server.url}${clientPath('meta/cp')}`).catch(() => 'closed');
+      await new Promise((r) => setTimeout(r, 300));
+      server.child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      expect(await server.stop('SIGINT')).toBe(0);
+      // Without the second signal the recorder would wait for the upstream (30 s) and the grace period.
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(server.stderr()).toContain('Stopped at once: exchanges still in flight were not recorded');
+      expect(await waiting).toBe('closed');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      upstream.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("an open dashboard event stream is ended cleanly at SIGINT, not cut off after the grace period", async () => {

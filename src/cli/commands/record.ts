@@ -2,7 +2,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { OPERATION_NAMES, type OperationName } from '../../contract/index.js';
 import { MockvideoError } from '../../errors.js';
 import { formatProxyLine, lostExchangeLine, startRecorder } from '../../server/record-server.js';
-import { exitWithError } from '../exit.js';
+import { exitWithError, stopOnSignals } from '../exit.js';
 import { jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption } from '../options.js';
@@ -124,10 +124,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
       if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
       if (args.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
-      let stopping = false;
-      const stop = () => {
-        if (stopping) return;
-        stopping = true;
+      stopOnSignals(() => {
         recorder.stop().then(({ recorded }) => {
           process.stdout.write(
             `Recorded ${recorded} exchange${recorded === 1 ? '' : 's'} into ${args.out}: ${tally.exchanges} seen, ${tally.skipped} skipped (not recorded), ` +
@@ -137,9 +134,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           if (tally.lost) process.stderr.write(`[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`);
           process.exit(0);
         }, exitWithError);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      }, `[mockvideo] Stopped at once: exchanges still in flight were not recorded (the files written are whole).\n`);
     } catch (error) {
       exitWithError(error);
     }

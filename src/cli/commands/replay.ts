@@ -5,7 +5,7 @@ import { formatNearMissReport } from '../../replay/near-miss.js';
 import type { MatchMode } from '../../replay/replayer.js';
 import { formatProxyLine, lostExchangeLine } from '../../server/record-server.js';
 import { loadRecordingIndex, startReplayServer } from '../../server/replay-server.js';
-import { exitWithError } from '../exit.js';
+import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
 import { requestLogger, type OutputArgs } from '../output.js';
 import { watchFolder } from '../../storage/watch-folder.js';
@@ -92,10 +92,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
           },
         })
       : undefined;
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(() => {
     void watcher?.close();
     replay.stop().then(({ unused }) => {
       if (unused.length) {
@@ -103,9 +100,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
       } else process.stdout.write('Every recording was used.\n');
       process.exit(0);
     }, exitWithError);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  });
 }
 
 /** `mockvideo replay DIR`: serves recorded exchanges; see {@link runReplay}. Exit code 2 for a corrupt recording or a bad flag. */

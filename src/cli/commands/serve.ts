@@ -6,7 +6,7 @@ import { startServeServer } from '../../server/serve-server.js';
 import { startServers, type StartedServers } from '../../server/start-servers.js';
 import { loadScenarioCatalog } from '../../storage/load-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
-import { exitWithError } from '../exit.js';
+import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
 import { logFindings, requestLogger, type OutputArgs } from '../output.js';
 import { adminTokenOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
@@ -92,14 +92,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
       process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
       process.stdout.write(`${started!.lines.join('\n')}\n`);
-      let stopping = false;
-      const stop = () => {
-        if (stopping) process.exit(0);
-        stopping = true;
-        running.close().then(() => process.exit(0));
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      stopOnSignals(() => void running.close().then(() => process.exit(0)));
     } catch (error) {
       exitWithError(error);
     }
