@@ -4,14 +4,12 @@
 // - redaction: the existing property checks the forms `encodedForms` itself lists, so dropping a
 //   form (lower-case hex, `+` for space, JSON-escaped, `\u0026`, reserved characters left alone)
 //   went unnoticed by it; here the forms are spelled out independently of the code;
-// - the match key: an ignored parameter whose name is percent-encoded (`%5Fst`) must be ignored too;
-// - the scenario parser: a random `faults` section, and any text, never make it throw.
+// - the match key: an ignored parameter whose name is percent-encoded (`%5Fst`) must be ignored too.
+// (The scenario parser's random `faults` section and random text are in src/scenarios/parse.property.test.ts.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/contract/index.js';
-import { FAULT_KINDS } from '../../src/faults/index.js';
 import { DEFAULT_POLICY, MIN_SCANNED_LENGTH, buildRecording, matchKey, splitQuery, type Exchange, type RawPair } from '../../src/normalise/index.js';
-import { parseScenario, parseScenarioText } from '../../src/scenarios/index.js';
 
 const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 
@@ -93,48 +91,4 @@ describe('match key properties', () => {
   });
 });
 
-const faultLike = fc.record(
-  {
-    kind: fc.oneof(fc.constantFrom(...FAULT_KINDS, 'explode'), fc.jsonValue()),
-    ms: fc.oneof(fc.integer(), fc.tuple(fc.integer(), fc.integer()), fc.jsonValue()),
-    status: fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.jsonValue()),
-    rate: fc.oneof(fc.double(), fc.jsonValue()),
-    seed: fc.jsonValue(),
-    times: fc.jsonValue(),
-  },
-  { requiredKeys: [] },
-);
-const faultsSection = fc.oneof(fc.jsonValue(), fc.dictionary(fc.oneof(fc.constantFrom('*', ...OPERATION_NAMES, 'meta/nope'), fc.string()), fc.oneof(faultLike, fc.jsonValue())));
-/** Scenario-shaped values whose `faults` section is random; half of them have a valid rest, so that `faults` is read. */
-const withFaults = fc.oneof(
-  fc.record({ extends: fc.constant('default'), operations: fc.constant({}), faults: faultsSection }),
-  fc.record({ description: fc.jsonValue(), extends: fc.jsonValue(), operations: fc.dictionary(fc.constantFrom(...OPERATION_NAMES), fc.jsonValue()), faults: faultsSection }, { requiredKeys: [] }),
-);
 
-describe('scenario parser properties', () => {
-  it('a random faults section loads or yields problems naming a JSON path, never a crash', () => {
-    fc.assert(
-      fc.property(withFaults, (value) => {
-        const result = parseScenario('random', value, 'random.json');
-        if (!result.ok) {
-          expect(result.problems.length).toBeGreaterThan(0);
-          for (const p of result.problems) {
-            expect(p.source).toBe('random.json');
-            expect(typeof p.path).toBe('string');
-            expect(p.message.length).toBeGreaterThan(0);
-          }
-        }
-      }),
-    );
-  });
-
-  it('any text, JSON or not, loads or yields problems, never a crash', () => {
-    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), withFaults.map((v) => JSON.stringify(v)), withFaults.map((v) => `\uFEFF${JSON.stringify(v, null, 2).slice(0, -1)}`));
-    fc.assert(
-      fc.property(text, (t) => {
-        const result = parseScenarioText('random', t, 'random.json');
-        if (!result.ok) expect(result.problems.every((p) => p.source === 'random.json' && typeof p.path === 'string' && p.message.length > 0)).toBe(true);
-      }),
-    );
-  });
-});
