@@ -147,16 +147,7 @@ export class TextMap {
     this.#values.push(value);
     this.#hashes.push(hash);
     this.#slots[slot] = id;
-    if (2 * this.size > this.#slots.length) {
-      const slots = new Int32Array(this.#slots.length * 2).fill(-1);
-      const mask = slots.length - 1;
-      for (let other = 0; other < this.size; other++) {
-        let at = this.#hashes.get(other) & mask;
-        while (slots[at] !== -1) at = (at + 1) & mask;
-        slots[at] = other;
-      }
-      this.#slots = slots;
-    }
+    if (2 * this.size > this.#slots.length) this.#slots = grownSlots(this.#slots.length * 2, this.size, (other) => this.#hashes.get(other));
     return id;
   }
 
@@ -167,6 +158,21 @@ export class TextMap {
 }
 
 /** FNV-1a over the UTF-16 units of a text, as a signed 32-bit integer. */
+/**
+ * The slot table of an open-addressing hash table (linear probing, `-1` for empty) rebuilt at
+ * `length` slots (a power of two) for entries `0 … count - 1`, each placed by `hashOf(entry)`.
+ */
+export function grownSlots(length: number, count: number, hashOf: (entry: number) => number): Int32Array<ArrayBuffer> {
+  const slots = new Int32Array(length).fill(-1);
+  const mask = length - 1;
+  for (let entry = 0; entry < count; entry++) {
+    let at = hashOf(entry) & mask;
+    while (slots[at] !== -1) at = (at + 1) & mask;
+    slots[at] = entry;
+  }
+  return slots;
+}
+
 function hashText(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);

@@ -1,6 +1,6 @@
 import type { OperationName } from '../contract/index.js';
 import type { QueryMultimap } from '../normalise/index.js';
-import { IntList, TextMap } from './compact.js';
+import { IntList, TextMap, grownSlots } from './compact.js';
 
 /**
  * The matching index of one operation: every distinct match key of its recordings, held compactly,
@@ -223,14 +223,7 @@ export class OperationIndex {
   }
 
   #grow(): void {
-    const slots = new Int32Array(this.#slots.length * 2).fill(-1);
-    const mask = slots.length - 1;
-    for (let position = 0; position < this.keyCount; position++) {
-      let slot = this.#keyHash.get(position) & mask;
-      while (slots[slot] !== -1) slot = (slot + 1) & mask;
-      slots[slot] = position;
-    }
-    this.#slots = slots;
+    this.#slots = grownSlots(this.#slots.length * 2, this.keyCount, (position) => this.#keyHash.get(position));
   }
 
   /**
