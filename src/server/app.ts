@@ -5,7 +5,7 @@ import { API_PREFIX, OPERATION_NAMES } from '../contract/index.js';
 import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
 import type { ServerContext } from './context.js';
 import { journalMiddleware } from './journal-middleware.js';
-import { MAX_URL_LENGTH } from './limits.js';
+import { MAX_URL_LENGTH } from './listen.js';
 import { resetOnNetworkError } from './network-error.js';
 import { requestLog, type RequestLogEntry } from './request-log.js';
 

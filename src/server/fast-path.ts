@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { planScenarioAnswer, type Answer, type PlannedAnswer, type ScenarioAnswerSource } from '../handlers/scenario-answer.js';
 import { SCENARIO_HEADER, requestedScenario } from '../handlers/select-scenario.js';
-import { MAX_URL_LENGTH } from './limits.js';
+import { MAX_URL_LENGTH } from './listen.js';
 import type { ServerContext } from './context.js';
 import { findingsOf, journalExchange, operationTarget } from './journal-middleware.js';
 import { logRequest, type RequestLogEntry } from './request-log.js';
