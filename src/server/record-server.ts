@@ -80,6 +80,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     running,
     context,
     stop: async () => {
+      // Ends the dashboard's event streams, which would otherwise hold the shutdown up.
+      context.closing.abort();
       // Connections that go idle after close() started would otherwise wait out the grace period.
       const idle = setInterval(() => running.server.closeIdleConnections(), 50);
       await running.close(5000);

@@ -136,6 +136,8 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     replayer,
     loaded: index.size,
     stop: async () => {
+      // Ends the dashboard's event streams, which would otherwise hold the shutdown up.
+      context.closing.abort();
       const idle = setInterval(() => running.server.closeIdleConnections(), 50);
       await running.close();
       clearInterval(idle);

@@ -3,9 +3,12 @@ import { createServer, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { clientPath } from '../support/client.js';
 import { startCli } from '../support/cli.js';
+import { removeTempDirs, tempDir } from '../support/recordings.js';
+
+afterAll(removeTempDirs);
 
 describe('shutdown', () => {
   it('SIGTERM lets in-flight requests finish, then exits 0', async () => {
@@ -56,8 +59,12 @@ describe('shutdown', () => {
     }
   });
 
-  it("an open dashboard event stream is ended cleanly at SIGINT, not cut off after the grace period", async () => {
-    const server = await startCli(['serve', '--port', '0', '--no-watch']);
+  it.each([
+    ['serve', () => ['serve', '--port', '0', '--no-watch']],
+    // The recorder's upstream is never called here.
+    ['record', () => ['record', '--upstream', 'http://127.0.0.1:9', '--out', tempDir(), '--port', '0']],
+  ])('%s: an open dashboard event stream is ended cleanly at SIGINT, not cut off after the grace period', async (_command, args) => {
+    const server = await startCli(args());
     // How the stream finished: 'end' when the server ended it, 'aborted' when the socket was cut.
     const finished = new Promise<string>((resolve) => {
       request(`${server.url}/__mockvideo/events`, (res) => {
