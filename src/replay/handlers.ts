@@ -44,10 +44,18 @@ async function serveRecording(replayer: Replayer, entry: IndexedRecording, kind:
   try {
     response = await replayer.response(entry);
   } catch (error) {
-    const answer = errorBody(500, (error as Error).message, { recording: entry.name });
-    return new HttpResponse(answer.body, { status: 500, headers: { ...answer.headers, [RECORDING_HEADER]: entry.name } });
+    return unavailableResponse(entry, error as Error);
   }
   return replayResponse(entry, response, kind, differences);
+}
+
+/**
+ * The 500 answer for a recording whose response cannot be read any more (`error`, e.g. a
+ * `RecordingUnavailableError`): JSON `{ error, recording }`, with `x-mockvideo-recording` naming it.
+ */
+export function unavailableResponse(entry: IndexedRecording, error: Error): HttpResponse<BodyInit> {
+  const answer = errorBody(500, error.message, { recording: entry.name });
+  return new HttpResponse(answer.body, { status: 500, headers: { ...answer.headers, [RECORDING_HEADER]: entry.name } });
 }
 
 /**

@@ -1,5 +1,5 @@
-import { operationOfPath } from '../contract/index.js';
-import { DEFAULT_POLICY, decodeComponent, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
+import { operationOfPath, type OperationName } from '../contract/index.js';
+import { DEFAULT_POLICY, decodeComponent, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
@@ -83,15 +83,33 @@ export class Replayer {
     if (!operation) return { kind: 'not-operation' };
     const pairs = splitQuery(search);
     const query = queryMultimap(pairs, this.#index.policy);
+    const served = this.#serve(method, operation, query, mode);
+    if (served) return served;
+    const names = pairs.map(([name]) => decodeComponent(name));
+    const key = matchKeyOf(method, operation, query);
+    return { kind: 'miss', report: nearMissReport(this.#index, { method: method.toUpperCase(), operation, key, query, names }, this.#index.policy) };
+  }
+
+  /**
+   * Like {@link find}, for a caller that only wants a recording to serve (a fast path): the `exact`
+   * or `nearest` outcome, counted in the sequences and the used list as `find` counts it, or
+   * `undefined` for a miss or a path that is not an operation. A miss changes nothing and builds no
+   * near-miss report, so `find` can be asked about the same request afterwards.
+   */
+  served(method: string, pathname: string, search: string, mode: MatchMode = this.match): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
+    if (method.toUpperCase() === 'HEAD') method = 'GET';
+    const operation = operationOfPath(pathname);
+    return operation ? this.#serve(method, operation, queryMultimap(splitQuery(search), this.#index.policy), mode) : undefined;
+  }
+
+  #serve(method: string, operation: OperationName, query: QueryMultimap, mode: MatchMode): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
     const exact = this.#index.find(method, operation, query);
     if (exact) return { kind: 'exact', entry: this.#next(exact) };
     if (mode === 'nearest') {
       const [best] = closest(this.#index, operation, query, 1);
       if (best) return { kind: 'nearest', entry: this.#next(this.#index.sequenceOf(best.entry)), differences: best.differences };
     }
-    const names = pairs.map(([name]) => decodeComponent(name));
-    const key = matchKeyOf(method, operation, query);
-    return { kind: 'miss', report: nearMissReport(this.#index, { method: method.toUpperCase(), operation, key, query, names }, this.#index.policy) };
+    return undefined;
   }
 
   /**

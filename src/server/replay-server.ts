@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { HttpHandler } from 'msw';
 import { PREFIX, RecordingError } from '../errors.js';
@@ -31,6 +32,11 @@ export interface ReplayServerOptions {
   onProgress?: (done: number, total: number, file: string) => void;
   /** Bytes of responses kept in memory; the others are read from their files when served. Default 8 MiB. */
   cacheBytes?: number;
+  /**
+   * Answer the requests a recording answers through the replay fast path (see `createReplayFastPath`)
+   * in front of Express and msw; default true. `false` sends every request through Express and msw.
+   */
+  fastPath?: boolean;
 }
 
 /** Options of {@link loadRecordingIndex}. */
@@ -78,7 +84,8 @@ export interface RunningReplay {
 /**
  * Starts `mockvideo replay DIR`: indexes every recording of `dir` (see {@link loadRecordingIndex}:
  * responses are read from the files when served, beyond a bounded cache), then serves them (see
- * `createReplayHandlers`), with an optional fallback scenario and `--record-missing` proxy.
+ * `createReplayHandlers`), with an optional fallback scenario and `--record-missing` proxy. Requests
+ * a recording answers take the replay fast path (unless `fastPath: false`); the rest go to Express.
  *
  * @throws RecordingError naming every corrupt or broken file: replay refuses to start.
  * @throws UnknownScenarioError / ScenarioError for a bad fallback scenario.
@@ -129,7 +136,25 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     ...(options.onMiss ? { onMiss: options.onMiss } : {}),
   });
   const app = createApp({ handlers, after, context, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
-  const running = await listen(app, options.port, options.host);
+  let listener: RequestListener = app;
+  if (options.fastPath ?? true) {
+    const { createReplayFastPath } = await import('./replay-fast-path.js');
+    // With a fallback scenario or --record-missing, what has no exact recording is theirs to answer.
+    const fast = createReplayFastPath(context, { replayer, exactOnly: Boolean(fallback || options.recordMissing), ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
+    listener = (req, res) => {
+      let taken: boolean;
+      try {
+        taken = fast(req, res);
+      } catch (error) {
+        // A fault of mockvideo's own: this client gets a 500 (or a closed socket), the others go on.
+        if (res.headersSent) req.socket.destroy();
+        else res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo failed to answer: ${(error as Error).message}` }));
+        return;
+      }
+      if (!taken) void app(req, res);
+    };
+  }
+  const running = await listen(listener, options.port, options.host);
   return {
     running,
     context,
