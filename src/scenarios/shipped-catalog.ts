@@ -1,0 +1,34 @@
+import type { OperationName } from '../contract/operations.js';
+import { ScenarioCatalog, type CompiledScenario } from './catalog.js';
+import type { CompiledStub } from './compile.js';
+import { COMPILED_SHIPPED_CATALOG } from './shipped-catalog.generated.js';
+
+/**
+ * The shipped scenarios as `scripts/compile-shipped-catalog.ts` writes them at build time: every
+ * {@link CompiledScenario} of `buildCatalog(shippedScenarios())`, in catalog order, with each
+ * operation's stubs given as indexes into `stubs`, which holds each distinct {@link CompiledStub}
+ * once as JSON text (scenarios that extend another share its stubs).
+ */
+export interface CompiledShippedCatalog {
+  /** Each distinct compiled stub, as `JSON.stringify(stub)`. */
+  stubs: readonly string[];
+  /** The compiled scenarios, with `operations` as indexes into `stubs`. */
+  scenarios: ReadonlyArray<Omit<CompiledScenario, 'operations'> & { operations: Readonly<Record<OperationName, readonly number[]>> }>;
+}
+
+/**
+ * The catalog of the shipped scenarios (`scenarios/*.json`), compiled at build time: the same
+ * catalog as `buildCatalog(shippedScenarios())` (`shipped-catalog.test.ts` holds it), without
+ * loading the scenario parser or validating anything at runtime. A new catalog at every call (about
+ * 2 ms), whose scenarios have objects of their own, as compiling gives.
+ */
+export function compiledShippedCatalog(): ScenarioCatalog {
+  return new ScenarioCatalog(
+    COMPILED_SHIPPED_CATALOG.scenarios.map((scenario) => ({
+      ...scenario,
+      operations: Object.fromEntries(
+        Object.entries(scenario.operations).map(([op, indexes]) => [op, indexes.map((i) => JSON.parse(COMPILED_SHIPPED_CATALOG.stubs[i]!) as CompiledStub)]),
+      ) as unknown as CompiledScenario['operations'],
+    })),
+  );
+}
