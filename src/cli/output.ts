@@ -24,6 +24,9 @@ function paintStatus(line: string, status: number): string {
   return line.replace(/ (\d{3}|0) /, (m, code: string) => ` ${paint(code)} `);
 }
 
+/** A log line as written: its status painted when the terminal shows colours, else unchanged. */
+const lineOf: (entry: RequestLogEntry) => string = pc.isColorSupported ? (entry) => paintStatus(formatLogLine(entry), entry.status) : formatLogLine;
+
 /**
  * A writer of one JSON object per line on stdout (pino): `{"level": "info", "time": ISO, ...fields,
  * "msg": message}`, for `--log json`.
@@ -31,23 +34,26 @@ function paintStatus(line: string, status: number): string {
 export function jsonLines(message: string): (fields: object) => void {
   // pino is loaded for `--log json` only.
   const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
-  const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, logStream());
+  const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, logStream('utf8'));
   return (fields) => logger.info(fields, message);
 }
 
-let stream: SonicBoom | undefined;
+const streams: Partial<Record<'buffer' | 'utf8', SonicBoom>> = {};
 
 /**
  * Standard output for the per-request log: a SonicBoom (pino's destination stream) that writes
  * asynchronously and in batches of about 4 KB (or every 50 ms), instead of one system call per
- * line. Flushed when the process exits; a closed stdout
- * (`| head`) stops the log, not the server.
+ * line. Flushed when the process exits; a closed stdout (`| head`) stops the log, not the server.
+ * `contentMode` is what is written to it: `utf8` text (pino writes text), or Buffers, cheaper per
+ * line (in text mode each write measures the whole pending text: ~2.9 µs a line against ~0.7 µs,
+ * measured here). A process writes its log in one mode only.
  */
-function logStream(): SonicBoom {
+function logStream(contentMode: 'buffer' | 'utf8'): SonicBoom {
+  let stream = streams[contentMode];
   if (!stream) {
     const { SonicBoom: Boom } = createRequire(import.meta.url)('sonic-boom') as typeof import('sonic-boom');
     // Lines gather up to 4 KB per write; a quiet server's lines still go out within 50 ms.
-    const boom = new Boom({ fd: 1, sync: false, minLength: 4096, periodicFlush: 50 });
+    const boom = new Boom({ fd: 1, sync: false, minLength: 4096, periodicFlush: 50, contentMode });
     boom.on('error', () => undefined);
     process.on('exit', () => {
       try {
@@ -56,7 +62,7 @@ function logStream(): SonicBoom {
         // Nothing more can be written.
       }
     });
-    stream = boom;
+    stream = streams[contentMode] = boom;
   }
   return stream;
 }
@@ -65,16 +71,18 @@ function logStream(): SonicBoom {
  * The per-request log writer for the output flags. Text lines are coloured by status when the
  * terminal supports it (picocolors follows `NO_COLOR` and `FORCE_COLOR`); `--log json` writes one
  * JSON object per request through pino (`{"level", "time", "msg": "request", "method",
- * "operation", "scenario", "status", "durationMs", ...}`); `--quiet` writes nothing.
+ * "operation", "scenario", "status", "durationMs", ...}`); with `--quiet` there is no writer
+ * (`undefined`), so the server does not even gather the facts of a line.
  */
-export function requestLogger(args: OutputArgs): (entry: RequestLogEntry) => void {
-  if (args.quiet) return () => undefined;
+export function requestLogger(args: OutputArgs): ((entry: RequestLogEntry) => void) | undefined {
+  if (args.quiet) return undefined;
   if (args.log === 'json') {
     const line = jsonLines('request');
     return (entry) => line({ ...entry, durationMs: Math.round(entry.durationMs * 100) / 100 });
   }
-  const out = logStream();
-  return (entry) => void out.write(`${paintStatus(formatLogLine(entry), entry.status)}\n`);
+  const out = logStream('buffer');
+  // contentMode 'buffer' takes Buffers; sonic-boom's types name only strings.
+  return (entry) => void out.write(Buffer.from(`${lineOf(entry)}\n`) as unknown as string);
 }
 
 /** With `--verbose` (and a text log), prints the contract findings of every journaled request. */

@@ -3,3 +3,4 @@
  * @module
  */
 export * from './request-findings.js';
+export * from './query-findings.js';

@@ -16,7 +16,7 @@ export interface JournalEntry {
   scenario: string | null;
   status: number;
   durationMs: number;
-  findings: Finding[];
+  findings: readonly Finding[];
   /** How a replay matched (`exact`, `nearest`, `fallback`), or `null` when a scenario answered. */
   match: string | null;
   /** The fault applied, or `null`. */

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/index.js';
-import { requestFindings, type Finding } from '../findings/index.js';
+import { queryFindings, type Finding } from '../findings/index.js';
 import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
 import type { JournalEntry, NewExchange } from '../journal/index.js';
@@ -41,9 +41,9 @@ export function operationTarget(target: string): OperationTarget | undefined {
   return operation ? { operation, path, search: at < 0 ? '' : target.slice(at + 1) } : undefined;
 }
 
-/** The contract findings of a request to an operation (see `requestFindings`). */
-export function findingsOf(req: IncomingMessage, target: OperationTarget): Finding[] {
-  return requestFindings({ operation: target.operation, query: splitQuery(target.search), hasBody: hasBody(req) });
+/** The contract findings of a request to an operation (see `queryFindings`: shared and frozen, never change them). */
+export function findingsOf(req: IncomingMessage, target: OperationTarget): readonly Finding[] {
+  return queryFindings(target.operation, target.search, hasBody(req));
 }
 
 /** The 400 answer body of `--strict-requests` for a request with findings. */
@@ -59,7 +59,7 @@ export function strictRequestsError(findings: readonly Finding[]) {
  * of the journal needs (decoded query, header records, the ISO time) is made when it is first read,
  * so a request pays for none of it.
  */
-export function journalExchange(context: ServerContext, req: IncomingMessage, res: ServerResponse, target: OperationTarget, findings: Finding[], responseBody: () => string): void {
+export function journalExchange(context: ServerContext, req: IncomingMessage, res: ServerResponse, target: OperationTarget, findings: readonly Finding[], responseBody: () => string): void {
   const receivedAt = Date.now();
   const start = process.hrtime.bigint();
   res.setHeader(FINDINGS_HEADER, String(findings.length));

@@ -52,6 +52,7 @@ export interface RunReplayOptions {
 export async function runReplay(options: RunReplayOptions): Promise<void> {
   keepHeapSmall();
   const { progressCallback } = await import('../progress.js');
+  const onRequest = requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false });
   const replay = await startReplayServer({
     dir: options.dir,
     match: options.match,
@@ -61,7 +62,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}),
     ...(options.scenariosDir ? { scenariosDir: options.scenariosDir } : {}),
     ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
-    onRequest: requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false }),
+    ...(onRequest ? { onRequest } : {}),
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
     onProgress: progressCallback('Loading recordings'),
     onRecorded: (entry) => {

@@ -61,6 +61,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       const faults = (args.fault ?? []).map(parseFaultFlag);
       let started: StartedServers | undefined;
       const watchedDir = args.watch ? ((args.scenariosDir as string | undefined) ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined)) : undefined;
+      const onRequest = requestLogger(args as unknown as OutputArgs);
       const { running, context } = await startServeServer({
         // Loaded with the HTTP host, on the first request that is not an operation.
         before: async (live) => (await import('../../server/device-routes.js')).deviceRoutes({ catalog: () => live.catalog, activeScenario: () => live.active.scenario, analyticsPaths: (args.analyticsPath as string[] | undefined) ?? [] }),
@@ -73,7 +74,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         ...(args.adminToken ? { adminToken: args.adminToken as string } : {}),
         port: args.port,
         host: args.host,
-        onRequest: requestLogger(args as unknown as OutputArgs),
+        ...(onRequest ? { onRequest } : {}),
         ...(watchedDir
           ? {
               watch: {
