@@ -1,4 +1,4 @@
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { PREFIX } from '../errors.js';
 import { scenariosCommand } from './commands/scenarios.js';
@@ -13,7 +13,7 @@ import { replayCommand } from './commands/replay.js';
 import { configCommand } from './commands/config.js';
 import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
-import { checkConfig, commandOptions, envSettings, findConfigFile, kebab, loadConfigFile, resolveSettings } from './config.js';
+import { checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, kebab, loadConfigFile, resolveSettings } from './config.js';
 
 /** The commands that take settings, by name. */
 const COMMANDS = {
@@ -36,6 +36,19 @@ function configFlag(argv: readonly string[]): string | undefined {
 }
 
 /**
+ * Stops yargs from rendering the help text of the command it runs, which it does after starting the
+ * handler (to cache it for a later `showHelp()`, which mockvideo never calls): measuring every
+ * string with cliui's string-width took about 40 ms of every `serve` start, before the server could
+ * answer. `--help` does not go through the cache, so its output is unchanged. yargs' internal
+ * methods are looked up defensively: if a yargs version lacks them, nothing changes.
+ */
+export function skipHelpCache(cli: Argv): void {
+  const internal = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.();
+  const usage = internal?.getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+
+/**
  * Runs the mockvideo command line with `argv` (default: this process's arguments). A bad flag or
  * command prints the problem and the usage and exits with code 2.
  */
@@ -53,20 +66,28 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     booleans: new Set([...o.booleans, 'quiet', 'verbose']),
     arrays: o.arrays,
   });
-  const options = Object.fromEntries(Object.entries(COMMANDS).map(([name, command]) => [name, withOutputFlags(commandOptions(command as never))]));
+  // A command's options are read by building it on a throwaway yargs instance: only for the commands
+  // that need them (the one run; every one when a config file is checked or `config --for` asks).
+  const built = new Map<string, CommandOptions>();
+  const optionsOf = (name: string): CommandOptions | undefined => {
+    if (!Object.hasOwn(COMMANDS, name)) return undefined;
+    let known = built.get(name);
+    if (!known) built.set(name, (known = withOutputFlags(commandOptions(COMMANDS[name as keyof typeof COMMANDS] as never))));
+    return known;
+  };
   let file: string | undefined;
   let fileSettings: Record<string, unknown> = {};
   try {
     file = configFlag(argv) ?? findConfigFile(process.cwd());
     if (file) {
       fileSettings = await loadConfigFile(file);
-      checkConfig(file, fileSettings, Object.values(options));
+      checkConfig(file, fileSettings, Object.keys(COMMANDS).map((name) => optionsOf(name)!));
     }
   } catch (error) {
     exitWithError(error);
   }
   const layersFor = (command: string) => {
-    const known = options[command];
+    const known = optionsOf(command);
     if (!known) return { env: {}, file: {} };
     return { env: envSettings(process.env, known), file: Object.fromEntries(Object.entries(fileSettings).filter(([k]) => known.keys.has(k))) };
   };
@@ -74,13 +95,15 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
   const invoked = argv.find((a) => Object.hasOwn(COMMANDS, a)) ?? '';
   const layers = layersFor(invoked);
   const resolve = (command: string, flags: Record<string, unknown>) => {
-    const known = options[command];
+    const known = optionsOf(command);
     if (!known) throw new Error(`--for must be one of ${Object.keys(COMMANDS).join(', ')}, got "${command}"`);
     const given = Object.fromEntries(Object.entries(flags).map(([k, v]) => [kebab(k), v]).filter(([k]) => known.keys.has(k as string)));
     return { ...(file ? { file } : {}), settings: resolveSettings(known, { flags: given, ...layersFor(command) }) };
   };
 
-  await yargs(argv)
+  const cli = yargs(argv);
+  skipHelpCache(cli);
+  await cli
     .scriptName('mockvideo')
     .config({ ...layers.file, ...layers.env })
     .options(outputOptions)

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { RecordingError } from '../../errors.js';
-import { harFromRecordings } from '../../replay/har.js';
-import { readRecordingDir } from '../../storage/recordings.js';
 import { exitWithError } from '../exit.js';
 import { progressCallback } from '../progress.js';
 
@@ -32,6 +30,8 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
       .example('$0 export recordings/session1 --har session1.har', 'Open session1.har in DevTools → Network → Import') as unknown as Argv<ExportArgs>,
   handler: async (args: ArgumentsCamelCase<ExportArgs>) => {
     try {
+      // Loaded when the command runs, not at every start of the CLI.
+      const [{ harFromRecordings }, { readRecordingDir }] = await Promise.all([import('../../replay/har.js'), import('../../storage/recordings.js')]);
       const { recordings, problems } = readRecordingDir(args.dir, progressCallback('Reading recordings'));
       if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
       const sorted = [...recordings].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));

@@ -2,8 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { Har } from 'har-format';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError, PREFIX } from '../../errors.js';
-import { recordingsFromHar } from '../../replay/har.js';
-import { RecordingWriter, claimRecordingDir } from '../../storage/recordings.js';
 import { exitWithError } from '../exit.js';
 import { progress, showsProgress } from '../progress.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
@@ -28,6 +26,8 @@ export const importCommand: CommandModule<object, ImportArgs> = {
     ).example('$0 import session.har --out recordings/session1', 'Import a HAR saved from Chrome DevTools') as unknown as Argv<ImportArgs>,
   handler: async (args: ArgumentsCamelCase<ImportArgs>) => {
     try {
+      // Loaded when the command runs, not at every start of the CLI.
+      const [{ recordingsFromHar }, { RecordingWriter, claimRecordingDir }] = await Promise.all([import('../../replay/har.js'), import('../../storage/recordings.js')]);
       let har: Har;
       try {
         har = JSON.parse(readFileSync(args.file, 'utf8')) as Har;

@@ -1,7 +1,6 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { OPERATION_NAMES, type OperationName } from '../../contract/index.js';
 import { MockvideoError } from '../../errors.js';
-import { formatProxyLine, lostExchangeLine, startRecorder } from '../../server/record-server.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
@@ -94,6 +93,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
   handler: async (args: ArgumentsCamelCase<RecordArgs>) => {
     try {
       const upstream = upstreamUrl(args.upstream);
+      // Loaded when the command runs, not at every start of the CLI.
+      const { formatProxyLine, lostExchangeLine, startRecorder } = await import('../../server/record-server.js');
       const { quiet, log } = args as unknown as OutputArgs;
       const json = log === 'json' && !quiet ? jsonLines('exchange') : undefined;
       const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, lost: 0, leaks: 0 };

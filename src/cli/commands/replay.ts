@@ -1,14 +1,10 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.js';
-import { formatNearMissReport } from '../../replay/near-miss.js';
 import type { MatchMode } from '../../replay/replayer.js';
-import { formatProxyLine, lostExchangeLine } from '../../server/record-server.js';
-import { loadRecordingIndex, startReplayServer } from '../../server/replay-server.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
 import { requestLogger, type OutputArgs } from '../output.js';
-import { watchFolder } from '../../storage/watch-folder.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption, scenariosDirOption } from '../options.js';
 import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
@@ -51,7 +47,14 @@ export interface RunReplayOptions {
  */
 export async function runReplay(options: RunReplayOptions): Promise<void> {
   keepHeapSmall();
-  const { progressCallback } = await import('../progress.js');
+  // Loaded when replay runs, not at every start of the CLI.
+  const [{ progressCallback }, { formatNearMissReport }, { formatProxyLine, lostExchangeLine }, { loadRecordingIndex, startReplayServer }, { watchFolder }] = await Promise.all([
+    import('../progress.js'),
+    import('../../replay/near-miss.js'),
+    import('../../server/record-server.js'),
+    import('../../server/replay-server.js'),
+    import('../../storage/watch-folder.js'),
+  ]);
   const onRequest = requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false });
   const replay = await startReplayServer({
     dir: options.dir,

@@ -2,9 +2,7 @@ import { join } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { formatProblem, type ScenarioProblem } from '../../errors.js';
 import type { NormalisationPolicy } from '../../normalise/index.js';
-import { checkRecording, formatFinding } from '../../replay/check.js';
 import { checkScenarios, shippedScenarios, type ParsedScenario } from '../../scenarios/index.js';
-import { isRecordingDir, readRecordingDir } from '../../storage/recordings.js';
 import { SHIPPED_SCENARIOS_DIR, readScenarioFiles, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { EXIT, exitWithError } from '../exit.js';
 import { progress, progressCallback } from '../progress.js';
@@ -15,7 +13,8 @@ interface ValidateArgs extends NormaliseArgs {
 }
 
 /** Checks one recording folder: every file's format, then every body against the contract. Prints each finding; returns how many. */
-function validateRecordings(dir: string, policy: NormalisationPolicy): number {
+async function validateRecordings(dir: string, policy: NormalisationPolicy): Promise<number> {
+  const [{ checkRecording, formatFinding }, { readRecordingDir }] = await Promise.all([import('../../replay/check.js'), import('../../storage/recordings.js')]);
   const { recordings, problems } = readRecordingDir(dir, progressCallback('Checking recordings'));
   for (const p of problems) process.stdout.write(`✗ ${join(dir, p.file)}${p.path ? ` at ${p.path}` : ''}: ${p.message}\n`);
   const findings = recordings.flatMap((r) => checkRecording(r, policy));
@@ -43,15 +42,17 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
       .example('$0 validate', 'Check the shipped scenarios')
       .example('$0 validate my-scenarios/', 'Check every scenario file of a folder')
       .example('$0 validate recordings/session1', 'Check every recording of a folder against the contract') as unknown as Argv<ValidateArgs>,
-  handler: (args: ArgumentsCamelCase<ValidateArgs>) => {
+  handler: async (args: ArgumentsCamelCase<ValidateArgs>) => {
     try {
+      // Loaded when the command runs, not at every start of the CLI.
+      const { isRecordingDir } = await import('../../storage/recordings.js');
       const given = args.paths?.length ? args.paths : [SHIPPED_SCENARIOS_DIR];
       const recordingDirs = given.filter(isRecordingDir);
       const scenarioPaths = given.filter((p) => !recordingDirs.includes(p));
       let count = 0;
       if (recordingDirs.length) {
         const policy = policyFromArgs(args);
-        for (const dir of recordingDirs) count += validateRecordings(dir, policy);
+        for (const dir of recordingDirs) count += await validateRecordings(dir, policy);
       }
       if (scenarioPaths.length) {
         const files = scenarioFilesAt(scenarioPaths);

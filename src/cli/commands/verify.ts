@@ -1,6 +1,6 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
-import { formatReport, type VerifyReport } from '../../verify/index.js';
+import type { VerifyReport } from '../../verify/index.js';
 import { EXIT, exitWithError } from '../exit.js';
 
 interface VerifyArgs {
@@ -33,6 +33,8 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       } catch (error) {
         throw new MockvideoError('MV_USAGE', `Cannot get the verify report from ${url}: ${(error as Error).message}. Is "mockvideo serve" running there?`);
       }
+      // Loaded when the command runs, not at every start of the CLI.
+      const { formatReport } = await import('../../verify/index.js');
       process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
       process.exitCode = report.ok ? EXIT.ok : EXIT.problems;
     } catch (error) {
