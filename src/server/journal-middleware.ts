@@ -63,10 +63,7 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
   const receivedAt = Date.now();
   const start = process.hrtime.bigint();
   res.setHeader(FINDINGS_HEADER, String(findings.length));
-  let journaled = false;
   const journal = () => {
-    if (journaled) return;
-    journaled = true;
     const answered = res.headersSent && res.statusCode >= 100;
     const entry: Omit<JournalEntry, 'id' | 'time' | 'query'> = {
       operation: target.operation,
@@ -80,7 +77,7 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
     const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: responseBody() };
     context.journal.add(deferredRecord(entry, facts));
   };
-  res.on('finish', journal);
+  // A response emits 'close' once in every case: after 'finish' when it was sent, or when the client went away.
   res.on('close', journal);
 }
 

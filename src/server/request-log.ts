@@ -35,8 +35,6 @@ export function formatLogLine(entry: RequestLogEntry): string {
 export function logRequest(write: (entry: RequestLogEntry) => void, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): void {
   const start = process.hrtime.bigint();
   const report = () => {
-    res.off('finish', report);
-    res.off('close', report);
     const path = (req.originalUrl ?? req.url ?? '').split('?')[0] ?? '';
     write({
       method: req.method ?? 'GET',
@@ -49,7 +47,7 @@ export function logRequest(write: (entry: RequestLogEntry) => void, req: Incomin
       ...(res.getHeader(FAULT_HEADER) ? { fault: String(res.getHeader(FAULT_HEADER)) } : res.headersSent ? {} : { fault: 'reset' }),
     });
   };
-  res.on('finish', report);
+  // A response emits 'close' once in every case: after 'finish' when it was sent, or when the client went away.
   res.on('close', report);
 }
 
