@@ -13,7 +13,7 @@ import { replayCommand } from './commands/replay.js';
 import { configCommand } from './commands/config.js';
 import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
-import { checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, kebab, loadConfigFile, resolveSettings } from './config.js';
+import { ENV_PREFIX, checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, kebab, loadConfigFile, resolveSettings } from './config.js';
 
 /** The commands that take settings, by name. */
 const COMMANDS = {
@@ -86,8 +86,10 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
   } catch (error) {
     exitWithError(error);
   }
+  // Without a config file or a MOCKVIDEO_* variable both layers are empty: no options to read.
+  const hasEnvSettings = Object.keys(process.env).some((name) => name.startsWith(ENV_PREFIX));
   const layersFor = (command: string) => {
-    const known = optionsOf(command);
+    const known = file || hasEnvSettings ? optionsOf(command) : undefined;
     if (!known) return { env: {}, file: {} };
     return { env: envSettings(process.env, known), file: Object.fromEntries(Object.entries(fileSettings).filter(([k]) => known.keys.has(k))) };
   };
