@@ -14,8 +14,14 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
  */
 const ON_FIRST_USE = ['undici', 'selfsigned', 'pngjs', 'jpeg-js', 'fflate', 'chokidar', 'write-file-atomic', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
 
-/** The packages a fresh Node process loads when it imports `entry`: ES modules through a resolve hook, CommonJS ones from require.cache. */
-function packagesLoadedBy(entry: string): Set<string> {
+/**
+ * Modules of mockvideo's own that only other commands need (record, replay, import, export,
+ * validate, verify load them when they run): `serve` must not pay for them at every start.
+ */
+const OTHER_COMMANDS_ONLY = ['server/record-server.js', 'server/replay-server.js', 'storage/recordings.js', 'replay/check.js', 'verify/verify.js', 'record/proxy.js'];
+
+/** The files (paths and file URLs) a fresh Node process loads when it imports `entry`: ES modules through a resolve hook, CommonJS ones from require.cache. */
+function filesLoadedBy(entry: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'mockvideo-lazy-'));
   const log = join(dir, 'resolved.txt');
   try {
@@ -27,18 +33,39 @@ function packagesLoadedBy(entry: string): Set<string> {
       `process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));`,
     ].join('\n');
     const required = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as string[];
-    const files = [...required, ...readFileSync(log, 'utf8').split('\n')];
-    return new Set(files.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]).filter((name): name is string => name !== undefined));
+    return [...required, ...readFileSync(log, 'utf8').split('\n')];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+let loadedByMain: string[] | undefined;
+/** The files loading the CLI loads (measured once). */
+const mainFiles = () => (loadedByMain ??= filesLoadedBy(MAIN));
+
+/** The packages among `files`. */
+function packagesOf(files: readonly string[]): Set<string> {
+  return new Set(files.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]).filter((name): name is string => name !== undefined));
+}
+
+/** mockvideo's own modules among `files`, as paths below dist/ (`cli/main.js`). */
+function ownModulesOf(files: readonly string[]): Set<string> {
+  const own = files.filter((file) => !file.includes('/node_modules/'));
+  return new Set(own.map((file) => /\/dist\/(.+\.js)$/.exec(file)?.[1]).filter((name): name is string => name !== undefined));
+}
+
 describe('start-up', () => {
   it(`loading the CLI does not load ${ON_FIRST_USE.join(', ')}`, () => {
-    const packages = packagesLoadedBy(MAIN);
+    const packages = packagesOf(mainFiles());
     expect(ON_FIRST_USE.filter((name) => packages.has(name))).toEqual([]);
     // The check itself sees both kinds of module: yargs is an ES module, fast-json-stable-stringify CommonJS.
     expect([packages.has('yargs'), packages.has('fast-json-stable-stringify')]).toEqual([true, true]);
+  });
+
+  it(`loading the CLI does not load ${OTHER_COMMANDS_ONLY.join(', ')} (the other commands load them when they run)`, () => {
+    const modules = ownModulesOf(mainFiles());
+    expect(OTHER_COMMANDS_ONLY.filter((name) => modules.has(name))).toEqual([]);
+    // The check sees our modules: serve's own are there.
+    expect([modules.has('cli/commands/serve.js'), modules.has('server/serve-server.js')]).toEqual([true, true]);
   });
 });
