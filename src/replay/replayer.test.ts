@@ -144,6 +144,31 @@ describe('Replayer over recordings indexed by reference', () => {
     expect([other?.status, await other?.text()]).toEqual([200, 'first']);
   });
 
+  it('requests for one recording while it is read share the read (and its failure); later ones read again', async () => {
+    const source = memorySource(recordings);
+    const replayer = new Replayer(new RecordingIndex(recordings.map(refOf), DEFAULT_POLICY, source), { match: 'strict' });
+    const served = () => replayer.served('GET', '/api/g1/meta/cp', COMMON)!.entry;
+    const first = await Promise.all(Array.from({ length: 5 }, () => replayer.response(served())));
+    expect(source.reads).toEqual(['meta-cp/d-000.json']);
+    expect(new Set(first).size).toBe(1);
+    await replayer.response(served());
+    expect(source.reads).toHaveLength(2);
+    source.remove('meta-cp/d-000.json');
+    const failed = await Promise.allSettled([replayer.response(served()), replayer.response(served())]);
+    expect(failed.map((f) => f.status)).toEqual(['rejected', 'rejected']);
+    expect(source.reads).toHaveLength(3);
+  });
+
+  it('served() gives exact and nearest outcomes counted like find(), and undefined for a miss without counting', () => {
+    const replayer = new Replayer(recordings, { match: 'nearest' });
+    expect(replayer.served('GET', '/api/g1/meta/setting', COMMON)?.entry.name).toBe('meta-setting/c-000.json');
+    expect(replayer.served('GET', '/api/g1/meta/setting', COMMON, 'strict')?.entry.name).toBe('meta-setting/c-001.json');
+    expect(replayer.served('GET', '/api/g1/meta/cp', 'other=1')?.kind).toBe('nearest');
+    expect(replayer.served('GET', '/api/g1/meta/cp', 'other=1', 'strict')).toBeUndefined();
+    expect(replayer.served('GET', '/api/g1/nothing', COMMON)).toBeUndefined();
+    expect(replayer.unused()).toEqual(['localplay-diversion/a-000.json', 'localplay-diversion/b-000.json']);
+  });
+
   it('a folder reloaded with replaceRecordings answers from the new index and starts sequences again', async () => {
     const replayer = new Replayer(recordings);
     expect(bodyOf(replayer.find('GET', '/api/g1/meta/setting', COMMON))).toBe('first');

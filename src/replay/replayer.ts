@@ -52,6 +52,8 @@ export class Replayer {
   /** How many times each sequence (the recordings of one key, known by the name of its first) was served. */
   readonly #served = new Map<string, number>();
   readonly #used = new Set<string>();
+  /** The responses being read from the source now, by recording name (see `response`). */
+  #reading = new Map<string, Promise<RecordedResponse>>();
 
   /** `recordings`: recordings in memory, or an index built beforehand (e.g. of a recording folder, responses read when served). */
   constructor(recordings: readonly NamedRecording[] | RecordingIndex, options: ReplayerOptions = {}) {
@@ -70,6 +72,8 @@ export class Replayer {
    */
   replaceRecordings(recordings: readonly NamedRecording[] | RecordingIndex): void {
     this.#index = recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, this.#index.policy);
+    // Reads under way belong to the old index (their callers still get them).
+    this.#reading = new Map();
     this.#served.clear();
     this.#used.clear();
   }
@@ -114,10 +118,22 @@ export class Replayer {
 
   /**
    * The response of a recording `find` returned: from memory, or read from the index's source.
+   * Requests for one recording while it is being read share that read (50 clients asking for a
+   * recording beyond the source's cache cause one file read, not 50).
    * @throws RecordingUnavailableError when its file cannot be read any more (removed or broken since it was indexed).
    */
   response(entry: IndexedRecording): RecordedResponse | Promise<RecordedResponse> {
-    return this.#index.response(entry);
+    const pending = this.#reading.get(entry.name);
+    if (pending) return pending;
+    const response = this.#index.response(entry);
+    if (!(response instanceof Promise)) return response;
+    const reading = this.#reading;
+    reading.set(entry.name, response);
+    const done = () => {
+      if (reading.get(entry.name) === response) reading.delete(entry.name);
+    };
+    response.then(done, done);
+    return response;
   }
 
   #next(entries: readonly IndexedRecording[]): IndexedRecording {
