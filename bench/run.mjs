@@ -1,5 +1,5 @@
 // `npm run bench`: measures mockvideo against a bare Express 5 route serving the same bytes, in one
-// run, and prints req/s, p50/p99 latency, RSS and the ratios; writes them to bench/results/latest.json.
+// run, and prints req/s, p50/p99 latency, the server's CPU time per request, RSS and the ratios; writes them to bench/results/latest.json.
 //
 // Servers under test run as child processes pinned to core 0 (`taskset -c 0`), the load comes from
 // this process pinned to core 1. Knobs (environment):
@@ -24,6 +24,8 @@ const BIN = join(ROOT, 'bin', 'mockvideo.js');
 const BASELINE = join(ROOT, 'bench', 'baseline-express.mjs');
 const RESULTS = join(ROOT, 'bench', 'results');
 const TASKSET = spawnSync('taskset', ['--version']).status === 0 && cpus().length >= 2;
+// Clock ticks per second of /proc/<pid>/stat (getconf CLK_TCK; 100 on Linux).
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 
 // Re-run this script pinned to core 1, so the load never shares a core with the server.
 if (TASKSET && !process.env.BENCH_PINNED) {
@@ -109,6 +111,16 @@ async function main() {
         })
         .on('error', reject);
     });
+  }
+
+  /** CPU time (user + system) the process `pid` has used so far, in milliseconds; `NaN` when it cannot be read. */
+  function cpuMs(pid) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      return NaN;
+    }
   }
 
   function rssMb(pid) {
@@ -223,9 +235,11 @@ async function main() {
     const runs = Object.fromEntries(cases.map((c) => [c.name, []]));
     for (let run = 0; run < RUNS; run++) {
       for (const c of cases) {
+        const cpu0 = cpuMs(c.server.child.pid);
         const r = await load(c.server.url, c.paths, SECONDS);
-        runs[c.name].push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
-        log(`run ${run + 1}/${RUNS} ${c.name.padEnd(18)} ${Math.round(r.requests.average)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms${r.non2xx || r.errors ? `  non-2xx ${r.non2xx} errors ${r.errors}` : ''}`);
+        const cpuUs = r.requests.total ? ((cpuMs(c.server.child.pid) - cpu0) * 1000) / r.requests.total : null;
+        runs[c.name].push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+        log(`run ${run + 1}/${RUNS} ${c.name.padEnd(18)} ${Math.round(r.requests.average)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  ${cpuUs?.toFixed(0)} µs CPU/request${r.non2xx || r.errors ? `  non-2xx ${r.non2xx} errors ${r.errors}` : ''}`);
       }
     }
     for (const c of cases) {
@@ -235,6 +249,7 @@ async function main() {
         rps: Math.round(median(rs.map((r) => r.rps))),
         p50Ms: median(rs.map((r) => r.p50)),
         p99Ms: median(rs.map((r) => r.p99)),
+        cpuUsPerRequest: Math.round(median(rs.map((r) => r.cpuUs)) ?? NaN),
         non2xx: rs.reduce((s, r) => s + r.non2xx, 0),
         errors: rs.reduce((s, r) => s + r.errors, 0),
         ...(() => {
@@ -422,11 +437,11 @@ function formatTable(results) {
   const base = L.baseline;
   const lines = [];
   const row = (cells) => `| ${cells.join(' | ')} |`;
-  lines.push(row(['Case', 'req/s', 'vs Express', 'p50 ms', 'p99 ms', 'RSS MB', 'non-2xx']));
-  lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:']));
+  lines.push(row(['Case', 'req/s', 'vs Express', 'p50 ms', 'p99 ms', 'CPU µs/request', 'RSS MB', 'non-2xx']));
+  lines.push(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const [name, r] of Object.entries(L)) {
     const reference = name.endsWith('-setting') ? L['baseline-setting'] : base;
-    lines.push(row([`${name} (${r.what})`, r.rps, `${(r.rps / reference.rps).toFixed(2)}×`, r.p50Ms, r.p99Ms, r.rssMb, r.non2xx + r.errors]));
+    lines.push(row([`${name} (${r.what})`, r.rps, `${(r.rps / reference.rps).toFixed(2)}×`, r.p50Ms, r.p99Ms, r.cpuUsPerRequest, r.rssMb, r.non2xx + r.errors]));
   }
   const c = results.coldStart;
   lines.push('', row(['Cold start (spawn → first 200, median)', 'mockvideo', 'bare Express', 'ratio']), row(['---', '---:', '---:', '---:']));
