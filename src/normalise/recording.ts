@@ -87,14 +87,22 @@ export function parseRecording(value: unknown, file: string): { ok: true; record
   return problems.length ? { ok: false, problems } : { ok: true, recording };
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
-  }
-  return value;
+/** True for a key that JavaScript objects order first, numerically (an array index: `0` to 2^32 - 2). */
+function isIndexKey(key: string): boolean {
+  return /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4294967295;
 }
 
+/**
+ * The keys of an object in the order a copy made with sorted keys would list them: sorted (by UTF-16
+ * code units), except that array-index keys come first in numeric order, as objects keep them.
+ */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value).sort();
+  if (!keys.some(isIndexKey)) return keys;
+  return [...keys.filter(isIndexKey).sort((a, b) => Number(a) - Number(b)), ...keys.filter((key) => !isIndexKey(key))];
+}
+
+/** The file text of a value, keys sorted at every level, in one pass (no sorted copy is made). */
 function format(value: unknown, indent: string): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
@@ -103,10 +111,15 @@ function format(value: unknown, indent: string): string {
     return `[\n${value.map((v) => `${inner}${format(v, inner)}`).join(',\n')}\n${indent}]`;
   }
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return '{}';
+    const keys = sortedKeys(value);
+    if (keys.length === 0) return '{}';
     const inner = `${indent}  `;
-    return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${format(v, inner)}`).join(',\n')}\n${indent}}`;
+    let text = '{\n';
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      text += `${i ? ',\n' : ''}${inner}${JSON.stringify(key)}: ${format((value as Record<string, unknown>)[key], inner)}`;
+    }
+    return `${text}\n${indent}}`;
   }
   return JSON.stringify(value);
 }
@@ -116,5 +129,5 @@ function format(value: unknown, indent: string): string {
  * (a query pair) on one line, a trailing newline. Deterministic, so recordings diff well in git.
  */
 export function formatRecording(recording: Recording): string {
-  return `${format(sortKeys(recording), '')}\n`;
+  return `${format(recording, '')}\n`;
 }

@@ -68,19 +68,53 @@ interface ScannedSecret {
   /** The forms with percent-escapes, as patterns that take each escape's hex digits in either case (`%2f` or `%2F` within one string). */
   escaped: readonly RegExp[];
   placeholder: string;
+  /**
+   * True when scanning for this secret a second time changes nothing, whatever was replaced in
+   * between: none of the characters its forms and patterns match (letters of a form with escapes in
+   * either case) is one of the placeholders', so no occurrence can appear across a placeholder put
+   * in by a scan. A later duplicate of such a secret is skipped.
+   */
+  rescanIsNoop: boolean;
 }
+
+/** The characters of the placeholders a scan puts in. */
+const PLACEHOLDER_CHARACTERS = new Set([...REDACTED, ...SERVICE_TOKEN_PLACEHOLDER]);
 
 function scannedSecret(value: string, placeholder: string): ScannedSecret {
   const forms = encodedForms(value);
   const escaped = forms
     .filter((form) => /%[0-9A-Fa-f]{2}/.test(form))
     .map((form) => new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%([0-9A-Fa-f])([0-9A-Fa-f])/g, (_m, a: string, b: string) => `%[${a.toLowerCase()}${a.toUpperCase()}][${b.toLowerCase()}${b.toUpperCase()}]`), 'g'));
-  return { forms, escaped, placeholder };
+  const matched = forms.flatMap((form) => (form.includes('%') ? [...form, ...form.toLowerCase(), ...form.toUpperCase()] : [...form]));
+  return { forms, escaped, placeholder, rescanIsNoop: !matched.some((c) => PLACEHOLDER_CHARACTERS.has(c)) };
+}
+
+/** The most secrets kept ready to scan for (see {@link scannedSecretOf}). */
+const MAX_SCANNED_SECRETS = 512;
+
+/** Secrets ready to scan for, by placeholder and value: a client sends the same token and identifiers with every request. */
+const scannedSecrets = new Map<string, ScannedSecret>();
+
+/**
+ * {@link scannedSecret}, remembered: the forms and patterns of a value are the same at every request
+ * (the patterns are global regular expressions, but `String.prototype.replace` starts each one from 0).
+ */
+function scannedSecretOf(value: string, placeholder: string): ScannedSecret {
+  const key = `${placeholder}\u0000${value}`;
+  let scanned = scannedSecrets.get(key);
+  if (!scanned) {
+    if (scannedSecrets.size >= MAX_SCANNED_SECRETS) scannedSecrets.clear();
+    scanned = scannedSecret(value, placeholder);
+    scannedSecrets.set(key, scanned);
+  }
+  return scanned;
 }
 
 /** Replaces every form of every secret in `text`; counts the replacements in `counter`. */
 function scrub(text: string, secrets: readonly ScannedSecret[], counter: { leaks: number }, binary = false): string {
   let out = text;
+  // A replacement never puts a `%` in (placeholders have none), so text without one never gets one.
+  let mayHaveEscapes = out.includes('%');
   for (const secret of secrets) {
     const placeholder = binary ? utf8Binary(secret.placeholder) : secret.placeholder;
     for (const form of secret.forms) {
@@ -91,7 +125,7 @@ function scrub(text: string, secrets: readonly ScannedSecret[], counter: { leaks
       out = parts.join(placeholder);
     }
     // Escapes in mixed case (`tok%2fen%2B`): percent-encoded text is ASCII, so the same pattern serves the binary form.
-    if (out.includes('%')) {
+    if (mayHaveEscapes && (mayHaveEscapes = out.includes('%'))) {
       for (const pattern of secret.escaped) {
         out = out.replace(pattern, () => {
           counter.leaks++;
@@ -145,7 +179,16 @@ export function buildRecording(exchange: Exchange, policy: NormalisationPolicy):
   });
   const requestHeaders = storedHeaders(exchange.requestHeaders, UNSTORED_REQUEST_HEADERS, policy, secrets);
   const responseHeaders = storedHeaders(exchange.responseHeaders, UNSTORED_RESPONSE_HEADERS, policy, secrets);
-  const scan: ScannedSecret[] = secrets.filter((s) => s.value.length >= MIN_SCANNED_LENGTH && s.value !== s.placeholder).map((s) => scannedSecret(s.value, s.placeholder));
+  const scan: ScannedSecret[] = [];
+  // A value usually comes twice (decoded and raw are the same text): a second scan for it is skipped when it cannot find anything new.
+  const scanned = new Set<ScannedSecret>();
+  for (const secret of secrets) {
+    if (secret.value.length < MIN_SCANNED_LENGTH || secret.value === secret.placeholder) continue;
+    const ready = scannedSecretOf(secret.value, secret.placeholder);
+    if (ready.rescanIsNoop && scanned.has(ready)) continue;
+    scanned.add(ready);
+    scan.push(ready);
+  }
   const counter = { leaks: 0 };
   const scrubbedQuery: Array<[string, string]> = query.map(([name, value]) => [scrub(name, scan, counter), value === SERVICE_TOKEN_PLACEHOLDER || value === REDACTED ? value : scrub(value, scan, counter)]);
   const scrubHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value === REDACTED ? value : scrub(value, scan, counter)]));

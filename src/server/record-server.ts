@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { OperationName } from '../contract/index.js';
 import { PREFIX } from '../errors.js';
@@ -7,6 +8,7 @@ import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { listen, type RunningServer } from './listen.js';
+import { recordListener } from './record-fast-path.js';
 
 /** Options of {@link startRecorder}. */
 export interface RecorderOptions {
@@ -24,6 +26,11 @@ export interface RecorderOptions {
   /** Accept an https upstream whose certificate does not verify (see `createRecordingProxy`). */
   insecureUpstream?: boolean;
   onExchange?: (entry: ProxyLogEntry) => void;
+  /**
+   * Hand requests under `/api/g1/` to the proxy on a fast path in front of Express (see
+   * `createRecordFastPath`); default true. `false` sends every request through the Express host.
+   */
+  fastPath?: boolean;
 }
 
 /** A running recorder. `stop()` stops accepting, lets exchanges in flight finish and be stored, and resolves with the count recorded. */
@@ -53,6 +60,7 @@ export function lostExchangeLine(entry: ProxyLogEntry): string {
 /**
  * Starts `mockvideo record`: an Express host whose only route is the recording proxy to
  * `upstream`, writing into `out` (with `only`, that operation's old recordings are replaced).
+ * Requests under `/api/g1/` reach the proxy on a fast path in front of Express (`fastPath`).
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
   const release = await claimRecordingDir(options.out);
@@ -75,7 +83,9 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   // Loaded here, not with the command line: `mockvideo serve` never needs the recording host.
   const { createApp } = await import('./app.js');
   const app = createApp({ handlers: [], after: [proxy.middleware as unknown as RequestHandler], context });
-  const running = await listen(app, options.port, options.host);
+  // Requests under /api/g1/ go to the proxy without Express (see createRecordFastPath).
+  const listener: RequestListener = (options.fastPath ?? true) ? recordListener(app, context, proxy) : app;
+  const running = await listen(listener, options.port, options.host);
   return {
     running,
     context,

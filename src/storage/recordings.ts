@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
 import { MockvideoError, PREFIX } from '../errors.js';
@@ -241,8 +242,39 @@ function sizeOf(response: RecordedResponse): number {
   return bytes;
 }
 
+/** write-file-atomic's synchronous write, once loaded (see {@link atomicWriter}). */
+let writeAtomicSync: (typeof import('write-file-atomic'))['sync'] | undefined;
+
+/**
+ * write-file-atomic's synchronous write (temporary file, then rename), loaded on the first call:
+ * `serve` and `replay` never write recordings.
+ *
+ * Each write registers an exit handler with signal-exit (to remove its temporary file if the process
+ * ends mid-write) and removes it after. When it was the only handler, signal-exit installs its ~15
+ * signal listeners and removes them again at every write (~0.2 ms). One handler held here for the
+ * life of the process keeps them installed.
+ */
+function atomicWriter(): (typeof import('write-file-atomic'))['sync'] {
+  if (!writeAtomicSync) {
+    const require = createRequire(import.meta.url);
+    const writeFileAtomic = require('write-file-atomic') as typeof import('write-file-atomic');
+    try {
+      // The signal-exit that write-file-atomic itself uses (resolved from its folder).
+      const signalExit = createRequire(require.resolve('write-file-atomic'))('signal-exit') as { onExit?: (handler: () => void) => () => void };
+      signalExit.onExit?.(() => undefined);
+    } catch {
+      // Another layout of write-file-atomic's dependencies: writes are only slower.
+    }
+    writeAtomicSync = writeFileAtomic.sync;
+  }
+  return writeAtomicSync;
+}
+
 /** How long written recordings wait before they are flushed to the disk together, in milliseconds. */
 export const SYNC_BATCH_MS = 1000;
+
+/** How many files of a batch are flushed to the disk at once (leaving libuv's other threads free). */
+const SYNC_CONCURRENCY = 2;
 
 /** Options of {@link RecordingWriter}. */
 export interface RecordingWriterOptions {
@@ -267,6 +299,8 @@ export class RecordingWriter {
   readonly #toSync: Array<[file: string, name: string]> = [];
   #syncTimer: NodeJS.Timeout | undefined;
   readonly #pendingReplace: Set<OperationName>;
+  /** Operation folders made by this writer (made again when a write finds one gone). */
+  readonly #folders = new Set<string>();
 
   constructor(dir: string, options: RecordingWriterOptions = {}) {
     this.dir = dir;
@@ -306,17 +340,25 @@ export class RecordingWriter {
     try {
       name = this.#reserve(recording);
       const folder = join(this.dir, name, '..');
-      try {
-        mkdirSync(folder, { recursive: true });
-      } catch (error) {
-        // mkdir says EEXIST when something that is not a folder has the folder's name.
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
-      }
-      // Loaded on the first write: `serve` and `replay` never write recordings.
-      const { default: writeFileAtomic } = await import('write-file-atomic');
       const file = join(this.dir, name);
-      await writeFileAtomic(file, formatRecording(recording), { encoding: 'utf8', fsync: false });
+      const text = formatRecording(recording);
+      // Synchronous: a recording is a few KB, and the file is renamed into place before the client
+      // is answered. The asynchronous variant takes about ten trips through libuv's thread pool
+      // (realpath, stat, open, write, close, rename, unlink), ~1 ms on a busy machine.
+      const writeFile = atomicWriter();
+      if (!this.#folders.has(folder)) {
+        makeFolder(folder);
+        this.#folders.add(folder);
+      }
+      try {
+        writeFile(file, text, { encoding: 'utf8', fsync: false });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        // The folder was removed, or replaced by a file, since it was made: made again (or reported), then written.
+        makeFolder(folder);
+        writeFile(file, text, { encoding: 'utf8', fsync: false });
+      }
       this.#syncLater(file, name);
       return name;
     } catch (error) {
@@ -346,7 +388,18 @@ export class RecordingWriter {
       }
     };
     const done = (async () => {
-      for (const [file, name] of batch) await sync(file).catch((error: NodeJS.ErrnoException) => void this.#unsynced.push(`${name} (${error.code ?? error.message})`));
+      // A few at a time: the file system commits flushes that wait together at once, so the batch
+      // takes less time and less of the disk's and the processor's (the answers go on meanwhile).
+      const failures: Array<string | undefined> = [];
+      let next = 0;
+      const syncNext = async (): Promise<void> => {
+        for (let i = next++; i < batch.length; i = next++) {
+          const [file, name] = batch[i]!;
+          await sync(file).catch((error: NodeJS.ErrnoException) => void (failures[i] = `${name} (${error.code ?? error.message})`));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, batch.length) }, syncNext));
+      for (const failure of failures) if (failure !== undefined) this.#unsynced.push(failure);
       // A folder cannot be opened for syncing everywhere (Windows): the files themselves are what matters.
       for (const folder of new Set(batch.map(([file]) => dirname(file)))) await sync(folder).catch(() => undefined);
     })().finally(() => this.#syncing.delete(done));
@@ -381,6 +434,20 @@ export class RecordingWriteError extends Error {
     this.code = code;
     this.dir = dir;
     this.file = file;
+  }
+}
+
+/**
+ * Makes a folder (and its parents) if it is not there.
+ * @throws an error with code `ENOTDIR` when something that is not a folder has its name, else mkdir's error.
+ */
+function makeFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    // mkdir says EEXIST when something that is not a folder has the folder's name.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
   }
 }
 
