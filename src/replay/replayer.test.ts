@@ -169,6 +169,25 @@ describe('Replayer over recordings indexed by reference', () => {
     expect(replayer.unused()).toEqual(['localplay-diversion/a-000.json', 'localplay-diversion/b-000.json']);
   });
 
+  it('served() remembers exact matches by the query without its volatile, secret and identity values, and forgets them when the recordings change', () => {
+    const replayer = new Replayer(recordings.slice(0, 2), { match: 'strict' });
+    const ask = (nonce: number) => replayer.served('GET', '/api/g1/localplay/diversion', `ref=&is_from_gallery=false&_region=IN&_model=Redmi%20Note&_nonce=${nonce}&_ts=${nonce}&_st=S${nonce}&_sdevid=d${nonce}&ref=app`);
+    expect(ask(1)?.entry.name).toBe('localplay-diversion/b-000.json');
+    expect(ask(2)?.entry.name).toBe('localplay-diversion/b-000.json');
+    // Another value of a parameter that matches is another query.
+    expect(replayer.served('GET', '/api/g1/localplay/diversion', 'ref=&is_from_gallery=maybe&_region=IN&_model=Redmi%20Note&ref=app')).toBeUndefined();
+    // A recording added under the same key (--record-missing) extends the sequence at once.
+    replayer.add(named('localplay-diversion/b-001.json', '/api/g1/localplay/diversion', `ref=&is_from_gallery=false&${COMMON}&ref=app`, 'other again'));
+    expect(ask(3)?.entry.name).toBe('localplay-diversion/b-001.json');
+    // A reloaded folder is asked afresh.
+    replayer.replaceRecordings(recordings.slice(0, 1));
+    expect(ask(4)).toBeUndefined();
+    // An encoded parameter name is decoded, never remembered raw.
+    replayer.replaceRecordings(recordings);
+    expect(replayer.served('GET', '/api/g1/meta/cp', COMMON.replace('_region', '%5Fregion'))?.entry.name).toBe('meta-cp/d-000.json');
+    expect(replayer.served('GET', '/api/g1/meta/cp', COMMON.replace('_region', '%5Fregion'))?.entry.name).toBe('meta-cp/d-000.json');
+  });
+
   it('a folder reloaded with replaceRecordings answers from the new index and starts sequences again', async () => {
     const replayer = new Replayer(recordings);
     expect(bodyOf(replayer.find('GET', '/api/g1/meta/setting', COMMON))).toBe('first');

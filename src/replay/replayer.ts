@@ -1,8 +1,29 @@
 import { operationOfPath, type OperationName } from '../contract/index.js';
-import { DEFAULT_POLICY, decodeComponent, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
+import { DEFAULT_POLICY, decodeComponent, ignoredBecause, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
+
+/** The most queries whose exact match `Replayer.served` remembers (then forgotten all at once). */
+export const MAX_KNOWN_QUERIES = 1024;
+
+/** A query parameter name with an escape or a `+`: such a query is looked up in full, never remembered. */
+const ENCODED_NAME = /(?:^|&)[^=&]*[%+]/;
+/** One `name=value` pair of a raw query, split as `splitQuery` splits it. */
+const PAIR = /(^|&)([^=&]*)=([^&]*)/g;
+
+/**
+ * The key under which the exact match of a request is remembered: upper-case `method`, `operation`
+ * and the raw query (`search`, `?` optional) with the values of the parameters `policy` leaves out
+ * of matching taken out (`_ts=` for `_ts=1718000000`), so that requests with the same match key but
+ * other volatile, secret or identity values share it. `undefined` (not remembered) when a parameter
+ * name is percent-encoded or has a `+` (its decoded name decides). Never throws.
+ */
+function memoKey(method: string, operation: OperationName, search: string, policy: NormalisationPolicy): string | undefined {
+  const text = search.startsWith('?') ? search.slice(1) : search;
+  if (ENCODED_NAME.test(text)) return undefined;
+  return `${method} ${operation} ${text.replace(PAIR, (pair, lead: string, name: string) => (ignoredBecause(policy, name) ? `${lead}${name}=` : pair))}`;
+}
 
 /** How a miss of the exact key is answered: `strict` explains it; `nearest` serves the closest recording of the same operation. */
 export type MatchMode = 'strict' | 'nearest';
@@ -52,6 +73,10 @@ export class Replayer {
   /** How many times each sequence (the recordings of one key, known by the name of its first) was served. */
   readonly #served = new Map<string, number>();
   readonly #used = new Set<string>();
+  /** The recordings of exact matches found by `served`, by {@link memoKey}; valid for `#knownFor` while it has `#knownSize` recordings. */
+  readonly #known = new Map<string, readonly IndexedRecording[]>();
+  #knownFor: RecordingIndex | undefined;
+  #knownSize = 0;
   /** The responses being read from the source now, by recording name (see `response`). */
   #reading = new Map<string, Promise<RecordedResponse>>();
 
@@ -87,7 +112,7 @@ export class Replayer {
     if (!operation) return { kind: 'not-operation' };
     const pairs = splitQuery(search);
     const query = queryMultimap(pairs, this.#index.policy);
-    const served = this.#serve(method, operation, query, mode);
+    const served = this.#serve(method, operation, query, mode, this.#index.find(method, operation, query));
     if (served) return served;
     const names = pairs.map(([name]) => decodeComponent(name));
     const key = matchKeyOf(method, operation, query);
@@ -101,14 +126,31 @@ export class Replayer {
    * near-miss report, so `find` can be asked about the same request afterwards.
    */
   served(method: string, pathname: string, search: string, mode: MatchMode = this.match): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
-    if (method.toUpperCase() === 'HEAD') method = 'GET';
+    method = method.toUpperCase();
+    if (method === 'HEAD') method = 'GET';
     const operation = operationOfPath(pathname);
-    return operation ? this.#serve(method, operation, queryMultimap(splitQuery(search), this.#index.policy), mode) : undefined;
+    if (!operation) return undefined;
+    // A client sends the same queries again and again but for their volatile values: their exact matches are remembered.
+    if (this.#knownFor !== this.#index || this.#knownSize !== this.#index.size) {
+      this.#known.clear();
+      this.#knownFor = this.#index;
+      this.#knownSize = this.#index.size;
+    }
+    const memo = memoKey(method, operation, search, this.#index.policy);
+    const known = memo === undefined ? undefined : this.#known.get(memo);
+    if (known) return { kind: 'exact', entry: this.#next(known) };
+    const query = queryMultimap(splitQuery(search), this.#index.policy);
+    const exact = this.#index.find(method, operation, query);
+    if (exact && memo !== undefined) {
+      if (this.#known.size >= MAX_KNOWN_QUERIES) this.#known.clear();
+      this.#known.set(memo, exact);
+    }
+    return this.#serve(method, operation, query, mode, exact);
   }
 
-  #serve(method: string, operation: OperationName, query: QueryMultimap, mode: MatchMode): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
-    const exact = this.#index.find(method, operation, query);
+  #serve(method: string, operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
     if (exact) return { kind: 'exact', entry: this.#next(exact) };
+
     if (mode === 'nearest') {
       const [best] = closest(this.#index, operation, query, 1);
       if (best) return { kind: 'nearest', entry: this.#next(this.#index.sequenceOf(best.entry)), differences: best.differences };
