@@ -1,4 +1,4 @@
-import { parseDeepLink } from '../contract/index.js';
+import { parseDeepLink } from '../contract/core.js';
 
 /**
  * The fields every analytics record carries. @see seed "Events": "Its common fields are `_device`,

@@ -1,4 +1,8 @@
-import { z } from 'zod';
+/**
+ * The envelope's success values and shape, without zod (what `serve` needs to write answers); the
+ * runtime schema is `envelopeSchema` in `envelope-schema.ts`.
+ * @module
+ */
 
 /**
  * The `msg` text of a successful response.
@@ -11,23 +15,6 @@ export const SUCCESS_MSG = 'OK';
  * @see seed "Resources and their fields" → "Response envelope (all operations)"; "Errors" rule 1.
  */
 export const SUCCESS_RESULT = 1;
-
-/**
- * Builds the schema of the envelope every operation answers with: `{ data, msg, result }`.
- *
- * `data` is the operation's payload; `msg` is `"OK"` and `result` is `1` on success. The envelope of
- * a failure is not shown in the seed, so `msg` and `result` are only typed here, not pinned.
- *
- * @example envelopeSchema(settingsSchema).parse({ data: {...}, msg: 'OK', result: 1 })
- * @see seed "Resources and their fields" → "Response envelope (all operations)".
- */
-export function envelopeSchema<T extends z.ZodType>(data: T) {
-  return z.strictObject({
-    data,
-    msg: z.string(),
-    result: z.number().int(),
-  });
-}
 
 /** An envelope `{ data, msg, result }` around a payload of type `T`. @see seed "Response envelope". */
 export interface Envelope<T> {

@@ -1,6 +1,7 @@
 /**
  * The seed as code: operations, envelope, payload schemas, query parameters and deep links.
- * Imports nothing else of mockvideo.
+ * Imports nothing else of mockvideo. `core.ts` is the same without the zod schemas (the serving path
+ * imports that one).
  * @module
  */
 export * from './ad-config.js';
@@ -9,6 +10,7 @@ export * from './content-provider.js';
 export * from './deep-link.js';
 export * from './diversion.js';
 export * from './envelope.js';
+export * from './envelope-schema.js';
 export * from './json-text.js';
 export * from './operations.js';
 export * from './plugin.js';

@@ -2,96 +2,35 @@ import type { z } from 'zod';
 import { adConfigSchema } from './ad-config.js';
 import { contentProvidersSchema } from './content-provider.js';
 import { diversionSetSchema } from './diversion.js';
+import { OPERATION_TABLE, type OperationInfo, type OperationName } from './operation-table.js';
 import { pluginEntriesSchema } from './plugin.js';
 import { recommendationsSchema } from './recommended-video.js';
 import { settingsSchema } from './settings.js';
 
-/** The path prefix of every operation; `g1` is the interface generation. @see seed "Versioning" rule 1. */
-export const API_PREFIX = '/api/g1';
+export * from './operation-table.js';
 
-/** The names of the six operations, as their paths below {@link API_PREFIX}. @see seed "Operations". */
-export const OPERATION_NAMES = [
-  'ad_config',
-  'meta/cp',
-  'meta/setting',
-  'meta/plugin',
-  'localplay/diversion',
-  'localplay/recomm',
-] as const;
-
-/** One of the six operations, named by its path below `/api/g1`, e.g. `meta/setting`. */
-export type OperationName = (typeof OPERATION_NAMES)[number];
-
-/** An operation-specific query parameter, beyond the common ones. @see seed "Operations" → "Extra query parameters". */
-export interface ExtraParameter {
-  name: string;
-  /** What the value must be, in the seed's words. */
-  format: string;
-  /** For `ref`: sent empty, before the common `ref`, so the parameter occurs twice. */
-  emptyBeforeCommon?: boolean;
-  /** The decoded value must match this. */
-  pattern: RegExp;
-}
-
-/** One row of the seed's operations table. */
-export interface OperationSpec {
-  /** The seed's row number (1–6). */
-  number: number;
-  name: OperationName;
-  /** The full path, e.g. `/api/g1/meta/setting`. */
-  path: string;
-  /** The HTTP method; every operation is a GET without body. */
-  method: 'GET';
-  extraParameters: readonly ExtraParameter[];
-  /** The seed's description of `data`. */
-  data: string;
+/** One row of the seed's operations table, with the runtime schema of its `data`. */
+export interface OperationSpec extends OperationInfo {
   /** The runtime schema of `data`. */
   dataSchema: z.ZodType;
 }
 
-const refBeforeCommon: ExtraParameter = {
-  name: 'ref',
-  format: 'string, sent empty before the common ref',
-  emptyBeforeCommon: true,
-  pattern: /^$/,
+const DATA_SCHEMAS: Readonly<Record<OperationName, z.ZodType>> = {
+  ad_config: adConfigSchema,
+  'meta/cp': contentProvidersSchema,
+  'meta/setting': settingsSchema,
+  'meta/plugin': pluginEntriesSchema,
+  'localplay/diversion': diversionSetSchema,
+  'localplay/recomm': recommendationsSchema,
 };
-
-function operation(number: number, name: OperationName, data: string, dataSchema: z.ZodType, extraParameters: ExtraParameter[] = []): OperationSpec {
-  return { number, name, path: `${API_PREFIX}/${name}`, method: 'GET', extraParameters, data, dataSchema };
-}
 
 /**
  * The operations table: for each operation its number, path, extra query parameters and the schema
- * of its `data`. All are GET with no request body, answering 200 with the envelope.
+ * of its `data`. All are GET with no request body, answering 200 with the envelope. Loads zod and
+ * builds every payload schema: code that only routes or checks queries uses {@link OPERATION_TABLE}.
  *
  * @see seed "Endpoints" → "Operations".
  */
-export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = {
-  ad_config: operation(1, 'ad_config', 'Ad configuration object', adConfigSchema),
-  'meta/cp': operation(2, 'meta/cp', 'Array of content providers', contentProvidersSchema),
-  'meta/setting': operation(3, 'meta/setting', 'Runtime settings object', settingsSchema),
-  'meta/plugin': operation(4, 'meta/plugin', 'Array of plugin entries', pluginEntriesSchema),
-  'localplay/diversion': operation(5, 'localplay/diversion', 'Diversion set', diversionSetSchema, [
-    refBeforeCommon,
-    { name: 'is_from_gallery', format: 'boolean as text (true or false)', pattern: /^(true|false)$/ },
-  ]),
-  'localplay/recomm': operation(6, 'localplay/recomm', 'Array of recommended video items', recommendationsSchema, [refBeforeCommon]),
-};
-
-/** True when `name` is one of the six operations. */
-export function isOperationName(name: string): name is OperationName {
-  return Object.prototype.hasOwnProperty.call(OPERATIONS, name);
-}
-
-/**
- * The operation a URL path names, or `undefined`. Accepts `/api/g1/<operation>` anywhere at the end
- * of the path (so a `/scenarios/<name>` prefix is allowed) and ignores one trailing slash.
- *
- * @example operationOfPath('/scenarios/gallery/api/g1/meta/cp') // 'meta/cp'
- */
-export function operationOfPath(pathname: string): OperationName | undefined {
-  const at = pathname.lastIndexOf(`${API_PREFIX}/`);
-  if (at < 0) return undefined;
-  const name = pathname.slice(at + API_PREFIX.length + 1).replace(/\/$/, '');
-  return isOperationName(name) ? name : undefined;
-}
+export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object.fromEntries(
+  Object.values(OPERATION_TABLE).map((info) => [info.name, { ...info, dataSchema: DATA_SCHEMAS[info.name] }]),
+) as unknown as Record<OperationName, OperationSpec>;

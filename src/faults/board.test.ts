@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FaultBoard, parseFaultFlag, parseFaultPlan } from './board.js';
+import { FaultBoard } from './board.js';
+import { parseFaultFlag, parseFaultPlan } from './plan.js';
 import { faultHits } from './fault.js';
 
 describe('fault plans', () => {

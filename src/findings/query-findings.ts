@@ -1,4 +1,4 @@
-import type { OperationName } from '../contract/index.js';
+import type { OperationName } from '../contract/core.js';
 import { splitQuery } from '../normalise/index.js';
 import { MAX_TS_SKEW_SECONDS, requestFindings, type Finding } from './request-findings.js';
 

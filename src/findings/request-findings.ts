@@ -1,4 +1,4 @@
-import { COMMON_PARAMETERS, OPERATIONS, type OperationName } from '../contract/index.js';
+import { COMMON_PARAMETERS, OPERATION_TABLE, type OperationName } from '../contract/core.js';
 import { decodeComponent, type RawPair } from '../normalise/index.js';
 
 /** One way a client request breaks the contract. `rule` is stable for tools; `message` is for people. */
@@ -53,7 +53,7 @@ export function requestFindings(facts: RequestFacts): Finding[] {
     if (seen) seen.push(value);
     else values.set(name, [value]);
   }
-  const spec = OPERATIONS[facts.operation];
+  const spec = OPERATION_TABLE[facts.operation];
   const refTwice = spec.extraParameters.some((p) => p.emptyBeforeCommon);
 
   for (const param of COMMON_PARAMETERS) {

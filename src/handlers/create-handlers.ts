@@ -1,7 +1,7 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import { API_PREFIX, operationOfPath } from '../contract/index.js';
+import { API_PREFIX, operationOfPath } from '../contract/core.js';
 import { shippedCatalog, type ScenarioCatalog } from '../scenarios/index.js';
-import type { FaultBoard } from '../faults/index.js';
+import type { FaultBoard } from '../faults/board.js';
 import { unknownOperation } from './error-responses.js';
 import { ScenarioResponder } from './responder.js';
 import { planScenarioAnswer, type Answer, type PlannedAnswer } from './scenario-answer.js';

@@ -1,5 +1,5 @@
-import { OPERATION_NAMES, API_PREFIX } from '../contract/index.js';
-import { JSON_CONTENT_TYPE, type CompiledStub } from '../scenarios/index.js';
+import { OPERATION_NAMES, API_PREFIX } from '../contract/core.js';
+import { JSON_CONTENT_TYPE, type CompiledStub } from '../scenarios/compile.js';
 
 /**
  * A mockvideo error answer (not the service's envelope, which the seed does not show for failures):

@@ -1,6 +1,7 @@
-import type { OperationName } from '../contract/index.js';
-import { faultHits, type Fault } from '../faults/index.js';
-import { stubMatches, type CompiledStub, type PreparedResponse, type ScenarioCatalog } from '../scenarios/index.js';
+import type { OperationName } from '../contract/core.js';
+import { faultHits, type Fault } from '../faults/fault.js';
+import type { ScenarioCatalog } from '../scenarios/catalog.js';
+import { stubMatches, type CompiledStub, type PreparedResponse } from '../scenarios/compile.js';
 
 /** What a scenario answers for one request: the prepared response, or no stub matched. */
 export type StubOutcome =

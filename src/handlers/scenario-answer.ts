@@ -1,6 +1,7 @@
-import { toServiceJson, type OperationName } from '../contract/index.js';
-import { HANG_MS, delayOf, type Fault, type FaultBoard } from '../faults/index.js';
-import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/index.js';
+import { toServiceJson, type OperationName } from '../contract/core.js';
+import type { FaultBoard } from '../faults/board.js';
+import { HANG_MS, delayOf, type Fault } from '../faults/fault.js';
+import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/compile.js';
 import { methodNotAllowed, noStubMatched, unknownScenario } from './error-responses.js';
 import type { ScenarioResponder } from './responder.js';
 import { ANSWERED_BY_HEADER } from './select-scenario.js';

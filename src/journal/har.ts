@@ -1,6 +1,6 @@
 import type { Har } from 'har-format';
 import { harFromRecordings } from '../replay/har.js';
-import type { OperationName } from '../contract/index.js';
+import type { OperationName } from '../contract/core.js';
 import type { JournalExchange } from './journal.js';
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Normalisation: query parsing that never throws, the declarative policy (volatile, secret and
  * identity parameters), the match key, recordings and their redaction. Pure: runs in any runtime.
+ * Loads no zod: reading a recording file back (`parseRecording`) is in `recording-schema.ts`.
  * @module
  */
 export * from './body.js';

@@ -1,4 +1,4 @@
-import { IDENTITY_PARAMETERS, SECRET_PARAMETERS, VOLATILE_PARAMETERS } from '../contract/index.js';
+import { IDENTITY_PARAMETERS, SECRET_PARAMETERS, VOLATILE_PARAMETERS } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
 
 /**

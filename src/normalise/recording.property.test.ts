@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bodyBytes, storeBody } from './body.js';
-import { formatRecording, parseRecording, type Recording } from './recording.js';
+import { formatRecording, type Recording } from './recording.js';
+import { parseRecording } from './recording-schema.js';
 
 function recordingWith(bytes: Uint8Array): Recording {
   return {

@@ -1,4 +1,4 @@
-import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/index.js';
+import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/core.js';
 import { fromBase64, storeBody, toBase64, toBinaryString } from './body.js';
 import { matchKey } from './match-key.js';
 import { REDACTED, type NormalisationPolicy } from './policy.js';

@@ -1,5 +1,5 @@
 import { getResponse, http, HttpResponse, type HttpHandler } from 'msw';
-import { API_PREFIX, OPERATION_NAMES, operationOfPath } from '../contract/index.js';
+import { API_PREFIX, OPERATION_NAMES, operationOfPath } from '../contract/core.js';
 import { errorBody, methodNotAllowed, unknownOperation } from '../handlers/error-responses.js';
 import { REDACTED, type NamedRecording } from '../normalise/index.js';
 import { formatNearMissReport, type Difference, type NearMissReport } from './near-miss.js';

@@ -1,5 +1,5 @@
 import type { Entry, Har, Header } from 'har-format';
-import { operationOfPath } from '../contract/index.js';
+import { operationOfPath } from '../contract/core.js';
 import { bodyBytes, buildRecording, fromBase64, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
 
 /** What {@link recordingsFromHar} made of a HAR: recordings in `startedDateTime` order, and the entries it skipped with why. */

@@ -1,4 +1,4 @@
-import type { OperationName } from '../contract/index.js';
+import type { OperationName } from '../contract/core.js';
 import { ignoredBecause, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import type { RecordingIndex, IndexedRecording } from './recording-index.js';
 

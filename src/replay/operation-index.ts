@@ -1,4 +1,4 @@
-import type { OperationName } from '../contract/index.js';
+import type { OperationName } from '../contract/core.js';
 import type { QueryMultimap } from '../normalise/index.js';
 import { IntList, TextMap, grownSlots } from './compact.js';
 

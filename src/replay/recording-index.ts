@@ -1,4 +1,4 @@
-import { OPERATION_NAMES, operationOfPath, type OperationName } from '../contract/index.js';
+import { OPERATION_NAMES, operationOfPath, type OperationName } from '../contract/core.js';
 import { matchKey, matchKeyOf, queryMultimap, type NamedRecording, type NormalisationPolicy, type QueryMultimap, type Recording } from '../normalise/index.js';
 import { IntList, TextPool } from './compact.js';
 import { OperationIndex } from './operation-index.js';

@@ -1,4 +1,4 @@
-import type { OperationName } from '../contract/index.js';
+import type { OperationName } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
 import { bodyBytes, type RawPair, type Recording } from '../normalise/index.js';
 

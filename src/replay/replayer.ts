@@ -1,4 +1,4 @@
-import { operationOfPath, type OperationName } from '../contract/index.js';
+import { operationOfPath, type OperationName } from '../contract/core.js';
 import { DEFAULT_POLICY, decodeComponent, ignoredBecause, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';

@@ -1,8 +1,8 @@
-import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
+import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
 import { ScenarioError, UnknownScenarioError, type ScenarioProblem } from '../errors.js';
 import { compileStub, type CompiledStub } from './compile.js';
 import { consistencyProblems, type OperationOrigin } from './consistency.js';
-import type { Fault } from '../faults/index.js';
+import type { Fault } from '../faults/fault.js';
 import type { ScenarioFaults, Stub } from './format.js';
 import type { ParsedScenario } from './parse.js';
 

@@ -1,5 +1,5 @@
-import { SUCCESS_MSG, SUCCESS_RESULT, toServiceJson } from '../contract/index.js';
-import type { Fault } from '../faults/index.js';
+import { SUCCESS_MSG, SUCCESS_RESULT, toServiceJson } from '../contract/core.js';
+import type { Fault } from '../faults/fault.js';
 import type { Stub, StubResponse } from './format.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ITEM_ID, type OperationName } from '../contract/index.js';
+import { ITEM_ID, type OperationName } from '../contract/core.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
 import type { Stub, StubResponse } from './format.js';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/index.js';
-import { answerStatusSchema, faultSchema, type Fault } from '../faults/index.js';
+import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/operations.js';
+import type { Fault } from '../faults/fault.js';
+import { answerStatusSchema, faultSchema } from '../faults/fault-schema.js';
 
 /**
  * A scenario name: lowercase letters, digits and dashes, starting with a letter or digit. Names

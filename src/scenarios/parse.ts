@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/index.js';
+import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
 import { scenarioFaultsSchema, scenarioHeaderSchema, stubSchemas, type ScenarioFaults, type Stub } from './format.js';
 

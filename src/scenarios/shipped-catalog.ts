@@ -1,4 +1,4 @@
-import type { OperationName } from '../contract/operations.js';
+import type { OperationName } from '../contract/operation-table.js';
 import { ScenarioCatalog, type CompiledScenario } from './catalog.js';
 import type { CompiledStub } from './compile.js';
 import { COMPILED_SHIPPED_CATALOG } from './shipped-catalog.generated.js';

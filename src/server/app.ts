@@ -1,7 +1,7 @@
 import { createMiddleware } from '@mswjs/http-middleware';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { HttpHandler } from 'msw';
-import { API_PREFIX, OPERATION_NAMES } from '../contract/index.js';
+import { API_PREFIX, OPERATION_NAMES } from '../contract/core.js';
 import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
 import type { ServerContext } from './context.js';
 import { journalMiddleware } from './journal-middleware.js';

@@ -1,9 +1,9 @@
-import { FaultBoard, type FaultPlan } from '../faults/index.js';
+import { FaultBoard, type FaultPlan } from '../faults/board.js';
 import { ScenarioResponder } from '../handlers/responder.js';
 import type { DeviceUrl } from './addresses.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from '../journal/index.js';
-import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/index.js';
-import type { ScenarioCatalog } from '../scenarios/index.js';
+import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/policy.js';
+import type { ScenarioCatalog } from '../scenarios/catalog.js';
 
 /** What a running mockvideo server does. */
 export type ServerMode = 'serve' | 'replay' | 'record';

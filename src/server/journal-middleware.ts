@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/index.js';
+import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/core.js';
 import { queryFindings, type Finding } from '../findings/index.js';
 import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { operationOfPath } from '../contract/index.js';
+import { operationOfPath } from '../contract/core.js';
 import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
 import { MATCH_HEADER } from '../replay/replayer.js';

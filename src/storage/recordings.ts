@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
 import { MockvideoError, PREFIX } from '../errors.js';
-import { formatRecording, parseRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
+import { formatRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
+import { parseRecording } from '../normalise/recording-schema.js';
 import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from '../replay/recording-source.js';
 
 /** A recording file name: `<first 12 hex of sha256(matchKey)>-<NNN>.json`, NNN the recorded order under that key. */

@@ -1,55 +1,15 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MockvideoError, type ScenarioProblem } from '../errors.js';
-import { SCENARIO_NAME, parseScenarioText, type ParsedScenario } from '../scenarios/index.js';
+import { MockvideoError } from '../errors.js';
+import { SHIPPED_SCENARIO_FILES } from '../scenarios/shipped.generated.js';
 
 /** The folder of the scenarios shipped in the package (`<package>/scenarios`). */
 export const SHIPPED_SCENARIOS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../scenarios');
 
-/** What reading scenario files gave: the parsed scenarios and every problem (files that failed are left out). */
-export interface ScenarioFiles {
-  scenarios: ParsedScenario[];
-  problems: ScenarioProblem[];
-}
-
-function displayPath(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel && !rel.startsWith('..') ? rel : file;
-}
-
 /** True for a scenario file name: `<name>.json`, not a JSON Schema. */
 export function isScenarioFileName(file: string): boolean {
   return file.endsWith('.json') && !file.endsWith('.schema.json');
-}
-
-/**
- * Reads scenario files (each `<name>.json`, the name from the file name) and parses them. Never
- * throws for a bad file: unreadable files, invalid JSON, bad names and contract violations all come
- * back as problems naming the file (relative to the working folder) and the JSON path.
- */
-export function readScenarioFiles(files: readonly string[]): ScenarioFiles {
-  const scenarios: ParsedScenario[] = [];
-  const problems: ScenarioProblem[] = [];
-  for (const file of files) {
-    const source = displayPath(file);
-    const name = basename(file, '.json');
-    if (!SCENARIO_NAME.test(name)) {
-      problems.push({ source, path: '', message: `"${name}" is not a valid scenario name: use lowercase letters, digits and dashes (the file name is the name)` });
-      continue;
-    }
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      problems.push({ source, path: '', message: `cannot read the file: ${(error as Error).message}` });
-      continue;
-    }
-    const result = parseScenarioText(name, text, source);
-    if (result.ok) scenarios.push(result.scenario);
-    else problems.push(...result.problems);
-  }
-  return { scenarios, problems };
 }
 
 /**
@@ -69,4 +29,31 @@ export function scenarioFilesAt(paths: readonly string[]): string[] {
     else files.push(path);
   }
   return files;
+}
+
+/** True when `file` holds exactly the embedded copy of the shipped scenario of its name (so parsing it again would give the same scenario). */
+function sameAsShipped(file: string): boolean {
+  const shipped = SHIPPED_SCENARIO_FILES[basename(file, '.json')];
+  if (shipped === undefined) return false;
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    delete value.$schema;
+    return JSON.stringify(value) === JSON.stringify(shipped);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The scenario files a catalog of `dir` has to parse (see `loadScenarioCatalog`): the scenario files
+ * of `dir`, which defaults to the package's own `scenarios/` folder (when it exists), less the files
+ * there that are unchanged copies of the shipped ones. Empty when the catalog is the shipped one
+ * (compiled at build time). Loads no scenario parser.
+ *
+ * @throws MockvideoError (`MV_USAGE`) when `dir` was given and does not exist.
+ */
+export function scenarioFilesToParse(dir?: string): string[] {
+  const folder = dir ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined);
+  const paths = folder ? scenarioFilesAt([folder]) : [];
+  return folder !== undefined && resolve(folder) === SHIPPED_SCENARIOS_DIR ? paths.filter((file) => !sameAsShipped(file)) : paths;
 }

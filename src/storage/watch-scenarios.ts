@@ -1,10 +1,8 @@
-import { createRequire } from 'node:module';
-import type { FSWatcher } from 'chokidar';
 import { MockvideoError } from '../errors.js';
-import type { ScenarioCatalog } from '../scenarios/index.js';
-import { loadScenarioCatalog } from './load-catalog.js';
+import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { isScenarioFileName } from './scenario-files.js';
-import { watchFolder } from './watch-folder.js';
+import { loadServeCatalog } from './serve-catalog.js';
+import { watchFolder, type FolderWatcher } from './watch-folder.js';
 
 /** What a reload attempt gave: the new catalog, or the error that kept the last good one serving. */
 export type ReloadOutcome = { ok: true; catalog: ScenarioCatalog } | { ok: false; error: Error };
@@ -20,22 +18,30 @@ export interface WatchOptions {
 }
 
 /**
- * Watches a folder of scenario files (with chokidar) and reloads the whole catalog when one is
+ * Watches a folder of scenario files (see `watchFolder`) and reloads the whole catalog when one is
  * added, changed or removed. A broken edit is reported and does not replace anything: the last
- * good catalog keeps serving. Returns the watcher; `close()` it to stop.
+ * good catalog keeps serving. Reloads run one after the other, in the order of the changes (the
+ * scenario parser is loaded with the first reload that has files to parse). Returns the watcher;
+ * `close()` it to stop.
  */
-export function watchScenarios(options: WatchOptions): FSWatcher {
+export function watchScenarios(options: WatchOptions): FolderWatcher {
+  let reloads: Promise<void> = Promise.resolve();
   return watchFolder({
     dir: options.dir,
     depth: 0,
     accepts: isScenarioFileName,
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     onChange: () => {
-      try {
-        options.onReload({ ok: true, catalog: loadScenarioCatalog(options.dir) });
-      } catch (error) {
-        options.onReload({ ok: false, error: error instanceof Error ? error : new MockvideoError('MV_SCENARIO_INVALID', String(error)) });
-      }
+      reloads = reloads
+        .then(() => loadServeCatalog(options.dir))
+        .then(
+          (catalog) => options.onReload({ ok: true, catalog }),
+          (error: unknown) => options.onReload({ ok: false, error: error instanceof Error ? error : new MockvideoError('MV_SCENARIO_INVALID', String(error)) }),
+        )
+        // An onReload that throws fails as it did when reloads were synchronous; the next reload still runs.
+        .catch((error: unknown) => queueMicrotask(() => {
+          throw error;
+        }));
     },
   });
 }

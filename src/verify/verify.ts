@@ -1,4 +1,4 @@
-import { OPERATION_NAMES } from '../contract/index.js';
+import { OPERATION_NAMES } from '../contract/core.js';
 import type { JournalEntry } from '../journal/index.js';
 
 /** One rule's outcome. `message` says what was seen, naming devices and times on a failure. */

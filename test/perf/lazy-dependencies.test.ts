@@ -1,24 +1,55 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startCli } from '../support/cli.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /**
  * Packages only some commands or requests need: loading them at start-up slows every `serve` (see
  * README "Performance"). Express, msw and http-middleware come with the HTTP host, on the first
- * request the fast path leaves; pino with `--log json`; cli-progress with a progress bar.
+ * request the fast path leaves; pino with `--log json`; cli-progress with a progress bar; zod with
+ * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate.
  */
-const ON_FIRST_USE = ['undici', 'selfsigned', 'pngjs', 'jpeg-js', 'fflate', 'chokidar', 'write-file-atomic', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
+const ON_FIRST_USE = ['zod', 'undici', 'selfsigned', 'pngjs', 'jpeg-js', 'fflate', 'chokidar', 'write-file-atomic', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
 
 /**
  * Modules of mockvideo's own that only other commands need (record, replay, import, export,
  * validate, verify load them when they run): `serve` must not pay for them at every start.
  */
 const OTHER_COMMANDS_ONLY = ['server/record-server.js', 'server/replay-server.js', 'storage/recordings.js', 'replay/check.js', 'verify/verify.js', 'record/proxy.js'];
+
+/** The resolve hook of {@link filesLoadedByServe}: appends every resolved URL to the file named by MOCKVIDEO_TEST_LOADED. */
+const LOG_HOOKS = `import { appendFileSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.MOCKVIDEO_TEST_LOADED, r.url + '\\n'); return r; }`;
+
+/**
+ * The ES modules (file URLs, and `node:` built-ins) `mockvideo serve ARGS` loaded by the time it has
+ * answered two `meta/setting` requests and run a moment longer (the scenario watcher loads after
+ * listening): a resolve hook, registered with `--import`, logs each one.
+ */
+async function filesLoadedByServe(args: string[]): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'mockvideo-lazy-serve-'));
+  const log = join(dir, 'resolved.txt');
+  const register = join(dir, 'register.mjs');
+  writeFileSync(log, '');
+  writeFileSync(register, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(LOG_HOOKS)}));\n`);
+  try {
+    const env = { MOCKVIDEO_TEST_LOADED: log, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(register).href}`.trim() };
+    const serve = await startCli(['serve', '--port', '0', ...args], { env });
+    try {
+      for (let i = 0; i < 2; i++) expect((await fetch(`${serve.url}/api/g1/meta/setting`)).status).toBe(args.some((a) => a.startsWith('--fault')) ? 500 : 200);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      await serve.stop();
+    }
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** The files (paths and file URLs) a fresh Node process loads when it imports `entry`: ES modules through a resolve hook, CommonJS ones from require.cache. */
 function filesLoadedBy(entry: string): string[] {
@@ -67,5 +98,19 @@ describe('start-up', () => {
     expect(OTHER_COMMANDS_ONLY.filter((name) => modules.has(name))).toEqual([]);
     // The check sees our modules: serve's own are there.
     expect([modules.has('cli/commands/serve.js'), modules.has('server/serve-server.js')]).toEqual([true, true]);
+  });
+});
+
+describe('serve start-up', () => {
+  it('a plain `serve` (no scenario files of the user\'s own, no --fault) answers without loading zod', async () => {
+    const files = await filesLoadedByServe([]);
+    expect(packagesOf(files).has('zod')).toBe(false);
+    // The check sees what serve loads: its own modules and yargs.
+    expect([ownModulesOf(files).has('server/fast-path.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
+  });
+
+  it('`serve --fault` loads zod to read the flag (the check sees zod when it loads)', async () => {
+    const files = await filesLoadedByServe(['--fault', 'meta/setting=status:500']);
+    expect(packagesOf(files).has('zod')).toBe(true);
   });
 });

@@ -2,10 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
-import { SCENARIO_NAME } from '../../scenarios/index.js';
-import { loadScenarioCatalog } from '../../storage/load-catalog.js';
-import { SHIPPED_SCENARIOS_DIR, readScenarioFiles, scenarioFilesAt } from '../../storage/scenario-files.js';
-import { shippedScenarios, type ParsedScenario } from '../../scenarios/index.js';
+import type { ParsedScenario } from '../../scenarios/parse.js';
+import { SHIPPED_SCENARIOS_DIR, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { exitWithError } from '../exit.js';
 
 interface NewScenarioArgs {
@@ -39,8 +37,14 @@ export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
       .option('dir', { type: 'string', default: 'scenarios', describe: 'Folder to write it to (created if missing)' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
       .example('$0 new-scenario gallery-no-ads --from gallery', 'Write scenarios/gallery-no-ads.json extending "gallery"') as unknown as Argv<NewScenarioArgs>,
-  handler: (args: ArgumentsCamelCase<NewScenarioArgs>) => {
+  handler: async (args: ArgumentsCamelCase<NewScenarioArgs>) => {
     try {
+      // Loaded when the command runs, not at every start of the CLI.
+      const [{ SCENARIO_NAME, shippedScenarios }, { loadScenarioCatalog }, { readScenarioFiles }] = await Promise.all([
+        import('../../scenarios/index.js'),
+        import('../../storage/load-catalog.js'),
+        import('../../storage/read-scenario-files.js'),
+      ]);
       if (!SCENARIO_NAME.test(args.name)) throw new MockvideoError('MV_USAGE', `"${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "gallery-no-ads".`);
       const dir = resolve(args.dir);
       const local = existsSync(dir) ? readScenarioFiles(scenarioFilesAt([dir])).scenarios : [];

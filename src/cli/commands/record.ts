@@ -1,5 +1,5 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { OPERATION_NAMES, type OperationName } from '../../contract/index.js';
+import { OPERATION_NAMES, type OperationName } from '../../contract/core.js';
 import { MockvideoError } from '../../errors.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { jsonLines, type OutputArgs } from '../output.js';

@@ -1,5 +1,5 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { loadScenarioCatalog } from '../../storage/load-catalog.js';
+import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { exitWithError } from '../exit.js';
 import { scenariosDirOption } from '../options.js';
 
@@ -17,9 +17,9 @@ export const scenariosCommand: CommandModule<object, ScenariosArgs> = {
       .option('scenarios-dir', scenariosDirOption)
       .option('json', { type: 'boolean', default: false, describe: 'Print JSON: [{name, description, extends}]' })
       .example('$0 scenarios', 'List the scenarios') as unknown as Argv<ScenariosArgs>,
-  handler: (args: ArgumentsCamelCase<ScenariosArgs>) => {
+  handler: async (args: ArgumentsCamelCase<ScenariosArgs>) => {
     try {
-      const list = loadScenarioCatalog(args.scenariosDir as string | undefined).list();
+      const list = (await loadServeCatalog(args.scenariosDir as string | undefined)).list();
       if (args.json) {
         process.stdout.write(`${JSON.stringify(list.map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })), null, 2)}\n`);
         return;

@@ -1,10 +1,9 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { existsSync } from 'node:fs';
-import { parseFaultFlag } from '../../faults/index.js';
 import { SHIPPED_SCENARIOS_DIR } from '../../storage/scenario-files.js';
 import { startServeServer } from '../../server/serve-server.js';
 import { startServers, type StartedServers } from '../../server/start-servers.js';
-import { loadScenarioCatalog } from '../../storage/load-catalog.js';
+import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
@@ -57,8 +56,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch });
       }
       keepHeapSmall();
-      const catalog = loadScenarioCatalog(args.scenariosDir as string | undefined);
-      const faults = (args.fault ?? []).map(parseFaultFlag);
+      // The scenario parser, the fault schema and zod load only for scenario files of the user's own and --fault flags.
+      const catalog = await loadServeCatalog(args.scenariosDir as string | undefined);
+      const faults = args.fault?.length ? args.fault.map((await import('../../faults/plan.js')).parseFaultFlag) : [];
       let started: StartedServers | undefined;
       const watchedDir = args.watch ? ((args.scenariosDir as string | undefined) ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined)) : undefined;
       const onRequest = requestLogger(args as unknown as OutputArgs);

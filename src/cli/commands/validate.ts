@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { formatProblem, type ScenarioProblem } from '../../errors.js';
 import type { NormalisationPolicy } from '../../normalise/index.js';
-import { checkScenarios, shippedScenarios, type ParsedScenario } from '../../scenarios/index.js';
-import { SHIPPED_SCENARIOS_DIR, readScenarioFiles, scenarioFilesAt } from '../../storage/scenario-files.js';
+import type { ParsedScenario } from '../../scenarios/parse.js';
+import { SHIPPED_SCENARIOS_DIR, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { EXIT, exitWithError } from '../exit.js';
 import { progress, progressCallback } from '../progress.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
@@ -55,6 +55,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
         for (const dir of recordingDirs) count += await validateRecordings(dir, policy);
       }
       if (scenarioPaths.length) {
+        const [{ checkScenarios, shippedScenarios }, { readScenarioFiles }] = await Promise.all([import('../../scenarios/index.js'), import('../../storage/read-scenario-files.js')]);
         const files = scenarioFilesAt(scenarioPaths);
         const bar = progress(files.length, 'Checking scenarios');
         const read = { scenarios: [] as ParsedScenario[], problems: [] as ScenarioProblem[] };

@@ -1,0 +1,67 @@
+/**
+ * The rules of a recommended video item's id and `target` deep link, without zod: the checks the
+ * item schemas of `recommended-video.ts` run, and what scenario consistency checks need.
+ * @module
+ */
+import { isEncodedDeepLink, parseDeepLink } from './deep-link.js';
+
+/** Item id shape `V-<provider_id>-<video_id>`; groups: provider id, video id. @see seed "Recommended video item". */
+export const ITEM_ID = /^V-([A-Za-z0-9_.]+)-(.+)$/;
+
+/** `position` shape `<placement>||||<index>`; groups: placement, zero-based index. @see seed "Recommended video item". */
+export const POSITION = /^([^|]+)\|\|\|\|(\d+)$/;
+
+/** The placement observed in `position`. @see seed "Recommended video item". */
+export const RECOMMENDATION_PLACEMENT = 'localplayrecomm';
+
+/** The query parameters of a `target` deep link, in the seed's order. @see seed "Recommended video item". */
+export const TARGET_PARAMETERS = [
+  'action', 'id', 'fullscreen', 'transparent', 'default', 'detail_id', 'mode', 'language', 'position', 'back_scheme', 'ref',
+] as const;
+
+/**
+ * What is wrong with an item's `target` deep link, as `[queryParameter, message]` pairs (empty when
+ * nothing is). `index` is the item's zero-based place in its list, which `position` must carry.
+ *
+ * Rules: no path; the parameters of {@link TARGET_PARAMETERS} present; `id` equals the video id of the
+ * item id; `detail_id` equals the item id; `fullscreen`/`transparent` are `true`/`false`; `default`
+ * and `back_scheme` are percent-encoded deep links; `position` is `<placement>||||<index>`.
+ *
+ * @see seed "Recommended video item" → "The `target` deep link …".
+ */
+export function targetProblems(target: string, itemId: string, index?: number): Array<[string, string]> {
+  const link = parseDeepLink(target);
+  if (!link) return [['', 'target must be a deep link of the form <scheme>://<provider host>?<query>']];
+  const problems: Array<[string, string]> = [];
+  if (link.host === '') problems.push(['', 'target must have the host of the provider']);
+  if (link.path !== '') problems.push(['', `target must have no path, found "${link.path}"`]);
+  const value = (name: string) => link.query.find(([n]) => n === name)?.[1];
+  const raw = (name: string) => link.rawQuery.find(([n]) => n === name)?.[1];
+  for (const name of TARGET_PARAMETERS) {
+    if (value(name) === undefined) problems.push([name, `target is missing the query parameter ${name}`]);
+  }
+  const videoId = ITEM_ID.exec(itemId)?.[2];
+  if (videoId !== undefined && value('id') !== undefined && value('id') !== videoId) {
+    problems.push(['id', `id must be the video id "${videoId}" of the item id, found "${value('id')}"`]);
+  }
+  if (value('detail_id') !== undefined && value('detail_id') !== itemId) {
+    problems.push(['detail_id', `detail_id must equal the item id "${itemId}", found "${value('detail_id')}"`]);
+  }
+  for (const name of ['fullscreen', 'transparent']) {
+    const v = value(name);
+    if (v !== undefined && v !== 'true' && v !== 'false') problems.push([name, `${name} must be true or false, found "${v}"`]);
+  }
+  for (const name of ['default', 'back_scheme']) {
+    const r = raw(name);
+    if (r !== undefined && !isEncodedDeepLink(r)) problems.push([name, `${name} must be a percent-encoded deep link, found "${r}"`]);
+  }
+  const position = value('position');
+  if (position !== undefined) {
+    const m = POSITION.exec(position);
+    if (!m) problems.push(['position', `position must have the shape <placement>||||<index>, found "${position}"`]);
+    else if (index !== undefined && Number(m[2]) !== index) {
+      problems.push(['position', `position index must be the zero-based place in the list (${index}), found ${m[2]}`]);
+    }
+  }
+  return problems;
+}

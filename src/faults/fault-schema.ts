@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { MAX_DELAY_MS } from './fault.js';
+
+const share = {
+  rate: z.number().min(0).max(1).optional().describe('Share of requests the fault hits, 0 to 1; default 1 (every request).'),
+  seed: z.number().int().optional().describe('Seed of the deterministic choice of which requests a rate hits; default 1.'),
+};
+
+/** Statuses whose answers cannot carry a body (the Fetch API refuses one, and every answer here has one). */
+const BODILESS_STATUSES = [204, 205, 304];
+
+/**
+ * The HTTP status of an answer mockvideo makes: 200–599 and not 204, 205 or 304 (every answer has a
+ * body; a 1xx is not a final answer). Shared by stubs and `status` faults.
+ */
+export const answerStatusSchema = z
+  .number()
+  .int()
+  .min(200)
+  .max(599)
+  .refine((status) => !BODILESS_STATUSES.includes(status), 'a status of 204, 205 or 304 cannot carry the answer\'s body');
+
+const delayMs = z.union([
+  z.number().int().min(0).max(MAX_DELAY_MS),
+  z.tuple([z.number().int().min(0).max(MAX_DELAY_MS), z.number().int().min(0).max(MAX_DELAY_MS)]).refine(([a, b]) => a <= b, 'a delay range is [min, max] with min ≤ max'),
+]);
+
+/**
+ * A fault: what goes wrong with an answer. Times are in **milliseconds**.
+ * - `delay`: answer normally after `ms` (a number, or `[min, max]` for a random delay in that range);
+ * - `status`: HTTP `status` with `body` (text; default a JSON error);
+ * - `envelope`: status 200 with an envelope whose `result` is not 1 (default 0) and a `msg`;
+ * - `malformed-json`: status 200 with JSON text cut off mid-way;
+ * - `empty`: status 200 with an empty body;
+ * - `reset`: the connection is reset, no answer;
+ * - `hang`: no answer until the client gives up.
+ * `rate` and `seed` make a fault hit a deterministic share of requests.
+ *
+ * The seed's "Errors" section does not show what a failure looks like; these kinds cover what a
+ * client must survive (it logs failed fetches of operations 1, 3 and 4).
+ */
+export const faultSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('delay'), ms: delayMs, ...share }),
+  z.strictObject({ kind: z.literal('status'), status: answerStatusSchema, body: z.string().optional(), ...share }),
+  z.strictObject({ kind: z.literal('envelope'), result: z.number().int().refine((r) => r !== 1, 'an envelope fault needs a result other than 1').optional(), msg: z.string().optional(), ...share }),
+  z.strictObject({ kind: z.literal('malformed-json'), ...share }),
+  z.strictObject({ kind: z.literal('empty'), ...share }),
+  z.strictObject({ kind: z.literal('reset'), ...share }),
+  z.strictObject({ kind: z.literal('hang'), ...share }),
+]);
+
+/** A fault (see {@link faultSchema}). */
+export type Fault = z.infer<typeof faultSchema>;

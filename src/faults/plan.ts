@@ -1,0 +1,72 @@
+/**
+ * Reading fault plans from the admin API's JSON and from `--fault` flags: validated with
+ * `faultSchema`, so this module loads zod (a plain `serve` start does not load it).
+ * @module
+ */
+import { MockvideoError } from '../errors.js';
+import { isOperationName, OPERATION_NAMES } from '../contract/operation-table.js';
+import { MAX_TIMES, type FaultPlan } from './board.js';
+import { FAULT_KINDS, MAX_DELAY_MS } from './fault.js';
+import { faultSchema } from './fault-schema.js';
+
+/**
+ * Reads a fault plan from its JSON form (admin API): `{"operation"?, "kind", "times"?, ...fields}`.
+ * @throws MockvideoError (`MV_USAGE`) naming the field and the allowed values.
+ */
+export function parseFaultPlan(value: unknown): FaultPlan {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new MockvideoError('MV_USAGE', 'A fault is a JSON object, e.g. {"operation": "meta/setting", "kind": "reset", "times": 1}.');
+  }
+  const { operation, times, ...rest } = value as Record<string, unknown>;
+  const plan: Partial<FaultPlan> = {};
+  if (operation !== undefined) {
+    if (typeof operation !== 'string' || !isOperationName(operation)) {
+      throw new MockvideoError('MV_USAGE', `"operation" must be one of ${OPERATION_NAMES.join(', ')} (or left out for every operation), got ${JSON.stringify(operation)}.`);
+    }
+    plan.operation = operation;
+  }
+  if (times !== undefined) {
+    if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > MAX_TIMES) {
+      throw new MockvideoError('MV_USAGE', `"times" must be an integer from 1 to ${MAX_TIMES}, got ${JSON.stringify(times)}.`);
+    }
+    plan.times = times;
+  }
+  const fault = faultSchema.safeParse(rest);
+  if (!fault.success) {
+    const issue = fault.error.issues[0]!;
+    const field = issue.path.join('.') || 'kind';
+    const hint = field === 'kind' ? ` Kinds: ${FAULT_KINDS.join(', ')}.` : '';
+    throw new MockvideoError('MV_USAGE', `Invalid fault: "${field}": ${issue.message}.${hint}`);
+  }
+  return { ...plan, fault: fault.data } as FaultPlan;
+}
+
+/**
+ * Reads a `--fault` flag: `[OPERATION=]KIND[:ARG]`. ARG is the delay in ms (`delay:2000`, or a
+ * range `delay:200-800`), the HTTP status (`status:503`) or the envelope result (`envelope:0`).
+ * Without an operation (or with `*`), the fault applies to every operation. Flag faults last until
+ * cleared.
+ *
+ * @example parseFaultFlag('meta/setting=reset') // { operation: 'meta/setting', fault: { kind: 'reset' } }
+ * @throws MockvideoError (`MV_USAGE`) naming the flag, the operations and the kinds.
+ */
+export function parseFaultFlag(flag: string): FaultPlan {
+  const eq = flag.lastIndexOf('=');
+  const target = eq < 0 ? '*' : flag.slice(0, eq);
+  const [kind, arg] = (eq < 0 ? flag : flag.slice(eq + 1)).split(/:(.*)/s) as [string, string | undefined];
+  const value: Record<string, unknown> = { kind };
+  if (target !== '*') value.operation = target;
+  if (arg !== undefined && arg !== '') {
+    if (kind === 'delay') {
+      const range = /^(\d+)-(\d+)$/.exec(arg);
+      value.ms = range ? [Number(range[1]), Number(range[2])] : Number(arg);
+    } else if (kind === 'status') value.status = Number(arg);
+    else if (kind === 'envelope') value.result = Number(arg);
+  } else if (kind === 'delay') value.ms = 1000;
+  else if (kind === 'status') value.status = 500;
+  try {
+    return parseFaultPlan(value);
+  } catch (error) {
+    throw new MockvideoError('MV_USAGE', `--fault ${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')} Form: [OPERATION=]KIND[:ARG], e.g. meta/setting=status:500 or delay:200-800 (max ${MAX_DELAY_MS} ms).`);
+  }
+}

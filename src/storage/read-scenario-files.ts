@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { basename, relative } from 'node:path';
+import type { ScenarioProblem } from '../errors.js';
+import { SCENARIO_NAME } from '../scenarios/format.js';
+import { parseScenarioText, type ParsedScenario } from '../scenarios/parse.js';
+
+/** What reading scenario files gave: the parsed scenarios and every problem (files that failed are left out). */
+export interface ScenarioFiles {
+  scenarios: ParsedScenario[];
+  problems: ScenarioProblem[];
+}
+
+function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') ? rel : file;
+}
+
+/**
+ * Reads scenario files (each `<name>.json`, the name from the file name) and parses them (with the
+ * scenario format's zod schemas, which this module loads). Never throws for a bad file: unreadable
+ * files, invalid JSON, bad names and contract violations all come back as problems naming the file
+ * (relative to the working folder) and the JSON path.
+ */
+export function readScenarioFiles(files: readonly string[]): ScenarioFiles {
+  const scenarios: ParsedScenario[] = [];
+  const problems: ScenarioProblem[] = [];
+  for (const file of files) {
+    const source = displayPath(file);
+    const name = basename(file, '.json');
+    if (!SCENARIO_NAME.test(name)) {
+      problems.push({ source, path: '', message: `"${name}" is not a valid scenario name: use lowercase letters, digits and dashes (the file name is the name)` });
+      continue;
+    }
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      problems.push({ source, path: '', message: `cannot read the file: ${(error as Error).message}` });
+      continue;
+    }
+    const result = parseScenarioText(name, text, source);
+    if (result.ok) scenarios.push(result.scenario);
+    else problems.push(...result.problems);
+  }
+  return { scenarios, problems };
+}
