@@ -33,7 +33,7 @@ export interface RunningServe {
   context: ServerContext;
 }
 
-/** Watches `watch.dir` and puts each good reload live in `context` (chokidar is loaded only then). */
+/** Watches `watch.dir` and puts each good reload live in `context` (the watcher's modules are loaded only then). */
 async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServerOptions['watch']>) {
   const { watchScenarios } = await import('../storage/watch-scenarios.js');
   return watchScenarios({
@@ -94,7 +94,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
     listener = express;
   }
   const running = await (listenWith ? listenWith(listener) : listen(listener, port, host));
-  // Not awaited: the server answers while chokidar loads and scans.
+  // Not awaited: the server answers while the watcher loads and starts.
   const watcher = watch
     ? watchCatalog(context, watch).catch((error: Error) => {
         watch.onReload({ ok: false, error, version: context.catalogVersion });
