@@ -2,8 +2,7 @@ import type { RequestListener } from 'node:http';
 import { MockvideoError } from '../errors.js';
 import { ANDROID_EMULATOR_HOST, deviceUrls, formatDeviceUrls, isWildcardHost, lanAddresses, type DeviceUrl } from './addresses.js';
 import { listen } from './listen.js';
-import { listenHttps } from './listen-https.js';
-import { ensureCertificate, readCertificateFiles, type TlsMaterial } from './tls-certificate.js';
+import type { TlsMaterial } from './tls-certificate.js';
 
 /** How `serve` listens: HTTP, HTTPS, or both side by side. */
 export interface ListenPlan {
@@ -38,7 +37,8 @@ export function certificateHosts(host: string): string[] {
 
 /**
  * Starts what `plan` asks for: HTTP on `port`; or HTTPS on `port`; or HTTP on `port` and HTTPS on
- * `httpsPort`. HTTPS uses `--cert`/`--key`, else a certificate from {@link ensureCertificate}.
+ * `httpsPort`. HTTPS uses `--cert`/`--key`, else a certificate from `ensureCertificate`. node:https,
+ * node:tls, node:crypto and the certificate code load only when TLS is asked for.
  *
  * @throws MockvideoError (`MV_USAGE`) for `--cert` without `--key` (or the reverse) or an unreadable file.
  * @throws the listen error (e.g. `EADDRINUSE`).
@@ -49,13 +49,16 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
   }
   const wantsTls = plan.https === true || plan.httpsPort !== undefined || plan.certFile !== undefined;
   let tls: TlsMaterial | undefined;
+  let listenHttps: typeof import('./listen-https.js').listenHttps | undefined;
   if (wantsTls) {
+    const [{ ensureCertificate, readCertificateFiles }, https] = await Promise.all([import('./tls-certificate.js'), import('./listen-https.js')]);
+    listenHttps = https.listenHttps;
     tls = plan.certFile !== undefined ? readCertificateFiles(plan.certFile, plan.keyFile!) : await ensureCertificate(certificateHosts(plan.host), plan.certDir);
   }
   const servers: Array<{ url: string; port: number; scheme: 'http' | 'https'; close(graceMs?: number): Promise<void> }> = [];
   try {
     if (!tls || plan.httpsPort !== undefined) servers.push({ ...(await listen(app, plan.port, plan.host)), scheme: 'http' });
-    if (tls) servers.push({ ...(await listenHttps(app, plan.httpsPort ?? plan.port, plan.host, tls)), scheme: 'https' });
+    if (tls) servers.push({ ...(await listenHttps!(app, plan.httpsPort ?? plan.port, plan.host, tls)), scheme: 'https' });
   } catch (error) {
     await Promise.all(servers.map((s) => s.close()));
     throw error;

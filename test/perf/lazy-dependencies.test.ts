@@ -109,6 +109,14 @@ describe('serve start-up', () => {
     expect([ownModulesOf(files).has('server/fast-path.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
   });
 
+  it('a plain `serve` (no --https, --https-port, --cert) loads neither node:https, node:tls nor node:crypto, nor its certificate code', async () => {
+    const files = await filesLoadedByServe([]);
+    expect(files.filter((file) => ['node:https', 'node:tls', 'node:crypto'].includes(file))).toEqual([]);
+    expect(['server/listen-https.js', 'server/tls-certificate.js'].filter((name) => ownModulesOf(files).has(name))).toEqual([]);
+    // The check sees built-ins: node:http is there.
+    expect(files).toContain('node:http');
+  });
+
   it('`serve --fault` loads zod to read the flag (the check sees zod when it loads)', async () => {
     const files = await filesLoadedByServe(['--fault', 'meta/setting=status:500']);
     expect(packagesOf(files).has('zod')).toBe(true);
