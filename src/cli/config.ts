@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import yargs, { type CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
+import type { YargsFactory } from './yargs-loader.js';
 import { MockvideoError } from '../errors.js';
 
 /** The names a config file may have, in the order they are looked for in each folder. */
@@ -28,8 +29,8 @@ export interface CommandOptions {
   arrays: Set<string>;
 }
 
-/** Reads a command module's options by building it on a throwaway yargs instance. */
-export function commandOptions(command: CommandModule<object, never>): CommandOptions {
+/** Reads a command module's options by building it on a throwaway yargs instance made by `yargs` (see `loadYargs`). */
+export function commandOptions(command: CommandModule<object, never>, yargs: YargsFactory): CommandOptions {
   const y = yargs([]);
   const built = (typeof command.builder === 'function' ? command.builder(y as never) : y) ?? y;
   const options = (built as unknown as { getOptions(): { key: Record<string, boolean>; default: Record<string, unknown>; boolean: string[]; array: string[] } }).getOptions();

@@ -1,5 +1,4 @@
-import yargs, { type Argv } from 'yargs';
-import { hideBin } from 'yargs/helpers';
+import type { Argv } from 'yargs';
 import { PREFIX } from '../errors.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { serveCommand } from './commands/serve.js';
@@ -14,6 +13,7 @@ import { configCommand } from './commands/config.js';
 import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
 import { ENV_PREFIX, checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, kebab, loadConfigFile, resolveSettings } from './config.js';
+import { loadYargs } from './yargs-loader.js';
 
 /** The commands that take settings, by name. */
 const COMMANDS = {
@@ -52,7 +52,12 @@ export function skipHelpCache(cli: Argv): void {
  * Runs the mockvideo command line with `argv` (default: this process's arguments). A bad flag or
  * command prints the problem and the usage and exits with code 2.
  */
-export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
+export async function main(args?: string[]): Promise<void> {
+  // Help text is rendered only for --help, -h and `help` (cliui and string-width load only then: see loadYargs).
+  const given = args ?? process.argv.slice(2);
+  const { yargs, hideBin } = await loadYargs({ renderHelp: given.some((a) => a === '--help' || a === '-h' || a === 'help') });
+  const argv = args ?? hideBin(process.argv);
+  const asksHelp = argv.some((a) => a === '--help' || a === '-h');
   // `mockvideo scenarios | head`: a closed pipe ends the output, not the process with a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
@@ -72,7 +77,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
   const optionsOf = (name: string): CommandOptions | undefined => {
     if (!Object.hasOwn(COMMANDS, name)) return undefined;
     let known = built.get(name);
-    if (!known) built.set(name, (known = withOutputFlags(commandOptions(COMMANDS[name as keyof typeof COMMANDS] as never))));
+    if (!known) built.set(name, (known = withOutputFlags(commandOptions(COMMANDS[name as keyof typeof COMMANDS] as never, yargs))));
     return known;
   };
   let file: string | undefined;
@@ -130,7 +135,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .version()
     // yargs renders the help text of every command it runs (to cache it); wrapping it costs ~50 ms of
     // string-width at every start, so the text is wrapped only when it is asked for.
-    .wrap(argv.some((a) => a === '--help' || a === '-h') ? Math.min(110, process.stdout.columns ?? 100) : null)
+    .wrap(asksHelp ? Math.min(110, process.stdout.columns ?? 100) : null)
     .fail((message, error) => {
       process.stderr.write(`${PREFIX} ${message ?? error?.message}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`);
       process.exit(EXIT.badInput);

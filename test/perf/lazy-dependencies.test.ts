@@ -12,9 +12,10 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
  * Packages only some commands or requests need: loading them at start-up slows every `serve` (see
  * README "Performance"). Express, msw and http-middleware come with the HTTP host, on the first
  * request the fast path leaves; pino with `--log json`; cli-progress with a progress bar; zod with
- * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate.
+ * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate;
+ * cliui and string-width, yargs' help rendering, with `--help` (see `loadYargs`).
  */
-const ON_FIRST_USE = ['zod', 'undici', 'selfsigned', 'pngjs', 'jpeg-js', 'fflate', 'chokidar', 'write-file-atomic', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
+const ON_FIRST_USE = ['zod', 'cliui', 'string-width', 'undici', 'selfsigned', 'pngjs', 'jpeg-js', 'fflate', 'chokidar', 'write-file-atomic', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
 
 /**
  * Modules of mockvideo's own that only other commands need (record, replay, import, export,
@@ -89,8 +90,9 @@ describe('start-up', () => {
   it(`loading the CLI does not load ${ON_FIRST_USE.join(', ')}`, () => {
     const packages = packagesOf(mainFiles());
     expect(ON_FIRST_USE.filter((name) => packages.has(name))).toEqual([]);
-    // The check itself sees both kinds of module: yargs is an ES module, fast-json-stable-stringify CommonJS.
-    expect([packages.has('yargs'), packages.has('fast-json-stable-stringify')]).toEqual([true, true]);
+    // The check itself sees both kinds of module: ES modules (ours; yargs loads when main() runs, see the
+    // serve tests below), and CommonJS ones (fast-json-stable-stringify).
+    expect([ownModulesOf(mainFiles()).has('cli/main.js'), packages.has('fast-json-stable-stringify')]).toEqual([true, true]);
   });
 
   it(`loading the CLI does not load ${OTHER_COMMANDS_ONLY.join(', ')} (the other commands load them when they run)`, () => {
@@ -105,6 +107,8 @@ describe('serve start-up', () => {
   it('a plain `serve` (no scenario files of the user\'s own, no --fault) answers without loading zod', async () => {
     const files = await filesLoadedByServe([]);
     expect(packagesOf(files).has('zod')).toBe(false);
+    // Nor yargs' help rendering (see loadYargs).
+    expect(['cliui', 'string-width'].filter((name) => packagesOf(files).has(name))).toEqual([]);
     // The check sees what serve loads: its own modules and yargs.
     expect([ownModulesOf(files).has('server/fast-path.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
   });
