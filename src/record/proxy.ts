@@ -125,8 +125,9 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     const path = at < 0 ? target : target.slice(0, at);
     const operation = operationOfPath(path);
     const method = (req.method ?? 'GET').toUpperCase();
+    const requestHeaders = flat(req.headers);
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(flat(req.headers))) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+    for (const name in requestHeaders) if (!HOP_BY_HOP.has(name)) headers[name] = requestHeaders[name]!;
     headers.host = upstream.host;
     const log = (status: number, recorded: string | undefined, note: string, leaks = 0, lost?: ProxyLogEntry['lost']) =>
       options.onExchange?.({ method, operation: operation ?? path, status, recorded, note, leaks, durationMs: Number(process.hrtime.bigint() - started) / 1e6, ...(lost ? { lost } : {}) });
@@ -178,11 +179,12 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     }
     // A body that does not decode (say, invalid gzip) is no answer: the client gets a clear 502, not
     // bytes it cannot read, and nothing is recorded.
+    const answerHeaders = flat(responseHeaders);
     let plain: Buffer;
     try {
-      plain = decoded(body, flat(responseHeaders)['content-encoding']);
+      plain = decoded(body, answerHeaders['content-encoding']);
     } catch (error) {
-      const encoding = flat(responseHeaders)['content-encoding'];
+      const encoding = answerHeaders['content-encoding'];
       const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with a body that does not decode as "${encoding}": ${(error as Error).message}. Nothing was recorded.`;
       res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', ...extra });
       res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBADENCODING' }));
@@ -201,7 +203,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     else {
       try {
         const result = buildRecording(
-          { method, path, query: splitQuery(at < 0 ? '' : target.slice(at + 1)), requestHeaders: flat(req.headers), status, responseHeaders: flat(responseHeaders), body: plain, recordedAt: new Date().toISOString() },
+          { method, path, query: splitQuery(at < 0 ? '' : target.slice(at + 1)), requestHeaders, status, responseHeaders: answerHeaders, body: plain, recordedAt: new Date().toISOString() },
           options.policy,
         );
         leaks = result.leaks;
