@@ -22,7 +22,7 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('a write error while recording', () => {
-  it('a file where the operation folder was (ENOTDIR): the client gets the upstream answer, the loss is loud and counted', async () => {
+  it('a file where the operation folder was (ENOTDIR): the client gets the upstream answer, the loss is loud and counted, the session exits 1', async () => {
     const out = tempDir();
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', out, '--port', '0']);
     let code: number | null = null;
@@ -44,7 +44,8 @@ describe('a write error while recording', () => {
     } finally {
       code = await recorder.stop('SIGINT');
     }
-    expect(code).toBe(0);
+    // An incomplete recording: exit 1.
+    expect(code).toBe(1);
     expect(recorder.stderr()).toMatch(/^\[mockvideo\] GET meta\/cp was answered \(200 from the upstream\) but NOT recorded: write error ENOTDIR\. Failed to write the recording meta-cp\/[0-9a-f]{12}-001\.json into /m);
     expect(recorder.stdout()).toMatch(/GET meta\/cp {2}200 {2}NOT RECORDED: ENOTDIR/);
     expect(recorder.stdout()).toMatch(/Recorded 2 exchanges into .*: 3 seen, 0 skipped \(not recorded\), 0 failed \(.*\), 1 lost \(write errors\)/);
@@ -85,7 +86,7 @@ describe('a write error while recording', () => {
     } finally {
       code = await recorder.stop('SIGINT');
     }
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     // Loud even with --quiet.
     expect(recorder.stderr().match(/^\[mockvideo\] GET (meta\/setting|localplay\/recomm) was answered \(200 from the upstream\) but NOT recorded: write error ENOSPC\./gm)).toHaveLength(2);
     expect(recorder.stdout()).toMatch(/Recorded 2 exchanges into .*: 4 seen, .*, 2 lost \(write errors\)/);

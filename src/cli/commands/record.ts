@@ -1,7 +1,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { OPERATION_NAMES, type OperationName } from '../../contract/core.js';
 import { MockvideoError } from '../../errors.js';
-import { exitWithError, stopOnSignals } from '../exit.js';
+import { EXIT, exitWithError, stopOnSignals } from '../exit.js';
 import { jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption } from '../options.js';
@@ -133,7 +133,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
               `${tally.leaks ? `, ${tally.leaks} leaked secret value${tally.leaks === 1 ? '' : 's'} replaced` : ''}\n`,
           );
           if (tally.lost) process.stderr.write(`[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`);
-          process.exit(0);
+          // A session with lost exchanges is an incomplete recording: a script must be able to tell.
+          process.exit(tally.lost ? EXIT.problems : EXIT.ok);
         }, exitWithError);
       }, `[mockvideo] Stopped at once: exchanges still in flight were not recorded (the files written are whole).\n`);
     } catch (error) {
