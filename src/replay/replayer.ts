@@ -28,17 +28,7 @@ function memoKey(method: string, operation: OperationName, search: string, polic
 /** How a miss of the exact key is answered: `strict` explains it; `nearest` serves the closest recording of the same operation. */
 export type MatchMode = 'strict' | 'nearest';
 
-/** The value of the `x-mockvideo-match` response header. */
-export type MatchKind = 'exact' | 'nearest' | 'fallback' | 'recorded';
-
-/** The response header that says how a replayed answer was matched. */
-export const MATCH_HEADER = 'x-mockvideo-match';
-
-/** The response header of a `nearest` answer that lists the parameters that differ from the recording served. */
-export const DIFFERENCES_HEADER = 'x-mockvideo-differences';
-
-/** The response header that names the recording that answered. */
-export const RECORDING_HEADER = 'x-mockvideo-recording';
+export { DIFFERENCES_HEADER, MATCH_HEADER, RECORDING_HEADER, type MatchKind } from './headers.js';
 
 /** What the replayer makes of one request. */
 export type ReplayOutcome =

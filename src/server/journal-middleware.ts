@@ -6,7 +6,7 @@ import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
 import type { JournalEntry, NewExchange } from '../journal/index.js';
 import { decodeComponent, splitQuery, type NormalisationPolicy, type RawPair } from '../normalise/index.js';
-import { MATCH_HEADER } from '../replay/replayer.js';
+import { MATCH_HEADER } from '../replay/headers.js';
 import type { ServerContext } from './context.js';
 
 /** The response header that counts the contract findings of a request. */

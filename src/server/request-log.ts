@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operationOfPath } from '../contract/core.js';
 import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
-import { MATCH_HEADER } from '../replay/replayer.js';
+import { MATCH_HEADER } from '../replay/headers.js';
 import { FINDINGS_HEADER } from './journal-middleware.js';
 
 /** One served request, as the log line reports it. `durationMs` is in milliseconds. */
