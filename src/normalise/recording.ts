@@ -49,7 +49,8 @@ export interface RecordingProblem {
 
 /** True for a key that JavaScript objects order first, numerically (an array index: `0` to 2^32 - 2). */
 function isIndexKey(key: string): boolean {
-  return /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4294967295;
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4294967295;
 }
 
 /**
