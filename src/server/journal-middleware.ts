@@ -127,11 +127,15 @@ function journalRecord(
   };
 }
 
-/** Keeps what is written to `res` (through `write` and `end`); the function gives it as text. */
-function captureBody(res: Response): () => string {
+/**
+ * Keeps what is written to `res` (through `write` and `end`); the function gives it as UTF-8 text.
+ * Strings are taken in their encoding (default UTF-8). Used where the body is written by someone
+ * else (Express and msw, the recording proxy) and the journal needs it.
+ */
+export function captureBody(res: ServerResponse): () => string {
   const chunks: Buffer[] = [];
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   const keep = (chunk: unknown, encoding?: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
     chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
@@ -139,12 +143,12 @@ function captureBody(res: Response): () => string {
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
     keep(chunk, rest[0]);
     return write(chunk, ...rest);
-  }) as Response['write'];
+  }) as ServerResponse['write'];
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     keep(chunk, rest[0]);
     return end(chunk, ...rest);
-  }) as Response['end'];
-  return () => Buffer.concat(chunks).toString('utf8');
+  }) as ServerResponse['end'];
+  return () => (chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
 }
 
 /**

@@ -4,7 +4,7 @@ import { API_PREFIX } from '../contract/index.js';
 import type { Finding } from '../findings/index.js';
 import type { RecordingProxy } from '../record/index.js';
 import type { ServerContext } from './context.js';
-import { findingsOf, journalExchange, operationTarget } from './journal-middleware.js';
+import { captureBody, findingsOf, journalExchange, operationTarget } from './journal-middleware.js';
 import { MAX_URL_LENGTH } from './listen.js';
 
 /** The request targets the record fast path takes start with this (origin-form only). */
@@ -12,29 +12,6 @@ const PROXIED_PREFIX = `${API_PREFIX}/`;
 
 /** The most `Host` spellings remembered as valid. */
 const MAX_HOSTS = 64;
-
-/**
- * Keeps what is written to `res` (through `write` and `end`), as the full host's journal middleware
- * does; the function gives it as UTF-8 text. Strings are taken in their encoding (default UTF-8).
- */
-function captureBody(res: ServerResponse): () => string {
-  const chunks: Buffer[] = [];
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  const keep = (chunk: unknown, encoding?: unknown) => {
-    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
-  };
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
-    return write(chunk, ...rest);
-  }) as ServerResponse['write'];
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
-    return end(chunk, ...rest);
-  }) as ServerResponse['end'];
-  return () => (chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-}
 
 /** Options of {@link createRecordFastPath}. */
 export interface RecordFastPathOptions {
