@@ -1,32 +1,10 @@
 import type { Argv } from 'yargs';
 import { PREFIX } from '../errors.js';
-import { scenariosCommand } from './commands/scenarios.js';
-import { serveCommand } from './commands/serve.js';
-import { validateCommand } from './commands/validate.js';
-import { verifyCommand } from './commands/verify.js';
-import { newScenarioCommand } from './commands/new-scenario.js';
-import { exportCommand } from './commands/export.js';
-import { importCommand } from './commands/import.js';
-import { recordCommand } from './commands/record.js';
-import { replayCommand } from './commands/replay.js';
-import { configCommand } from './commands/config.js';
+import { COMMAND_NAMES, commandStandIn, isCommandName, loadCommands, type AnyCommand } from './command-list.js';
 import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
 import { ENV_PREFIX, checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, kebab, loadConfigFile, resolveSettings } from './config.js';
 import { loadYargs } from './yargs-loader.js';
-
-/** The commands that take settings, by name. */
-const COMMANDS = {
-  serve: serveCommand,
-  scenarios: scenariosCommand,
-  validate: validateCommand,
-  verify: verifyCommand,
-  'new-scenario': newScenarioCommand,
-  record: recordCommand,
-  replay: replayCommand,
-  import: importCommand,
-  export: exportCommand,
-} as const;
 
 /** `--config FILE` as given on the command line, read before yargs runs (it decides what yargs sees). */
 function configFlag(argv: readonly string[]): string | undefined {
@@ -73,20 +51,28 @@ export async function main(args?: string[]): Promise<void> {
   });
   // A command's options are read by building it on a throwaway yargs instance: only for the commands
   // that need them (the one run; every one when a config file is checked or `config --for` asks).
-  const built = new Map<string, CommandOptions>();
-  const optionsOf = (name: string): CommandOptions | undefined => {
-    if (!Object.hasOwn(COMMANDS, name)) return undefined;
-    let known = built.get(name);
-    if (!known) built.set(name, (known = withOutputFlags(commandOptions(COMMANDS[name as keyof typeof COMMANDS] as never, yargs))));
-    return known;
-  };
   let file: string | undefined;
-  let fileSettings: Record<string, unknown> = {};
   try {
     file = configFlag(argv) ?? findConfigFile(process.cwd());
+  } catch (error) {
+    exitWithError(error);
+  }
+  // The modules of the commands named on the command line (yargs runs the one named first); every one
+  // when a config file is checked or `config` may ask for any. The others are registered by heading.
+  const commands = await loadCommands(file || argv.includes('config') ? COMMAND_NAMES : COMMAND_NAMES.filter((name) => argv.includes(name)));
+  const built = new Map<string, CommandOptions>();
+  const optionsOf = (name: string): CommandOptions | undefined => {
+    const command = isCommandName(name) ? commands.get(name) : undefined;
+    if (!command) return undefined;
+    let known = built.get(name);
+    if (!known) built.set(name, (known = withOutputFlags(commandOptions(command, yargs))));
+    return known;
+  };
+  let fileSettings: Record<string, unknown> = {};
+  try {
     if (file) {
       fileSettings = await loadConfigFile(file);
-      checkConfig(file, fileSettings, Object.keys(COMMANDS).map((name) => optionsOf(name)!));
+      checkConfig(file, fileSettings, COMMAND_NAMES.map((name) => optionsOf(name)!));
     }
   } catch (error) {
     exitWithError(error);
@@ -99,15 +85,16 @@ export async function main(args?: string[]): Promise<void> {
     return { env: envSettings(process.env, known), file: Object.fromEntries(Object.entries(fileSettings).filter(([k]) => known.keys.has(k))) };
   };
   // The first argument that names a command (a flag's value, like `--config x.json`, may come first).
-  const invoked = argv.find((a) => Object.hasOwn(COMMANDS, a)) ?? '';
+  const invoked = argv.find(isCommandName) ?? '';
   const layers = layersFor(invoked);
   const resolve = (command: string, flags: Record<string, unknown>) => {
     const known = optionsOf(command);
-    if (!known) throw new Error(`--for must be one of ${Object.keys(COMMANDS).join(', ')}, got "${command}"`);
+    if (!known) throw new Error(`--for must be one of ${COMMAND_NAMES.join(', ')}, got "${command}"`);
     const given = Object.fromEntries(Object.entries(flags).map(([k, v]) => [kebab(k), v]).filter(([k]) => known.keys.has(k as string)));
     return { ...(file ? { file } : {}), settings: resolveSettings(known, { flags: given, ...layersFor(command) }) };
   };
 
+  const configCommand = argv.includes('config') ? (await import('./commands/config.js')).configCommand : undefined;
   const cli = yargs(argv);
   skipHelpCache(cli);
   await cli
@@ -116,16 +103,8 @@ export async function main(args?: string[]): Promise<void> {
     .options(outputOptions)
     .option('config', { type: 'string', global: true, describe: 'Config file (default: mockvideo.config.json or .mjs, looked for from here up)' })
     .usage('$0 <command> [options]\n\nMock and record/replay server for the video player backend (/api/g1).')
-    .command(serveCommand)
-    .command(scenariosCommand)
-    .command(validateCommand)
-    .command(verifyCommand)
-    .command(newScenarioCommand)
-    .command(recordCommand)
-    .command(replayCommand)
-    .command(importCommand)
-    .command(exportCommand)
-    .command(configCommand(resolve))
+    .command(COMMAND_NAMES.map((name) => commands.get(name) ?? commandStandIn(name)))
+    .command(configCommand ? (configCommand(resolve) as unknown as AnyCommand) : commandStandIn('config'))
     .completion('completion', 'Print a shell completion script (bash/zsh): mockvideo completion >> ~/.bashrc')
     .demandCommand(1, 'Name a command, e.g. "mockvideo serve".')
     .strict()

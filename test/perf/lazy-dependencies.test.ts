@@ -21,7 +21,11 @@ const ON_FIRST_USE = ['zod', 'cliui', 'string-width', 'undici', 'selfsigned', 'p
  * Modules of mockvideo's own that only other commands need (record, replay, import, export,
  * validate, verify load them when they run): `serve` must not pay for them at every start.
  */
-const OTHER_COMMANDS_ONLY = ['server/record-server.js', 'server/replay-server.js', 'storage/recordings.js', 'replay/check.js', 'verify/verify.js', 'record/proxy.js'];
+const OTHER_COMMANDS_ONLY = [
+  'server/record-server.js', 'server/replay-server.js', 'storage/recordings.js', 'replay/check.js', 'verify/verify.js', 'record/proxy.js', 'replay/replayer.js',
+  // The other commands' modules themselves: a start loads those of the commands on its command line.
+  'cli/commands/record.js', 'cli/commands/replay.js', 'cli/commands/validate.js', 'cli/commands/verify.js', 'cli/commands/import.js', 'cli/commands/export.js', 'cli/commands/new-scenario.js', 'cli/commands/config.js',
+];
 
 /** The resolve hook of {@link filesLoadedByServe}: appends every resolved URL to the file named by MOCKVIDEO_TEST_LOADED. */
 const LOG_HOOKS = `import { appendFileSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.MOCKVIDEO_TEST_LOADED, r.url + '\\n'); return r; }`;
@@ -95,8 +99,9 @@ describe('start-up', () => {
     expect([ownModulesOf(mainFiles()).has('cli/main.js'), packages.has('fast-json-stable-stringify')]).toEqual([true, true]);
   });
 
-  it(`loading the CLI does not load ${OTHER_COMMANDS_ONLY.join(', ')} (the other commands load them when they run)`, () => {
-    const modules = ownModulesOf(mainFiles());
+  it(`loading the CLI, and a plain serve, do not load ${OTHER_COMMANDS_ONLY.join(', ')} (the other commands load them when they run)`, async () => {
+    expect(OTHER_COMMANDS_ONLY.filter((name) => ownModulesOf(mainFiles()).has(name))).toEqual([]);
+    const modules = ownModulesOf(await filesLoadedByServe([]));
     expect(OTHER_COMMANDS_ONLY.filter((name) => modules.has(name))).toEqual([]);
     // The check sees our modules: serve's own are there.
     expect([modules.has('cli/commands/serve.js'), modules.has('server/serve-server.js')]).toEqual([true, true]);
