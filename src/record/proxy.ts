@@ -73,8 +73,14 @@ export interface RecordingProxyOptions {
   only?: readonly OperationName[];
   /** Record 5xx answers too (default: passed to the client, not recorded). */
   recordFailures?: boolean;
-  /** Extra headers on every answer the proxy gives (e.g. `x-mockvideo-match: recorded`), except one whose recording could not be stored. */
-  responseHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Extra headers on the upstream's answers, by what became of the exchange: `recorded` (stored),
+   * `passthrough` (passed to the client and not recorded on purpose: a 5xx without `recordFailures`,
+   * not in `only`, not an operation). None on an exchange whose recording could not be stored (they
+   * would claim what did not happen), nor on mockvideo's own 502/504 errors.
+   * @example { recorded: { 'x-mockvideo-match': 'recorded' }, passthrough: { 'x-mockvideo-match': 'passthrough' } }
+   */
+  responseHeaders?: { recorded?: Readonly<Record<string, string>>; passthrough?: Readonly<Record<string, string>> };
   /** Called once the recording of an exchange is stored. */
   onRecorded?: (named: NamedRecording) => void;
   /** Called once per exchange. */
@@ -131,7 +137,6 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     headers.host = upstream.host;
     const log = (status: number, recorded: string | undefined, note: string, leaks = 0, lost?: ProxyLogEntry['lost']) =>
       options.onExchange?.({ method, operation: operation ?? path, status, recorded, note, leaks, durationMs: Number(process.hrtime.bigint() - started) / 1e6, ...(lost ? { lost } : {}) });
-    const extra = options.responseHeaders ?? {};
     let status: number;
     let responseHeaders: Record<string, string | string[] | undefined>;
     let body: Buffer;
@@ -163,7 +168,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with ${error.message}. Nothing was recorded. Raise --max-body-size if the answer is right.`;
-        res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', ...extra });
+        res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBODYTOOLARGE' }));
         log(502, undefined, 'upstream body over the size limit');
         return;
@@ -171,7 +176,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       const cause = causeOf(error, phase);
       const failed = failureAnswer(cause, upstream.origin, `${method} ${path}`, options.timeoutMs / 1000, size);
       if (!res.headersSent) {
-        res.writeHead(failed.status, { 'content-type': 'application/json; charset=utf-8', ...extra });
+        res.writeHead(failed.status, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify({ error: failed.message, upstream: upstream.origin, cause: cause.code }));
       }
       log(failed.status, undefined, `upstream ${cause.kind === 'timeout' ? 'timed out' : 'failed'}: ${cause.code}`);
@@ -186,7 +191,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     } catch (error) {
       const encoding = answerHeaders['content-encoding'];
       const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with a body that does not decode as "${encoding}": ${(error as Error).message}. Nothing was recorded.`;
-      res.writeHead(502, { 'content-type': 'application/json; charset=utf-8', ...extra });
+      res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBADENCODING' }));
       log(502, undefined, `upstream body does not decode as ${encoding}`);
       return;
@@ -219,7 +224,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     const out: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) out[name] = value;
     // A lost exchange goes without `responseHeaders` (e.g. `x-mockvideo-match: recorded`): they would claim it was recorded.
-    res.writeHead(status, lost ? out : { ...out, ...extra });
+    const extra = lost ? undefined : recorded !== undefined ? options.responseHeaders?.recorded : options.responseHeaders?.passthrough;
+    res.writeHead(status, extra ? { ...out, ...extra } : out);
     res.end(body);
     log(status, recorded, note, leaks, lost);
   }

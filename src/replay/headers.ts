@@ -5,8 +5,11 @@
  * @module
  */
 
-/** The value of the `x-mockvideo-match` response header. */
-export type MatchKind = 'exact' | 'nearest' | 'fallback' | 'recorded';
+/**
+ * The value of the `x-mockvideo-match` response header: `passthrough` is an upstream answer of
+ * `--record-missing` that was not recorded (a 5xx without `--record-failures`).
+ */
+export type MatchKind = 'exact' | 'nearest' | 'fallback' | 'recorded' | 'passthrough';
 
 /** The response header that says how a replayed answer was matched. */
 export const MATCH_HEADER = 'x-mockvideo-match';

@@ -123,7 +123,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       store: (recording) => writer!.write(recording),
       recordFailures: options.recordMissing.recordFailures ?? false,
       insecureUpstream: options.recordMissing.insecureUpstream ?? false,
-      responseHeaders: { [MATCH_HEADER]: 'recorded' },
+      responseHeaders: { recorded: { [MATCH_HEADER]: 'recorded' }, passthrough: { [MATCH_HEADER]: 'passthrough' } },
       onRecorded: (named) => replayer.add(named),
       ...(options.onRecorded ? { onExchange: options.onRecorded } : {}),
     });

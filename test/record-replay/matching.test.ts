@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
-import { eventually, getBytes, recordSession, removeTempDirs, tempDir } from '../support/recordings.js';
+import { eventually, getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
@@ -136,5 +136,25 @@ describe('misses answered another way', () => {
     } finally {
       await replay.stop('SIGINT');
     }
+  });
+
+  it('--record-missing labels an upstream failure it passes on without recording "passthrough", not "recorded"', async () => {
+    const copy = tempDir();
+    cpSync(dir, copy, { recursive: true });
+    const files = recordingFiles(copy).length;
+    const replay = await startCli(['replay', copy, '--record-missing', '--upstream', upstream.url, '--port', '0']);
+    upstream.switches.fail = true;
+    try {
+      const failed = await getBytes(`${replay.url}${clientPath('meta/plugin')}`);
+      expect(failed.status).toBe(503);
+      expect(failed.headers.get('x-mockvideo-match')).toBe('passthrough');
+      expect(recordingFiles(copy)).toHaveLength(files);
+      const { requests } = await (await fetch(`${replay.url}/__mockvideo/requests?operation=meta/plugin`)).json();
+      expect(requests.at(-1)).toMatchObject({ status: 503, match: 'passthrough' });
+    } finally {
+      upstream.switches.fail = false;
+      await replay.stop('SIGINT');
+    }
+    expect(replay.stdout()).toMatch(/GET meta\/plugin .*503 .*not recorded: upstream failure/);
   });
 });
