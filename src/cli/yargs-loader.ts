@@ -38,6 +38,8 @@ let loadHelpRendering: (() => Promise<HelpRendering>) | undefined;
  * Should yargs render help anyway, they are `require()`d then (Node 20.19+ loads ES modules so).
  *
  * If yargs' files are not where this version of yargs keeps them, the plain `yargs` export is used.
+ * The shim must have the members yargs calls, so package.json takes yargs patch releases only
+ * (`~18.2.0`); a newer yargs is taken by hand, once `src/cli/yargs-loader.test.ts` passes with it.
  * Loaded once; later calls only add the help rendering when asked for.
  */
 export async function loadYargs(options: { renderHelp: boolean }): Promise<LoadedYargs> {
