@@ -48,24 +48,31 @@ export interface ScenarioAnswerSource {
 
 const now = (answer: Answer): PlannedAnswer => ({ delayMs: 0, answer });
 
-/** The most answers remembered per prepared response (one per scenario and origin seen; a client controls the origin). */
-const MAX_ANSWERS_PER_RESPONSE = 16;
-const answers = new WeakMap<PreparedResponse, Map<string, Answer>>();
+/**
+ * The most origins whose answers are remembered per prepared response and scenario (a client
+ * controls the origin, through its Host header). Scenarios need no bound: only the catalog's reach here.
+ */
+const MAX_ORIGINS_PER_ANSWER = 16;
+const answers = new WeakMap<PreparedResponse, Map<string, Map<string, Answer>>>();
 
 /**
- * The answer of a prepared response (the scenario header added when `scenario` is given), made once
- * per scenario and origin and then shared, so serving it again allocates nothing.
+ * The answer of a prepared response (the scenario header added when `scenario` is given, a scenario
+ * of the catalog), made once per scenario and origin and then shared, so serving it again allocates
+ * nothing. Many scenarios may share one prepared response (one that extends another and changes
+ * nothing): each keeps its own answer.
  */
 export function preparedAnswer(prepared: PreparedResponse, scenario?: string, origin = ''): Answer {
-  const key = `${scenario ?? ''}\u0000${prepared.hasOrigin ? origin : ''}`;
-  let made = answers.get(prepared);
-  let answer = made?.get(key);
+  let byScenario = answers.get(prepared);
+  if (!byScenario) answers.set(prepared, (byScenario = new Map()));
+  let byOrigin = byScenario.get(scenario ?? '');
+  if (!byOrigin) byScenario.set(scenario ?? '', (byOrigin = new Map()));
+  const originKey = prepared.hasOrigin ? origin : '';
+  let answer = byOrigin.get(originKey);
   if (answer) return answer;
   const headers = scenario === undefined ? prepared.headers : { ...prepared.headers, [ANSWERED_BY_HEADER]: scenario };
-  answer = { status: prepared.status, headers, body: bodyFor(prepared, origin) };
-  if (!made) answers.set(prepared, (made = new Map()));
-  if (made.size >= MAX_ANSWERS_PER_RESPONSE) made.clear();
-  made.set(key, answer);
+  answer = { status: prepared.status, headers, body: bodyFor(prepared, originKey) };
+  if (byOrigin.size >= MAX_ORIGINS_PER_ANSWER) byOrigin.clear();
+  byOrigin.set(originKey, answer);
   return answer;
 }
 
