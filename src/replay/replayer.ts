@@ -1,5 +1,5 @@
 import { operationOfPath, type OperationName } from '../contract/core.js';
-import { DEFAULT_POLICY, decodeComponent, ignoredBecause, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
+import { DEFAULT_POLICY, decodeComponent, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
@@ -9,8 +9,19 @@ export const MAX_KNOWN_QUERIES = 1024;
 
 /** A query parameter name with an escape or a `+`: such a query is looked up in full, never remembered. */
 const ENCODED_NAME = /(?:^|&)[^=&]*[%+]/;
-/** One `name=value` pair of a raw query, split as `splitQuery` splits it. */
-const PAIR = /(^|&)([^=&]*)=([^&]*)/g;
+/** Per policy: a `name=value` pair (split as `splitQuery` splits it) of a parameter the policy leaves out of matching. */
+const ignoredPairs = new WeakMap<NormalisationPolicy, RegExp>();
+
+function ignoredPairOf(policy: NormalisationPolicy): RegExp {
+  let pattern = ignoredPairs.get(policy);
+  if (!pattern) {
+    const names = [...policy.volatile, ...policy.secret, ...policy.identity].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    // No names: a pattern that never matches.
+    pattern = names.length ? new RegExp(`(^|&)(${names.join('|')})=[^&]*`, 'g') : /(?!)/g;
+    ignoredPairs.set(policy, pattern);
+  }
+  return pattern;
+}
 
 /**
  * The key under which the exact match of a request is remembered: upper-case `method`, `operation`
@@ -22,7 +33,7 @@ const PAIR = /(^|&)([^=&]*)=([^&]*)/g;
 function memoKey(method: string, operation: OperationName, search: string, policy: NormalisationPolicy): string | undefined {
   const text = search.startsWith('?') ? search.slice(1) : search;
   if (ENCODED_NAME.test(text)) return undefined;
-  return `${method} ${operation} ${text.replace(PAIR, (pair, lead: string, name: string) => (ignoredBecause(policy, name) ? `${lead}${name}=` : pair))}`;
+  return `${method} ${operation} ${text.replace(ignoredPairOf(policy), '$1$2=')}`;
 }
 
 /** How a miss of the exact key is answered: `strict` explains it; `nearest` serves the closest recording of the same operation. */

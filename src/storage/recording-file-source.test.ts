@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, formatRecording, matchKey, type Recording } from '../normalise/index.js';
+import { RecordingFileSource } from './recordings.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mockvideo-source-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes a recording of meta/cp whose body is `body`; gives its name in the folder. */
+function write(name: string, body: string): string {
+  const query = [['_region', name]] as const;
+  const recording: Recording = {
+    operation: 'meta/cp',
+    matchKey: matchKey('GET', 'meta/cp', query, DEFAULT_POLICY),
+    recordedAt: '2026-11-23T00:00:00.000Z',
+    request: { method: 'GET', path: '/api/g1/meta/cp', query: [...query].map(([k, v]) => [k, v]), headers: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body },
+  };
+  mkdirSync(join(dir, 'meta-cp'), { recursive: true });
+  writeFileSync(join(dir, 'meta-cp', `${name}.json`), formatRecording(recording));
+  return `meta-cp/${name}.json`;
+}
+
+const text = async (source: RecordingFileSource, name: string) => Buffer.from((await source.response(name)).body).toString('utf8');
+
+describe('RecordingFileSource', () => {
+  it('keeps what was served since the last pass and lets go of what was not (second chance), within its bytes', async () => {
+    const body = (c: string) => `{"data":"${c.repeat(1000)}","msg":"OK","result":1}`;
+    const [a, b, c] = [write('a', body('a')), write('b', body('b')), write('c', body('c'))];
+    // Room for two responses, not three.
+    const source = new RecordingFileSource(dir, { cacheBytes: 2 * 1300 });
+    await text(source, a);
+    await text(source, b);
+    await text(source, a); // a hit: a is used again, b is not
+    await text(source, c); // makes room: b goes, a stays
+    rmSync(join(dir, a));
+    rmSync(join(dir, b));
+    expect(await text(source, a)).toBe(body('a'));
+    expect(await text(source, c)).toBe(body('c'));
+    await expect(source.response(b)).rejects.toThrow(/meta-cp\/b\.json.*gone/);
+    expect(source.cachedBytes).toBeLessThanOrEqual(2 * 1300);
+  });
+
+  it('keeps the response just read even when every other one was used since', async () => {
+    const body = (c: string) => `{"data":"${c.repeat(1000)}","msg":"OK","result":1}`;
+    const [d, e, f] = [write('d', body('d')), write('e', body('e')), write('f', body('f'))];
+    const source = new RecordingFileSource(dir, { cacheBytes: 2 * 1300 });
+    await text(source, d);
+    await text(source, e);
+    await text(source, d);
+    await text(source, e);
+    await text(source, f);
+    rmSync(join(dir, f));
+    expect(await text(source, f)).toBe(body('f'));
+  });
+});
