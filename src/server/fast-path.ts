@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import { planScenarioAnswer, type Answer, type PlannedAnswer, type ScenarioAnswerSource } from '../handlers/scenario-answer.js';
 import { SCENARIO_HEADER, requestedScenario } from '../handlers/select-scenario.js';
 import { MAX_URL_LENGTH } from './listen.js';
 import type { ServerContext } from './context.js';
+import { originReader, type FastPath } from './fast-path-listener.js';
 import { findingsOf, journalExchange, operationTarget } from './journal-middleware.js';
 import { logRequest, type RequestLogEntry } from './request-log.js';
 
@@ -14,9 +14,6 @@ import { logRequest, type RequestLogEntry } from './request-log.js';
  * through msw's URL parsing.
  */
 const FAST_PATH = /^(?:\/scenarios\/[a-z0-9][a-z0-9-]*)?\/api\/g1\/[a-z_]+(?:\/[a-z_]+)?$/;
-
-/** The most origins remembered (one per `Host` spelling and scheme seen). */
-const MAX_ORIGINS = 64;
 
 const encoded = new WeakMap<Answer, Buffer>();
 
@@ -45,24 +42,10 @@ export interface FastPathOptions {
  * and paths, the admin API, a request target over {@link MAX_URL_LENGTH}, one without a valid
  * `Host`, and (with `--strict-requests`) a request with findings.
  */
-export function createFastPath(context: ServerContext, options: FastPathOptions = {}): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createFastPath(context: ServerContext, options: FastPathOptions = {}): FastPath {
   const source: ScenarioAnswerSource = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
-  const origins = new Map<string, string>();
   // The origin the client used, as msw's request URL has it; `undefined` when the Host header does not parse.
-  const originOf = (req: IncomingMessage): string | undefined => {
-    const base = `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host}`;
-    let origin = origins.get(base);
-    if (origin === undefined) {
-      try {
-        origin = new URL(base).origin;
-      } catch {
-        return undefined;
-      }
-      if (origins.size >= MAX_ORIGINS) origins.clear();
-      origins.set(base, origin);
-    }
-    return origin;
-  };
+  const originOf = originReader();
 
   return (req, res) => {
     const method = req.method;

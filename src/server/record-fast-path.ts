@@ -4,14 +4,12 @@ import { API_PREFIX } from '../contract/index.js';
 import type { Finding } from '../findings/index.js';
 import type { RecordingProxy } from '../record/index.js';
 import type { ServerContext } from './context.js';
+import { answerFailure, fastPathListener, originReader, type FastPath } from './fast-path-listener.js';
 import { captureBody, findingsOf, journalExchange, operationTarget } from './journal-middleware.js';
 import { MAX_URL_LENGTH } from './listen.js';
 
 /** The request targets the record fast path takes start with this (origin-form only). */
 const PROXIED_PREFIX = `${API_PREFIX}/`;
-
-/** The most `Host` spellings remembered as valid. */
-const MAX_HOSTS = 64;
 
 /** Options of {@link createRecordFastPath}. */
 export interface RecordFastPathOptions {
@@ -37,28 +35,16 @@ export interface RecordFastPathOptions {
  * over {@link MAX_URL_LENGTH} (414), a request without a `Host` header or with one that does not
  * parse (the full host answers 400), and with `--strict-requests` a request with findings (400).
  */
-export function createRecordFastPath(context: ServerContext, proxy: Pick<RecordingProxy, 'middleware'>, options: RecordFastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const hosts = new Set<string>();
-  // The full host (msw's middleware) makes `new URL(target, 'http://' + host)`, which throws when the Host header does not parse.
-  const validHost = (host: string): boolean => {
-    if (hosts.has(host)) return true;
-    try {
-      new URL(`http://${host}`);
-    } catch {
-      return false;
-    }
-    if (hosts.size >= MAX_HOSTS) hosts.clear();
-    hosts.add(host);
-    return true;
-  };
+export function createRecordFastPath(context: ServerContext, proxy: Pick<RecordingProxy, 'middleware'>, options: RecordFastPathOptions): FastPath {
+  // The full host (msw's middleware) makes `new URL(target, origin)`, which throws when the Host header does not parse.
+  const originOf = originReader();
 
   return (req, res) => {
     const method = req.method;
     if (method !== 'GET' && method !== 'HEAD') return false;
     const url = req.url ?? '';
     if (url.length > MAX_URL_LENGTH || !url.startsWith(PROXIED_PREFIX)) return false;
-    const host = req.headers.host;
-    if (host === undefined || !validHost(host)) return false;
+    if (originOf(req) === undefined) return false;
     const target = operationTarget(url);
     let findings: readonly Finding[] = [];
     if (target) {
@@ -103,14 +89,9 @@ export function recordListener(app: RequestListener, context: ServerContext, pro
       errorHost ??= import('./app.js').then(({ createApp }) => createApp({ handlers: [], after: [(failed, _res, next) => next(failures.get(failed))] }));
       void errorHost.then(
         (host) => host(req, res),
-        () => {
-          if (res.headersSent) req.socket.destroy();
-          else res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo failed to answer: ${(error as Error)?.message}` }));
-        },
+        () => answerFailure(req, res, error),
       );
     },
   });
-  return (req, res) => {
-    if (!fast(req, res)) app(req, res);
-  };
+  return fastPathListener(fast, app);
 }

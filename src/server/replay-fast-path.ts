@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import { replayResponse, unavailableResponse } from '../replay/handlers.js';
 import type { IndexedRecording } from '../replay/recording-index.js';
 import type { RecordedResponse } from '../replay/recording-source.js';
 import type { Replayer, ReplayOutcome } from '../replay/replayer.js';
 import type { ServerContext } from './context.js';
+import { answerFailure, originReader, type FastPath } from './fast-path-listener.js';
 import { findingsOf, journalExchange, operationTarget } from './journal-middleware.js';
 import { MAX_URL_LENGTH } from './listen.js';
 import { logRequest, type RequestLogEntry } from './request-log.js';
@@ -21,9 +21,6 @@ const FAST_PATH = /^(?:\/scenarios\/[a-z0-9][a-z0-9-]*)?\/api\/g1\/[a-z_]+(?:\/[
  * and above `~`, `"`, `'`, `<`, `>`): a query with one of them is read through `URL`, as msw reads it.
  */
 const URL_ENCODES = /[^\x21-\x7e]|["'<>]/;
-
-/** The most origins remembered (one per `Host` spelling and scheme seen). */
-const MAX_ORIGINS = 64;
 
 /**
  * A replayed answer as `@mswjs/http-middleware` writes it: `status` and `statusText` (msw's status
@@ -102,26 +99,13 @@ export interface ReplayFastPathOptions {
  * that client a JSON 500 (or a closed socket when headers were already sent). Never throws for a
  * request it declined; may throw (before answering) only on a fault of its own.
  */
-export function createReplayFastPath(context: ServerContext, options: ReplayFastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createReplayFastPath(context: ServerContext, options: ReplayFastPathOptions): FastPath {
   const { replayer, onRequest } = options;
   const mode = options.exactOnly ? 'strict' : replayer.match;
   // The encoded answer of an exact match, per response object of the recording source (and its name, to be sure).
   const exactAnswers = new WeakMap<RecordedResponse, { name: string; answer: ReplayAnswer }>();
-  const origins = new Map<string, string>();
   // Whether msw could build the request URL from the Host header (else the full host answers, 400).
-  const hasOrigin = (req: IncomingMessage): boolean => {
-    const base = `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host}`;
-    if (origins.has(base)) return true;
-    let origin: string;
-    try {
-      origin = new URL(base).origin;
-    } catch {
-      return false;
-    }
-    if (origins.size >= MAX_ORIGINS) origins.clear();
-    origins.set(base, origin);
-    return true;
-  };
+  const originOf = originReader();
 
   const answerFor = async (outcome: Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }>): Promise<ReplayAnswer> => {
     const entry: IndexedRecording = outcome.entry;
@@ -145,7 +129,7 @@ export function createReplayFastPath(context: ServerContext, options: ReplayFast
     const url = req.url ?? '';
     if (url.length > MAX_URL_LENGTH || url.includes('#') || req.headers.host === undefined) return false;
     const target = operationTarget(url);
-    if (!target || !FAST_PATH.test(target.path) || !hasOrigin(req)) return false;
+    if (!target || !FAST_PATH.test(target.path) || originOf(req) === undefined) return false;
     const findings = findingsOf(req, target);
     if (context.strictRequests && findings.length) return false;
     // The query as msw's request URL has it.
@@ -156,11 +140,8 @@ export function createReplayFastPath(context: ServerContext, options: ReplayFast
     if (onRequest) logRequest(onRequest, req, res);
     let sent = '';
     journalExchange(context, req, res, target, findings, () => sent);
-    const fail = (error: Error) => {
-      // A fault of mockvideo's own: this client gets a 500 (or a closed socket), the others go on.
-      if (res.headersSent) req.socket.destroy();
-      else if (!res.destroyed) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo failed to answer: ${error.message}` }));
-    };
+    // A fault of mockvideo's own: this client gets a 500 (or a closed socket), the others go on.
+    const fail = (error: unknown) => answerFailure(req, res, error);
     answerFor(outcome).then((answer) => {
       if (res.destroyed) return;
       sent = answer.text;

@@ -10,6 +10,7 @@ import { MATCH_HEADER, Replayer, type MatchMode } from '../replay/replayer.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { RecordingFileSource, RecordingWriter, claimRecordingDir, forEachRecording } from '../storage/recordings.js';
 import { createServerContext, type ServerContext } from './context.js';
+import { fastPathListener } from './fast-path-listener.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
 
@@ -141,18 +142,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     const { createReplayFastPath } = await import('./replay-fast-path.js');
     // With a fallback scenario or --record-missing, what has no exact recording is theirs to answer.
     const fast = createReplayFastPath(context, { replayer, exactOnly: Boolean(fallback || options.recordMissing), ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
-    listener = (req, res) => {
-      let taken: boolean;
-      try {
-        taken = fast(req, res);
-      } catch (error) {
-        // A fault of mockvideo's own: this client gets a 500 (or a closed socket), the others go on.
-        if (res.headersSent) req.socket.destroy();
-        else res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo failed to answer: ${(error as Error).message}` }));
-        return;
-      }
-      if (!taken) void app(req, res);
-    };
+    listener = fastPathListener(fast, app);
   }
   const running = await listen(listener, options.port, options.host);
   return {

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type express from 'express';
 import { createServerContext, replaceCatalog, type ServerContext, type ServerContextOptions } from './context.js';
 import { createFastPath } from './fast-path.js';
+import { fastPathListener } from './fast-path-listener.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
 
@@ -76,19 +77,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
     );
   let listener: RequestListener;
   if (fastPath) {
-    const fast = createFastPath(context, onRequest ? { onRequest } : {});
-    listener = (req, res) => {
-      let taken: boolean;
-      try {
-        taken = fast(req, res);
-      } catch (error) {
-        // A fault of mockvideo's own: this client gets a 500 (or a closed socket), the others go on.
-        if (res.headersSent) req.socket.destroy();
-        else res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo failed to answer: ${(error as Error).message}` }));
-        return;
-      }
-      if (!taken) void toHost(req, res);
-    };
+    listener = fastPathListener(createFastPath(context, onRequest ? { onRequest } : {}), toHost);
   } else {
     const express = await fullHost();
     listener = express;
