@@ -1,5 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import type { Finding } from '../findings/index.js';
+import type { ServerContext } from './context.js';
+import { findingsOf, operationTarget, type OperationTarget } from './journal-middleware.js';
+import { MAX_URL_LENGTH } from './listen.js';
 
 /**
  * A step in front of a server's Express host: answers a request itself and returns `true`, or
@@ -33,6 +37,44 @@ export function originReader(): (req: IncomingMessage) => string | undefined {
     }
     return origin;
   };
+}
+
+/**
+ * The request paths the serve and replay fast paths take: an operation, bare or below a
+ * `/scenarios/<name>` prefix whose name is a scenario name (lowercase letters, digits, dashes). Other
+ * spellings (percent-encoded names, dot segments, a trailing slash) are left to the full host, which
+ * answers them through msw's URL parsing.
+ */
+const OPERATION_PATH = /^(?:\/scenarios\/[a-z0-9][a-z0-9-]*)?\/api\/g1\/[a-z_]+(?:\/[a-z_]+)?$/;
+
+/** A request the serve or replay fast path may answer, as {@link operationRequest} reads it. */
+export interface OperationRequest {
+  method: 'GET' | 'HEAD';
+  target: OperationTarget;
+  /** As {@link originReader} gives it. */
+  origin: string;
+  /** Its contract findings (shared and frozen: see `queryFindings`). */
+  findings: readonly Finding[];
+}
+
+/**
+ * Reads a GET or HEAD request to an operation (see {@link OPERATION_PATH}) for a fast path, or
+ * `undefined` for every request the full host must answer: other methods and paths, a request
+ * target over `MAX_URL_LENGTH` or with `#`, no valid `Host` (`originOf` gives none), and with
+ * `--strict-requests` a request with findings (the host answers it 400).
+ */
+export function operationRequest(context: ServerContext, req: IncomingMessage, originOf: (req: IncomingMessage) => string | undefined): OperationRequest | undefined {
+  const method = req.method;
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  const url = req.url ?? '';
+  if (url.length > MAX_URL_LENGTH || url.includes('#')) return undefined;
+  const target = operationTarget(url);
+  if (!target || !OPERATION_PATH.test(target.path)) return undefined;
+  const origin = originOf(req);
+  if (origin === undefined) return undefined;
+  const findings = findingsOf(req, target);
+  if (context.strictRequests && findings.length) return undefined;
+  return { method, target, origin, findings };
 }
 
 /**

@@ -1,19 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { planScenarioAnswer, type Answer, type PlannedAnswer, type ScenarioAnswerSource } from '../handlers/scenario-answer.js';
 import { SCENARIO_HEADER, requestedScenario } from '../handlers/select-scenario.js';
-import { MAX_URL_LENGTH } from './listen.js';
 import type { ServerContext } from './context.js';
-import { originReader, type FastPath } from './fast-path-listener.js';
-import { findingsOf, journalExchange, operationTarget } from './journal-middleware.js';
+import { operationRequest, originReader, type FastPath } from './fast-path-listener.js';
+import { journalExchange } from './journal-middleware.js';
 import { logRequest, type RequestLogEntry } from './request-log.js';
-
-/**
- * The request paths the fast path takes: an operation, bare or below a `/scenarios/<name>` prefix
- * whose name is a scenario name (lowercase letters, digits, dashes). Other spellings (percent-encoded
- * names, dot segments, a trailing slash) are left to the full host, which answers them the same way
- * through msw's URL parsing.
- */
-const FAST_PATH = /^(?:\/scenarios\/[a-z0-9][a-z0-9-]*)?\/api\/g1\/[a-z_]+(?:\/[a-z_]+)?$/;
 
 const encoded = new WeakMap<Answer, Buffer>();
 
@@ -48,16 +39,9 @@ export function createFastPath(context: ServerContext, options: FastPathOptions 
   const originOf = originReader();
 
   return (req, res) => {
-    const method = req.method;
-    if (method !== 'GET' && method !== 'HEAD') return false;
-    const url = req.url ?? '';
-    if (url.length > MAX_URL_LENGTH || url.includes('#') || req.headers.host === undefined) return false;
-    const target = operationTarget(url);
-    if (!target || !FAST_PATH.test(target.path)) return false;
-    const origin = originOf(req);
-    if (origin === undefined) return false;
-    const findings = findingsOf(req, target);
-    if (context.strictRequests && findings.length) return false;
+    const request = operationRequest(context, req, originOf);
+    if (!request) return false;
+    const { method, target, origin, findings } = request;
 
     if (options.onRequest) logRequest(options.onRequest, req, res);
     let sent = '';

@@ -4,17 +4,9 @@ import type { IndexedRecording } from '../replay/recording-index.js';
 import type { RecordedResponse } from '../replay/recording-source.js';
 import type { Replayer, ReplayOutcome } from '../replay/replayer.js';
 import type { ServerContext } from './context.js';
-import { answerFailure, originReader, type FastPath } from './fast-path-listener.js';
-import { findingsOf, journalExchange, operationTarget } from './journal-middleware.js';
-import { MAX_URL_LENGTH } from './listen.js';
+import { answerFailure, operationRequest, originReader, type FastPath } from './fast-path-listener.js';
+import { journalExchange } from './journal-middleware.js';
 import { logRequest, type RequestLogEntry } from './request-log.js';
-
-/**
- * The request paths the replay fast path takes (the same rule as `serve`'s fast path): an operation,
- * bare or below a `/scenarios/<name>` prefix. Other spellings (percent-encoded names, dot segments, a
- * trailing slash) are left to the full host, whose URL parsing would read them differently.
- */
-const FAST_PATH = /^(?:\/scenarios\/[a-z0-9][a-z0-9-]*)?\/api\/g1\/[a-z_]+(?:\/[a-z_]+)?$/;
 
 /**
  * Characters the WHATWG URL parser percent-encodes in the query of an `http(s)` URL (controls, space
@@ -124,16 +116,11 @@ export function createReplayFastPath(context: ServerContext, options: ReplayFast
   };
 
   return (req, res) => {
-    const method = req.method;
-    if (method !== 'GET' && method !== 'HEAD') return false;
-    const url = req.url ?? '';
-    if (url.length > MAX_URL_LENGTH || url.includes('#') || req.headers.host === undefined) return false;
-    const target = operationTarget(url);
-    if (!target || !FAST_PATH.test(target.path) || originOf(req) === undefined) return false;
-    const findings = findingsOf(req, target);
-    if (context.strictRequests && findings.length) return false;
+    const request = operationRequest(context, req, originOf);
+    if (!request) return false;
+    const { method, target, findings } = request;
     // The query as msw's request URL has it.
-    const search = URL_ENCODES.test(target.search) ? new URL(url, 'http://localhost').search : target.search;
+    const search = URL_ENCODES.test(target.search) ? new URL(req.url!, 'http://localhost').search : target.search;
     const outcome = replayer.served(method, target.path, search, mode);
     if (!outcome) return false;
 
