@@ -7,10 +7,11 @@
 import { basename } from 'node:path';
 import type { HttpHandler } from 'msw';
 import { MockvideoError, RecordingError } from './errors.js';
-import type { NamedRecording } from './normalise/index.js';
+import { DEFAULT_POLICY, type NamedRecording } from './normalise/index.js';
 import { createReplayHandlers as createReplayHandlersFor, type ReplayHandlerOptions } from './replay/handlers.js';
+import { Replayer } from './replay/replayer.js';
 import type { ScenarioCatalog } from './scenarios/index.js';
-import { readRecordingDir } from './storage/recordings.js';
+import { loadRecordingIndex } from './storage/load-recordings.js';
 import { isScenarioFileName } from './storage/scenario-files.js';
 import { loadScenarioCatalog } from './storage/load-catalog.js';
 
@@ -64,7 +65,9 @@ export function loadScenario(path: string, name?: string): LoadedScenario {
  * (`match: 'strict' | 'nearest'`, default `nearest`; `baseUrl`; `fallback` handlers, e.g.
  * `createHandlers({ scenario })`; `replayer` to read `replayer.unused()` afterwards; `onMiss`).
  * Every answer carries `x-mockvideo-match` (`exact`, `nearest`, `fallback`) and
- * `x-mockvideo-recording`; a request nothing answers gets a 404 near-miss report.
+ * `x-mockvideo-recording`; a request nothing answers gets a 404 near-miss report. A folder is read
+ * once and indexed; its responses are kept in memory up to 8 MiB (the rest are read from their
+ * files when served), so a folder of any size fits.
  *
  * @throws RecordingError (`MV_RECORDING_INVALID`) naming every corrupt or misplaced file of the folder.
  * @throws MockvideoError (`MV_USAGE`) when the folder does not exist.
@@ -75,8 +78,9 @@ export function loadScenario(path: string, name?: string): LoadedScenario {
  * @see seed "Endpoints" → "Common query parameters" (what the match key keeps and drops).
  */
 export function createReplayHandlers(source: string | readonly NamedRecording[], options: ReplayHandlerOptions = {}): HttpHandler[] {
-  if (typeof source !== 'string') return createReplayHandlersFor(source, options);
-  const { recordings, problems } = readRecordingDir(source);
+  if (typeof source !== 'string' || options.replayer) return createReplayHandlersFor(typeof source === 'string' ? [] : source, options);
+  // What matching needs is indexed; the responses stay in their files beyond a bounded cache (8 MiB, filled while reading).
+  const { index, problems } = loadRecordingIndex(source, options.policy ?? DEFAULT_POLICY);
   if (problems.length) throw new RecordingError(source, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
-  return createReplayHandlersFor(recordings, options);
+  return createReplayHandlersFor([], { ...options, replayer: new Replayer(index, options) });
 }

@@ -48,11 +48,12 @@ export interface RunReplayOptions {
 export async function runReplay(options: RunReplayOptions): Promise<void> {
   keepHeapSmall();
   // Loaded when replay runs, not at every start of the CLI.
-  const [{ progressCallback }, { formatNearMissReport }, { formatProxyLine, lostExchangeLine }, { loadRecordingIndex, startReplayServer }, { watchFolder }] = await Promise.all([
+  const [{ progressCallback }, { formatNearMissReport }, { formatProxyLine, lostExchangeLine }, { startReplayServer }, { loadRecordingIndex }, { watchFolder }] = await Promise.all([
     import('../progress.js'),
     import('../../replay/near-miss.js'),
     import('../../server/record-server.js'),
     import('../../server/replay-server.js'),
+    import('../../storage/load-recordings.js'),
     import('../../storage/watch-folder.js'),
   ]);
   const onRequest = requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false });
