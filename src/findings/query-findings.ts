@@ -1,5 +1,5 @@
 import type { OperationName } from '../contract/core.js';
-import { splitQuery } from '../normalise/index.js';
+import { hasEncodedName, splitQuery } from '../normalise/index.js';
 import { MAX_TS_SKEW_SECONDS, requestFindings, type Finding } from './request-findings.js';
 
 /** The most distinct queries (volatile values set aside) whose findings are remembered. */
@@ -7,8 +7,6 @@ export const MAX_REMEMBERED_QUERIES = 1024;
 
 /** A `_nonce` or `_ts` pair as sent (its name not percent-encoded), with its raw value. */
 const VOLATILE_PAIR = /(^|&)(_nonce|_ts)=([^&]*)/g;
-/** A parameter name with an escape or a `+`: such a query is checked in full, never remembered. */
-const ENCODED_NAME = /(?:^|&)[^=&]*[%+]/;
 const NONCE = /^-?\d+$/;
 const TS = /^\d{1,12}$/;
 
@@ -29,7 +27,8 @@ const remembered = new Map<string, readonly Finding[]>();
  * @example queryFindings('meta/cp', '_region=IN&_nonce=42&_ts=1718000000', false)
  */
 export function queryFindings(operation: OperationName, search: string, hasBody: boolean, nowSeconds = Math.floor(Date.now() / 1000)): readonly Finding[] {
-  const key = ENCODED_NAME.test(search) ? undefined : stableQuery(search, nowSeconds);
+  // A query whose names are encoded is checked in full, never remembered.
+  const key = hasEncodedName(search) ? undefined : stableQuery(search, nowSeconds);
   if (key === undefined) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
   const cacheKey = `${operation}${hasBody ? '+' : ' '}${key}`;
   let findings = remembered.get(cacheKey);

@@ -4,6 +4,19 @@
  */
 export type RawPair = readonly [name: string, value: string];
 
+/** A parameter name with a percent-escape or a `+` (so its decoded name differs from the text). */
+const ENCODED_NAME = /(?:^|&)[^=&]*[%+]/;
+
+/**
+ * True when a parameter name of the raw query `search` (without `?`) is written with an escape or a
+ * `+`: its decoded name is not its text, so a textual look at the names (`_ts=`) cannot be trusted.
+ *
+ * @example hasEncodedName('_region=IN&%5Fts=1') // true
+ */
+export function hasEncodedName(search: string): boolean {
+  return ENCODED_NAME.test(search);
+}
+
 /**
  * Splits a raw query string (with or without the leading `?`) into `[name, value]` pairs in the
  * order sent, repeated names kept (`ref=&ref=app` → two pairs). Values stay encoded; a pair without

@@ -1,5 +1,5 @@
 import { operationOfPath, type OperationName } from '../contract/core.js';
-import { DEFAULT_POLICY, decodeComponent, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
+import { DEFAULT_POLICY, decodeComponent, hasEncodedName, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
@@ -7,8 +7,6 @@ import type { RecordedResponse } from './recording-source.js';
 /** The most queries whose exact match `Replayer.served` remembers (then forgotten all at once). */
 export const MAX_KNOWN_QUERIES = 1024;
 
-/** A query parameter name with an escape or a `+`: such a query is looked up in full, never remembered. */
-const ENCODED_NAME = /(?:^|&)[^=&]*[%+]/;
 /** Per policy: a `name=value` pair (split as `splitQuery` splits it) of a parameter the policy leaves out of matching. */
 const ignoredPairs = new WeakMap<NormalisationPolicy, RegExp>();
 
@@ -32,7 +30,7 @@ function ignoredPairOf(policy: NormalisationPolicy): RegExp {
  */
 function memoKey(method: string, operation: OperationName, search: string, policy: NormalisationPolicy): string | undefined {
   const text = search.startsWith('?') ? search.slice(1) : search;
-  if (ENCODED_NAME.test(text)) return undefined;
+  if (hasEncodedName(text)) return undefined;
   return `${method} ${operation} ${text.replace(ignoredPairOf(policy), '$1$2=')}`;
 }
 

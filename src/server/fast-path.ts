@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { planScenarioAnswer, type Answer, type PlannedAnswer, type ScenarioAnswerSource } from '../handlers/scenario-answer.js';
 import { SCENARIO_HEADER, requestedScenario } from '../handlers/select-scenario.js';
 import type { ServerContext } from './context.js';

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { replayResponse, unavailableResponse } from '../replay/handlers.js';
 import type { IndexedRecording } from '../replay/recording-index.js';
 import type { RecordedResponse } from '../replay/recording-source.js';

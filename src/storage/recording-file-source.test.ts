@@ -23,14 +23,17 @@ function write(name: string, body: string): string {
   return `meta-cp/${name}.json`;
 }
 
+/** A body of about 1 KB made of `c`. */
+const body = (c: string) => `{"data":"${c.repeat(1000)}","msg":"OK","result":1}`;
+/** Room in the cache for two of those responses, not three. */
+const TWO_RESPONSES = 2 * 1300;
+
 const text = async (source: RecordingFileSource, name: string) => Buffer.from((await source.response(name)).body).toString('utf8');
 
 describe('RecordingFileSource', () => {
   it('keeps what was served since the last pass and lets go of what was not (second chance), within its bytes', async () => {
-    const body = (c: string) => `{"data":"${c.repeat(1000)}","msg":"OK","result":1}`;
     const [a, b, c] = [write('a', body('a')), write('b', body('b')), write('c', body('c'))];
-    // Room for two responses, not three.
-    const source = new RecordingFileSource(dir, { cacheBytes: 2 * 1300 });
+    const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
     await text(source, a);
     await text(source, b);
     await text(source, a); // a hit: a is used again, b is not
@@ -40,13 +43,12 @@ describe('RecordingFileSource', () => {
     expect(await text(source, a)).toBe(body('a'));
     expect(await text(source, c)).toBe(body('c'));
     await expect(source.response(b)).rejects.toThrow(/meta-cp\/b\.json.*gone/);
-    expect(source.cachedBytes).toBeLessThanOrEqual(2 * 1300);
+    expect(source.cachedBytes).toBeLessThanOrEqual(TWO_RESPONSES);
   });
 
   it('keeps the response just read even when every other one was used since', async () => {
-    const body = (c: string) => `{"data":"${c.repeat(1000)}","msg":"OK","result":1}`;
     const [d, e, f] = [write('d', body('d')), write('e', body('e')), write('f', body('f'))];
-    const source = new RecordingFileSource(dir, { cacheBytes: 2 * 1300 });
+    const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
     await text(source, d);
     await text(source, e);
     await text(source, d);

@@ -8,7 +8,6 @@
 // (The scenario parser's random `faults` section and random text are in src/scenarios/parse.property.test.ts.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OPERATION_NAMES } from '../../src/contract/index.js';
 import { DEFAULT_POLICY, MIN_SCANNED_LENGTH, buildRecording, matchKey, splitQuery, type Exchange, type RawPair } from '../../src/normalise/index.js';
 
 const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
