@@ -33,7 +33,7 @@ export function clientPath(operation, uspace = '0', prefix = '') {
   return `${prefix}${OPERATIONS[operation].path}?${clientPairs(operation, uspace).map(([k, v]) => `${k}=${v}`).join('&')}`;
 }
 
-export { OPERATION_NAMES };
+export { DEFAULT_POLICY, OPERATION_NAMES };
 
 /** A new temporary folder under os.tmpdir(). */
 export function tempDir(prefix) {

@@ -179,7 +179,7 @@ async function main() {
 
   try {
     // 0. talkback, installed into a temporary folder (never into the repository).
-    log(`installing talkback into a temporary folder (npm install --prefix <tmp> talkback@4)`);
+    log(process.env.BENCH_TALKBACK_PREFIX ? `talkback from ${process.env.BENCH_TALKBACK_PREFIX} (installed there if missing)` : 'installing talkback into a temporary folder (npm install --prefix <tmp> talkback@4)');
     const talkbackInstall = installTalkback(process.env.BENCH_TALKBACK_PREFIX);
     if (talkbackInstall.made) temps.push(talkbackInstall.prefix);
     results.references = { talkback: talkbackInstall.version, express: JSON.parse(readFileSync(join(ROOT, 'node_modules', 'express', 'package.json'), 'utf8')).version, node: process.version };
@@ -214,6 +214,8 @@ async function main() {
     // 2. Recordings made by each tool from the same upstream (node:http on 127.0.0.1): talkback's
     //    tapes and mockvideo's recordings of the six client requests, and talkback's of 10 requests.
     const settingPath = [fixtures.clientPath('meta/setting')];
+    // talkback leaves out of its match the query parameters that mockvideo leaves out of its key.
+    const ignoredByTalkback = [...fixtures.DEFAULT_POLICY.volatile, ...fixtures.DEFAULT_POLICY.secret, ...fixtures.DEFAULT_POLICY.identity].join(',');
     const tenPaths = Array.from({ length: 10 }, (_, i) => fixtures.clientPath(fixtures.OPERATION_NAMES[i % 6], String(i)));
     const recordThrough = async (name, args, paths) => {
       const recorder = await startServer(name, args);
@@ -230,14 +232,14 @@ async function main() {
     const tapes10 = fixtures.tempDir('mockvideo-bench-tapes-');
     const recorded6 = fixtures.tempDir('mockvideo-bench-recorded-');
     temps.push(tapes6, tapes10, recorded6);
-    await recordThrough('talkback-record', [TALKBACK, talkbackInstall.prefix, tapes6, nodeBase.url, 'record'], sixPaths);
-    await recordThrough('talkback-record-10', [TALKBACK, talkbackInstall.prefix, tapes10, nodeBase.url, 'record'], tenPaths);
+    await recordThrough('talkback-record', [TALKBACK, talkbackInstall.prefix, tapes6, nodeBase.url, 'record', ignoredByTalkback], sixPaths);
+    await recordThrough('talkback-record-10', [TALKBACK, talkbackInstall.prefix, tapes10, nodeBase.url, 'record', ignoredByTalkback], tenPaths);
     await recordThrough('mockvideo-record', [BIN, 'record', '--upstream', nodeBase.url, '--out', recorded6, '--port', '0', '--quiet'], sixPaths);
     for (const [dir, expected] of [[tapes6, 6], [tapes10, 10], [recorded6, 6]]) {
       if (countFiles(dir) !== expected) throw new Error(`Expected ${expected} recordings in ${dir}, found ${countFiles(dir)}.`);
     }
     log('talkback recorded 6 and 10 tapes, mockvideo record 6 recordings, from the node:http upstream');
-    const talkback = await startServer('talkback', [TALKBACK, talkbackInstall.prefix, tapes6, nodeBase.url, 'replay']);
+    const talkback = await startServer('talkback', [TALKBACK, talkbackInstall.prefix, tapes6, nodeBase.url, 'replay', ignoredByTalkback]);
     const replayRecorded = await startServer('replay-recorded', [BIN, 'replay', recorded6, '--port', '0']);
 
     // 3. Fixtures: 50 scenarios, recordings of 10 and BIG exchanges.
@@ -253,7 +255,7 @@ async function main() {
 
     log(`starting ${fifty ? 'mockvideo serve with 50 scenarios, ' : ''}talkback with 10 tapes, replay of 10 and of the large set`);
     const serve50 = fifty ? await startServer('serve-50', [BIN, 'serve', '--port', '0', '--scenarios-dir', fifty.dir]) : null;
-    const talkback10 = await startServer('talkback-10', [TALKBACK, talkbackInstall.prefix, tapes10, nodeBase.url, 'replay']);
+    const talkback10 = await startServer('talkback-10', [TALKBACK, talkbackInstall.prefix, tapes10, nodeBase.url, 'replay', ignoredByTalkback]);
     const replay10 = await startServer('replay-10', [BIN, 'replay', small.dir, '--port', '0']);
     const bigStride = Math.max(1, Math.floor(BIG / 300));
     const bigPaths = Array.from({ length: Math.min(300, BIG) }, (_, k) => k * bigStride).map((i) => fixtures.clientPath(fixtures.OPERATION_NAMES[i % 6], String(i)));
@@ -380,7 +382,7 @@ async function main() {
     const coldCases = [
       { name: 'serve', what: 'mockvideo serve', args: [BIN, 'serve', '--port', '0'], path: settingPath[0] },
       { name: 'replay-10', what: 'mockvideo replay, 10 recordings', args: [BIN, 'replay', small.dir, '--port', '0'], path: settingOfTen },
-      { name: 'talkback-10', what: 'talkback, 10 tapes', args: [TALKBACK, talkbackInstall.prefix, tapes10, nodeBase.url, 'replay'], path: settingOfTen },
+      { name: 'talkback-10', what: 'talkback, 10 tapes', args: [TALKBACK, talkbackInstall.prefix, tapes10, nodeBase.url, 'replay', ignoredByTalkback], path: settingOfTen },
       { name: 'express', what: 'bare Express 5', args: [BASELINE, bodiesFile], path: settingPath[0] },
       { name: 'node', what: 'bare node:http', args: [NODE_BASELINE, bodiesFile], path: settingPath[0] },
     ];

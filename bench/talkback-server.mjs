@@ -1,25 +1,23 @@
 // The reference of `npm run bench` that users would pick instead of mockvideo: talkback
 // (https://github.com/ijpiantanida/talkback), installed by bench/references.mjs into a temporary
 // folder, never into the repository. Usage:
-//   node bench/talkback-server.mjs TALKBACK_PREFIX TAPES_DIR UPSTREAM_URL record|replay
+//   node bench/talkback-server.mjs TALKBACK_PREFIX TAPES_DIR UPSTREAM_URL record|replay [IGNORED]
 // `record` proxies every request to UPSTREAM_URL and writes a tape for each new one (talkback's
 // RecordMode.NEW); `replay` answers from the tapes only (RecordMode.DISABLED, 404 otherwise).
 // Requests match as a user replaying an app's traffic would set talkback up: no headers, and the
-// query without the parameters mockvideo leaves out of its match key (volatile, secret, identity).
+// query without IGNORED (comma-separated query parameters; bench/run.mjs passes the ones mockvideo
+// leaves out of its match key: volatile, secret, identity).
 // Prints `talkback listening at http://127.0.0.1:PORT` once it listens.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const [prefix, tapes, upstream, mode] = process.argv.slice(2);
+const [prefix, tapes, upstream, mode, ignored = ''] = process.argv.slice(2);
 if (!prefix || !tapes || !upstream || (mode !== 'record' && mode !== 'replay')) {
-  process.stderr.write('usage: node bench/talkback-server.mjs TALKBACK_PREFIX TAPES_DIR UPSTREAM_URL record|replay\n');
+  process.stderr.write('usage: node bench/talkback-server.mjs TALKBACK_PREFIX TAPES_DIR UPSTREAM_URL record|replay [IGNORED]\n');
   process.exit(2);
 }
 const talkback = createRequire(join(prefix, 'package.json'))('talkback');
 const { RecordMode, FallbackMode } = talkback.Options;
-
-/** mockvideo's DEFAULT_POLICY lists (src/normalise), so both tools match on the same parameters. */
-const IGNORED_QUERY_PARAMETERS = ['_nonce', '_ts', '_st', '_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5'];
 
 const server = talkback({
   host: upstream,
@@ -28,7 +26,7 @@ const server = talkback({
   record: mode === 'record' ? RecordMode.NEW : RecordMode.DISABLED,
   fallbackMode: FallbackMode.NOT_FOUND,
   allowHeaders: [],
-  ignoreQueryParams: IGNORED_QUERY_PARAMETERS,
+  ignoreQueryParams: ignored.split(',').filter(Boolean),
   silent: true,
   summary: false,
 });
