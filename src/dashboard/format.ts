@@ -66,7 +66,7 @@ export function duration(ms: number): string {
 /** A device for people: its given name, else the start of its `_sdevid` (`abf1bbe2…`). */
 export function deviceLabel(device: { sdevid: string; name?: string | null }): string {
   if (device.name) return device.name;
-  return device.sdevid.length > 10 ? `${device.sdevid.slice(0, 8)}…` : device.sdevid;
+  return device.sdevid.length > 16 ? `${device.sdevid.slice(0, 8)}…` : device.sdevid;
 }
 
 /** The `_sdevid` of a journal entry, or `(no _sdevid)` as the server names such requests. */
