@@ -65,10 +65,16 @@ export class RequestTable {
       h('td', { title: deviceOf(entry) }, deviceLabel(device ?? { sdevid: deviceOf(entry) })),
       h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', 'data-key': `row-${entry.id}`, 'aria-label': `Show request ${entry.id}, ${entry.operation}`, onclick: () => this.#open(entry.id) }, entry.operation)),
       h('td', {}, h('span', { class: `status ${statusClass(entry.status)}` }, entry.status === 0 ? 'none' : entry.status), entry.fault && h('span', { class: 'badge fault' }, `fault: ${entry.fault}`)),
-      ...(replay ? [h('td', {}, match ? h('span', { class: `match ${match}` }, match) : '—'), h('td', {}, entry.recording ? h('code', {}, entry.recording) : entry.scenario ? `scenario ${entry.scenario}` : '—')] : [h('td', {}, entry.scenario ?? '—')]),
+      ...(replay ? [h('td', {}, match ? h('span', { class: `match ${match}` }, match) : '—'), h('td', { class: 'recording' }, entry.recording ? recordingName(entry.recording) : entry.scenario ? `scenario ${entry.scenario}` : '—')] : [h('td', {}, entry.scenario ?? '—')]),
       ...(steps ? [h('td', {}, stepOf(entry) ?? '—')] : []),
       h('td', { class: 'num' }, duration(entry.durationMs)),
       h('td', {}, findings ? h('span', { class: 'badge warn', title: entry.findings.map((f) => f.message).join('\n') }, `${findings} finding${findings === 1 ? '' : 's'}`) : h('span', { class: 'muted' }, 'none')),
     );
   }
+}
+
+/** A recording file name that may wrap after its folder: `meta-cp/` then `e9b174249254-000.json`. */
+function recordingName(name: string): HTMLElement {
+  const slash = name.lastIndexOf('/');
+  return slash < 0 ? h('code', {}, name) : h('code', {}, h('span', { class: 'nowrap' }, name.slice(0, slash + 1)), document.createElement('wbr'), h('span', { class: 'nowrap' }, name.slice(slash + 1)));
 }

@@ -61,6 +61,7 @@ export class Timeline {
         .slice(-MAX_BURSTS)
         .reverse()
         .map((burst) => this.#burst(burst, records.get(burst) ?? [])),
+      bursts.length > MAX_BURSTS ? h('p', { class: 'muted' }, `${bursts.length - MAX_BURSTS} earlier bursts are not drawn: they are in the requests below and in the device's HAR.`) : null,
     );
   }
 
@@ -105,7 +106,17 @@ export class Timeline {
       h(
         'button',
         { type: 'button', class: 'bar-button', 'data-key': `bar-${entry.id}`, 'aria-label': label, title: label, onclick: () => this.#open(entry.id) },
-        h('span', { class: 'bar-label' }, h('span', { class: 'op' }, entry.operation), ' ', h('span', { class: `status ${statusClass(entry.status)}` }, status), entry.fault && h('span', { class: 'badge fault' }, `⚡ ${entry.fault}`), findings ? h('span', { class: 'badge warn' }, `⚠ ${findings}`) : null),
+        h(
+          'span',
+          { class: 'bar-label' },
+          h('span', { class: 'op' }, entry.operation),
+          ' ',
+          h('span', { class: `status ${statusClass(entry.status)}` }, status),
+          entry.fault && h('span', { class: 'badge fault' }, `⚡ ${entry.fault}`),
+          findings ? h('span', { class: 'badge warn' }, `⚠ ${findings}`) : null,
+          // In replay, what was not an exact match stands out.
+          match && match !== 'exact' ? h('span', { class: `match ${match}` }, match) : null,
+        ),
         h('span', { class: 'track' }, bar),
         h('span', { class: 'bar-time' }, duration(entry.durationMs)),
       ),

@@ -264,6 +264,9 @@ describe.skipIf(skip)('replay: the recording and match kind of each answer, no s
     const miss = await row('ad_config').locator('td').allTextContents();
     expect(miss).toContain('miss');
     expect(miss).toContain('404');
+    // The timeline flags the miss too.
+    expect(await page.locator('#lanes .bar-row', { hasText: 'ad_config' }).locator('.match.miss').count()).toBe(1);
+    await page.screenshot({ path: fileURLToPath(new URL('../../test-output/dashboard-replay.png', import.meta.url)), fullPage: true });
   });
 
   it('raised no script error and sent nothing off the server', () => {
