@@ -100,7 +100,8 @@ export const admin = {
   requests: () => call<{ requests: JournalEntry[] }>('GET', '/requests'),
   request: (id: number) => call<RequestDetail>('GET', `/requests/${id}`),
   clearRequests: () => call<{ cleared: number }>('DELETE', '/requests'),
-  verify: () => call<VerifyReport>('GET', '/verify'),
+  /** The verify report of the whole journal, or of one device's requests (`sdevid`). */
+  verify: (sdevid?: string | null) => call<VerifyReport>('GET', sdevid ? `/verify?_sdevid=${encodeURIComponent(sdevid)}` : '/verify'),
   faults: () => call<{ faults: PlannedFault[] }>('GET', '/faults'),
   addFault: (fault: FaultRequest) => call<PlannedFault>('POST', '/faults', fault),
   clearFaults: () => call<{ cleared: number }>('DELETE', '/faults'),

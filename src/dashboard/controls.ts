@@ -202,11 +202,16 @@ export class FaultPanel {
   }
 }
 
-/** The `verify` report of the current journal, checked again shortly after it changes. */
+/**
+ * The `verify` report of the current journal (of the chosen device's requests when `device()` gives
+ * one), checked again shortly after it changes.
+ */
 export class VerifyPanel {
   #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #device: () => string | null;
 
-  constructor() {
+  constructor(device: () => string | null = () => null) {
+    this.#device = device;
     byId('run-verify').addEventListener('click', () => void this.refresh());
   }
 
@@ -218,7 +223,9 @@ export class VerifyPanel {
 
   async refresh(): Promise<void> {
     try {
-      this.render(await admin.verify());
+      const device = this.#device();
+      this.render(await admin.verify(device === '(no _sdevid)' ? null : device));
+      byId('verify-scope').textContent = device === null || device === '(no _sdevid)' ? 'every device' : 'the chosen device';
     } catch (error) {
       fill(byId('verify-report'), h('p', { class: 'error' }, messageOf(error)));
     }

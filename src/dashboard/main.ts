@@ -23,7 +23,7 @@ new Timeline(state, open);
 new AnalyticsTable(state);
 const picker = new ScenarioPicker();
 const faults = new FaultPanel();
-const verify = new VerifyPanel();
+const verify = new VerifyPanel(() => state.selected);
 state.subscribe(() => verify.soon());
 
 function closeDetail(): void {

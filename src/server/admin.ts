@@ -181,7 +181,7 @@ export function adminRouter(context: ServerContext): express.Router {
 
   router.get('/verify', (req, res) => {
     const gap = Number(query(req).get('gap') ?? DEFAULT_QUIET_GAP_SECONDS);
-    res.json(verifyJournal(context.journal.exchanges().map((x) => x.entry), Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS));
+    res.json(verifyJournal(context.journal.exchanges(journalFilter(req)).map((x) => x.entry), Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS));
   });
 
   router.get('/faults', (_req, res) => {

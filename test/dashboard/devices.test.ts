@@ -103,9 +103,11 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
   });
 
   it('lists both devices with model, Android version, counts and findings', async () => {
-    await page.locator('#device-list li.device').nth(1).waitFor({ timeout: 5_000 });
     const a = page.locator(`#device-list li[data-device="${PHONE_A.sdevid}"]`);
     const b = page.locator(`#device-list li[data-device="${PHONE_B.sdevid}"]`);
+    // The page reads the devices again once requests pause: wait for the last of them.
+    await a.filter({ hasText: '6 requests' }).waitFor({ timeout: 5_000 });
+    await b.filter({ hasText: '6 requests' }).waitFor({ timeout: 5_000 });
     expect(await a.textContent()).toContain('Redmi Note 12 Pro+');
     expect(await a.textContent()).toMatch(/6 requests.*[1-9]\d* findings?/);
     expect(await b.textContent()).toContain('Pixel 7');
@@ -114,7 +116,7 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
   });
 
   it('draws one lane per device, the faulty request marked, the analytics record in its device lane', async () => {
-    await page.locator('#lanes .lane').nth(1).waitFor({ timeout: 5_000 });
+    await lane(PHONE_B).locator('.bar-row', { hasText: 'localplay/recomm' }).waitFor({ timeout: 5_000 });
     expect(await page.locator('#lanes .lane').count()).toBe(2);
     await lane(PHONE_A).locator('.bar-row.analytics').waitFor({ timeout: 5_000 });
     expect(await lane(PHONE_A).locator('.bar-row:not(.analytics)').count()).toBe(6);
@@ -151,6 +153,9 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
     expect(await lane(PHONE_A).count()).toBe(1);
     expect(await page.locator('#requests-body tr').count()).toBe(6);
     expect(await page.locator('#requests-body tr td[title]').evaluateAll((cells) => [...new Set(cells.map((c) => c.getAttribute('title')))])).toEqual([PHONE_A.sdevid]);
+    // Verify too: phone A's requests alone, one start-up from one device.
+    await page.locator('#verify-scope', { hasText: 'the chosen device' }).waitFor({ timeout: 5_000 });
+    await page.locator('#verify-report li', { hasText: '1 start-up from 1 device(s)' }).waitFor({ timeout: 5_000 });
 
     await page.getByLabel(/^Name for /).fill('QA Redmi');
     await page.getByRole('button', { name: 'Save name' }).click();
@@ -265,7 +270,7 @@ describe.skipIf(skip)('replay: the recording and match kind of each answer, no s
     expect(miss).toContain('miss');
     expect(miss).toContain('404');
     // The timeline flags the miss too.
-    expect(await page.locator('#lanes .bar-row', { hasText: 'ad_config' }).locator('.match.miss').count()).toBe(1);
+    await page.locator('#lanes .bar-row', { hasText: 'ad_config' }).locator('.match.miss').waitFor({ timeout: 5_000 });
     await page.screenshot({ path: fileURLToPath(new URL('../../test-output/dashboard-replay.png', import.meta.url)), fullPage: true });
   });
 
