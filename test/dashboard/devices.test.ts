@@ -204,6 +204,7 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
     await page.getByRole('button', { name: 'Show every device' }).click();
     await page.waitForFunction(() => document.querySelectorAll('#lanes .lane').length === 2, undefined, { timeout: 5_000 });
     await page.locator('#detail').waitFor({ state: 'hidden' });
+    await page.locator('#verify-report li', { hasText: '2 start-ups from 2 device(s)' }).waitFor({ timeout: 5_000 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: fileURLToPath(new URL('dashboard-1400.png', DOCS)), fullPage: true });
     await page.setViewportSize({ width: 360, height: 780 });
