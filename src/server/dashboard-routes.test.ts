@@ -93,7 +93,7 @@ describe('dashboard routes', () => {
     const device = (sdevid: string, time: string) => ({ ...exchange, entry: { ...entry, time, query: { _sdevid: [sdevid], _model: ['Pixel 7'], _andver: ['34'], _appver: ['2024062790'], _anoyid: ['u-1'] } } });
     context.journal.add(device('a'.repeat(64), '2026-01-01T00:00:00.000Z'));
     context.journal.add(device('a'.repeat(64), '2026-01-01T00:00:01.000Z'));
-    context.journal.add({ ...exchange, entry: { ...entry, findings: [{ parameter: '_sdevid', rule: 'required', message: '_sdevid is missing' }] } });
+    context.journal.add({ ...exchange, entry: { ...entry, findings: [{ parameter: '_sdevid', rule: 'missing-parameter', message: '_sdevid is missing' }] } });
     const events = await fetch(`${origin}/__mockvideo/events`);
     const named = readEvents(events, 3, () => undefined);
     const put = await fetch(`${origin}/__mockvideo/devices/${'a'.repeat(64)}/name`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: '  QA Pixel  ' }) });
