@@ -3,8 +3,9 @@
 // a fault; the page shows a lane per device with verify's verdict per start-up, filters by device,
 // downloads one device's HAR, places the analytics record in its device's lane, shows the raw
 // `\u0026`; in replay it names the recording and the match kind of every answer and offers no
-// scenario picker without a fallback. Screenshots at 1,400 and 360 px go to docs/.
-import { readFileSync } from 'node:fs';
+// scenario picker without a fallback. Screenshots at 1,400 and 360 px go to test-output/ (to docs/,
+// the ones the guide shows, with MOCKVIDEO_SCREENSHOTS=docs).
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,8 @@ import { startCli, type CliProcess } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 import { recordSession, removeTempDirs } from '../support/recordings.js';
 
-const DOCS = new URL('../../docs/', import.meta.url);
+/** Where the screenshots go: test-output/, or docs/ (the committed ones) with MOCKVIDEO_SCREENSHOTS=docs. */
+const SHOTS = new URL(process.env.MOCKVIDEO_SCREENSHOTS === 'docs' ? '../../docs/' : '../../test-output/', import.meta.url);
 const skip = skipWithoutChromium('dashboard devices test');
 
 /** Two made-up phones (never real identifiers): their `_sdevid`, `_anoyid` and `_model` as sent. */
@@ -200,19 +202,20 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
     expect([...seen]).toEqual(expect.arrayContaining(['bar-button']));
   });
 
-  it('reads well at 1,400 and 360 px (screenshots in docs/)', async () => {
+  it('reads well at 1,400 and 360 px (screenshots in test-output/, or docs/ with MOCKVIDEO_SCREENSHOTS=docs)', async () => {
     await page.getByRole('button', { name: 'Show every device' }).click();
     await page.waitForFunction(() => document.querySelectorAll('#lanes .lane').length === 2, undefined, { timeout: 5_000 });
+    mkdirSync(SHOTS, { recursive: true });
     await page.locator('#detail').waitFor({ state: 'hidden' });
     await page.locator('#verify-report li', { hasText: '2 start-ups from 2 device(s)' }).waitFor({ timeout: 5_000 });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: fileURLToPath(new URL('dashboard-1400.png', DOCS)), fullPage: true });
+    await page.screenshot({ path: fileURLToPath(new URL('dashboard-1400.png', SHOTS)), fullPage: true });
     await page.setViewportSize({ width: 360, height: 780 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.evaluate(() => window.scrollTo(0, 0));
     // The top of the page, as QA sees it on a phone: the devices and the lanes.
     const lanesEnd = await page.locator('#lanes').evaluate((lanes) => lanes.getBoundingClientRect().bottom + window.scrollY);
-    await page.screenshot({ path: fileURLToPath(new URL('dashboard-360.png', DOCS)), fullPage: true, clip: { x: 0, y: 0, width: 360, height: Math.ceil(lanesEnd) + 16 } });
+    await page.screenshot({ path: fileURLToPath(new URL('dashboard-360.png', SHOTS)), fullPage: true, clip: { x: 0, y: 0, width: 360, height: Math.ceil(lanesEnd) + 16 } });
     await page.setViewportSize({ width: 1400, height: 900 });
   });
 
