@@ -92,3 +92,8 @@ export function logFindings(args: OutputArgs, journal: Journal): void {
     for (const f of entry.findings) process.stdout.write(`    ${pc.yellow(`#${entry.id} ${entry.operation} ${f.rule}: ${f.message}`)}\n`);
   });
 }
+
+/** The start line that gives the QA dashboard's address: `  dashboard: http://127.0.0.1:8787/__mockvideo/`. */
+export function dashboardLine(url: string): string {
+  return `  dashboard: ${url}/__mockvideo/\n`;
+}

@@ -2,9 +2,12 @@ import type { FaultKind } from '../faults/fault.js';
 import type { PlannedFault } from '../faults/board.js';
 import type { OperationName } from '../contract/operations.js';
 import type { JournalEntry } from '../journal/journal.js';
+import type { StartUpVerdict } from '../verify/start-ups.js';
 import type { VerifyReport } from '../verify/verify.js';
+import type { DeviceSummary } from '../server/devices.js';
+import type { AnalyticsEntry } from '../analytics/store.js';
 
-export type { FaultKind, JournalEntry, OperationName, PlannedFault, VerifyReport };
+export type { AnalyticsEntry, DeviceSummary, FaultKind, JournalEntry, OperationName, PlannedFault, StartUpVerdict, VerifyReport };
 
 /** Where the admin API lives (the page is served from it). */
 export const ADMIN = '/__mockvideo';
@@ -97,8 +100,30 @@ export const admin = {
   requests: () => call<{ requests: JournalEntry[] }>('GET', '/requests'),
   request: (id: number) => call<RequestDetail>('GET', `/requests/${id}`),
   clearRequests: () => call<{ cleared: number }>('DELETE', '/requests'),
-  verify: () => call<VerifyReport>('GET', '/verify'),
+  /** The verify report of the whole journal, or of one device's requests (`sdevid`). */
+  verify: (sdevid?: string | null) => call<VerifyReport>('GET', sdevid ? `/verify?_sdevid=${encodeURIComponent(sdevid)}` : '/verify'),
   faults: () => call<{ faults: PlannedFault[] }>('GET', '/faults'),
   addFault: (fault: FaultRequest) => call<PlannedFault>('POST', '/faults', fault),
   clearFaults: () => call<{ cleared: number }>('DELETE', '/faults'),
+  devices: () => call<{ devices: DeviceSummary[] }>('GET', '/devices'),
+  nameDevice: (sdevid: string, name: string) => call<{ sdevid: string; name: string | null }>('PUT', `/devices/${encodeURIComponent(sdevid)}/name`, { name }),
+  startUps: () => call<{ startUps: StartUpVerdict[] }>('GET', '/start-ups'),
+  /** The analytics sink's records; none where the server has no sink (`replay`, `record`: 404). */
+  analytics: () =>
+    call<{ records: AnalyticsEntry[] }>('GET', '/analytics').catch((error: unknown) => {
+      if (error instanceof AdminError && error.status === 404) return { records: [] };
+      throw error;
+    }),
 };
+
+/**
+ * The address of the HAR of some requests: one device's (`_sdevid`), or exactly the requests
+ * `ids` (a start-up), or both.
+ */
+export function harUrl(filter: { sdevid?: string; ids?: readonly number[] }): string {
+  const query = new URLSearchParams();
+  if (filter.sdevid !== undefined) query.set('_sdevid', filter.sdevid);
+  if (filter.ids) query.set('ids', filter.ids.join(','));
+  const search = query.toString();
+  return `${ADMIN}/requests.har${search ? `?${search}` : ''}`;
+}

@@ -33,10 +33,29 @@ export function detailLabel(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Shows the mode, its details and the device URLs. */
+/**
+ * Whether a scenario answers clients: always in `serve`; in `replay` only with a fallback scenario
+ * (`fallbackScenario` in `GET /health`); never in `record`.
+ */
+export function scenarioAnswers(health: Health): boolean {
+  return health.mode === 'serve' || (health.mode === 'replay' && typeof health.fallbackScenario === 'string');
+}
+
+/**
+ * Shows the mode, its details and the device URLs. The header names what answers: the scenario in
+ * `serve`, the recording folder (and the fallback scenario, if any) in `replay`, the upstream in
+ * `record`; the scenario picker is shown only where a scenario answers.
+ */
 export function renderServer(health: Health): void {
   const details = Object.entries(health).filter(([key, value]) => !['ok', 'mode', 'scenario', 'uptimeSeconds', 'deviceUrls'].includes(key) && (typeof value === 'string' || typeof value === 'number'));
   byId('mode').textContent = health.mode;
+  const scenario = scenarioAnswers(health);
+  byId('scenario-pill').hidden = !scenario;
+  byId('scenario-pill-label').textContent = health.mode === 'replay' ? 'fallback scenario' : 'scenario';
+  byId('scenario-section').hidden = !scenario;
+  const source = health.mode === 'replay' ? ['recordings', health.recordings] : health.mode === 'record' ? ['upstream', health.upstream] : undefined;
+  byId('source-pill').hidden = !source;
+  if (source) fill(byId('source-pill'), `${source[0]} `, h('strong', {}, String(source[1] ?? '?')));
   fill(
     byId('server-details'),
     h('dt', {}, 'Mode'),
@@ -183,11 +202,16 @@ export class FaultPanel {
   }
 }
 
-/** The `verify` report of the current journal, checked again shortly after it changes. */
+/**
+ * The `verify` report of the current journal (of the chosen device's requests when `device()` gives
+ * one), checked again shortly after it changes.
+ */
 export class VerifyPanel {
   #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #device: () => string | null;
 
-  constructor() {
+  constructor(device: () => string | null = () => null) {
+    this.#device = device;
     byId('run-verify').addEventListener('click', () => void this.refresh());
   }
 
@@ -199,7 +223,9 @@ export class VerifyPanel {
 
   async refresh(): Promise<void> {
     try {
-      this.render(await admin.verify());
+      const device = this.#device();
+      this.render(await admin.verify(device === '(no _sdevid)' ? null : device));
+      byId('verify-scope').textContent = device === null || device === '(no _sdevid)' ? 'every device' : 'the chosen device';
     } catch (error) {
       fill(byId('verify-report'), h('p', { class: 'error' }, messageOf(error)));
     }

@@ -70,3 +70,15 @@ function selectText(target: HTMLElement): void {
   selection?.addRange(range);
   announce('Selected: press Ctrl+C (or Cmd+C) to copy');
 }
+
+/**
+ * Runs `render` (which replaces the children of `container`) and gives the focus back to the
+ * element with the same `data-key` when the focus was inside, so a keyboard user keeps their place
+ * across live updates.
+ */
+export function keepingFocus(container: Element, render: () => void): void {
+  const active = document.activeElement;
+  const key = active instanceof HTMLElement && container.contains(active) ? active.dataset.key : undefined;
+  render();
+  if (key !== undefined) container.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus();
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detailLabel, deviceUrls } from './controls.js';
-import { describeFault, duration, prettyBody, statusClass } from './format.js';
+import { curlCommand, describeFault, deviceLabel, duration, matchOf, prettyBody, recordKind, statusClass, stepOf } from './format.js';
 
 describe('dashboard formatting', () => {
   it('describes a planned fault in a few words', () => {
@@ -39,5 +39,32 @@ describe('device URLs on the dashboard', () => {
 
   it('falls back to the page origin and the Android emulator on the same port', () => {
     expect(deviceUrls({ ok: true, mode: 'serve', scenario: 'default', uptimeSeconds: 1 }, location).map((u) => u.url)).toEqual(['http://127.0.0.1:8787', 'http://10.0.2.2:8787']);
+  });
+});
+
+describe('device lanes and request detail', () => {
+  it('names a device by its given name, else the start of its _sdevid', () => {
+    expect(deviceLabel({ sdevid: 'a'.repeat(64), name: 'QA Pixel' })).toBe('QA Pixel');
+    expect(deviceLabel({ sdevid: 'a'.repeat(64), name: null })).toBe('aaaaaaaa…');
+    expect(deviceLabel({ sdevid: '(no _sdevid)' })).toBe('(no _sdevid)');
+  });
+
+  it('says miss for a replay request no recording answered, nothing outside replay', () => {
+    expect(matchOf({ match: 'exact', status: 200 }, 'replay')).toBe('exact');
+    expect(matchOf({ match: null, status: 404 }, 'replay')).toBe('miss');
+    expect(matchOf({ match: null, status: 404 }, 'serve')).toBeNull();
+  });
+
+  it('reads a sequence step defensively', () => {
+    expect([stepOf({ step: 2 }), stepOf({ step: 'second' }), stepOf({ step: { index: 1, of: 3 } }), stepOf({}), stepOf({ step: null })]).toEqual(['2', 'second', '2 of 3', null, null]);
+  });
+
+  it('writes a request as curl: the query as sent, shell-quoted, without the headers curl sets', () => {
+    const curl = curlCommand('http://127.0.0.1:8787', { method: 'GET', path: '/api/g1/meta/cp', query: [['ref', ''], ['_model', 'Redmi%20Note'], ['q', "it's"]], headers: { host: '127.0.0.1:8787', 'user-agent': 'okhttp/4.12.0', connection: 'close' } });
+    expect(curl).toBe(`curl 'http://127.0.0.1:8787/api/g1/meta/cp?ref=&_model=Redmi%20Note&q=it'\\''s' -H 'user-agent: okhttp/4.12.0'`);
+  });
+
+  it('names an analytics record by its type or event', () => {
+    expect([recordKind({ type: 'click' }), recordKind({ event: 'auto_login' }), recordKind('x')]).toEqual(['click', 'auto_login', '(unknown kind)']);
   });
 });

@@ -1,4 +1,4 @@
-import type { FaultKind, OperationName, PlannedFault } from './api.js';
+import type { FaultKind, JournalEntry, OperationName, PlannedFault } from './api.js';
 
 /** The six operations with a name for people, in the contract's order (a `Record` so none is forgotten). */
 export const OPERATION_LABELS: Readonly<Record<OperationName, string>> = {
@@ -61,4 +61,73 @@ export function statusClass(status: number): 'ok' | 'bad' | 'none' {
 /** A duration in milliseconds for people: `0.8 ms`, `412 ms`, `2.3 s`. */
 export function duration(ms: number): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A device for people: its given name, else the start of its `_sdevid` (`abf1bbe2…`). */
+export function deviceLabel(device: { sdevid: string; name?: string | null }): string {
+  if (device.name) return device.name;
+  return device.sdevid.length > 16 ? `${device.sdevid.slice(0, 8)}…` : device.sdevid;
+}
+
+/** The `_sdevid` of a journal entry, or `(no _sdevid)` as the server names such requests. */
+export function deviceOf(entry: Pick<JournalEntry, 'query'>): string {
+  return entry.query._sdevid?.[0] ?? '(no _sdevid)';
+}
+
+/**
+ * How a replayed answer was matched: the entry's `match` (`exact`, `nearest`, `fallback`,
+ * `recorded`, `passthrough`), or `miss` for a replay request no recording answered (404 without a
+ * match); `null` outside replay.
+ */
+export function matchOf(entry: Pick<JournalEntry, 'match' | 'status'>, mode: string): string | null {
+  if (entry.match) return entry.match;
+  return mode === 'replay' && entry.status === 404 ? 'miss' : null;
+}
+
+/**
+ * The sequence step that answered, when the server says (`step`, a number or a label, from servers
+ * with per-client state); `null` otherwise. Read defensively: older servers have no such field.
+ */
+export function stepOf(entry: object): string | null {
+  const step = (entry as { step?: unknown }).step;
+  if (typeof step === 'number' && Number.isFinite(step)) return String(step);
+  if (typeof step === 'string' && step !== '') return step;
+  if (typeof step === 'object' && step !== null) {
+    const { index, of } = step as { index?: unknown; of?: unknown };
+    if (typeof index === 'number') return typeof of === 'number' ? `${index + 1} of ${of}` : String(index);
+  }
+  return null;
+}
+
+/** Quotes `text` for a POSIX shell: `'it'\''s'`. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Request headers a `curl` command leaves out: curl sets them itself, or they describe the old connection. */
+const CURL_SKIPS = new Set(['host', 'connection', 'content-length', 'accept-encoding', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * A `curl` command that repeats a journaled request against `origin`: the path and the query pairs
+ * exactly as sent (secrets stay redacted, so put the real token back to send it to the service),
+ * with its headers except those curl sets itself.
+ */
+export function curlCommand(origin: string, request: { method: string; path: string; query: ReadonlyArray<readonly [string, string]>; headers: Readonly<Record<string, string>> }): string {
+  const search = request.query.map(([name, value]) => `${name}=${value}`).join('&');
+  const parts = ['curl'];
+  if (request.method !== 'GET') parts.push('-X', request.method);
+  parts.push(shellQuote(`${origin}${request.path}${search ? `?${search}` : ''}`));
+  for (const [name, value] of Object.entries(request.headers)) if (!CURL_SKIPS.has(name.toLowerCase())) parts.push('-H', shellQuote(`${name}: ${value}`));
+  return parts.join(' ');
+}
+
+/** A field of an analytics record, when it is a string. */
+export function recordField(record: unknown, field: string): string | undefined {
+  const value = typeof record === 'object' && record !== null ? (record as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** What an analytics record is, in a word: its `type`, or its `event` in the later shape. */
+export function recordKind(record: unknown): string {
+  return recordField(record, 'type') ?? recordField(record, 'event') ?? '(unknown kind)';
 }

@@ -1,20 +1,42 @@
 // The QA dashboard at /__mockvideo/: plain DOM, no framework. It reads the admin JSON API and
-// listens to /__mockvideo/events (server-sent events) for new requests, scenario and fault changes.
-import { ADMIN, admin, messageOf, setAdminToken, type JournalEntry, type PlannedFault } from './api.js';
-import { byId } from './dom.js';
+// listens to /__mockvideo/events (server-sent events) for new requests, scenario and fault changes,
+// and device names. Everything it shows is drawn from one DashboardState.
+import { ADMIN, admin, harUrl, messageOf, setAdminToken, type JournalEntry, type PlannedFault } from './api.js';
+import { AnalyticsTable } from './analytics.js';
 import { FaultPanel, renderServer, ScenarioPicker, VerifyPanel } from './controls.js';
-import { RequestList } from './requests.js';
+import { RequestDetailView } from './detail.js';
+import { DevicePanel } from './devices.js';
+import { byId } from './dom.js';
+import { RequestTable } from './requests.js';
+import { DashboardState } from './state.js';
+import { Timeline } from './timeline.js';
 
-const requests = new RequestList();
+const state = new DashboardState();
+const detail = new RequestDetailView(state);
+const open = (id: number) => {
+  table.mark(id);
+  void detail.open(id);
+};
+const table = new RequestTable(state, open);
+new DevicePanel(state);
+new Timeline(state, open);
+new AnalyticsTable(state);
 const picker = new ScenarioPicker();
 const faults = new FaultPanel();
-const verify = new VerifyPanel();
-requests.onChange = () => verify.soon();
+const verify = new VerifyPanel(() => state.selected);
+state.subscribe(() => verify.soon());
 
-function setConnection(state: 'connecting' | 'live' | 'reconnecting'): void {
+function closeDetail(): void {
+  const id = detail.shown;
+  detail.close();
+  table.mark(undefined);
+  if (id !== undefined) table.focus(id);
+}
+
+function setConnection(status: 'connecting' | 'live' | 'reconnecting'): void {
   const element = byId('connection');
-  element.dataset.state = state;
-  element.textContent = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Connection lost, reconnecting…' }[state];
+  element.dataset.state = status;
+  element.textContent = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Connection lost, reconnecting…' }[status];
 }
 
 function connect(): void {
@@ -23,31 +45,42 @@ function connect(): void {
   events.addEventListener('open', () => {
     // At start and after a reconnect: read the journal, so nothing sent meanwhile is missed.
     admin.requests().then(
-      ({ requests: entries }) => {
-        requests.replaceAll(entries);
+      ({ requests }) => {
+        state.replaceEntries(requests);
         setConnection('live');
       },
       (error: unknown) => (byId('page-status').textContent = messageOf(error)),
     );
   });
   events.addEventListener('error', () => setConnection('reconnecting'));
-  events.addEventListener('request', (event) => requests.add(JSON.parse((event as MessageEvent<string>).data) as JournalEntry));
+  events.addEventListener('request', (event) => {
+    const entry = JSON.parse((event as MessageEvent<string>).data) as JournalEntry;
+    if (state.addEntry(entry)) table.announce(entry);
+  });
   events.addEventListener('scenario', (event) => picker.setActive((JSON.parse((event as MessageEvent<string>).data) as { name: string }).name));
   events.addEventListener('faults', (event) => faults.render((JSON.parse((event as MessageEvent<string>).data) as { faults: PlannedFault[] }).faults));
-  events.addEventListener('cleared', () => requests.clear());
+  events.addEventListener('devices', () => void state.refresh());
+  events.addEventListener('cleared', () => {
+    state.clearEntries();
+    closeDetail();
+  });
 }
 
 async function start(): Promise<void> {
-  byId('detail-close').addEventListener('click', () => requests.close());
+  byId('detail-close').addEventListener('click', closeDetail);
   byId('detail').addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') requests.close();
+    if (event.key === 'Escape') closeDetail();
   });
   byId('clear-journal').addEventListener('click', () => {
     admin.clearRequests().then(
-      () => requests.clear(),
+      () => {
+        state.clearEntries();
+        closeDetail();
+      },
       (error: unknown) => (byId('page-status').textContent = `Could not clear the journal: ${messageOf(error)}`),
     );
   });
+  byId<HTMLAnchorElement>('all-har').href = harUrl({});
   byId('token-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const input = byId<HTMLInputElement>('admin-token');
@@ -61,8 +94,10 @@ async function start(): Promise<void> {
     byId('token-status').textContent = 'mockvideo refused the change: this device needs the admin token.';
   });
   const [health, scenarios] = await Promise.all([admin.health(), admin.scenarios()]);
+  state.mode = health.mode;
   renderServer(health);
   picker.load(scenarios.active, scenarios.scenarios);
+  state.pollAnalytics();
   connect();
 }
 

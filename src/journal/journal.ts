@@ -21,6 +21,8 @@ export interface JournalEntry {
   match: string | null;
   /** The fault applied, or `null`. */
   fault: string | null;
+  /** In replay: the recording file that answered (`meta-cp/0a1b2c3d4e5f-000.json`), when one did. */
+  recording?: string;
 }
 
 /** What the journal keeps besides the entry, for the HAR export and the detail view. */

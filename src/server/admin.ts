@@ -154,7 +154,10 @@ export function adminRouter(context: ServerContext): express.Router {
 
   router.get('/requests.har', (req, res) => {
     res.type('application/json').attachment('mockvideo-requests.har');
-    res.send(JSON.stringify(journalToHar(context.journal.exchanges(journalFilter(req)), `${req.protocol}://${req.get('host') ?? 'localhost'}`)));
+    // `?ids=3,5,8`: only these requests (the dashboard's HAR of one start-up).
+    const ids = query(req).get('ids')?.split(',').map(Number);
+    const exchanges = context.journal.exchanges(journalFilter(req)).filter((x) => !ids || ids.includes(x.entry.id));
+    res.send(JSON.stringify(journalToHar(exchanges, `${req.protocol}://${req.get('host') ?? 'localhost'}`)));
   });
 
   router.get('/requests/:id', (req, res) => {
@@ -178,7 +181,7 @@ export function adminRouter(context: ServerContext): express.Router {
 
   router.get('/verify', (req, res) => {
     const gap = Number(query(req).get('gap') ?? DEFAULT_QUIET_GAP_SECONDS);
-    res.json(verifyJournal(context.journal.exchanges().map((x) => x.entry), Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS));
+    res.json(verifyJournal(context.journal.exchanges(journalFilter(req)).map((x) => x.entry), Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS));
   });
 
   router.get('/faults', (_req, res) => {
@@ -201,7 +204,7 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.use((req: Request, res: Response) => {
-    res.status(404).json({ error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, calls: ['GET /health', 'GET /scenarios', 'GET|PUT /scenario', 'GET|DELETE /requests', 'GET /requests/:id', 'GET /requests.har', 'GET /verify', 'GET|POST|DELETE /faults'] });
+    res.status(404).json({ error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, calls: ['GET /health', 'GET /scenarios', 'GET|PUT /scenario', 'GET|DELETE /requests', 'GET /requests/:id', 'GET /requests.har', 'GET /verify', 'GET|POST|DELETE /faults', 'GET /devices', 'PUT /devices/:sdevid/name', 'GET /start-ups'] });
   });
   // Malformed JSON bodies and the like: a clear 400, never a crash.
   router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {

@@ -88,6 +88,33 @@ describe('dashboard routes', () => {
     await expect.poll(() => listening, { timeout: 2_000 }).toBe(0);
   });
 
+  it('lists the devices of the journal, keeps the name given to one and says so on the event stream', async () => {
+    const { context, origin } = await start();
+    const device = (sdevid: string, time: string) => ({ ...exchange, entry: { ...entry, time, query: { _sdevid: [sdevid], _model: ['Pixel 7'], _andver: ['34'], _appver: ['2024062790'], _anoyid: ['u-1'] } } });
+    context.journal.add(device('a'.repeat(64), '2026-01-01T00:00:00.000Z'));
+    context.journal.add(device('a'.repeat(64), '2026-01-01T00:00:01.000Z'));
+    context.journal.add({ ...exchange, entry: { ...entry, findings: [{ parameter: '_sdevid', rule: 'missing-parameter', message: '_sdevid is missing' }] } });
+    const events = await fetch(`${origin}/__mockvideo/events`);
+    const named = readEvents(events, 3, () => undefined);
+    const put = await fetch(`${origin}/__mockvideo/devices/${'a'.repeat(64)}/name`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: '  QA Pixel  ' }) });
+    expect(await put.json()).toEqual({ sdevid: 'a'.repeat(64), name: 'QA Pixel' });
+    expect((await named).map(([name]) => name)).toEqual(['scenario', 'faults', 'devices']);
+    const { devices } = (await (await fetch(`${origin}/__mockvideo/devices`)).json()) as { devices: unknown[] };
+    expect(devices).toEqual([
+      { sdevid: 'a'.repeat(64), name: 'QA Pixel', model: 'Pixel 7', andver: '34', appver: '2024062790', anoyids: ['u-1'], firstSeen: '2026-01-01T00:00:00.000Z', lastSeen: '2026-01-01T00:00:01.000Z', requests: 2, withFindings: 0, findings: 0, faults: 0 },
+      expect.objectContaining({ sdevid: '(no _sdevid)', name: null, requests: 1, withFindings: 1, findings: 1 }),
+    ]);
+    const bad = await fetch(`${origin}/__mockvideo/devices/x/name`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name": 3}' });
+    expect(bad.status).toBe(400);
+  });
+
+  it("gives each device's bursts with verify's verdict on each", async () => {
+    const { context, origin } = await start();
+    context.journal.add({ ...exchange, entry: { ...entry, query: { _sdevid: ['b'.repeat(64)] }, durationMs: 12 } });
+    const { startUps } = (await (await fetch(`${origin}/__mockvideo/start-ups`)).json()) as { startUps: Array<Record<string, unknown>> };
+    expect(startUps).toEqual([expect.objectContaining({ device: 'b'.repeat(64), ids: [1], start: Date.parse(entry.time), end: Date.parse(entry.time) + 12, startUp: true, ok: false })]);
+  });
+
   it('redirects /__mockvideo to /__mockvideo/ and refuses unknown assets', async () => {
     const { origin } = await start();
     const bare = await fetch(`${origin}/__mockvideo`, { redirect: 'manual' });

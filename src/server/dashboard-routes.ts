@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import express, { type Request, type Response } from 'express';
+import { DEFAULT_QUIET_GAP_SECONDS, startUpVerdicts } from '../verify/index.js';
 import type { ServerContext } from './context.js';
+import { DeviceNames, deviceSummaries } from './devices.js';
 
 /** The files `scripts/build-dashboard.mjs` writes, with their content types. */
 const FILES: Record<string, string> = {
@@ -35,10 +37,10 @@ function sendEvent(res: Response, name: string, data: unknown): void {
 /**
  * The event stream of `GET /__mockvideo/events` (server-sent events): `request` with each new
  * journal entry, `scenario` when the active scenario changes, `faults` when the planned faults
- * change (added, fired, cleared), and `cleared` when the journal is cleared. The first events give
- * the current scenario and faults.
+ * change (added, fired, cleared), `cleared` when the journal is cleared, and `devices` when a
+ * device is given a name. The first events give the current scenario and faults.
  */
-function eventStream(context: ServerContext) {
+function eventStream(context: ServerContext, names: DeviceNames) {
   return (req: Request, res: Response) => {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write('retry: 2000\n\n');
@@ -57,6 +59,7 @@ function eventStream(context: ServerContext) {
       checkCleared();
       sendEvent(res, 'request', exchange.entry);
     });
+    const unsubscribeNames = names.subscribe(() => sendEvent(res, 'devices', {}));
     // The admin API changes the scenario, the faults and the journal in place: watch them rather than hook every caller.
     const poll = setInterval(() => {
       if (context.active.scenario !== scenario) sendEvent(res, 'scenario', { name: (scenario = context.active.scenario) });
@@ -73,6 +76,7 @@ function eventStream(context: ServerContext) {
     context.closing.signal.addEventListener('abort', end, { once: true });
     req.on('close', () => {
       unsubscribe();
+      unsubscribeNames();
       clearInterval(poll);
       clearInterval(keepAlive);
       context.closing.signal.removeEventListener('abort', end);
@@ -82,8 +86,12 @@ function eventStream(context: ServerContext) {
 
 /**
  * The QA dashboard under `/__mockvideo`: the page (`GET /`), its built script and style
- * (`GET /assets/app.js`, `/assets/app.css`) and the live event stream (`GET /events`). The page
- * reads and changes everything else through the admin JSON API. When the dashboard is not built
+ * (`GET /assets/app.js`, `/assets/app.css`), the live event stream (`GET /events`), and what the
+ * page's device lanes read: `GET /devices` (`{ devices: DeviceSummary[] }`), `PUT
+ * /devices/:sdevid/name` (`{ "name": "Pixel 7 of QA" }`; empty removes it; kept while the server
+ * runs) and `GET /start-ups?gap=SECONDS` (`{ startUps: StartUpVerdict[] }`: each burst of each
+ * device with the verify rules' verdict on it). The page reads and changes everything else
+ * through the admin JSON API. When the dashboard is not built
  * (`npm run build` writes `dist/dashboard/`), the page answers 503 and says so.
  */
 export function dashboardRoutes(context: ServerContext): express.Router {
@@ -110,6 +118,22 @@ export function dashboardRoutes(context: ServerContext): express.Router {
     if (name === 'index.html' || !Object.hasOwn(FILES, name)) return next();
     sendFile(res, name);
   });
-  router.get('/events', eventStream(context));
+  const names = new DeviceNames();
+  router.get('/events', eventStream(context, names));
+  router.get('/devices', (_req, res) => {
+    res.json({ devices: deviceSummaries(context.journal.exchanges().map((x) => x.entry), names) });
+  });
+  router.put('/devices/:sdevid/name', express.json({ limit: '4kb' }), (req, res) => {
+    const name = (req.body as { name?: unknown } | undefined)?.name;
+    if (typeof name !== 'string') {
+      res.status(400).json({ error: 'Send {"name": "<a readable name>"} (an empty name removes it).' });
+      return;
+    }
+    res.json({ sdevid: req.params.sdevid, name: names.set(req.params.sdevid, name) });
+  });
+  router.get('/start-ups', (req, res) => {
+    const gap = Number(new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('gap') ?? DEFAULT_QUIET_GAP_SECONDS);
+    res.json({ startUps: startUpVerdicts(context.journal.exchanges().map((x) => x.entry), Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS) });
+  });
   return router;
 }

@@ -6,7 +6,7 @@ import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
 import type { JournalEntry, NewExchange } from '../journal/index.js';
 import { decodeComponent, splitQuery, type NormalisationPolicy, type RawPair } from '../normalise/index.js';
-import { MATCH_HEADER } from '../replay/headers.js';
+import { MATCH_HEADER, RECORDING_HEADER } from '../replay/headers.js';
 import type { ServerContext } from './context.js';
 
 /** The response header that counts the contract findings of a request. */
@@ -73,6 +73,7 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
       findings,
       match: (res.getHeader(MATCH_HEADER) as string | undefined) ?? null,
       fault: (res.getHeader(FAULT_HEADER) as string | undefined) ?? (answered ? null : 'reset'),
+      ...(res.hasHeader(RECORDING_HEADER) ? { recording: String(res.getHeader(RECORDING_HEADER)) } : {}),
     };
     const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: responseBody() };
     context.journal.add(deferredRecord(entry, facts));

@@ -71,7 +71,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     catalog: loadScenarioCatalog(options.scenariosDir),
     scenario: options.fallbackScenario ?? 'default',
     policy: options.policy,
-    details: { recordings: options.dir, ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
+    details: { recordings: options.dir, ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}), ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
   });
   // The HTTP host and the MSW handlers are loaded here, not with the command line (see `serve`'s fast path).
   // One after the other: http-middleware require()s msw, which must not be half-loaded by a parallel import().

@@ -3,3 +3,4 @@
  * @module
  */
 export * from './verify.js';
+export * from './start-ups.js';

@@ -70,7 +70,7 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
     expect(await flagged.getAttribute('class')).toContain('has-findings');
   });
 
-  it('opens the detail of a request: the query (secrets redacted), the findings, the body pretty-printed', async () => {
+  it('opens the detail of a request: the query (secrets redacted), the findings, the body as sent and pretty-printed', async () => {
     await row('meta/cp', 'default').getByRole('button').click();
     const detail = page.locator('#detail');
     await detail.waitFor({ state: 'visible' });
@@ -81,8 +81,10 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
     expect(await query.textContent()).toContain('abf1bbe2790152de93df075ce357a7f93bdc91ea49ca73715589e2c09e9bc923');
     expect(await query.textContent()).not.toContain('PLACEHOLDER-SERVICE-TOKEN');
     expect(await detail.textContent()).toContain('the request keeps the contract');
-    const body = (await detail.locator('pre.body').textContent())!;
-    expect(body).toContain('\n  "msg": "OK"');
+    // As sent first; the toggle shows it pretty-printed.
+    expect(await detail.locator('pre.body').textContent()).toMatch(/^\{"/);
+    await detail.getByRole('button', { name: 'Pretty-print' }).click();
+    expect(await detail.locator('pre.body').textContent()).toContain('\n  "msg": "OK"');
   });
 
   it('switches the scenario for all clients with the picker; the next request is answered from it', async () => {

@@ -2,7 +2,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { OPERATION_NAMES, type OperationName } from '../../contract/core.js';
 import { MockvideoError } from '../../errors.js';
 import { EXIT, exitWithError, stopOnSignals } from '../exit.js';
-import { jsonLines, type OutputArgs } from '../output.js';
+import { dashboardLine, jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption } from '../options.js';
 
@@ -123,6 +123,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         },
       });
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
+      process.stdout.write(dashboardLine(recorder.running.url));
       if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
       if (args.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
       stopOnSignals(() => {

@@ -4,7 +4,7 @@ import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.j
 import type { MatchMode } from '../../replay/replayer.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
-import { requestLogger, type OutputArgs } from '../output.js';
+import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption, scenariosDirOption } from '../options.js';
 import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
@@ -76,6 +76,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
   });
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
+  process.stdout.write(dashboardLine(running.url));
   if (options.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${running.port}\n`);
   if (options.recordMissing?.insecureUpstream) process.stderr.write(insecureUpstreamWarning(options.recordMissing.upstream));
   const watcher =

@@ -7,7 +7,7 @@ import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
-import { logFindings, requestLogger, type OutputArgs } from '../output.js';
+import { dashboardLine, logFindings, requestLogger, type OutputArgs } from '../output.js';
 import { adminTokenOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
 
 interface ServeArgs extends DeviceArgs {
@@ -92,6 +92,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       const scenario = context.active.scenario;
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
       process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
+      process.stdout.write(dashboardLine(running.url));
       process.stdout.write(`${started!.lines.join('\n')}\n`);
       stopOnSignals(() => void running.close().then(() => process.exit(0)));
     } catch (error) {

@@ -1,0 +1,89 @@
+import type { JournalEntry } from '../journal/index.js';
+
+/** The device of requests that carry no `_sdevid` (the same name `verify` uses). */
+export const NO_DEVICE = '(no _sdevid)';
+
+/** The longest device name kept, in characters. */
+export const MAX_DEVICE_NAME = 60;
+
+/**
+ * One device seen in the journal, for the dashboard's device list. `model`, `andver` and `appver`
+ * are the last values its requests sent (`_model`, `_andver`, `_appver`, decoded), `null` when none
+ * did; `anoyids` are the `_anoyid` values it sent (they link its analytics records to it). Times
+ * are ISO 8601 arrival times.
+ */
+export interface DeviceSummary {
+  sdevid: string;
+  /** The readable name given from the dashboard, or `null`. */
+  name: string | null;
+  model: string | null;
+  andver: string | null;
+  appver: string | null;
+  anoyids: string[];
+  firstSeen: string;
+  lastSeen: string;
+  requests: number;
+  /** Requests with at least one contract finding. */
+  withFindings: number;
+  /** Contract findings over all its requests. */
+  findings: number;
+  /** Requests that got a fault. */
+  faults: number;
+}
+
+/**
+ * The readable names QA gives devices from the dashboard, by `_sdevid`, kept while the server runs
+ * (never written to disk). Listeners hear every change.
+ */
+export class DeviceNames {
+  readonly #names = new Map<string, string>();
+  readonly #listeners = new Set<() => void>();
+
+  /** The name of `sdevid`, or `null`. */
+  get(sdevid: string): string | null {
+    return this.#names.get(sdevid) ?? null;
+  }
+
+  /**
+   * Names `sdevid` (trimmed, at most {@link MAX_DEVICE_NAME} characters); an empty name removes it.
+   * Returns the name kept, or `null` when removed.
+   */
+  set(sdevid: string, name: string): string | null {
+    const kept = name.trim().slice(0, MAX_DEVICE_NAME);
+    if (kept) this.#names.set(sdevid, kept);
+    else this.#names.delete(sdevid);
+    for (const listener of this.#listeners) listener();
+    return kept || null;
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}
+
+/** The devices of `entries` (the journal, oldest first), in order of first appearance. */
+export function deviceSummaries(entries: readonly JournalEntry[], names: DeviceNames): DeviceSummary[] {
+  const devices = new Map<string, DeviceSummary>();
+  for (const entry of entries) {
+    const sdevid = entry.query._sdevid?.[0] ?? NO_DEVICE;
+    let device = devices.get(sdevid);
+    if (!device) {
+      device = { sdevid, name: names.get(sdevid), model: null, andver: null, appver: null, anoyids: [], firstSeen: entry.time, lastSeen: entry.time, requests: 0, withFindings: 0, findings: 0, faults: 0 };
+      devices.set(sdevid, device);
+    }
+    if (entry.time < device.firstSeen) device.firstSeen = entry.time;
+    if (entry.time > device.lastSeen) device.lastSeen = entry.time;
+    device.model = entry.query._model?.[0] ?? device.model;
+    device.andver = entry.query._andver?.[0] ?? device.andver;
+    device.appver = entry.query._appver?.[0] ?? device.appver;
+    const anoyid = entry.query._anoyid?.[0];
+    if (anoyid && !device.anoyids.includes(anoyid)) device.anoyids.push(anoyid);
+    device.requests++;
+    device.findings += entry.findings.length;
+    if (entry.findings.length) device.withFindings++;
+    if (entry.fault) device.faults++;
+  }
+  return [...devices.values()];
+}
