@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { minimalScenario } from '../../test/support/minimal-scenario.js';
 import { compareAnswers, type Answer } from './compare.js';
 import { volatilePaths } from './noise.js';
 import { compareShapes, shapeOf } from './shape.js';
@@ -64,9 +65,12 @@ describe('compareAnswers', () => {
   });
 
   it('reports a contract violation the recording did not have, and a body that is no longer JSON', () => {
-    const cp = (md5: string) => answer(envelope([{ cp_id: 'x', md5 }]));
-    const before = compareAnswers('meta/cp', [cp('a')], [cp('b')]);
-    expect(before.differences).toEqual([]);
+    const plugin = minimalScenario().operations['meta/plugin'].data[0]!;
+    const answers = (change: object) => answer(envelope([{ ...plugin, ...change }]));
+    expect(compareAnswers('meta/plugin', [answers({})], [answers({ name: 'Renamed', updated_at: 1800000000 })]).differences).toEqual([]);
+    const broken = compareAnswers('meta/plugin', [answers({})], [answers({ md5: 'not-a-checksum' })]).differences;
+    expect(broken.map((d) => d.kind)).toEqual(broken.map(() => 'contract'));
+    expect(broken.map((d) => d.path)).toContain('data[].md5');
     expect(compareAnswers('meta/cp', [recorded], [{ status: 200, body: '<html>' }]).differences).toEqual([{ path: '(body)', recorded: 'JSON', live: 'not JSON', kind: 'envelope' }]);
   });
 });
