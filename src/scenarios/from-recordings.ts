@@ -22,7 +22,7 @@ export interface FromRecordingsOptions {
   name: string;
   /** Only the session of this device: recordings whose `_sdevid` is, or starts with, this value. */
   device?: string;
-  /** Origins whose URLs become `{origin}` (`http://10.0.0.5:8080`), besides those found pointing at `/api/g1/` or `/__mockvideo/`. */
+  /** Origins whose URLs become `{origin}` (`http://10.0.0.5:8080`), besides those of URLs to mockvideo media and packages (`/__mockvideo/…`), which are found in the bodies. */
   origins?: readonly string[];
   /** The scenarios it may extend (the shipped ones). */
   shipped: readonly ParsedScenario[];
@@ -48,11 +48,11 @@ function ofDevice(recordings: readonly NamedRecording[], device: string): NamedR
   return chosen;
 }
 
-/** Origins of URLs in the bodies that point at the service's own paths (`/api/g1/…`, mockvideo's `/__mockvideo/…`). */
+/** Origins of URLs in the bodies that point at mockvideo media and packages (`/__mockvideo/…`): the recording was made from a mockvideo (a shared staging mock, a test). */
 export function recordedOrigins(recordings: readonly NamedRecording[]): string[] {
   const origins = new Set<string>();
   for (const { recording } of recordings) {
-    for (const m of (recording.response.body ?? '').matchAll(/(https?:\/\/[A-Za-z0-9.\-[\]:]+)\/(?:api\/g1\/|__mockvideo\/)/g)) origins.add(m[1]!);
+    for (const m of (recording.response.body ?? '').matchAll(/(https?:\/\/[A-Za-z0-9.\-[\]:]+)\/__mockvideo\//g)) origins.add(m[1]!);
   }
   return [...origins];
 }

@@ -27,7 +27,7 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
       .positional('dir', { type: 'string', normalize: true, describe: 'Recording folder' })
       .option('name', { type: 'string', demandOption: true, describe: 'Scenario name: lowercase letters, digits, dashes' })
       .option('device', { type: 'string', describe: "Only this device's session: its _sdevid, or the start of it (recordings made with --keep-identifiers)" })
-      .option('recorded-origin', { type: 'string', array: true, describe: 'Origin of the recorded service whose URLs become {origin} (URLs to /api/g1/ and /__mockvideo/ are found by themselves)' })
+      .option('recorded-origin', { type: 'string', array: true, describe: 'Origin of the recorded service whose URLs become {origin}, e.g. the --upstream it was recorded from (repeatable; URLs to /__mockvideo/ media are found by themselves)' })
       .option('scenarios-dir', { type: 'string', default: 'scenarios', describe: 'Folder to write it to (created if missing)' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
       .example('$0 scenario from-recordings recordings/qa-1 --name qa-1', 'Write scenarios/qa-1.json from a QA session') as unknown as Argv<FromRecordingsArgs>,
