@@ -26,7 +26,6 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 function responseShape(data: z.ZodType) {
   return {
     data: data.optional().describe('The payload: the "data" field of the envelope. Required unless a fault other than "delay" replaces the answer, or "body" gives the whole text.'),
-    body: z.string().optional().describe('The exact body text, served as written ({origin} still replaced) instead of an envelope made from data, msg and result: a recorded answer kept byte for byte. A 2xx body that is a JSON envelope is checked against the contract.'),
     msg: z.string().optional().describe('The envelope "msg"; default "OK".'),
     result: z.number().int().optional().describe('The envelope "result"; default 1.'),
     status: answerStatusSchema.optional().describe('The HTTP status; default 200 (200–599, not 204, 205 or 304).'),
@@ -40,6 +39,7 @@ function responseShape(data: z.ZodType) {
       .optional()
       .describe('Extra response headers: HTTP token names, Latin-1 values.'),
     fault: faultSchema.optional().describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
+    body: z.string().optional().describe('The exact body text, served as written ({origin} still replaced) instead of an envelope made from data, msg and result: a recorded answer kept byte for byte. A 2xx body that is a JSON envelope is checked against the contract.'),
   };
 }
 
