@@ -6,6 +6,7 @@ import type { DriftReport } from '../../src/drift/drift.js';
 import { runCli } from '../support/cli.js';
 import { CLIENT_COMMON_QUERY, clientPath } from '../support/client.js';
 import { recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
+import { deadUrl } from '../support/upstream.js';
 import { startFakeService, type FakeService } from './fake-service.js';
 
 /** A made-up token standing for the real one: it may go to --upstream only. */
@@ -110,6 +111,37 @@ describe('drift --upstream URL RECORDING_DIR', () => {
     expect(code).toBe(0);
     expect(service.received.slice(from).every((t) => new URLSearchParams(t.split('?')[1]).get('_st') === TOKEN)).toBe(true);
   }, 30_000);
+});
+
+describe('drift --upstream: limits and failures', () => {
+  it('keeps at most --concurrency requests in flight', async () => {
+    Object.assign(service, { delayMs: 40, maxInFlight: 0 });
+    try {
+      const { code } = await drift(['--upstream', service.url, '--query-file', queryFile, '--concurrency', '1', '--rate', '100', session]);
+      expect(code).toBe(0);
+      expect(service.maxInFlight).toBe(1);
+      service.maxInFlight = 0;
+      expect((await drift(['--upstream', service.url, '--query-file', queryFile, '--concurrency', '3', '--rate', '100', session])).code).toBe(0);
+      expect(service.maxInFlight).toBeGreaterThan(1);
+      expect(service.maxInFlight).toBeLessThanOrEqual(3);
+    } finally {
+      service.delayMs = 0;
+    }
+  }, 30_000);
+
+  it('exits 1 and says so when the live service gives no answer', async () => {
+    const { code, stdout } = await drift(['--upstream', await deadUrl(), '--query-file', queryFile, '--rate', '100', session]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/the live service gave no answer: ECONNREFUSED/);
+    expect(stdout).toMatch(/7 unanswered/);
+  }, 30_000);
+
+  it('refuses a bad --concurrency and a --scenario without --upstream', async () => {
+    expect((await drift(['--upstream', service.url, '--concurrency', '0', session])).stderr).toMatch(/--concurrency must be a positive integer, got "0"/);
+    const { code, stderr } = await drift(['--scenario', 'default']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--scenario needs --upstream/);
+  });
 });
 
 describe('drift A B (offline)', () => {

@@ -19,6 +19,9 @@ export interface FakeService {
   /** Every request target (path and query) as received. */
   received: string[];
   changes: ServiceChanges;
+  /** Milliseconds each answer waits; the most requests seen in flight at once. */
+  delayMs: number;
+  maxInFlight: number;
   close: () => Promise<void>;
 }
 
@@ -32,10 +35,14 @@ export async function startFakeService(): Promise<FakeService> {
   const scenario = minimalScenario();
   let calls = 0;
   let settingCalls = 0;
-  const state = { received: [] as string[], changes: { addField: false, numberType: false, itemShape: false } };
-  const server = createServer((req, res) => {
+  const state = { received: [] as string[], changes: { addField: false, numberType: false, itemShape: false }, delayMs: 0, maxInFlight: 0 };
+  let inFlight = 0;
+  const server = createServer(async (req, res) => {
     const target = req.url ?? '/';
     state.received.push(target);
+    state.maxInFlight = Math.max(state.maxInFlight, ++inFlight);
+    res.on('close', () => inFlight--);
+    if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     const [path = '', search = ''] = target.split('?');
     const operation = operationOfPath(path);
     const query = new URLSearchParams(search);
