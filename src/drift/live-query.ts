@@ -81,9 +81,9 @@ export interface LiveQuery {
 }
 
 /**
- * A recorded request's query made live: `_nonce` and `_ts` fresh, every `<SERVICE_TOKEN>` and
- * `<REDACTED>` placeholder replaced by the real value of `values`, other pairs as recorded (order and
- * repeats kept).
+ * A recorded request's query made live: `_nonce` and `_ts` fresh, every secret and identity
+ * parameter given in `values` set to it (a `<SERVICE_TOKEN>` or `<REDACTED>` placeholder without one
+ * is `missing`), other pairs as recorded (order and repeats kept).
  *
  * @example liveQueryOf([['_st', '<SERVICE_TOKEN>'], ['_ts', '1']], new Map([['_st', 'tok']]), policy) // pairs [['_st','tok'], ['_ts','17…']]
  */
@@ -93,8 +93,10 @@ export function liveQueryOf(recorded: readonly RawPair[], values: ReadonlyMap<st
     const name = decodeComponent(rawName);
     const fresh = policy.volatile.includes(name) ? freshValue(name, nowMs) : undefined;
     if (fresh !== undefined) return [rawName, fresh];
-    if (rawValue !== SERVICE_TOKEN_PLACEHOLDER && rawValue !== REDACTED) return [rawName, rawValue];
     const real = values.get(name);
+    // A value given for a secret or identifier wins over one the recording kept (`--keep-identifiers`).
+    if (real !== undefined && (policy.secret.includes(name) || policy.identity.includes(name))) return [rawName, real];
+    if (rawValue !== SERVICE_TOKEN_PLACEHOLDER && rawValue !== REDACTED) return [rawName, rawValue];
     if (real === undefined) missing.add(name);
     return [rawName, real ?? rawValue];
   });

@@ -127,6 +127,10 @@ export function scenarioFromRecordings(all: readonly NamedRecording[], options: 
     for (const named of recordings) {
       if (named.recording.operation !== operation) continue;
       const { status, body } = named.recording.response;
+      if (named.recording.request.method !== 'GET') {
+        notes.push(`${named.name}: a ${named.recording.request.method} request; a scenario answers GET requests, so it was left out`);
+        continue;
+      }
       if (body === undefined) {
         notes.push(`${named.name}: the body is not UTF-8 text; left out`);
         continue;
