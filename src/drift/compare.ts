@@ -67,7 +67,7 @@ function violations(operation: OperationName, status: number, value: unknown): M
 const isEnvelopePath = (path: string) => path === '(body)' || !/[.[]/.test(path);
 
 /** Shortens a value's JSON text for a table cell. */
-export function cell(text: string, width = 48): string {
+function cell(text: string, width = 48): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 

@@ -4,7 +4,7 @@
  * folder, and compares with {@link compareAnswers}. File access and flags stay in the CLI.
  * @module
  */
-import type { OperationName } from '../contract/core.js';
+import { OPERATION_TABLE, type OperationName } from '../contract/core.js';
 import type { NamedRecording, NormalisationPolicy } from '../normalise/index.js';
 import type { RawPair } from '../normalise/query.js';
 import { bodyFor, type PreparedResponse } from '../scenarios/compile.js';
@@ -120,7 +120,7 @@ export function targetsFromScenario(scenario: CompiledScenario, values: Readonly
         operation,
         source: `scenario ${scenario.name}${stubs.length > 1 ? `, stub ${index + 1}${when ? ` (${when})` : ''}` : ''}`,
         recorded: answers,
-        live: { path: `/api/g1/${operation}`, query: (nowMs) => clientQuery(operation, values, policy, conditions, nowMs), headers: {} },
+        live: { path: OPERATION_TABLE[operation].path, query: (nowMs) => clientQuery(operation, values, policy, conditions, nowMs), headers: {} },
       });
     });
   }

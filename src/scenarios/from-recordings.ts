@@ -150,32 +150,37 @@ export function scenarioFromRecordings(all: readonly NamedRecording[], options: 
   if (Object.keys(operations).length === 0) throw new Error('nothing in the recordings can be served by a scenario (no operation answered with a UTF-8 body)');
 
   const times = recordings.map((r) => r.recording.recordedAt);
-  const description = `Recorded session${options.from ? ` ${options.from}` : ''}: ${recordings.length} answer(s) from ${times[0]} to ${times.at(-1)}${options.device ? `, device ${options.device.slice(0, 12)}…` : ''}.`;
+  // The device is not named: an identifier stays out of the file.
+  const description = `Recorded session${options.from ? ` ${options.from}` : ''}: ${recordings.length} answer(s) from ${times[0]} to ${times.at(-1)}${options.device ? ', one device' : ''}.`;
   return { ...closestExtension(options.name, { description, operations }, options.shipped), notes };
 }
 
 /** A file value's problems as `validate` reports them (parse, then resolve against the shipped scenarios). */
-function problemsOf(name: string, file: object, shipped: readonly ParsedScenario[]): { parsed?: ParsedScenario; problems: ScenarioProblem[] } {
+function problemsOf(name: string, file: object, shipped: readonly ParsedScenario[]): ScenarioProblem[] {
   const source = `${name}.json`;
   const result = parseScenario(name, file, source);
-  if (!result.ok) return { problems: result.problems };
-  const { problems } = checkScenarios([...shipped.filter((s) => s.name !== name), result.scenario]);
-  return { parsed: result.scenario, problems: problems.filter((p) => p.source === source) };
+  if (!result.ok) return result.problems;
+  return checkScenarios([...shipped.filter((s) => s.name !== name), result.scenario]).problems.filter((p) => p.source === source);
 }
 
 /**
  * Chooses `extends`: among the shipped scenarios, the one with the most operations compiled exactly
- * like the recorded ones (those are left out of the file), `default` first on a tie, that makes a
- * valid scenario; none when every operation was recorded and no shipped scenario shares one.
+ * like the recorded ones (those are left out of the file), `default` first on a tie, without a
+ * fault overlay, that makes a valid scenario; none when every operation was recorded and no shipped
+ * scenario shares one. When no choice validates, the first one tried, with its problems.
  */
 function closestExtension(name: string, own: ScenarioFromRecordings['file'], shipped: readonly ParsedScenario[]): Pick<ScenarioFromRecordings, 'file' | 'problems'> {
   const recorded = Object.keys(own.operations) as OperationName[];
   const compiled = (stubs: Stub[] | Stub | undefined) => JSON.stringify((Array.isArray(stubs) ? stubs : stubs ? [stubs] : []).map(compileStub));
-  const resolvedOps = (scenario: ParsedScenario, op: OperationName): Stub[] | undefined => {
-    for (let s: ParsedScenario | undefined = scenario; s; s = s.extends ? shipped.find((p) => p.name === s!.extends) : undefined) if (s.operations[op]) return s.operations[op];
-    return undefined;
+  const chain = (scenario: ParsedScenario): ParsedScenario[] => {
+    const out: ParsedScenario[] = [];
+    for (let s: ParsedScenario | undefined = scenario; s && !out.includes(s); s = s.extends ? shipped.find((p) => p.name === s!.extends) : undefined) out.push(s);
+    return out;
   };
+  const resolvedOps = (scenario: ParsedScenario, op: OperationName) => chain(scenario).find((s) => s.operations[op])?.operations[op];
+  // A scenario with a fault overlay (slow-network, flaky, ...) would pass its faults on: not a base for recorded answers.
   const candidates = shipped
+    .filter((scenario) => scenario.name !== name && chain(scenario).every((s) => Object.keys(s.faults).length === 0))
     .map((scenario) => ({ scenario, same: recorded.filter((op) => compiled(own.operations[op]) === compiled(resolvedOps(scenario, op))) }))
     .sort((a, b) => b.same.length - a.same.length || (a.scenario.name === 'default' ? -1 : b.scenario.name === 'default' ? 1 : a.scenario.name.localeCompare(b.scenario.name)));
   const extend = ({ scenario, same }: (typeof candidates)[number]): ScenarioFromRecordings['file'] => ({
@@ -185,10 +190,10 @@ function closestExtension(name: string, own: ScenarioFromRecordings['file'], shi
   });
   // Shorter first; a file with all six operations stands alone rather than extend a scenario it shares nothing with.
   const complete = recorded.length === OPERATION_NAMES.length;
-  const tries = [...candidates.filter((c) => c.same.length).map(extend), ...(complete ? [own] : candidates.filter((c) => !c.same.length).map(extend))];
+  const tries = [...candidates.filter((c) => c.same.length).map(extend), ...(complete ? [] : candidates.filter((c) => !c.same.length).map(extend)), own];
   let first: Pick<ScenarioFromRecordings, 'file' | 'problems'> | undefined;
   for (const file of tries) {
-    const { problems } = problemsOf(name, { ...file }, shipped);
+    const problems = problemsOf(name, file, shipped);
     if (!problems.length) return { file, problems };
     first ??= { file, problems };
   }
