@@ -53,15 +53,18 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         .option('scenario', { type: 'string', describe: "Compare this scenario's operations (with --upstream) instead of a recording folder" })
         .option('scenarios-dir', scenariosDirOption)
         .option('query-file', { type: 'string', normalize: true, describe: 'File with the real _st and identifiers as a query string or a client request line (also: MOCKVIDEO_QUERY, MOCKVIDEO_ST)' })
-        .option('upstream-timeout', upstreamTimeoutOption)
-        .option('insecure-upstream', insecureUpstreamOption)
+        .option('upstream-timeout', { ...upstreamTimeoutOption, describe: 'Seconds the live service has to answer each request completely, headers and body' })
+        .option('insecure-upstream', { ...insecureUpstreamOption, describe: 'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name)' })
         .option('concurrency', { requiresArg: true, default: 2, describe: 'Live requests in flight at once', coerce: positive('concurrency', true) })
         .option('rate', { requiresArg: true, default: 5, describe: 'Live requests started per second at most', coerce: positive('rate', false) })
         .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
         .example('$0 drift --upstream https://api.example.com --query-file client.query recordings/session1', 'Are the recordings still shaped like the live service?')
         .example('$0 drift --upstream https://api.example.com --scenario gallery', 'Is the gallery scenario still shaped like the live service?')
         .example('$0 drift recordings/yesterday recordings/today', 'Compare two recording folders offline'),
-    ) as unknown as Argv<DriftArgs>,
+    )
+      // The lists of secret and identity parameters matter here; what is kept in stored files does not.
+      .hide('keep-identifiers')
+      .hide('redact-header') as unknown as Argv<DriftArgs>,
   handler: async (args: ArgumentsCamelCase<DriftArgs>) => {
     try {
       const dirs = args.dirs ?? [];
