@@ -71,6 +71,8 @@ describe('compareAnswers', () => {
     const broken = compareAnswers('meta/plugin', [answers({})], [answers({ md5: 'not-a-checksum' })]).differences;
     expect(broken.map((d) => d.kind)).toEqual(broken.map(() => 'contract'));
     expect(broken.map((d) => d.path)).toContain('data[].md5');
+    // The same break, with other values, is not new.
+    expect(compareAnswers('meta/plugin', [answers({ md5: 'not-a-checksum' })], [answers({ md5: 'also-not-one' })]).differences).toEqual([]);
     expect(compareAnswers('meta/cp', [recorded], [{ status: 200, body: '<html>' }]).differences).toEqual([{ path: '(body)', recorded: 'JSON', live: 'not JSON', kind: 'envelope' }]);
   });
 });
