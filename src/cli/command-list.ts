@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 
 /** The commands that take settings (all but `config`), in the order `mockvideo --help` lists them. */
-export const COMMAND_NAMES = ['serve', 'scenarios', 'validate', 'verify', 'new-scenario', 'record', 'replay', 'import', 'export'] as const;
+export const COMMAND_NAMES = ['serve', 'scenarios', 'validate', 'verify', 'new-scenario', 'record', 'replay', 'import', 'export', 'drift', 'scenario'] as const;
 
 /** A command that takes settings, by the name typed after `mockvideo`. */
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -27,6 +27,8 @@ export const COMMAND_HEADINGS: Readonly<Record<CommandName | 'config', CommandHe
   replay: { command: 'replay <dir>', describe: 'Serve a recording folder: exact matches, else the nearest recording or a near-miss report' },
   import: { command: 'import <file>', describe: 'Turn a HAR file (DevTools, Playwright, Charles, mitmproxy) into recordings' },
   export: { command: 'export <dir>', describe: 'Write a recording folder as a HAR 1.2 file' },
+  drift: { command: 'drift [dirs..]', describe: 'Compare recordings or a scenario with the live service (or two recording folders) by structure; exit 1 on drift' },
+  scenario: { command: 'scenario <action>', describe: 'Make scenario files: scenario from-recordings DIR --name NAME' },
   config: { command: 'config', describe: 'Print the resolved settings of a command and where each comes from' },
 };
 
@@ -43,6 +45,8 @@ const LOADERS: Readonly<Record<CommandName, () => Promise<AnyCommand>>> = {
   replay: async () => (await import('./commands/replay.js')).replayCommand as unknown as AnyCommand,
   import: async () => (await import('./commands/import.js')).importCommand as unknown as AnyCommand,
   export: async () => (await import('./commands/export.js')).exportCommand as unknown as AnyCommand,
+  drift: async () => (await import('./commands/drift.js')).driftCommand as unknown as AnyCommand,
+  scenario: async () => (await import('./commands/scenario.js')).scenarioCommand as unknown as AnyCommand,
 };
 
 /** True when `name` is one of {@link COMMAND_NAMES}. */

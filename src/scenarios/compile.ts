@@ -64,8 +64,8 @@ function responseHeaders(extra: Readonly<Record<string, string>>): Record<string
  * @see seed "Response envelope (all operations)" and "Errors" rule 1.
  */
 export function prepareResponse(response: StubResponse): PreparedResponse {
-  const envelope = { data: response.data, msg: response.msg ?? SUCCESS_MSG, result: response.result ?? SUCCESS_RESULT };
-  const body = toServiceJson(envelope);
+  // A `body` is served as written: a recorded answer keeps its own escapes, key order and spacing.
+  const body = response.body ?? toServiceJson({ data: response.data, msg: response.msg ?? SUCCESS_MSG, result: response.result ?? SUCCESS_RESULT });
   const prepared: PreparedResponse = { status: response.status ?? 200, headers: responseHeaders(response.headers ?? {}), body };
   if (body.includes(ORIGIN_PLACEHOLDER)) prepared.hasOrigin = true;
   if (response.fault) prepared.fault = response.fault;

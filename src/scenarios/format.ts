@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { envelopeSchema } from '../contract/envelope-schema.js';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/operations.js';
 import type { Fault } from '../faults/fault.js';
 import { answerStatusSchema, faultSchema } from '../faults/fault-schema.js';
@@ -24,7 +25,7 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 function responseShape(data: z.ZodType) {
   return {
-    data: data.optional().describe('The payload: the "data" field of the envelope. Required unless a fault other than "delay" replaces the answer.'),
+    data: data.optional().describe('The payload: the "data" field of the envelope. Required unless a fault other than "delay" replaces the answer, or "body" gives the whole text.'),
     msg: z.string().optional().describe('The envelope "msg"; default "OK".'),
     result: z.number().int().optional().describe('The envelope "result"; default 1.'),
     status: answerStatusSchema.optional().describe('The HTTP status; default 200 (200–599, not 204, 205 or 304).'),
@@ -38,13 +39,35 @@ function responseShape(data: z.ZodType) {
       .optional()
       .describe('Extra response headers: HTTP token names, Latin-1 values.'),
     fault: faultSchema.optional().describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
+    body: z.string().optional().describe('The exact body text, served as written ({origin} still replaced) instead of an envelope made from data, msg and result: a recorded answer kept byte for byte. A 2xx body that is a JSON envelope is checked against the contract.'),
   };
 }
 
-function needsData(response: { data?: unknown; fault?: { kind: string } }, ctx: z.core.$RefinementCtx): void {
-  if (response.data === undefined && (!response.fault || response.fault.kind === 'delay')) {
+function needsData(response: { data?: unknown; body?: string; msg?: string; result?: number; fault?: { kind: string } }, ctx: z.core.$RefinementCtx): void {
+  if (response.body !== undefined) {
+    for (const field of ['data', 'msg', 'result'] as const) {
+      if (response[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `give either "body" (the exact text) or "${field}", not both` });
+    }
+  } else if (response.data === undefined && (!response.fault || response.fault.kind === 'delay')) {
     ctx.addIssue({ code: 'custom', path: ['data'], message: 'data is required (only a fault other than "delay" answers without it)' });
   }
+}
+
+/** Checks a stub's `body` text against the contract when it is a 2xx JSON envelope (a failure's body is not shown in the seed). */
+function bodyKeepsContract(data: z.ZodType) {
+  return (response: { body?: string; status?: number }, ctx: z.core.$RefinementCtx): void => {
+    const status = response.status ?? 200;
+    if (response.body === undefined || status < 200 || status > 299) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(response.body);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['body'], message: `a 2xx body must be JSON: ${(error as Error).message}` });
+      return;
+    }
+    const result = envelopeSchema(data).safeParse(value);
+    if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: ['body', ...issue.path], message: issue.message });
+  };
 }
 
 /**
@@ -54,9 +77,10 @@ function needsData(response: { data?: unknown; fault?: { kind: string } }, ctx: 
  */
 export function stubSchemas(name: OperationName) {
   const shape = responseShape(OPERATIONS[name].dataSchema);
-  const response = z.strictObject(shape).superRefine(needsData);
+  const keepsContract = bodyKeepsContract(OPERATIONS[name].dataSchema);
+  const response = z.strictObject(shape).superRefine(needsData).superRefine(keepsContract);
   return {
-    single: z.strictObject({ ...shape, when: when.optional() }).superRefine(needsData),
+    single: z.strictObject({ ...shape, when: when.optional() }).superRefine(needsData).superRefine(keepsContract),
     sequence: z.strictObject({
       when: when.optional(),
       sequence: z.array(response).min(1).describe('Responses served in order, one per request; the last one repeats.'),
@@ -128,9 +152,11 @@ export const scenarioFileSchema = z.strictObject({
 /** A parsed scenario file. @see scenarioFileSchema */
 export type ScenarioFile = z.infer<typeof scenarioFileSchema>;
 
-/** One response of a stub: payload plus envelope and HTTP overrides. */
+/** One response of a stub: payload plus envelope and HTTP overrides, or the exact body text. */
 export interface StubResponse {
   data?: unknown;
+  /** The exact body text, instead of the envelope of `data`, `msg` and `result`. */
+  body?: string;
   fault?: Fault;
   msg?: string;
   result?: number;
@@ -145,6 +171,7 @@ export interface Stub {
   sequence?: StubResponse[];
   /** Present for a single-response stub. */
   data?: unknown;
+  body?: string;
   msg?: string;
   result?: number;
   status?: number;

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { MockvideoError, RecordingError } from '../../errors.js';
+import type { NamedRecording } from '../../normalise/index.js';
+import { EXIT, exitWithError } from '../exit.js';
+import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
+import { scenariosDirOption } from '../options.js';
+import { insecureUpstreamOption, upstreamTimeoutOption, upstreamUrl } from './record.js';
+
+interface DriftArgs extends NormaliseArgs {
+  dirs: string[];
+  upstream?: string;
+  scenario?: string;
+  'scenarios-dir'?: string;
+  'query-file'?: string;
+  'upstream-timeout': number;
+  'insecure-upstream': boolean;
+  concurrency: number;
+  rate: number;
+  json: boolean;
+}
+
+/** A positive number flag (`--concurrency`, `--rate`). */
+const positive = (flag: string, integer: boolean) => (value: unknown) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new Error(`--${flag} must be a positive ${integer ? 'integer' : 'number'}, got "${String(value)}"`);
+  return n;
+};
+
+/** Reads a recording folder whole. @throws RecordingError listing its bad files; MockvideoError when it is not a folder. */
+async function recordingsOf(dir: string): Promise<NamedRecording[]> {
+  const { readRecordingDir } = await import('../../storage/recordings.js');
+  const { recordings, problems } = readRecordingDir(dir);
+  if (problems.length) throw new RecordingError(dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
+  return recordings;
+}
+
+/**
+ * `mockvideo drift`: compares mock data with the live service, structurally and noise-aware.
+ * - `drift --upstream URL DIR`: replays each recorded request of DIR to URL (twice, to learn noise);
+ * - `drift --upstream URL --scenario NAME`: the same for a scenario's operations, with the client's query;
+ * - `drift A B`: compares two recording folders offline.
+ * Exits 1 when something other than noise differs (or the live service gave no answer), 0 otherwise.
+ */
+export const driftCommand: CommandModule<object, DriftArgs> = {
+  command: 'drift [dirs..]',
+  describe: 'Compare recordings or a scenario with the live service (or two recording folders) by structure; exit 1 on drift',
+  builder: (yargs: Argv) =>
+    normaliseOptions(
+      yargs
+        .positional('dirs', { type: 'string', array: true, normalize: true, describe: 'A recording folder (with --upstream), or two to compare offline' })
+        .option('upstream', { type: 'string', describe: 'The live service, e.g. https://api.example.com (the only host requests go to)' })
+        .option('scenario', { type: 'string', describe: "Compare this scenario's operations (with --upstream) instead of a recording folder" })
+        .option('scenarios-dir', scenariosDirOption)
+        .option('query-file', { type: 'string', normalize: true, describe: 'File with the real _st and identifiers as a query string or a client request line (also: MOCKVIDEO_QUERY, MOCKVIDEO_ST)' })
+        .option('upstream-timeout', { ...upstreamTimeoutOption, describe: 'Seconds the live service has to answer each request completely, headers and body' })
+        .option('insecure-upstream', { ...insecureUpstreamOption, describe: 'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name)' })
+        .option('concurrency', { requiresArg: true, default: 2, describe: 'Live requests in flight at once', coerce: positive('concurrency', true) })
+        .option('rate', { requiresArg: true, default: 5, describe: 'Live requests started per second at most', coerce: positive('rate', false) })
+        .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
+        .example('$0 drift --upstream https://api.example.com --query-file client.query recordings/session1', 'Are the recordings still shaped like the live service?')
+        .example('$0 drift --upstream https://api.example.com --scenario gallery', 'Is the gallery scenario still shaped like the live service?')
+        .example('$0 drift recordings/yesterday recordings/today', 'Compare two recording folders offline'),
+    )
+      // The lists of secret and identity parameters matter here; what is kept in stored files does not.
+      .hide('keep-identifiers')
+      .hide('redact-header') as unknown as Argv<DriftArgs>,
+  handler: async (args: ArgumentsCamelCase<DriftArgs>) => {
+    try {
+      const dirs = args.dirs ?? [];
+      const policy = policyFromArgs(args);
+      // Loaded when drift runs, not at every start of the CLI.
+      const [{ driftLive, driftOffline, missingValues, targetsFromRecordings, targetsFromScenario }, { formatDriftReport, driftReportJson }, { liveValues, scrubSecrets, secretForms }] = await Promise.all([
+        import('../../drift/drift.js'),
+        import('../../drift/report.js'),
+        import('../../drift/live-query.js'),
+      ]);
+      let report;
+      let forms: Array<[string, string]> = [];
+      if (args.upstream === undefined) {
+        if (args.scenario !== undefined) throw new MockvideoError('MV_USAGE', '--scenario needs --upstream: the live service to compare the scenario with.');
+        if (dirs.length !== 2) throw new MockvideoError('MV_USAGE', `drift compares two recording folders offline, or a folder or scenario with --upstream URL; got ${dirs.length} folder(s). Run "mockvideo drift --help".`);
+        report = driftOffline(await recordingsOf(dirs[0]!), await recordingsOf(dirs[1]!));
+      } else {
+        const upstream = upstreamUrl(args.upstream);
+        if ((args.scenario === undefined) === (dirs.length !== 1)) throw new MockvideoError('MV_USAGE', 'With --upstream, give either one recording folder or --scenario NAME.');
+        let queryText: string | undefined;
+        if (args.queryFile !== undefined) {
+          try {
+            queryText = readFileSync(args.queryFile, 'utf8');
+          } catch (error) {
+            throw new MockvideoError('MV_USAGE', `Cannot read --query-file ${args.queryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Give a file holding the real query, e.g. _st=...&_sdevid=...`);
+          }
+        }
+        const values = liveValues([queryText, process.env.MOCKVIDEO_QUERY], process.env.MOCKVIDEO_ST);
+        forms = secretForms(values, policy);
+        let targets;
+        let notes: string[] = [];
+        if (args.scenario !== undefined) {
+          const { loadScenarioCatalog } = await import('../../storage/load-catalog.js');
+          targets = targetsFromScenario(loadScenarioCatalog(args.scenariosDir).get(args.scenario), values, policy, new URL(upstream).origin);
+        } else ({ targets, notes } = targetsFromRecordings(await recordingsOf(dirs[0]!), values, policy));
+        const missing = missingValues(targets);
+        if (missing.length) {
+          throw new MockvideoError('MV_USAGE', `The live requests need the real value of ${missing.join(', ')}, which recordings and scenarios never hold. Give them in --query-file (e.g. ${missing.map((m) => `${m}=...`).join('&')}) or MOCKVIDEO_QUERY; the token alone may come from MOCKVIDEO_ST.`);
+        }
+        const { createLiveClient } = await import('../../drift/live-client.js');
+        const client = createLiveClient({ upstream, timeoutSeconds: args.upstreamTimeout, concurrency: args.concurrency, rate: args.rate, insecure: args.insecureUpstream });
+        try {
+          report = await driftLive(targets, client, notes);
+        } finally {
+          await client.close();
+        }
+      }
+      // A live answer may echo the token or an identifier: nothing printed holds one.
+      process.stdout.write(scrubSecrets(args.json ? driftReportJson(report) : formatDriftReport(report), forms));
+      process.exitCode = report.ok ? EXIT.ok : EXIT.problems;
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};

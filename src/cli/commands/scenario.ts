@@ -1,0 +1,84 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { MockvideoError, RecordingError, formatProblem } from '../../errors.js';
+import { EXIT, exitWithError } from '../exit.js';
+
+interface FromRecordingsArgs {
+  dir: string;
+  name: string;
+  device?: string;
+  'recorded-origin'?: string[];
+  'scenarios-dir': string;
+  force: boolean;
+}
+
+/**
+ * `mockvideo scenario from-recordings DIR --name NAME [--device SDEVID]`: writes
+ * `scenarios/NAME.json` from a recording folder (see `scenarioFromRecordings`), prints what was
+ * left out and how to check and serve it. Exits 1 when the file it wrote does not validate (the
+ * recording breaks the contract): the problems are listed, the file is there to edit.
+ */
+const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
+  command: 'from-recordings <dir>',
+  describe: 'Write an editable scenario file from a recording folder',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('dir', { type: 'string', normalize: true, describe: 'Recording folder' })
+      .option('name', { type: 'string', demandOption: true, describe: 'Scenario name: lowercase letters, digits, dashes' })
+      .option('device', { type: 'string', describe: "Only this device's session: its _sdevid, or the start of it (recordings made with --keep-identifiers)" })
+      .option('recorded-origin', { type: 'string', array: true, describe: 'Origin of the recorded service whose URLs become {origin}, e.g. the --upstream it was recorded from (repeatable; URLs to /__mockvideo/ media are found by themselves)' })
+      .option('scenarios-dir', { type: 'string', default: 'scenarios', describe: 'Folder to write it to (created if missing)' })
+      .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
+      .example('$0 scenario from-recordings recordings/qa-1 --name qa-1', 'Write scenarios/qa-1.json from a QA session') as unknown as Argv<FromRecordingsArgs>,
+  handler: async (args: ArgumentsCamelCase<FromRecordingsArgs>) => {
+    try {
+      // Loaded when the command runs, not at every start of the CLI.
+      const [{ SCENARIO_NAME, shippedScenarios }, { scenarioFromRecordings }, { readRecordingDir }] = await Promise.all([
+        import('../../scenarios/index.js'),
+        import('../../scenarios/from-recordings.js'),
+        import('../../storage/recordings.js'),
+      ]);
+      if (!SCENARIO_NAME.test(args.name)) throw new MockvideoError('MV_USAGE', `--name "${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "qa-session-1".`);
+      for (const origin of args.recordedOrigin ?? []) {
+        if (!URL.canParse(origin)) throw new MockvideoError('MV_USAGE', `--recorded-origin must be a URL like https://api.example.com, got "${origin}".`);
+      }
+      const dir = resolve(args.scenariosDir);
+      const file = join(dir, `${args.name}.json`);
+      const shown = relative(process.cwd(), file) || file;
+      if (existsSync(file) && !args.force) throw new MockvideoError('MV_USAGE', `${shown} exists already. Pick another --name or pass --force to overwrite it.`);
+      const { recordings, problems } = readRecordingDir(args.dir);
+      if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
+      let made;
+      try {
+        made = scenarioFromRecordings(recordings, { name: args.name, shipped: shippedScenarios(), from: args.dir, ...(args.device !== undefined ? { device: args.device } : {}), ...(args.recordedOrigin ? { origins: args.recordedOrigin } : {}) });
+      } catch (error) {
+        throw new MockvideoError('MV_USAGE', `Cannot make a scenario from ${args.dir}: ${(error as Error).message}.`);
+      }
+      mkdirSync(dir, { recursive: true });
+      const { SHIPPED_SCENARIOS_DIR } = await import('../../storage/scenario-files.js');
+      const $schema = relative(dir, join(SHIPPED_SCENARIOS_DIR, 'scenario.schema.json')).split('\\').join('/');
+      writeFileSync(file, `${JSON.stringify({ $schema, ...made.file }, null, 2)}\n`);
+      const operations = Object.keys(made.file.operations);
+      process.stdout.write(`Created ${shown}: ${operations.length} operation(s) from the recordings${made.file.extends ? `, the others from "${made.file.extends}"` : ''}.\n`);
+      for (const note of made.notes) process.stdout.write(`note: ${note}\n`);
+      const dirShown = relative(process.cwd(), dir) || '.';
+      if (made.problems.length) {
+        process.stderr.write(`${made.problems.map((p) => formatProblem({ ...p, source: shown })).join('\n')}\n[mockvideo] ${shown} does not validate: the recordings break the contract there. Edit the file, then run "mockvideo validate ${shown}".\n`);
+        process.exitCode = EXIT.problems;
+        return;
+      }
+      process.stdout.write(`Check it:  mockvideo validate ${shown}\nServe it:  mockvideo serve --scenarios-dir ${dirShown} --scenario ${args.name}\n`);
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};
+
+/** `mockvideo scenario <action>`: making scenario files (`from-recordings`). */
+export const scenarioCommand: CommandModule<object, object> = {
+  command: 'scenario <action>',
+  describe: 'Make scenario files: scenario from-recordings DIR --name NAME',
+  builder: (yargs: Argv) => yargs.command(fromRecordingsCommand as unknown as CommandModule).demandCommand(1, 'Name an action, e.g. "mockvideo scenario from-recordings DIR --name NAME".'),
+  handler: () => undefined,
+};

@@ -1,0 +1,201 @@
+/**
+ * Turns a recording session into an editable scenario file: one stub per operation, a `sequence`
+ * where the operation was answered several times, `is_from_gallery` variants as `when` stubs, the
+ * recording host's URLs as `{origin}`, and `extends` on the closest shipped scenario where that
+ * makes the file shorter (or where operations were not recorded). Served answers are the recorded
+ * text byte for byte after `{origin}` substitution: an answer that `data` would re-serialise
+ * differently (other escapes, key order, spacing) is kept as `body` text. Takes parsed recordings,
+ * never paths.
+ * @module
+ */
+import { OPERATION_NAMES, SERVICE_TOKEN_PLACEHOLDER, SUCCESS_MSG, SUCCESS_RESULT, type OperationName } from '../contract/core.js';
+import type { ScenarioProblem } from '../errors.js';
+import { DEFAULT_POLICY, REDACTED, decodeComponent, encodedForms, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
+import { checkScenarios } from './catalog.js';
+import { ORIGIN_PLACEHOLDER, compileStub, prepareResponse } from './compile.js';
+import type { Stub, StubResponse } from './format.js';
+import { parseScenario, type ParsedScenario } from './parse.js';
+
+/** Options of {@link scenarioFromRecordings}. */
+export interface FromRecordingsOptions {
+  /** The scenario name (the file is `<name>.json`). */
+  name: string;
+  /** Only the session of this device: recordings whose `_sdevid` is, or starts with, this value. */
+  device?: string;
+  /** Origins whose URLs become `{origin}` (`http://10.0.0.5:8080`), besides those of URLs to mockvideo media and packages (`/__mockvideo/…`), which are found in the bodies. */
+  origins?: readonly string[];
+  /** The scenarios it may extend (the shipped ones). */
+  shipped: readonly ParsedScenario[];
+  /** Where the recordings came from, for the description. */
+  from?: string;
+  policy?: NormalisationPolicy;
+}
+
+/** The scenario file, what was left out and why, and the problems `validate` would report (none when it validates). */
+export interface ScenarioFromRecordings {
+  file: { description: string; extends?: string; operations: Partial<Record<OperationName, Stub | Stub[]>> };
+  notes: string[];
+  problems: ScenarioProblem[];
+}
+
+/** Recordings of one device: `_sdevid` equal to, or starting with, `device`. @throws Error when the recordings hold no device ids or none matches. */
+function ofDevice(recordings: readonly NamedRecording[], device: string): NamedRecording[] {
+  const idOf = (named: NamedRecording) => named.recording.request.query.find(([name]) => decodeComponent(name) === '_sdevid')?.[1];
+  const ids = new Set(recordings.map(idOf).filter((id): id is string => id !== undefined && id !== REDACTED));
+  if (ids.size === 0) throw new Error(`the recordings hold no _sdevid values (they are redacted when recorded); record with --keep-identifiers to tell devices apart, or leave out --device`);
+  const chosen = recordings.filter((named) => idOf(named)?.startsWith(device));
+  if (!chosen.length) throw new Error(`no recording of device "${device}"; the devices recorded are ${[...ids].map((id) => `${id.slice(0, 12)}…`).join(', ')}`);
+  return chosen;
+}
+
+/** Origins of URLs in the bodies that point at mockvideo media and packages (`/__mockvideo/…`): the recording was made from a mockvideo (a shared staging mock, a test). */
+export function recordedOrigins(recordings: readonly NamedRecording[]): string[] {
+  const origins = new Set<string>();
+  for (const { recording } of recordings) {
+    for (const m of (recording.response.body ?? '').matchAll(/(https?:\/\/[A-Za-z0-9.\-[\]:]+)\/__mockvideo\//g)) origins.add(m[1]!);
+  }
+  return [...origins];
+}
+
+/** The `is_from_gallery` value of a recorded request (its last one), or `undefined`. */
+function galleryOf(named: NamedRecording): string | undefined {
+  return named.recording.request.query.filter(([name]) => decodeComponent(name) === 'is_from_gallery').map(([, value]) => decodeComponent(value)).pop();
+}
+
+/**
+ * The stub response of a recorded body: `data` (with `msg`/`result` when not the defaults) when the
+ * envelope serialised by mockvideo is exactly `text`; otherwise `body: text`.
+ */
+function responseOf(text: string, status: number): StubResponse {
+  const extra: StubResponse = status === 200 ? {} : { status };
+  try {
+    const value = JSON.parse(text) as Record<string, unknown>;
+    if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).join() === 'data,msg,result' && typeof value.msg === 'string' && typeof value.result === 'number') {
+      const candidate: StubResponse = { data: value.data, ...(value.msg !== SUCCESS_MSG ? { msg: value.msg } : {}), ...(value.result !== SUCCESS_RESULT ? { result: value.result } : {}), ...extra };
+      if (prepareResponse(candidate).body === text) return candidate;
+    }
+  } catch {
+    // Not JSON: kept as text.
+  }
+  return { body: text, ...extra };
+}
+
+/** A stub of responses in recorded order: one response, or a sequence (trailing repeats dropped: the last answer repeats anyway). */
+function stubOf(responses: StubResponse[], when?: Record<string, string>): Stub {
+  const same = (a: StubResponse, b: StubResponse) => JSON.stringify(a) === JSON.stringify(b);
+  while (responses.length > 1 && same(responses.at(-1)!, responses.at(-2)!)) responses.pop();
+  const condition = when ? { when: { query: when } } : {};
+  return responses.length === 1 ? { ...condition, ...responses[0]! } : { ...condition, sequence: responses };
+}
+
+/** The statuses a stub may answer with (see `answerStatusSchema`). */
+const servable = (status: number) => status >= 200 && status <= 599 && ![204, 205, 304].includes(status);
+
+/**
+ * Builds a scenario file from a recording session. Recordings are taken in recorded order
+ * (`recordedAt`, then file name); bodies kept as base64 (not UTF-8) and answers with a status a stub
+ * cannot give (1xx, 204, 205, 304) are left out with a note. Identifier values kept in the recordings
+ * (`--keep-identifiers`) are replaced by `<REDACTED>` in the bodies; the token never is in them.
+ *
+ * @throws Error when `device` matches nothing, or nothing servable was recorded.
+ * @example scenarioFromRecordings(readRecordingDir('recordings/s1').recordings, { name: 'qa-s1', shipped: shippedScenarios() })
+ */
+export function scenarioFromRecordings(all: readonly NamedRecording[], options: FromRecordingsOptions): ScenarioFromRecordings {
+  const policy = options.policy ?? DEFAULT_POLICY;
+  const notes: string[] = [];
+  const recordings = [...(options.device !== undefined ? ofDevice(all, options.device) : all)].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));
+  const origins = [...new Set([...(options.origins ?? []).map((o) => new URL(o).origin), ...recordedOrigins(recordings)])].sort((a, b) => b.length - a.length);
+  // Identifiers kept in the files (--keep-identifiers) stay out of the scenario.
+  const kept = new Set<string>();
+  for (const { recording } of recordings) {
+    for (const [rawName, value] of recording.request.query) {
+      const name = decodeComponent(rawName);
+      if ((policy.identity.includes(name) || policy.secret.includes(name)) && value !== REDACTED && value !== SERVICE_TOKEN_PLACEHOLDER) kept.add(decodeComponent(value));
+    }
+  }
+  const forms = [...kept].flatMap((value) => encodedForms(value)).sort((a, b) => b.length - a.length);
+  const textOf = (body: string) => {
+    let text = body;
+    for (const origin of origins) text = text.split(origin).join(ORIGIN_PLACEHOLDER);
+    for (const form of forms) text = text.split(form).join(REDACTED);
+    return text;
+  };
+
+  const operations: Partial<Record<OperationName, Stub | Stub[]>> = {};
+  for (const operation of OPERATION_NAMES) {
+    const variants = new Map<string | undefined, StubResponse[]>();
+    for (const named of recordings) {
+      if (named.recording.operation !== operation) continue;
+      const { status, body } = named.recording.response;
+      if (named.recording.request.method !== 'GET') {
+        notes.push(`${named.name}: a ${named.recording.request.method} request; a scenario answers GET requests, so it was left out`);
+        continue;
+      }
+      if (body === undefined) {
+        notes.push(`${named.name}: the body is not UTF-8 text; left out`);
+        continue;
+      }
+      if (!servable(status)) {
+        notes.push(`${named.name}: status ${status} cannot be served by a stub; left out`);
+        continue;
+      }
+      const variant = operation === 'localplay/diversion' ? galleryOf(named) : undefined;
+      const list = variants.get(variant) ?? variants.set(variant, []).get(variant)!;
+      list.push(responseOf(textOf(body), status));
+    }
+    if (variants.size === 0) continue;
+    const stubs = [...variants].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([variant, responses]) => stubOf(responses, variant === undefined ? undefined : { is_from_gallery: variant }));
+    operations[operation] = stubs.length === 1 ? stubs[0]! : stubs;
+  }
+  if (Object.keys(operations).length === 0) throw new Error('nothing in the recordings can be served by a scenario (no operation answered with a UTF-8 body)');
+
+  const times = recordings.map((r) => r.recording.recordedAt);
+  // The device is not named: an identifier stays out of the file.
+  const description = `Recorded session${options.from ? ` ${options.from}` : ''}: ${recordings.length} answer(s) from ${times[0]} to ${times.at(-1)}${options.device ? ', one device' : ''}.`;
+  return { ...closestExtension(options.name, { description, operations }, options.shipped), notes };
+}
+
+/** A file value's problems as `validate` reports them (parse, then resolve against the shipped scenarios). */
+function problemsOf(name: string, file: object, shipped: readonly ParsedScenario[]): ScenarioProblem[] {
+  const source = `${name}.json`;
+  const result = parseScenario(name, file, source);
+  if (!result.ok) return result.problems;
+  return checkScenarios([...shipped.filter((s) => s.name !== name), result.scenario]).problems.filter((p) => p.source === source);
+}
+
+/**
+ * Chooses `extends`: among the shipped scenarios, the one with the most operations compiled exactly
+ * like the recorded ones (those are left out of the file), `default` first on a tie, without a
+ * fault overlay, that makes a valid scenario; none when every operation was recorded and no shipped
+ * scenario shares one. When no choice validates, the first one tried, with its problems.
+ */
+function closestExtension(name: string, own: ScenarioFromRecordings['file'], shipped: readonly ParsedScenario[]): Pick<ScenarioFromRecordings, 'file' | 'problems'> {
+  const recorded = Object.keys(own.operations) as OperationName[];
+  const compiled = (stubs: Stub[] | Stub | undefined) => JSON.stringify((Array.isArray(stubs) ? stubs : stubs ? [stubs] : []).map(compileStub));
+  const chain = (scenario: ParsedScenario): ParsedScenario[] => {
+    const out: ParsedScenario[] = [];
+    for (let s: ParsedScenario | undefined = scenario; s && !out.includes(s); s = s.extends ? shipped.find((p) => p.name === s!.extends) : undefined) out.push(s);
+    return out;
+  };
+  const resolvedOps = (scenario: ParsedScenario, op: OperationName) => chain(scenario).find((s) => s.operations[op])?.operations[op];
+  // A scenario with a fault overlay (slow-network, flaky, ...) would pass its faults on: not a base for recorded answers.
+  const candidates = shipped
+    .filter((scenario) => scenario.name !== name && chain(scenario).every((s) => Object.keys(s.faults).length === 0))
+    .map((scenario) => ({ scenario, same: recorded.filter((op) => compiled(own.operations[op]) === compiled(resolvedOps(scenario, op))) }))
+    .sort((a, b) => b.same.length - a.same.length || (a.scenario.name === 'default' ? -1 : b.scenario.name === 'default' ? 1 : a.scenario.name.localeCompare(b.scenario.name)));
+  const extend = ({ scenario, same }: (typeof candidates)[number]): ScenarioFromRecordings['file'] => ({
+    description: own.description,
+    extends: scenario.name,
+    operations: Object.fromEntries(recorded.filter((op) => !same.includes(op)).map((op) => [op, own.operations[op]])),
+  });
+  // Shorter first; a file with all six operations stands alone rather than extend a scenario it shares nothing with.
+  const complete = recorded.length === OPERATION_NAMES.length;
+  const tries = [...candidates.filter((c) => c.same.length).map(extend), ...(complete ? [] : candidates.filter((c) => !c.same.length).map(extend)), own];
+  let first: Pick<ScenarioFromRecordings, 'file' | 'problems'> | undefined;
+  for (const file of tries) {
+    const problems = problemsOf(name, file, shipped);
+    if (!problems.length) return { file, problems };
+    first ??= { file, problems };
+  }
+  return first!;
+}
