@@ -1,6 +1,6 @@
 // Every ```ts / ```js block of README.md and docs/*.md as a user would paste it: type-checked with
 // tsc (strict, once with node16 and once with bundler resolution, `mockvideo` resolved through this
-// package's own exports map to dist/), and the blocks that are whole vitest files run with vitest.
+// package's own exports map to dist/; CommonJS blocks, using `require`, with node16 only), and the blocks that are whole vitest files run with vitest.
 // Opt-outs, as an HTML comment on the line before a block (see test/support/markdown-blocks.ts):
 // `<!-- snippet: no-check -->` for fragments and configs of tools not installed here,
 // `<!-- snippet: no-run -->` for files that type-check but need a device, a server or a network.
@@ -78,8 +78,9 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/index.d.ts')))('code blocks of the 
     for (const snippet of snippets) await writeFile(join(WORK, snippet.file), snippet.block.code);
     for (const [name, options] of Object.entries(RESOLUTIONS) as Array<[keyof typeof RESOLUTIONS, (typeof RESOLUTIONS)[keyof typeof RESOLUTIONS]]>) {
       const tsconfig = {
-        compilerOptions: { ...options, target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'], strict: true, noEmit: true, allowJs: true, checkJs: true, skipLibCheck: true, esModuleInterop: true, allowImportingTsExtensions: false },
-        files: snippets.map((s) => s.file),
+        compilerOptions: { ...options, target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'], strict: true, noEmit: true, allowJs: true, checkJs: true, skipLibCheck: true, esModuleInterop: true },
+        // Bundler resolution is for code a bundler reads (import syntax); CommonJS blocks are checked as Node reads them (node16).
+        files: snippets.filter((s) => name === 'node16' || /\.m[jt]s$/.test(s.file)).map((s) => s.file),
       };
       await writeFile(join(WORK, `tsconfig.${name}.json`), JSON.stringify(tsconfig, null, 2));
       typeErrors[name] = errorsByFile((await run([TSC, '-p', `tsconfig.${name}.json`], WORK)).output);
