@@ -153,8 +153,9 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.get('/requests.har', (req, res) => {
-    res.type('application/json').attachment('mockvideo-requests.har');
-    res.send(JSON.stringify(journalToHar(context.journal.exchanges(journalFilter(req)), `${req.protocol}://${req.get('host') ?? 'localhost'}`)));
+    // attachment() first: it sets a type from the .har extension (octet-stream), which type() then replaces.
+    res.attachment('mockvideo-requests.har').type('application/json');
+    res.send(JSON.stringify(journalToHar(context.journal.exchanges(journalFilter(req)), `${req.protocol}://${req.get('host') ?? 'localhost'}`, undefined, req.socket.localAddress?.replace(/^::ffff:/, ''))));
   });
 
   router.get('/requests/:id', (req, res) => {
