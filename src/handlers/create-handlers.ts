@@ -38,7 +38,7 @@ function respondAsPlanned(planned: PlannedAnswer): HttpResponse<string> | Promis
  * under `/api/g1` gets a 404 naming the operations.
  *
  * @example createScenarioHandlers(catalog, { activeScenario: () => 'gallery' })
- * @see seed "Endpoints" → "Operations".
+ * @see docs/contract.md#operations.
  */
 export function createScenarioHandlers(catalog: ScenarioCatalog, options: ScenarioHandlerOptions): HttpHandler[] {
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';

@@ -16,6 +16,6 @@ export { scenarioNames } from '../scenarios/scenario-names.js';
  * import { setupServer } from 'msw/node';
  * import { handlers } from 'mockvideo';
  * const server = setupServer(...handlers);
- * @see seed "Endpoints" → "Operations", and "Resources and their fields" for the answers.
+ * @see docs/contract.md#operations, and docs/contract.md for the answers.
  */
 export const handlers: readonly HttpHandler[] = /* @__PURE__ */ Object.freeze(createHandlers());

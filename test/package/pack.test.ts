@@ -363,7 +363,7 @@ describe('the npm package', () => {
   });
 
   it('holds the build, the CLI, the shipped scenarios and the docs, and no tests or recordings', () => {
-    for (const path of ['package.json', 'README.md', 'bin/mockvideo.js', 'dist/index.js', 'dist/index.d.ts', 'dist/node.js', 'dist/node.d.ts', 'dist/contract/index.js', 'dist/contract/index.d.ts', 'dist/cli/main.js', 'scenarios/default.json', 'scenarios/gallery.json', 'scenarios/empty-ad-config.json', 'scenarios/scenario.schema.json']) {
+    for (const path of ['package.json', 'README.md', 'bin/mockvideo.js', 'dist/index.js', 'dist/index.d.ts', 'dist/node.js', 'dist/node.d.ts', 'dist/contract/index.js', 'dist/contract/index.d.ts', 'dist/cli/main.js', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/node.js', 'dist/cjs/contract/index.js', 'dist/cjs/package.json', 'docs/contract.md', 'docs/jest.md', 'scenarios/default.json', 'scenarios/gallery.json', 'scenarios/empty-ad-config.json', 'scenarios/scenario.schema.json']) {
       expect(files, `the tarball lacks ${path}`).toContain(path);
     }
     const unwanted = files.filter((path) => /(^|\/)(test|tests|recordings|scripts|\.ci|node_modules|coverage)\//.test(path) || /\.test\.|\.spec\./.test(path) || /^tsconfig|^vitest\.config|^package-lock/.test(path));
