@@ -24,8 +24,8 @@ export function shippedScenarios(): readonly ParsedScenario[] {
 
 /**
  * The catalog of the shipped scenarios, built once from the form compiled at build time
- * ({@link compiledShippedCatalog}): nothing is parsed or validated, so serving the shipped
- * scenarios loads no schema library (zod) and a browser bundle of `createHandlers` carries none.
+ * ({@link compiledShippedCatalog}): nothing is parsed or validated, so nothing here calls zod, and a
+ * bundle of `createHandlers` (tree-shaken) carries neither zod nor the scenario parser.
  * Throws nothing (a shipped scenario that fails validation fails the build).
  */
 export function shippedCatalog(): ScenarioCatalog {

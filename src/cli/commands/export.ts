@@ -9,7 +9,6 @@ interface ExportArgs {
   'base-url': string;
 }
 
-
 /** `mockvideo export DIR --har FILE.har`: writes a HAR 1.2 file of a recording folder (opens in Chrome DevTools). */
 export const exportCommand: CommandModule<object, ExportArgs> = {
   command: 'export <dir>',
