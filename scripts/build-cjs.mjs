@@ -4,8 +4,9 @@
 // CommonJS mode, ts-jest, React Native's Jest preset) without transforming our package. Their types
 // are dist/'s .d.ts files copied beside them; dist/cjs/package.json says `"type": "commonjs"`, so
 // TypeScript reads those as CommonJS declarations. `import.meta.url` (Node-only modules that locate
-// files or call createRequire) becomes the file's own URL built from `__filename`, so nothing that
-// CommonJS loads holds `import.meta`. Run after tsc; needs nothing from the network.
+// files or call createRequire) becomes the URL of the module's ES twin in dist/, built from
+// `__dirname`, so paths relative to it stay right and nothing that CommonJS loads holds
+// `import.meta`. Run after tsc; needs nothing from the network.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +51,8 @@ for (const path of modules) {
     // A lazy `import('pkg')` becomes a lazy `require('pkg')`: Jest runs `import()` in CommonJS only with --experimental-vm-modules.
     supported: { 'dynamic-import': false },
     sourcefile: path,
-    ...(usesMeta ? { define: { 'import.meta.url': META_URL }, banner: `const ${META_URL} = require("node:url").pathToFileURL(__filename).href;` } : {}),
+    // import.meta.url is the URL of the ES module twin (dist/<path>), so paths computed from it (the shipped scenarios folder) and createRequire find what the ES module finds.
+    ...(usesMeta ? { define: { 'import.meta.url': META_URL }, banner: `const ${META_URL} = require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(relative(dirname(join(out, path)), join(dist, path)).split('\\').join('/'))})).href;` } : {}),
     logLevel: 'error',
   });
   if (code.includes('import.meta')) throw new Error(`dist/${path} uses import.meta beyond import.meta.url: CommonJS has no equivalent; use import.meta.url or a path from the caller.`);
