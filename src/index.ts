@@ -16,13 +16,16 @@
 export {
   createHandlers,
   createScenarioHandlers,
+  type CatalogScenarioOptions,
   type CreateHandlersOptions,
   type ScenarioHandlerOptions,
+  type ShippedScenarioOptions,
 } from './handlers/create-handlers.js';
 export { handlers, scenarioNames } from './handlers/shipped-handlers.js';
 export { SCENARIO_HEADER } from './handlers/select-scenario.js';
 export {
   buildCatalog,
+  isScenarioName,
   parseScenario,
   shippedCatalog,
   shippedScenarios,
@@ -31,6 +34,7 @@ export {
   type ParsedScenario,
   type ParseResult,
   type ScenarioFile,
+  type ScenarioName,
 } from './scenarios/index.js';
 export {
   MockvideoError,

@@ -45,7 +45,7 @@ export interface LoadedScenario {
  * import { loadScenario } from 'mockvideo/node';
  * const server = setupServer(...createHandlers(loadScenario('test/scenarios/slow-cp.json')));
  * // or: createHandlers({ ...loadScenario('test/scenarios', 'slow-cp'), baseUrl: 'https://api.example.com' })
- * @see seed "Endpoints" → "Operations" and "Resources and their fields": what a scenario's stubs must hold.
+ * @see docs/contract.md#operations and docs/contract.md: what a scenario's stubs must hold.
  */
 export function loadScenario(path: string, name?: string): LoadedScenario {
   const catalog = loadScenarioCatalog(path);
@@ -75,7 +75,7 @@ export function loadScenario(path: string, name?: string): LoadedScenario {
  * import { setupServer } from 'msw/node';
  * import { createReplayHandlers } from 'mockvideo/node';
  * const server = setupServer(...createReplayHandlers('recordings/start-up', { match: 'strict' }));
- * @see seed "Endpoints" → "Common query parameters" (what the match key keeps and drops).
+ * @see docs/contract.md#common-query-parameters (what the match key keeps and drops).
  */
 export function createReplayHandlers(source: string | readonly NamedRecording[], options: ReplayHandlerOptions = {}): HttpHandler[] {
   if (typeof source !== 'string' || options.replayer) return createReplayHandlersFor(typeof source === 'string' ? [] : source, options);

@@ -1,7 +1,7 @@
 import { parseDeepLink } from '../contract/core.js';
 
 /**
- * The fields every analytics record carries. @see seed "Events": "Its common fields are `_device`,
+ * The fields every analytics record carries. @see docs/contract.md#analytics-records: "Its common fields are `_device`,
  * `_res`, `_anoyid`, … `_plyver`".
  */
 export const ANALYTICS_COMMON_FIELDS = [
@@ -9,7 +9,7 @@ export const ANALYTICS_COMMON_FIELDS = [
   '_oemuiver', '_language', 'ref', '_isoemui', '_plyver',
 ] as const;
 
-/** The record kinds, named by `type`, and their extra fields. @see seed "Events" (table "type | Extra fields"). */
+/** The record kinds, named by `type`, and their extra fields. @see docs/contract.md#analytics-records (table "type | Extra fields"). */
 export const ANALYTICS_RECORD_KINDS: Readonly<Record<string, readonly string[]>> = {
   login_state_on_launch: ['result'],
   page_view: ['page_name', 'package_from'],
@@ -18,7 +18,7 @@ export const ANALYTICS_RECORD_KINDS: Readonly<Record<string, readonly string[]>>
   play__completelast: ['at', 'video_type', 'duration', 'played_all'],
 };
 
-/** The fields of the later client version's records, besides the common ones. @see seed "Events": "A later client version …". */
+/** The fields of the later client version's records, besides the common ones. @see docs/contract.md#analytics-records: "A later client version …". */
 export const ANALYTICS_EVENT_FIELDS = ['event', 'module', 'append', 'st', '_page'] as const;
 
 /** One problem of a record: the field (`''` for the record), a stable rule name, and a sentence. */
@@ -37,7 +37,7 @@ export interface AnalyticsFinding {
  * milliseconds (`milliseconds`); `duration` whole seconds (`seconds`); `append` a JSON text (`json-text`).
  *
  * @example checkAnalyticsRecord({ type: 'click' }) // [{ field: '_device', rule: 'required', … }, …]
- * @see seed "Events".
+ * @see docs/contract.md#analytics-records.
  */
 export function checkAnalyticsRecord(record: unknown): AnalyticsFinding[] {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {

@@ -20,7 +20,7 @@ const ANY = /^[\s\S]*$/;
  * The common query parameters sent on every request, in the seed's table order. `_ts` is Unix time
  * in **seconds**. `_st` is the service token (a secret: write it as `<SERVICE_TOKEN>`).
  *
- * @see seed "Endpoints" → "Common query parameters (sent on every request)".
+ * @see docs/contract.md#common-query-parameters.
  */
 export const COMMON_PARAMETERS: readonly QueryParameterSpec[] = [
   { name: '_sdevid', pattern: /^[0-9a-f]{64}$/, format: '64 lowercase hex characters', meaning: 'Hashed device identifier.' },
@@ -54,21 +54,21 @@ export const COMMON_PARAMETERS: readonly QueryParameterSpec[] = [
 
 /**
  * The volatile parameters: fresh on every request (`_nonce`, `_ts`).
- * @see seed "Authentication" rule 3 and "Common query parameters".
+ * @see docs/contract.md#authentication and docs/contract.md#common-query-parameters.
  */
 export const VOLATILE_PARAMETERS = ['_nonce', '_ts'] as const;
 
 /**
  * The secret parameters: the service token `_st`, written as this placeholder wherever it is stored.
- * @see seed "Authentication" rule 1.
+ * @see docs/contract.md#authentication.
  */
 export const SECRET_PARAMETERS = ['_st'] as const;
 
-/** The placeholder the seed uses for the service token. @see seed "Authentication" rule 1. */
+/** The placeholder the seed uses for the service token. @see docs/contract.md#authentication. */
 export const SERVICE_TOKEN_PLACEHOLDER = '<SERVICE_TOKEN>';
 
 /**
  * The parameters that identify the device or user, or are opaque per-client values.
- * @see seed "Authentication" rule 3 (`_anoyid`, `_sdevid`) and "Common query parameters" (opaque values).
+ * @see docs/contract.md#authentication (`_anoyid`, `_sdevid`) and docs/contract.md#common-query-parameters (opaque values).
  */
 export const IDENTITY_PARAMETERS = ['_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5'] as const;

@@ -4,7 +4,7 @@
  * One helper builds them (scenario generators never write a deep link by hand) and one parses the
  * raw text, so validators can check both the decoded values and how they were encoded.
  *
- * @see seed "Content provider" (`cp_link`) and "Recommended video item" (`target`).
+ * @see docs/contract.md#content-provider (`cp_link`) and docs/contract.md#recommended-video (`target`).
  */
 
 /** The parts of a deep link. `query` keeps order and repeats: a list of `[name, value]` pairs. */
@@ -40,7 +40,7 @@ export function encodeQueryValue(value: string): string {
  * (`default`, `back_scheme`) comes out percent-encoded as the seed requires.
  *
  * @example buildDeepLink({ scheme: 'mv', host: 'com.example.p', query: [['id', '42']] }) // 'mv://com.example.p?id=42'
- * @see seed "Recommended video item" → the `target` deep link.
+ * @see docs/contract.md#recommended-video → the `target` deep link.
  */
 export function buildDeepLink(parts: DeepLinkParts): string {
   const query = (parts.query ?? [])

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recommendedVideoListSchema } from './recommended-video.js';
 
-/** The three arrays of a diversion set, in the seed's order. @see seed "Diversion set". */
+/** The three arrays of a diversion set, in the seed's order. @see docs/contract.md#diversion-set. */
 export const DIVERSION_ARRAYS = ['end', 'exit', 'suspend'] as const;
 
 const descendingList = recommendedVideoListSchema.superRefine((items, ctx) => {
@@ -17,7 +17,7 @@ const descendingList = recommendedVideoListSchema.superRefine((items, ctx) => {
  * items in descending `order` (equal values may repeat). That the three arrays carry the same items
  * is observed, not required, so it is not enforced.
  *
- * @see seed "Resources and their fields" → "Diversion set (data of `localplay/diversion`)".
+ * @see docs/contract.md#diversion-set.
  */
 export const diversionSetSchema = z.strictObject({
   end: descendingList,
@@ -25,5 +25,5 @@ export const diversionSetSchema = z.strictObject({
   suspend: descendingList,
 });
 
-/** A diversion set. @see seed "Diversion set". */
+/** A diversion set. @see docs/contract.md#diversion-set. */
 export type DiversionSet = z.infer<typeof diversionSetSchema>;

@@ -7,7 +7,7 @@ import { z } from 'zod';
  * a failure is not shown in the seed, so `msg` and `result` are only typed here, not pinned.
  *
  * @example envelopeSchema(settingsSchema).parse({ data: {...}, msg: 'OK', result: 1 })
- * @see seed "Resources and their fields" → "Response envelope (all operations)".
+ * @see docs/contract.md#envelope.
  */
 export function envelopeSchema<T extends z.ZodType>(data: T) {
   return z.strictObject({

@@ -6,19 +6,22 @@
 
 /**
  * The `msg` text of a successful response.
- * @see seed "Resources and their fields" → "Response envelope (all operations)"; "Errors" rule 1.
+ * @see docs/contract.md#envelope; docs/contract.md#errors.
  */
 export const SUCCESS_MSG = 'OK';
 
 /**
  * The `result` value of a successful response.
- * @see seed "Resources and their fields" → "Response envelope (all operations)"; "Errors" rule 1.
+ * @see docs/contract.md#envelope; docs/contract.md#errors.
  */
 export const SUCCESS_RESULT = 1;
 
-/** An envelope `{ data, msg, result }` around a payload of type `T`. @see seed "Response envelope". */
+/** An envelope `{ data, msg, result }` around a payload of type `T`. @see docs/contract.md#envelope. */
 export interface Envelope<T> {
+  /** The payload; its shape depends on the operation. */
   data: T;
+  /** Status text; `OK` on success. */
   msg: string;
+  /** `1` on success. */
   result: number;
 }

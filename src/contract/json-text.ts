@@ -5,7 +5,7 @@
  * The result parses back to the same value with `JSON.parse`. Key order is the value's own order.
  *
  * @example toServiceJson({ target: 'a?x=1&y=2' }) // '{"target":"a?x=1\\u0026y=2"}'
- * @see seed "Recommended video item": "In the JSON text the ampersand is written as the escape `\u0026`."
+ * @see docs/contract.md#envelope (`&` written as `\u0026`)
  */
 export function toServiceJson(value: unknown): string {
   return JSON.stringify(value).replace(/&/g, '\\u0026');

@@ -5,10 +5,10 @@
  * @module
  */
 
-/** The path prefix of every operation; `g1` is the interface generation. @see seed "Versioning" rule 1. */
+/** The path prefix of every operation; `g1` is the interface generation. @see docs/contract.md#versioning. */
 export const API_PREFIX = '/api/g1';
 
-/** The names of the six operations, as their paths below {@link API_PREFIX}. @see seed "Operations". */
+/** The names of the six operations, as their paths below {@link API_PREFIX}. @see docs/contract.md#operations. */
 export const OPERATION_NAMES = [
   'ad_config',
   'meta/cp',
@@ -21,7 +21,7 @@ export const OPERATION_NAMES = [
 /** One of the six operations, named by its path below `/api/g1`, e.g. `meta/setting`. */
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
-/** An operation-specific query parameter, beyond the common ones. @see seed "Operations" → "Extra query parameters". */
+/** An operation-specific query parameter, beyond the common ones. @see docs/contract.md#operations (extra query parameters). */
 export interface ExtraParameter {
   name: string;
   /** What the value must be, in the seed's words. */
@@ -62,7 +62,7 @@ function operation(number: number, name: OperationName, data: string, extraParam
  * and the seed's description of its `data`. All are GET with no request body, answering 200 with the
  * envelope. The same rows as `OPERATIONS`, which adds each `dataSchema`.
  *
- * @see seed "Endpoints" → "Operations".
+ * @see docs/contract.md#operations.
  */
 export const OPERATION_TABLE: Readonly<Record<OperationName, OperationInfo>> = {
   ad_config: operation(1, 'ad_config', 'Ad configuration object'),

@@ -29,7 +29,7 @@ const DATA_SCHEMAS: Readonly<Record<OperationName, z.ZodType>> = {
  * of its `data`. All are GET with no request body, answering 200 with the envelope. Loads zod and
  * builds every payload schema: code that only routes or checks queries uses {@link OPERATION_TABLE}.
  *
- * @see seed "Endpoints" → "Operations".
+ * @see docs/contract.md#operations.
  */
 export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object.fromEntries(
   Object.values(OPERATION_TABLE).map((info) => [info.name, { ...info, dataSchema: DATA_SCHEMAS[info.name] }]),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** 32 lowercase hexadecimal characters (plugin `md5`, `params.signature`). @see seed "Plugin entry". */
+/** 32 lowercase hexadecimal characters (plugin `md5`, `params.signature`). @see docs/contract.md#plugin-entry. */
 export const LOWER_HEX_32 = /^[0-9a-f]{32}$/;
 
 /** The pattern of the market-specific key `ext_<market>_external_url` in `market_sign`. */
@@ -15,7 +15,7 @@ const booleanText = z.enum(['true', 'false']);
  * `params` of a plugin entry: all strings, which appear depends on the plugin. Flags are `true` or
  * `false` as text; `signature` is 32 lowercase hex; `version_code` is a number as text.
  *
- * @see seed "Plugin entry" → "`params` fields".
+ * @see docs/contract.md#plugin-entry (`params`).
  */
 export const pluginParamsSchema = z.strictObject({
   apk_name: z.string().optional(),
@@ -39,7 +39,7 @@ export const pluginParamsSchema = z.strictObject({
  * the keys below plus at least one `ext_<market>_external_url`, a URL to the operation
  * `meta/upgrade` with the query parameters `uri` and `_region`.
  *
- * @see seed "Plugin entry" → "`market_sign` fields".
+ * @see docs/contract.md#plugin-entry (`market_sign`).
  */
 export const marketSignSchema = z
   .object({
@@ -99,20 +99,31 @@ export function upgradeUrlProblem(value: string): string | undefined {
  * **seconds**; `md5` is 32 lowercase hex and the file name in `url` equals `md5` plus an extension;
  * every `ext_<market>_external_url` names this plugin's `id` and `version` in its `uri`.
  *
- * @see seed "Resources and their fields" → "Plugin entry (element of the `data` array of `meta/plugin`)".
+ * @see docs/contract.md#plugin-entry.
  */
 export const pluginEntrySchema = z
   .strictObject({
+    /** Plugin identifier: the `id` of a content provider. */
     id: z.string().min(1),
+    /** Name shown to the user. */
     name: z.string(),
+    /** Kind of entry; seen: `player_plugin`, `app_apk`. */
     type: z.string(),
+    /** Version number (an integer). */
     version: z.number().int(),
+    /** Version label shown to the user. */
     version_name: z.string(),
+    /** When the entry changed: Unix time in **seconds**. */
     updated_at: z.number().int().nonnegative(),
+    /** Download URL of the package; its file name is `md5` plus an extension. */
     url: z.string(),
+    /** Checksum of the package: 32 lowercase hexadecimal characters. */
     md5: z.string().regex(LOWER_HEX_32, 'md5 must be 32 lowercase hexadecimal characters'),
+    /** Deep link to the download page of the device vendor's app store. */
     vendor_market: z.string(),
+    /** Store signing data, all strings (`appClientId`, `appId`, `appSignature`, `ext_marketType`, `ext_<market>_external_url`, `nonce` as `<number>:<number>`, `ref`). */
     market_sign: marketSignSchema,
+    /** Install parameters, all strings; which ones depends on the plugin (flags are `true`/`false` as text). */
     params: pluginParamsSchema,
   })
   .superRefine((entry, ctx) => {
@@ -129,8 +140,8 @@ export const pluginEntrySchema = z
     }
   });
 
-/** One plugin entry. @see seed "Plugin entry". */
+/** One plugin entry. @see docs/contract.md#plugin-entry. */
 export type PluginEntry = z.infer<typeof pluginEntrySchema>;
 
-/** The `data` of `meta/plugin`: an array of plugin entries. @see seed "Operations" #4. */
+/** The `data` of `meta/plugin`: an array of plugin entries. @see docs/contract.md#operations (operation 4). */
 export const pluginEntriesSchema = z.array(pluginEntrySchema);

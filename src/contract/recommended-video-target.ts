@@ -5,16 +5,16 @@
  */
 import { isEncodedDeepLink, parseDeepLink } from './deep-link.js';
 
-/** Item id shape `V-<provider_id>-<video_id>`; groups: provider id, video id. @see seed "Recommended video item". */
+/** Item id shape `V-<provider_id>-<video_id>`; groups: provider id, video id. @see docs/contract.md#recommended-video. */
 export const ITEM_ID = /^V-([A-Za-z0-9_.]+)-(.+)$/;
 
-/** `position` shape `<placement>||||<index>`; groups: placement, zero-based index. @see seed "Recommended video item". */
+/** `position` shape `<placement>||||<index>`; groups: placement, zero-based index. @see docs/contract.md#recommended-video. */
 export const POSITION = /^([^|]+)\|\|\|\|(\d+)$/;
 
-/** The placement observed in `position`. @see seed "Recommended video item". */
+/** The placement observed in `position`. @see docs/contract.md#recommended-video. */
 export const RECOMMENDATION_PLACEMENT = 'localplayrecomm';
 
-/** The query parameters of a `target` deep link, in the seed's order. @see seed "Recommended video item". */
+/** The query parameters of a `target` deep link, in the seed's order. @see docs/contract.md#recommended-video. */
 export const TARGET_PARAMETERS = [
   'action', 'id', 'fullscreen', 'transparent', 'default', 'detail_id', 'mode', 'language', 'position', 'back_scheme', 'ref',
 ] as const;
@@ -27,7 +27,7 @@ export const TARGET_PARAMETERS = [
  * item id; `detail_id` equals the item id; `fullscreen`/`transparent` are `true`/`false`; `default`
  * and `back_scheme` are percent-encoded deep links; `position` is `<placement>||||<index>`.
  *
- * @see seed "Recommended video item" → "The `target` deep link …".
+ * @see docs/contract.md#recommended-video (the `target` link).
  */
 export function targetProblems(target: string, itemId: string, index?: number): Array<[string, string]> {
   const link = parseDeepLink(target);

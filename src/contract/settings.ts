@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The integer-valued runtime settings, in the seed's table order.
- * @see seed "Runtime settings (data of `meta/setting`)".
+ * @see docs/contract.md#runtime-settings.
  */
 export const INTEGER_SETTINGS = [
   'language_switch',
@@ -30,13 +30,15 @@ const integerFields = Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, z
  * `disable_codec_name` is a string where `none` means no codec is disabled; all other fields are
  * integers (meaning, unit and defaults are not shown in the seed).
  *
- * @see seed "Resources and their fields" → "Runtime settings (data of `meta/setting`)".
+ * @see docs/contract.md#runtime-settings.
  */
 export const settingsSchema = z.strictObject({
+  /** A number written as a string, e.g. `"3"`; meaning **unknown**. */
   codec_level: z.string().regex(/^-?\d+(\.\d+)?$/, 'codec_level must be a string holding a number, e.g. "3"'),
+  /** Name of the codec to disable; `none` disables none. */
   disable_codec_name: z.string(),
   ...integerFields,
 });
 
-/** The runtime settings object. @see seed "Runtime settings". */
+/** The runtime settings object. @see docs/contract.md#runtime-settings. */
 export type Settings = z.infer<typeof settingsSchema>;

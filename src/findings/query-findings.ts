@@ -16,7 +16,7 @@ const remembered = new Map<string, readonly Finding[]>();
  * The findings of a request to `operation` whose raw query string (without `?`) is `search`:
  * exactly `requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds })`, but a
  * client sends the same query again and again except for its volatile values (`_nonce`, `_ts`;
- * seed "Common query parameters"), so the findings are remembered by the query with those values
+ * docs/contract.md#common-query-parameters), so the findings are remembered by the query with those values
  * taken out, when they are well-formed (`_nonce` an integer, `_ts` Unix time in seconds within
  * {@link MAX_TS_SKEW_SECONDS} of `nowSeconds`, both written without escapes) and checked afresh
  * otherwise. At most {@link MAX_REMEMBERED_QUERIES} queries are remembered (then forgotten all at once).

@@ -18,7 +18,7 @@ export interface Finding {
  * - `ts-skew`: `_ts` is more than {@link MAX_TS_SKEW_SECONDS} from the server's clock (or in milliseconds);
  * - `body-on-get`: a request body was sent although every operation is a GET without one.
  *
- * @see seed "Common query parameters", "Operations" (extra parameters) and "What the service does" rule 3.
+ * @see docs/contract.md#common-query-parameters, docs/contract.md#operations (extra parameters) and docs/contract.md#operations.
  */
 export type FindingRule = 'missing-parameter' | 'format' | 'repeated-parameter' | 'ref-order' | 'ts-skew' | 'body-on-get';
 

@@ -1,6 +1,6 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { API_PREFIX, operationOfPath } from '../contract/core.js';
-import { shippedCatalog, type ScenarioCatalog } from '../scenarios/index.js';
+import { shippedCatalog, type ScenarioCatalog, type ScenarioName } from '../scenarios/index.js';
 import type { FaultBoard } from '../faults/board.js';
 import { unknownOperation } from './error-responses.js';
 import { ScenarioResponder } from './responder.js';
@@ -38,7 +38,7 @@ function respondAsPlanned(planned: PlannedAnswer): HttpResponse<string> | Promis
  * under `/api/g1` gets a 404 naming the operations.
  *
  * @example createScenarioHandlers(catalog, { activeScenario: () => 'gallery' })
- * @see seed "Endpoints" → "Operations".
+ * @see docs/contract.md#operations.
  */
 export function createScenarioHandlers(catalog: ScenarioCatalog, options: ScenarioHandlerOptions): HttpHandler[] {
   const base = options.baseUrl ? options.baseUrl.replace(/\/+$/, '') : '*';
@@ -60,18 +60,37 @@ export function createScenarioHandlers(catalog: ScenarioCatalog, options: Scenar
   ];
 }
 
-/** Options of {@link createHandlers}. */
-export interface CreateHandlersOptions {
-  /** The scenario to serve; default `default`. */
+/** Options of {@link createHandlers} that serve a shipped scenario. */
+export interface ShippedScenarioOptions {
+  /** The shipped scenario to serve (one of `scenarioNames`); default `default`. A misspelling is a type error. */
+  scenario?: ScenarioName;
+  /** Origin to match, e.g. `https://api.example.com`; default: any origin. */
+  baseUrl?: string;
+  /** No catalog of your own: the scenario comes from the shipped ones. */
+  catalog?: undefined;
+}
+
+/** Options of {@link createHandlers} that serve a scenario of your own catalog (e.g. `loadScenario(...)` of `mockvideo/node`). */
+export interface CatalogScenarioOptions {
+  /** Any scenario name of `catalog`; default `default`. Checked when the handlers are created. */
   scenario?: string;
   /** Origin to match, e.g. `https://api.example.com`; default: any origin. */
   baseUrl?: string;
-  /** Where the scenario comes from; default: the shipped scenarios. */
-  catalog?: ScenarioCatalog;
+  /** Where the scenario comes from: the shipped scenarios overlaid by your files, or a catalog built with `buildCatalog`. */
+  catalog: ScenarioCatalog;
 }
 
 /**
+ * Options of {@link createHandlers}: without a `catalog`, `scenario` is a {@link ScenarioName}
+ * (the shipped names); with a catalog of your own, any `string` (checked at run time).
+ */
+export type CreateHandlersOptions = ShippedScenarioOptions | CatalogScenarioOptions;
+
+/**
  * MSW request handlers that serve one scenario, for `setupServer(...)` or `setupWorker(...)`.
+ * Without a `catalog`, `scenario` is one of the shipped {@link ScenarioName}s (a misspelling does
+ * not compile; narrow a run-time `string` with `isScenarioName`); with your own catalog, any of
+ * its names.
  *
  * @throws UnknownScenarioError (its message lists the known names) for an unknown scenario.
  * @example

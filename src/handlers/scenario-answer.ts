@@ -81,7 +81,7 @@ export function preparedAnswer(prepared: PreparedResponse, scenario?: string, or
  * `extraHeaders` go on every answer the fault makes (the scenario header). `reset` plans no answer
  * (a reset connection); `hang` plans none after {@link HANG_MS} ms.
  *
- * @see seed "Errors": the client logs failed fetches of operations 1, 3 and 4.
+ * @see docs/contract.md#errors: the client logs failed fetches of operations 1, 3 and 4.
  */
 export function planFault(fault: Fault, normal: () => Answer, extraHeaders: Record<string, string> = {}): PlannedAnswer {
   const headers = { 'content-type': JSON_CONTENT_TYPE, [FAULT_HEADER]: fault.kind, ...extraHeaders };
@@ -115,7 +115,7 @@ export function planFault(fault: Fault, normal: () => Answer, extraHeaders: Reco
  *   changed by a server-wide fault (taken first) or the stub's or scenario's fault.
  *
  * Advances sequence and fault counters, and takes planned server-wide faults: call it once per request.
- * @see seed "Endpoints" → "Operations".
+ * @see docs/contract.md#operations.
  */
 export function planScenarioAnswer(source: ScenarioAnswerSource, operation: OperationName, request: OperationRequest): PlannedAnswer {
   if (request.method !== 'GET' && request.method !== 'HEAD') return now(methodNotAllowed(request.method, operation));

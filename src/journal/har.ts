@@ -4,11 +4,14 @@ import type { OperationName } from '../contract/core.js';
 import type { JournalExchange } from './journal.js';
 
 /**
- * The journal as a HAR 1.2 log (opens in browser DevTools), one entry per request, with the
- * response bodies as sent and each entry's real start time and duration (milliseconds).
+ * The journal as a HAR 1.2 log (opens in browser DevTools and Charles), one entry per request,
+ * with the response bodies as sent and each entry's real start time and duration (milliseconds);
+ * the fields of {@link harFromRecordings} (creator version, page, `_resourceType`, `serverIPAddress`).
  * @param baseUrl the origin to show in request URLs, e.g. `http://127.0.0.1:8787`.
+ * @param version `log.creator.version`; default this package's version.
+ * @param serverIPAddress the address mockvideo answered on; default the host of `baseUrl` when it is an IP address.
  */
-export function journalToHar(exchanges: readonly JournalExchange[], baseUrl: string, version?: string): Har {
+export function journalToHar(exchanges: readonly JournalExchange[], baseUrl: string, version?: string, serverIPAddress?: string): Har {
   const har = harFromRecordings(
     exchanges.map((x) => ({
       name: String(x.entry.id),
@@ -20,7 +23,7 @@ export function journalToHar(exchanges: readonly JournalExchange[], baseUrl: str
         response: { status: x.entry.status, headers: x.responseHeaders, body: x.responseBody },
       },
     })),
-    version === undefined ? { baseUrl } : { baseUrl, version },
+    { baseUrl, pageTitle: 'mockvideo journal', ...(version === undefined ? {} : { version }), ...(serverIPAddress === undefined ? {} : { serverIPAddress }) },
   );
   har.log.entries.forEach((entry, i) => {
     const duration = exchanges[i]!.entry.durationMs;

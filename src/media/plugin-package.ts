@@ -7,7 +7,7 @@ export const PLUGIN_PREFIX = '/__mockvideo/plugins/';
 /** The path prefix of content-provider packages (`apk_url`): `/__mockvideo/apk/<name>.apk`. */
 export const APK_PREFIX = '/__mockvideo/apk/';
 
-/** What a plugin package is built from: the entry's `id`, `version` and `type`. @see seed "Plugin entry". */
+/** What a plugin package is built from: the entry's `id`, `version` and `type`. @see docs/contract.md#plugin-entry. */
 export interface PluginPackageSource {
   id: string;
   version: number;
@@ -37,7 +37,7 @@ function packageBytes(manifest: Record<string, string | number>): Uint8Array {
  * the same bytes at `<md5>.<ext>`. Not an installable APK.
  *
  * @example md5Hex(pluginPackage({ id: 'streamly', version: 12, type: 'player_plugin' })) // the entry's md5
- * @see seed "Plugin entry": `md5` is "checksum of the package".
+ * @see docs/contract.md#plugin-entry: `md5` is "checksum of the package".
  */
 export function pluginPackage(source: PluginPackageSource): Uint8Array {
   return packageBytes({ kind: 'plugin', id: source.id, version: source.version, type: source.type });

@@ -29,7 +29,7 @@ export const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'set-cookie', 'pro
 /**
  * The defaults: `_nonce`, `_ts` volatile; `_st` secret; `_sdevid`, `_anoyid`, `_cam`, `_diordna`,
  * `_app_coop_md5` identity (redacted); credential headers redacted.
- * @see seed "Authentication" rules 1 and 3; "Common query parameters".
+ * @see docs/contract.md#authentication; docs/contract.md#common-query-parameters.
  */
 export const DEFAULT_POLICY: NormalisationPolicy = Object.freeze({
   volatile: Object.freeze([...VOLATILE_PARAMETERS]),

@@ -23,7 +23,7 @@ export function hasEncodedName(search: string): boolean {
  * `=` has the value `''`. Never throws.
  *
  * @example splitQuery('?ref=&ref=app&x') // [['ref', ''], ['ref', 'app'], ['x', '']]
- * @see seed "Operations": `ref` is sent empty before the common `ref`, so it occurs twice.
+ * @see docs/contract.md#operations: `ref` is sent empty before the common `ref`, so it occurs twice.
  */
 export function splitQuery(search: string): RawPair[] {
   const text = search.startsWith('?') ? search.slice(1) : search;

@@ -164,7 +164,7 @@ function storedHeaders(headers: Readonly<Record<string, string>>, unstored: Read
  *
  * @throws Error when the path is not one of the six operations (callers check first).
  * @example buildRecording(exchange, DEFAULT_POLICY).recording.request.query // [['_st', '<SERVICE_TOKEN>'], ...]
- * @see seed "Authentication" rule 1: write the token as <SERVICE_TOKEN>.
+ * @see docs/contract.md#authentication: write the token as <SERVICE_TOKEN>.
  */
 export function buildRecording(exchange: Exchange, policy: NormalisationPolicy): RedactedExchange {
   const operation: OperationName | undefined = operationOfPath(exchange.path);

@@ -23,7 +23,7 @@ export function formatFinding(finding: RecordingFinding): string {
  * recorded under another policy). Bodies of other statuses are not checked: the seed shows no failure body.
  *
  * @example checkRecording({ name, recording }, DEFAULT_POLICY) // [] when it keeps the contract
- * @see seed "Response envelope (all operations)" and each operation's resource table.
+ * @see docs/contract.md#envelope and each operation's resource table.
  */
 export function checkRecording({ name, recording }: NamedRecording, policy: NormalisationPolicy): RecordingFinding[] {
   const findings: RecordingFinding[] = [];

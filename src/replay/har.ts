@@ -1,6 +1,7 @@
 import type { Entry, Har, Header } from 'har-format';
 import { operationOfPath } from '../contract/core.js';
 import { bodyBytes, buildRecording, fromBase64, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
+import { PACKAGE_VERSION } from '../version.generated.js';
 
 /** What {@link recordingsFromHar} made of a HAR: recordings in `startedDateTime` order, and the entries it skipped with why. */
 export interface HarImport {
@@ -75,15 +76,48 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
 
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
+/** Options of {@link harFromRecordings}. */
+export interface HarOptions {
+  /** Origin of the request URLs, e.g. `http://127.0.0.1:8787`; default `http://localhost:8787`. */
+  baseUrl?: string;
+  /** `log.creator.version`; default this package's version. */
+  version?: string;
+  /** `serverIPAddress` of every entry (the server that answered); default the host of `baseUrl` when it is an IP address (`localhost` is 127.0.0.1), else none. */
+  serverIPAddress?: string;
+  /** Title of the HAR's one page (DevTools and Charles group the entries under it); default `mockvideo`. */
+  pageTitle?: string;
+}
+
+/** The IP address a URL's host names: the literal itself, `127.0.0.1` for localhost, else undefined. */
+function ipOfHost(base: string): string | undefined {
+  let host: string;
+  try {
+    host = new URL(base).hostname;
+  } catch {
+    return undefined;
+  }
+  if (host === 'localhost') return '127.0.0.1';
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return host;
+  if (host.startsWith('[') && host.endsWith(']')) return host.slice(1, -1);
+  return undefined;
+}
+
+/** The one page every entry of a mockvideo HAR belongs to. */
+const PAGE_ID = 'page_1';
+
 /**
  * A HAR 1.2 log of recordings (in the order given), with URLs on `baseUrl` (default
- * `http://localhost:8787`), so it opens in Chrome DevTools and imports back unchanged.
- * Bodies that are not UTF-8 are written base64 (`content.encoding: "base64"`).
+ * `http://localhost:8787`), so it opens in Chrome DevTools and Charles and imports back unchanged:
+ * `log.creator` names mockvideo and its version, `log.pages` holds one page that every entry
+ * references (`pageref`), each entry is a `fetch` (`_resourceType`, as DevTools writes it) with
+ * the `serverIPAddress` that answered when known. Bodies that are not UTF-8 are written base64
+ * (`content.encoding: "base64"`). Times are milliseconds (HAR's unit).
  *
- * @example harFromRecordings(recordings, { version: '0.1.0' })
+ * @example harFromRecordings(recordings, { baseUrl: 'http://127.0.0.1:8787' })
  */
-export function harFromRecordings(recordings: readonly NamedRecording[], options: { baseUrl?: string; version?: string } = {}): Har {
+export function harFromRecordings(recordings: readonly NamedRecording[], options: HarOptions = {}): Har {
   const base = (options.baseUrl ?? 'http://localhost:8787').replace(/\/+$/, '');
+  const serverIPAddress = options.serverIPAddress ?? ipOfHost(base);
   const entries: Entry[] = recordings.map(({ recording }) => {
     const { request, response } = recording;
     const search = request.query.map(([k, v]) => `${k}=${v}`).join('&');
@@ -91,6 +125,7 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
     const headers = (record: Record<string, string>): Header[] => Object.entries(record).map(([name, value]) => ({ name, value }));
     const mimeType = response.headers['content-type'] ?? 'application/octet-stream';
     return {
+      pageref: PAGE_ID,
       startedDateTime: recording.recordedAt,
       time: 0,
       request: {
@@ -116,7 +151,17 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
       },
       cache: {},
       timings: { send: 0, wait: 0, receive: 0 },
+      ...(serverIPAddress ? { serverIPAddress } : {}),
+      _resourceType: 'fetch',
     };
   });
-  return { log: { version: '1.2', creator: { name: 'mockvideo', version: options.version ?? '0.0.0' }, entries } };
+  const started = entries.reduce<string | undefined>((first, entry) => (first === undefined || Date.parse(entry.startedDateTime) < Date.parse(first) ? entry.startedDateTime : first), undefined);
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'mockvideo', version: options.version ?? PACKAGE_VERSION },
+      pages: [{ startedDateTime: started ?? new Date(0).toISOString(), id: PAGE_ID, title: options.pageTitle ?? 'mockvideo', pageTimings: {} }],
+      entries,
+    },
+  };
 }

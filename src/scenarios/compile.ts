@@ -61,7 +61,7 @@ function responseHeaders(extra: Readonly<Record<string, string>>): Record<string
 /**
  * Serialises one stub response: the envelope `{ data, msg, result }` (defaults `"OK"` and `1`) as the
  * service writes it, with status 200 unless the stub says otherwise.
- * @see seed "Response envelope (all operations)" and "Errors" rule 1.
+ * @see docs/contract.md#envelope and docs/contract.md#errors.
  */
 export function prepareResponse(response: StubResponse): PreparedResponse {
   // A `body` is served as written: a recorded answer keeps its own escapes, key order and spacing.

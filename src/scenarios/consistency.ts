@@ -27,10 +27,10 @@ function eachData(origin: OperationOrigin | undefined, op: OperationName, visit:
 
 /**
  * Checks rules that span operations of one resolved scenario:
- * - every plugin `id` equals the `id` of a content provider (seed "Plugin entry": "equals the id of
+ * - every plugin `id` equals the `id` of a content provider (docs/contract.md#plugin-entry: "equals the id of
  *   a content provider");
  * - every recommended item's `<provider_id>` (from `V-<provider_id>-<video_id>`) is a content
- *   provider of the scenario (seed "Recommended video item").
+ *   provider of the scenario (docs/contract.md#recommended-video).
  * Content providers are collected from every response of `meta/cp`.
  */
 export function consistencyProblems(operations: Partial<Record<OperationName, OperationOrigin>>): ScenarioProblem[] {

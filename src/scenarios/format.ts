@@ -139,7 +139,7 @@ export type ScenarioFaults = Partial<Record<OperationName | '*', Fault>>;
  * (`data`, optional `msg`, `result`, `status`, `headers`) or a `sequence` of responses, with an
  * optional `when.query` condition. Data is checked against the contract.
  *
- * @see seed "Endpoints" → "Operations" for the operation names and payloads.
+ * @see docs/contract.md#operations for the operation names and payloads.
  */
 export const scenarioFileSchema = z.strictObject({
   $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),

@@ -7,4 +7,5 @@ export * from './catalog.js';
 export * from './compile.js';
 export * from './format.js';
 export * from './parse.js';
+export * from './scenario-names.js';
 export * from './shipped.js';

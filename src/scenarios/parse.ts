@@ -32,7 +32,7 @@ function issuesToProblems(source: string, prefix: PropertyKey[], issues: readonl
  *
  * @param name the scenario name; `source` names the file for messages.
  * @example parseScenario('quiet', { operations: { ad_config: { data: {} } } }, 'scenarios/quiet.json')
- * @see seed "Endpoints" → "Operations" (operation names and payloads).
+ * @see docs/contract.md#operations (operation names and payloads).
  */
 export function parseScenario(name: string, value: unknown, source: string): ParseResult {
   const header = scenarioHeaderSchema.safeParse(value);

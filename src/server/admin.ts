@@ -153,11 +153,12 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.get('/requests.har', (req, res) => {
-    res.type('application/json').attachment('mockvideo-requests.har');
+    // attachment() first: it sets a type from the .har extension (octet-stream), which type() then replaces.
+    res.attachment('mockvideo-requests.har').type('application/json');
     // `?ids=3,5,8`: only these requests (the dashboard's HAR of one start-up).
     const ids = query(req).get('ids')?.split(',').map(Number);
     const exchanges = context.journal.exchanges(journalFilter(req)).filter((x) => !ids || ids.includes(x.entry.id));
-    res.send(JSON.stringify(journalToHar(exchanges, `${req.protocol}://${req.get('host') ?? 'localhost'}`)));
+    res.send(JSON.stringify(journalToHar(exchanges, `${req.protocol}://${req.get('host') ?? 'localhost'}`, undefined, req.socket.localAddress?.replace(/^::ffff:/, ''))));
   });
 
   router.get('/requests/:id', (req, res) => {

@@ -28,7 +28,7 @@ export function recordsOfBody(text: string, contentType = ''): { records: unknow
  * The POST answers 200 `{ "accepted": n, "records": [{ "id", "findings" }] }`, or 400 `{ error }`
  * for a body that is not JSON or form-encoded (kept too, with a finding). Bodies are read only
  * on these paths, up to 1 MB (413 beyond).
- * @see seed "Events": "Their delivery endpoint is not shown."
+ * @see docs/contract.md#analytics-records (the delivery endpoint is unknown)
  */
 export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] = []) {
   const sinkPaths = new Set([ANALYTICS_PATH, ...paths]);

@@ -16,7 +16,7 @@ const UPGRADE_PATH = new RegExp(`^(?:/scenarios/[^/]+)?${API_PREFIX}/${UPGRADE_O
  * this operation's response ("The upgrade operation's response is not shown").
  *
  * @returns `undefined` when `uri` is missing or not of the seed's form.
- * @see seed "Plugin entry" → `market_sign` → `ext_<market>_external_url`.
+ * @see docs/contract.md#plugin-entry → `market_sign` → `ext_<market>_external_url`.
  */
 export function upgradeData(entries: readonly EntryLike[], uri: string | null): object | undefined {
   const m = UPGRADE_URI.exec(uri ?? '');

@@ -78,7 +78,7 @@ const shortDevice = (device: string) => (device.length > 12 ? `${device.slice(0,
 /**
  * Checks the journal against the seed's call rules and returns a report (never throws).
  * @param entries the journal, oldest first.
- * @see seed "Endpoints" → "Operations" → Rules 1–3.
+ * @see docs/contract.md#operations (when the client calls them).
  */
 export function verifyJournal(entries: readonly JournalEntry[], quietGapSeconds = DEFAULT_QUIET_GAP_SECONDS): VerifyReport {
   const operationEntries = entries.filter((e) => (OPERATION_NAMES as readonly string[]).includes(e.operation));

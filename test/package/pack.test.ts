@@ -1,16 +1,25 @@
-// The package as users get it: `npm pack`, then install the tarball with msw and vitest into a fresh
-// project outside this repository and run a vitest file there that imports `mockvideo`,
-// `mockvideo/node` and `mockvideo/contract` by name (so the exports map, the types and the peer
-// dependency on msw are what is tested, not our source tree). Needs the build (`npm test` runs it
-// in `pretest`) and the npm registry (the npm cache usually answers: `--prefer-offline`).
+// The package as users get it: `npm pack` once, then install the tarball with msw and vitest into a
+// fresh project outside this repository and run there, by package name only (so the exports map,
+// both builds, the types and the peer dependency on msw are what is tested, not our source tree):
+// vitest; Jest 29 and 30 in CommonJS mode with babel-jest, Jest 29 with ts-jest, Jest 29 in ES
+// module mode, a React Native-like Jest environment (conditions require, react-native, node) and
+// `node --test`, each project made of the blocks of docs/jest.md; esbuild and vite browser bundles
+// in headless Chromium; publint and attw on the tarball. Jest, ts-jest, babel and vite come from
+// this repository's devDependencies (linked into the consumer's node_modules), so only the tarball,
+// msw and vitest are installed. Needs the build (`npm test` runs it in `pretest`) and the npm
+// registry (the npm cache usually answers: `--prefer-offline`).
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
+import { markdownBlocks } from '../support/markdown-blocks.js';
 import { DEFAULT_POLICY, matchKey, type RawPair, type Recording } from '../../src/normalise/index.js';
 import { RecordingWriter } from '../../src/storage/recordings.js';
 
@@ -36,9 +45,9 @@ interface Run {
   stderr: string;
 }
 
-function run(command: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<Run> {
+function run(command: string, args: string[], cwd: string, timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: childEnv(), timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(command, args, { cwd, env: { ...childEnv(), ...env }, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr: error && !stderr ? String(error) : stderr });
     });
@@ -92,7 +101,7 @@ const RECORDING: Recording = {
 const CONSUMER_TEST = `import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createHandlers, handlers, scenarioNames, UnknownScenarioError } from 'mockvideo';
+import { createHandlers, handlers, isScenarioName, scenarioNames, UnknownScenarioError } from 'mockvideo';
 import { createReplayHandlers, loadScenario } from 'mockvideo/node';
 import { adConfigSchema, contentProvidersSchema, envelopeSchema, toServiceJson, type AdConfig, type ContentProvider, type Envelope } from 'mockvideo/contract';
 
@@ -159,9 +168,13 @@ it('exports the default handlers and the shipped scenario names', async () => {
   expect(Object.keys((await (await fetch(API + '/ad_config' + QUERY)).json()).data).length).toBeGreaterThan(0);
 });
 
-it('throws for an unknown scenario, naming the known ones', () => {
+it('refuses a misspelled scenario name: a type error, and at run time an error naming the known ones', () => {
+  // @ts-expect-error 'galery' is not a ScenarioName (tsc fails this file if the types accept it).
   expect(() => createHandlers({ scenario: 'galery' })).toThrow(UnknownScenarioError);
+  // @ts-expect-error the same with the run-time message.
   expect(() => createHandlers({ scenario: 'galery' })).toThrow(/Unknown scenario "galery".*default.*empty-ad-config.*gallery/);
+  const fromOutside: string = 'gallery';
+  expect(isScenarioName(fromOutside) && createHandlers({ scenario: fromOutside }).length).toBe(1);
 });
 
 it('replays a recording folder through createReplayHandlers of mockvideo/node', async () => {
@@ -184,10 +197,97 @@ it('serves a scenario file of the user through loadScenario of mockvideo/node', 
 });
 `;
 
+/** Packages of this repository's devDependencies the consumer's runners load by name (linked, not installed: a faster run). */
+const LINKED = ['vitest', 'babel-jest', '@babel/plugin-transform-modules-commonjs', '@jest/globals', 'ts-jest'];
+
+/** The Jest projects of docs/jest.md ("Use with Jest"): each `<!-- consumer: <project>/<file> -->` block is that file. */
+function jestRecipes(): Map<string, Map<string, string>> {
+  const projects = new Map<string, Map<string, string>>();
+  for (const block of markdownBlocks(join(ROOT, 'docs/jest.md'))) {
+    if (!block.consumer) continue;
+    const [project, ...file] = block.consumer.split('/');
+    if (!projects.has(project!)) projects.set(project!, new Map());
+    projects.get(project!)!.set(file.join('/'), block.code);
+  }
+  return projects;
+}
+
+/** The `"type"` of each Jest project's package.json. */
+const PROJECT_TYPE: Record<string, 'commonjs' | 'module'> = { commonjs: 'commonjs', 'ts-jest': 'commonjs', esm: 'module' };
+
+/** `node --test` files: the ES module and the CommonJS build, both entries. */
+const NODE_TEST_ESM = `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setupServer } from 'msw/node';
+import { createHandlers, scenarioNames } from 'mockvideo';
+import { createReplayHandlers } from 'mockvideo/node';
+import { envelopeSchema, adConfigSchema } from 'mockvideo/contract';
+
+test('serves empty-ad-config through setupServer (ES modules)', async () => {
+  const server = setupServer(...createReplayHandlers([], { fallback: createHandlers({ scenario: 'empty-ad-config' }) }));
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    const response = await fetch('https://api.example.com/api/g1/ad_config?ref=');
+    assert.equal(response.headers.get('x-mockvideo-match'), 'fallback');
+    assert.deepEqual(envelopeSchema(adConfigSchema).parse(await response.json()).data, {});
+    assert.ok(scenarioNames.includes('gallery'));
+  } finally {
+    server.close();
+  }
+});
+`;
+const NODE_TEST_CJS = `const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { setupServer } = require('msw/node');
+const { createHandlers } = require('mockvideo');
+const { loadScenarioCatalog } = require('mockvideo/node');
+
+test('serves no-recommendations through setupServer (CommonJS)', async () => {
+  const server = setupServer(...createHandlers({ scenario: 'no-recommendations', catalog: loadScenarioCatalog() }));
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    const body = await (await fetch('https://api.example.com/api/g1/localplay/recomm?ref=')).json();
+    assert.deepEqual(body.data, []);
+  } finally {
+    server.close();
+  }
+});
+`;
+
+/** The page the browser bundles start: msw's worker with mockvideo's gallery handlers; the outcome lands on window.__mockvideo. */
+const BROWSER_PAGE = `import { setupWorker } from 'msw/browser';
+import { createHandlers, isScenarioName } from 'mockvideo';
+import { envelopeSchema, diversionSetSchema } from 'mockvideo/contract';
+
+async function run() {
+  const worker = setupWorker(...createHandlers({ scenario: 'gallery' }));
+  await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, quiet: true, onUnhandledRequest: 'bypass' });
+  const response = await fetch('/api/g1/localplay/diversion?ref=&is_from_gallery=true');
+  const body = envelopeSchema(diversionSetSchema).parse(await response.json());
+  return { ok: true, status: response.status, scenario: response.headers.get('x-mockvideo-scenario'), end: body.data.end.length, known: isScenarioName('gallery') };
+}
+run().then((outcome) => (window.__mockvideo = outcome), (error) => (window.__mockvideo = { ok: false, error: String(error && error.stack || error) }));
+`;
+const BROWSER_HTML = '<!doctype html><html><head><meta charset="utf-8"><title>mockvideo</title></head><body><script type="module" src="/page.js"></script></body></html>\n';
+
+/** A static server at 127.0.0.1 (a secure context, so service workers run). */
+function serveFiles(files: Record<string, string>): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const body = files[path === '/' ? '/index.html' : path];
+    if (body === undefined) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html', 'cache-control': 'no-store' }).end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+const skipBrowser = skipWithoutChromium('pack test (browser bundles)');
+
 describe('the npm package', () => {
   let work = '';
   let consumer = '';
   let files: string[] = [];
+  let tarballPath = '';
   const timings: string[] = [];
 
   const timed = async <T>(label: string, task: () => Promise<T>): Promise<T> => {
@@ -221,9 +321,40 @@ describe('the npm package', () => {
     await new RecordingWriter(join(consumer, 'recordings')).write(RECORDING);
 
     const install = await timed('npm install', () =>
-      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, `msw@${installedVersion('msw')}`, `vitest@${installedVersion('vitest')}`], consumer, 150_000),
+      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, `msw@${installedVersion('msw')}`], consumer, 150_000),
     );
     expect(install.code, explain('npm install', install)).toBe(0);
+    tarballPath = tarball;
+
+    // The consumer's own vitest runs its root test file only; the folders below are other runners' projects.
+    await writeFile(join(consumer, 'vitest.config.mjs'), "export default { test: { include: ['*.test.ts'] } };\n");
+    for (const name of LINKED) {
+      await mkdir(dirname(join(consumer, 'node_modules', name)), { recursive: true });
+      await symlink(join(ROOT, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
+    }
+    for (const [project, projectFiles] of jestRecipes()) {
+      await mkdir(join(consumer, project), { recursive: true });
+      await writeFile(join(consumer, project, 'package.json'), `${JSON.stringify({ name: project, private: true, type: PROJECT_TYPE[project] ?? 'commonjs' }, null, 2)}\n`);
+      for (const [file, text] of projectFiles) await writeFile(join(consumer, project, file), text);
+    }
+    // Jest 30 runs the CommonJS recipe with its own babel-jest (found first in the project's node_modules).
+    await mkdir(join(consumer, 'commonjs-jest30/node_modules'), { recursive: true });
+    for (const file of ['package.json', 'jest.config.js', 'mockvideo.test.js']) await writeFile(join(consumer, 'commonjs-jest30', file), await readFile(join(consumer, 'commonjs', file)));
+    await symlink(join(ROOT, 'node_modules/jest30/node_modules/babel-jest'), join(consumer, 'commonjs-jest30/node_modules/babel-jest'), 'dir');
+    // React Native's Jest environment resolves with require, react-native and node: the CommonJS recipe under those conditions.
+    await mkdir(join(consumer, 'react-native'), { recursive: true });
+    await writeFile(join(consumer, 'react-native/package.json'), await readFile(join(consumer, 'commonjs/package.json')));
+    await writeFile(join(consumer, 'react-native/mockvideo.test.js'), await readFile(join(consumer, 'commonjs/mockvideo.test.js')));
+    await writeFile(
+      join(consumer, 'react-native/jest.config.js'),
+      `const recipe = require('../commonjs/jest.config.js');\nmodule.exports = { ...recipe, testEnvironmentOptions: { customExportConditions: ['require', 'react-native', 'node'] } };\n`,
+    );
+    await mkdir(join(consumer, 'node-test'), { recursive: true });
+    await writeFile(join(consumer, 'node-test/esm.test.mjs'), NODE_TEST_ESM);
+    await writeFile(join(consumer, 'node-test/cjs.test.cjs'), NODE_TEST_CJS);
+    await mkdir(join(consumer, 'browser'), { recursive: true });
+    await writeFile(join(consumer, 'browser/page.js'), BROWSER_PAGE);
+    await writeFile(join(consumer, 'browser/index.html'), BROWSER_HTML);
   }, 200_000);
 
   afterAll(async () => {
@@ -232,7 +363,7 @@ describe('the npm package', () => {
   });
 
   it('holds the build, the CLI, the shipped scenarios and the docs, and no tests or recordings', () => {
-    for (const path of ['package.json', 'README.md', 'bin/mockvideo.js', 'dist/index.js', 'dist/index.d.ts', 'dist/node.js', 'dist/node.d.ts', 'dist/contract/index.js', 'dist/contract/index.d.ts', 'dist/cli/main.js', 'scenarios/default.json', 'scenarios/gallery.json', 'scenarios/empty-ad-config.json', 'scenarios/scenario.schema.json']) {
+    for (const path of ['package.json', 'README.md', 'bin/mockvideo.js', 'dist/index.js', 'dist/index.d.ts', 'dist/node.js', 'dist/node.d.ts', 'dist/contract/index.js', 'dist/contract/index.d.ts', 'dist/cli/main.js', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/node.js', 'dist/cjs/contract/index.js', 'dist/cjs/package.json', 'docs/contract.md', 'docs/jest.md', 'scenarios/default.json', 'scenarios/gallery.json', 'scenarios/empty-ad-config.json', 'scenarios/scenario.schema.json']) {
       expect(files, `the tarball lacks ${path}`).toContain(path);
     }
     const unwanted = files.filter((path) => /(^|\/)(test|tests|recordings|scripts|\.ci|node_modules|coverage)\//.test(path) || /\.test\.|\.spec\./.test(path) || /^tsconfig|^vitest\.config|^package-lock/.test(path));
@@ -244,13 +375,13 @@ describe('the npm package', () => {
     expect(existsSync(join(consumer, 'node_modules/mockvideo/node_modules/msw')), 'mockvideo brought its own msw').toBe(false);
   });
 
-  it('runs a vitest file that serves scenarios through setupServer and checks real fetch answers', async () => {
+  it.concurrent('runs a vitest file that serves scenarios through setupServer and checks real fetch answers', async () => {
     const vitest = await timed('consumer vitest', () => run(process.execPath, [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=verbose'], consumer));
     expect(vitest.code, explain('vitest run (in the consumer project)', vitest)).toBe(0);
     expect(vitest.stdout).toMatch(/Tests\s+10 passed/);
   }, 120_000);
 
-  it.each([
+  it.concurrent.each([
     // skipLibCheck off: our .d.ts files must stand on what a user installs (no @types from our devDependencies).
     ['NodeNext', ['-p', 'tsconfig.json']],
     ['Bundler', ['-p', 'tsconfig.json', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--skipLibCheck']],
@@ -274,4 +405,74 @@ describe('the npm package', () => {
     expect(cli.code, explain('mockvideo scenarios', cli)).toBe(0);
     expect(cli.stdout).toContain('gallery');
   }, 40_000);
+  /** Runs a Jest CLI in `project` of the consumer; the test files are the project's. */
+  const jest = (label: string, bin: string, project: string, env: NodeJS.ProcessEnv = {}) =>
+    timed(label, () => run(process.execPath, [join(ROOT, 'node_modules', bin, 'bin/jest.js'), '--ci', '--cacheDirectory', join(work, 'jest-cache', label.replace(/\W+/g, '-'))], join(consumer, project), 120_000, env));
+
+  it.concurrent.each([
+    ['Jest 29, CommonJS, babel-jest', 'jest', 'commonjs', {}, 4],
+    ['Jest 30, CommonJS, babel-jest', 'jest30', 'commonjs-jest30', {}, 4],
+    ['Jest 29, ts-jest', 'jest', 'ts-jest', {}, 1],
+    ['Jest 29, ES modules', 'jest', 'esm', { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' }, 1],
+    ['Jest 29, React Native conditions (require, react-native, node)', 'jest', 'react-native', {}, 4],
+  ] as const)('runs the docs/jest.md recipe with %s, mockvideo untransformed', async (label, bin, project, env, tests) => {
+    const result = await jest(label, bin, project, env);
+    expect(result.code, explain(`jest (${label})`, result)).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`Tests:\\s+${tests} passed, ${tests} total`));
+  }, 120_000);
+
+  it.concurrent('runs node --test files that import and require both entries', async () => {
+    const result = await timed('node --test', () => run(process.execPath, ['--test'], join(consumer, 'node-test'), 60_000));
+    expect(result.code, explain('node --test', result)).toBe(0);
+    expect(result.stdout).toMatch(/# pass 2\b/);
+  }, 60_000);
+
+  it.concurrent('passes publint and attw (every entry resolves under node10, node16 from CommonJS and ESM, bundler)', async () => {
+    const publint = await timed('publint', () => run(process.execPath, [join(ROOT, 'node_modules/publint/src/cli.js'), 'run', tarballPath, '--strict'], ROOT, 60_000));
+    expect(publint.code, explain('publint', publint)).toBe(0);
+    expect(publint.stdout + publint.stderr).not.toMatch(/warning|error|suggestion/i);
+    const attw = await timed('attw', () => run(process.execPath, [join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarballPath, '--format', 'json'], ROOT, 60_000));
+    const report = JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } };
+    expect(report.analysis.problems, explain('attw', attw)).toEqual([]);
+    expect(attw.code).toBe(0);
+  }, 90_000);
+
+  describe.skipIf(skipBrowser)('browser bundles of the consumer page in headless Chromium', () => {
+    /** Bundles consumer/browser/page.js with esbuild and with vite; each is served with msw's worker script. */
+    const bundles = async (): Promise<Record<'esbuild' | 'vite', string>> => {
+      const dir = join(consumer, 'browser');
+      const esbuilt = await build({ entryPoints: [join(dir, 'page.js')], bundle: true, platform: 'browser', format: 'esm', target: 'chrome120', write: false, logLevel: 'silent' });
+      const { build: viteBuild } = await import('vite');
+      const out = join(work, 'vite-out');
+      await viteBuild({ root: dir, logLevel: 'silent', configFile: false, build: { outDir: out, emptyOutDir: true, minify: false, modulePreload: false } });
+      const html = await readFile(join(out, 'index.html'), 'utf8');
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script, html).toBeDefined();
+      return { esbuild: esbuilt.outputFiles[0]!.text, vite: await readFile(join(out, script!), 'utf8') };
+    };
+
+    it('runs both bundles: the worker answers the gallery diversion from mockvideo', async () => {
+      const built = await timed('browser bundles', bundles);
+      const worker = await readFile(join(consumer, 'node_modules/msw/lib/mockServiceWorker.js'), 'utf8');
+      const browser = await launchChromium('pack test');
+      const servers: Server[] = [];
+      try {
+        for (const [bundler, page] of Object.entries(built)) {
+          const site = await serveFiles({ '/index.html': BROWSER_HTML, '/page.js': page, '/mockServiceWorker.js': worker });
+          servers.push(site.server);
+          const tab = await browser.newPage();
+          const log: string[] = [];
+          tab.on('pageerror', (error) => log.push(error.message));
+          await tab.goto(`${site.origin}/`);
+          await tab.waitForFunction(() => (window as { __mockvideo?: unknown }).__mockvideo !== undefined, undefined, { timeout: 20_000 });
+          const outcome = await tab.evaluate(() => (window as { __mockvideo?: unknown }).__mockvideo);
+          expect(outcome, `${bundler} bundle: ${log.join('\n')}`).toMatchObject({ ok: true, status: 200, scenario: 'gallery', known: true });
+          expect((outcome as { end: number }).end, bundler).toBeGreaterThan(0);
+        }
+      } finally {
+        await browser.close();
+        await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+      }
+    }, 90_000);
+  });
 });

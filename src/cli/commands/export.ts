@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { RecordingError } from '../../errors.js';
 import { exitWithError } from '../exit.js';
@@ -8,14 +7,6 @@ interface ExportArgs {
   dir: string;
   har: string;
   'base-url': string;
-}
-
-function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** `mockvideo export DIR --har FILE.har`: writes a HAR 1.2 file of a recording folder (opens in Chrome DevTools). */
@@ -35,7 +26,7 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
       const { recordings, problems } = readRecordingDir(args.dir, progressCallback('Reading recordings'));
       if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
       const sorted = [...recordings].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));
-      const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, version: packageVersion() });
+      const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, pageTitle: `mockvideo export ${args.dir}` });
       const { default: writeFileAtomic } = await import('write-file-atomic');
       await writeFileAtomic(args.har, `${JSON.stringify(har, null, 2)}\n`);
       process.stdout.write(`Exported ${recordings.length} recording${recordings.length === 1 ? '' : 's'} to ${args.har}\n`);

@@ -1,0 +1,53 @@
+// The fenced code blocks of a Markdown file, with the marker comment that may precede each:
+//   <!-- consumer: <project>/<file> -->   the block is that file of a consumer project (test/package/pack.test.ts)
+//   <!-- snippet: no-check -->           a fragment or a config for a tool the tests do not install: not type-checked
+//   <!-- snippet: no-run -->             type-checked but not run (it needs a server, a device, a network)
+import { readFileSync } from 'node:fs';
+
+/** One fenced block: its language (the info string's first word), its text and where it starts. */
+export interface MarkdownBlock {
+  /** The Markdown file, as given. */
+  file: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  /** `ts`, `js`, `sh`, `json`, … (empty when the fence names none). */
+  lang: string;
+  code: string;
+  /** `commonjs/jest.config.js` from `<!-- consumer: commonjs/jest.config.js -->`. */
+  consumer?: string;
+  /** From `<!-- snippet: no-check -->` or `<!-- snippet: no-run -->`. */
+  snippet?: 'no-check' | 'no-run';
+}
+
+const MARKER = /^<!--\s*(consumer|snippet):\s*(\S+)\s*-->$/;
+
+/** The fenced code blocks of `file` (``` or ~~~ fences), in order. */
+export function markdownBlocks(file: string): MarkdownBlock[] {
+  const lines = readFileSync(file, 'utf8').split(/\r?\n/);
+  const blocks: MarkdownBlock[] = [];
+  let marker: { kind: string; value: string } | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const comment = MARKER.exec(line.trim());
+    if (comment) {
+      marker = { kind: comment[1]!, value: comment[2]! };
+      continue;
+    }
+    const fence = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)/.exec(line);
+    if (!fence) {
+      if (line.trim() !== '') marker = undefined;
+      continue;
+    }
+    const [, indent, ticks, lang] = fence;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !lines[j]!.trim().startsWith(ticks!); j++) body.push(lines[j]!.slice(indent!.length));
+    const block: MarkdownBlock = { file, line: i + 1, lang: lang!.toLowerCase(), code: `${body.join('\n')}\n` };
+    if (marker?.kind === 'consumer') block.consumer = marker.value;
+    if (marker?.kind === 'snippet' && (marker.value === 'no-check' || marker.value === 'no-run')) block.snippet = marker.value;
+    blocks.push(block);
+    marker = undefined;
+    i = j;
+  }
+  return blocks;
+}
