@@ -79,7 +79,7 @@ function cell(text: string, width = 48): string {
  * is noise, as is an envelope value or status that varies between them.
  *
  * @example compareAnswers('meta/cp', [{ status: 200, body: recordedText }], [live1, live2]).differences
- * @see seed "Response envelope (all operations)" and each operation's resource table (the contract checks).
+ * @see docs/contract.md#envelope and each operation's resource section there (the contract checks).
  */
 export function compareAnswers(operation: OperationName, recorded: readonly Answer[], live: readonly Answer[]): Comparison {
   const rows: DriftRow[] = [];

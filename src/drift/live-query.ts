@@ -120,7 +120,7 @@ const CLIENT_DEFAULTS: Readonly<Record<string, string>> = {
  * fresh, other values from `values`, else made-up client values; `conditions` (a stub's `when.query`)
  * set their parameters. Secret and identity parameters without a value in `values` are `missing`.
  *
- * @see seed "Endpoints" → "Common query parameters" and "Operations"; shared/fixtures/client-requests.txt.
+ * @see docs/contract.md#common-query-parameters and docs/contract.md#operations.
  */
 export function clientQuery(operation: OperationName, values: ReadonlyMap<string, string>, policy: NormalisationPolicy, conditions: Readonly<Record<string, string>> = {}, nowMs = Date.now()): LiveQuery {
   const missing: string[] = [];
