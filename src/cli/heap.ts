@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
  * full collection, instead of its default (which grows by up to 4× while a server allocates fast).
  * Under load `serve`'s live set stays about 30 MB (scenarios, the journal ring), so the extra full
  * collections cost little, and the process stays near 115 MB instead of about 190 MB; `replay` of
- * 100,000 recordings stays near 200 MB instead of 260–850 MB (see README "Performance").
+ * 100,000 recordings stays near 200 MB instead of 260–850 MB (see docs/performance-notes.md, "Cold start").
  * Only the command line calls it: it changes the whole process.
  */
 export function keepHeapSmall(): void {

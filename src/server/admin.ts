@@ -116,7 +116,7 @@ function guard(context: ServerContext) {
 /**
  * The admin API under `/__mockvideo` (JSON): health, scenarios and the active one, the journal (and
  * its HAR), verify, and server-wide faults. Mutating calls pass the loopback/token guard and need a
- * JSON body where they take one. Shapes are documented in the README ("Admin API").
+ * JSON body where they take one. Shapes are documented in docs/admin-api.md (the dashboard's own calls in docs/dashboard.md).
  */
 export function adminRouter(context: ServerContext): express.Router {
   const router = express.Router();

@@ -10,7 +10,7 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /**
  * Packages only some commands or requests need: loading them at start-up slows every `serve` (see
- * README "Performance"). Express, msw and http-middleware come with the HTTP host, on the first
+ * docs/performance-notes.md, "Cold start"). Express, msw and http-middleware come with the HTTP host, on the first
  * request the fast path leaves; pino with `--log json`; cli-progress with a progress bar; zod with
  * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate;
  * cliui and string-width, yargs' help rendering, with `--help` (see `loadYargs`).

@@ -12,7 +12,7 @@ import { DEFAULT_POLICY, MIN_SCANNED_LENGTH, buildRecording, matchKey, splitQuer
 
 const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 
-/** Every way the README says a redacted value is looked for, written out here and not taken from the code. */
+/** Every way docs/record-replay.md ("What is matched and what is stored") and docs/security.md say a redacted value is looked for, written out here and not taken from the code. */
 function formsOf(value: string): string[] {
   const component = encodeURIComponent(value);
   const uri = encodeURI(value);
