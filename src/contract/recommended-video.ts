@@ -15,7 +15,7 @@ export const recommendedVideoSchema = z
   .strictObject({
     id: z.string().regex(ITEM_ID, 'id must have the shape V-<provider_id>-<video_id>'),
     title: z.string(),
-    duration: z.number().int().nonnegative(),
+    duration: z.number().int(),
     image_url: z.string(),
     order: z.number().int(),
     type: z.string(),

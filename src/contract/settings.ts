@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NUMBER_TEXT } from './number-text.js';
 
 /**
  * The integer-valued runtime settings, in the seed's table order.
@@ -33,7 +34,7 @@ const integerFields = Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, z
  * @see seed "Resources and their fields" → "Runtime settings (data of `meta/setting`)".
  */
 export const settingsSchema = z.strictObject({
-  codec_level: z.string().regex(/^-?\d+(\.\d+)?$/, 'codec_level must be a string holding a number, e.g. "3"'),
+  codec_level: z.string().regex(NUMBER_TEXT, 'codec_level must be a string holding a number, e.g. "3" or "-1.5"'),
   disable_codec_name: z.string(),
   ...integerFields,
 });
