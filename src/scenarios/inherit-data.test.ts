@@ -1,4 +1,4 @@
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { minimalScenario } from '../../test/support/minimal-scenario.js';
 import { checkScenarios } from './catalog.js';
