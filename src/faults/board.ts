@@ -57,7 +57,7 @@ export class FaultBoard {
   take(operation: OperationName): Fault[] {
     let delay: PlannedFault | undefined;
     let outcome: PlannedFault | undefined;
-    // Later plans come later: `>=` lets the last one of equal specificity win.
+    // In the order planned: a later fault of equal specificity replaces an earlier one.
     for (const planned of this.#planned) {
       if (planned.operation !== undefined && planned.operation !== operation) continue;
       if (planned.remaining !== null && planned.remaining <= 0) continue;
