@@ -34,6 +34,10 @@ describe('listenFailure', () => {
     expect((failure as Error).cause).toMatchObject({ code });
   });
 
+  it('names the flag that set the port', () => {
+    expect((listenFailure(errno('EADDRINUSE'), '127.0.0.1', 8443, '--https-port') as Error).message).toContain('use another port (--https-port 8444) or --https-port 0 for a free one.');
+  });
+
   it('leaves other errors as they are', () => {
     const other = errno('EMFILE');
     expect(listenFailure(other, '127.0.0.1', 1)).toBe(other);

@@ -43,7 +43,7 @@ export function certificateHosts(host: string, ipv6: readonly string[] = []): st
  * node:tls, node:crypto and the certificate code load only when TLS is asked for.
  *
  * @throws MockvideoError (`MV_USAGE`) for `--cert` without `--key` (or the reverse) or an unreadable file.
- * @throws the listen error (e.g. `EADDRINUSE`).
+ * @throws MockvideoError (`MV_USAGE`) for a port in use or not allowed, or a host this machine does not have (see `listenFailure`).
  */
 export async function startServers(app: RequestListener, plan: ListenPlan): Promise<StartedServers> {
   if ((plan.certFile === undefined) !== (plan.keyFile === undefined)) {
@@ -63,7 +63,7 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
   const servers: Array<{ url: string; port: number; scheme: 'http' | 'https'; close(graceMs?: number): Promise<void> }> = [];
   try {
     if (!tls || plan.httpsPort !== undefined) servers.push({ ...(await listen(app, plan.port, plan.host)), scheme: 'http' });
-    if (tls) servers.push({ ...(await listenHttps!(app, plan.httpsPort ?? plan.port, plan.host, tls)), scheme: 'https' });
+    if (tls) servers.push({ ...(await listenHttps!(app, plan.httpsPort ?? plan.port, plan.host, tls, plan.httpsPort !== undefined ? '--https-port' : '--port')), scheme: 'https' });
   } catch (error) {
     await Promise.all(servers.map((s) => s.close()));
     throw error;
