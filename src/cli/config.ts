@@ -27,15 +27,35 @@ export interface CommandOptions {
   defaults: Record<string, unknown>;
   booleans: Set<string>;
   arrays: Set<string>;
+  /** Other names of an option (`s` for `scenario`), by option name; absent when it has none. */
+  aliases?: Record<string, string[]>;
 }
 
 /** Reads a command module's options by building it on a throwaway yargs instance made by `yargs` (see `loadYargs`). */
 export function commandOptions(command: CommandModule<object, never>, yargs: YargsFactory): CommandOptions {
   const y = yargs([]);
   const built = (typeof command.builder === 'function' ? command.builder(y as never) : y) ?? y;
-  const options = (built as unknown as { getOptions(): { key: Record<string, boolean>; default: Record<string, unknown>; boolean: string[]; array: string[] } }).getOptions();
-  const keys = new Set(Object.keys(options.key).filter((k) => k !== 'help' && k !== 'version' && (k.length > 1 || !/^[a-z]$/.test(k))));
-  return { keys, defaults: options.default, booleans: new Set(options.boolean), arrays: new Set(options.array) };
+  const options = (built as unknown as { getOptions(): { key: Record<string, boolean>; default: Record<string, unknown>; boolean: string[]; array: string[]; alias: Record<string, string[]> } }).getOptions();
+  const aliasNames = new Set(Object.values(options.alias ?? {}).flat());
+  const keys = new Set(Object.keys(options.key).filter((k) => k !== 'help' && k !== 'version' && !aliasNames.has(k) && (k.length > 1 || !/^[a-z]$/.test(k))));
+  return { keys, defaults: options.default, booleans: new Set(options.boolean), arrays: new Set(options.array), aliases: options.alias };
+}
+
+/**
+ * The names of the flags written on a command line, as written (kebab-case, without a `no-`
+ * prefix; each letter of `-qv`): what tells a flag's value from a default, a config file or an
+ * environment variable that yargs has filled in. Stops at `--`.
+ *
+ * @example givenFlagNames(['serve', '--port=0', '--no-watch', '-s', 'gallery']) // Set { 'port', 'watch', 's' }
+ */
+export function givenFlagNames(argv: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const arg of argv) {
+    if (arg === '--') break;
+    if (arg.startsWith('--')) names.add(kebab(arg.slice(2).split('=')[0]!).replace(/^no-/, ''));
+    else if (/^-[A-Za-z]/.test(arg)) for (const letter of arg.slice(1).split('=')[0]!) names.add(letter);
+  }
+  return names;
 }
 
 /** `scenariosDir` and `scenarios_dir` → `scenarios-dir`, as the flags are written. */

@@ -1,12 +1,17 @@
-import { MockvideoError } from '../errors.js';
+import { MockvideoError, UnknownScenarioError } from '../errors.js';
+import { closestName } from './did-you-mean.js';
 
 /** Exit codes: 0 success; 1 checks found problems (`validate`); 2 bad input (flag, scenario, file). */
 export const EXIT = { ok: 0, problems: 1, badInput: 2 } as const;
 
-/** Prints a mockvideo error (or any error) to stderr and exits with code 2 (bad input) or 1. */
+/**
+ * Prints a mockvideo error (or any error) to stderr and exits with code 2 (bad input) or 1. An
+ * unknown scenario name that is a typo of a known one gets `Did you mean "gallery"?`.
+ */
 export function exitWithError(error: unknown): never {
   if (error instanceof MockvideoError) {
-    process.stderr.write(`${error.message}\n`);
+    const closest = error instanceof UnknownScenarioError ? closestName(error.scenario, error.known) : undefined;
+    process.stderr.write(`${error.message}${closest ? ` Did you mean "${closest}"?` : ''}\n`);
     process.exit(EXIT.badInput);
   }
   process.stderr.write(`[mockvideo] ${(error as Error)?.stack ?? String(error)}\n`);

@@ -1,9 +1,10 @@
 import type { Argv } from 'yargs';
 import { PREFIX } from '../errors.js';
 import { COMMAND_NAMES, commandStandIn, isCommandName, loadCommands, type AnyCommand } from './command-list.js';
+import { withFlagSuggestions } from './did-you-mean.js';
 import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
-import { ENV_PREFIX, checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, kebab, loadConfigFile, resolveSettings } from './config.js';
+import { ENV_PREFIX, checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, givenFlagNames, kebab, loadConfigFile, resolveSettings } from './config.js';
 import { loadYargs } from './yargs-loader.js';
 
 /** `--config FILE` as given on the command line, read before yargs runs (it decides what yargs sees). */
@@ -25,6 +26,20 @@ export function skipHelpCache(cli: Argv): void {
   const usage = internal?.getUsageInstance?.();
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
+
+const COMPLETION_DESCRIBE = 'Print a shell completion script (bash/zsh): mockvideo completion >> ~/.bashrc';
+
+/** What `mockvideo completion --help` shows: the command's usage with examples (yargs would print the script). */
+const completionHelpCommand: AnyCommand = {
+  command: 'completion',
+  describe: COMPLETION_DESCRIBE,
+  builder: (yargs) =>
+    yargs
+      .usage('$0 completion\n\nPrints a completion script for bash or zsh: add it to your shell\'s start-up file once, then press Tab after "mockvideo".')
+      .example('$0 completion >> ~/.bashrc', 'Complete commands and flags in bash (open a new shell afterwards)')
+      .example('$0 completion >> ~/.zshrc', 'The same for zsh') as never,
+  handler: () => {},
+};
 
 /**
  * Runs the mockvideo command line with `argv` (default: this process's arguments). A bad flag or
@@ -48,6 +63,7 @@ export async function main(args?: string[]): Promise<void> {
     defaults: { ...o.defaults, ...Object.fromEntries(Object.entries(outputOptions).map(([k, v]) => [k, v.default])) },
     booleans: new Set([...o.booleans, 'quiet', 'verbose']),
     arrays: o.arrays,
+    ...(o.aliases ? { aliases: o.aliases } : {}),
   });
   // A command's options are read by building it on a throwaway yargs instance: only for the commands
   // that need them (the one run; every one when a config file is checked or `config --for` asks).
@@ -90,13 +106,23 @@ export async function main(args?: string[]): Promise<void> {
   const resolve = (command: string, flags: Record<string, unknown>) => {
     const known = optionsOf(command);
     if (!known) throw new Error(`--for must be one of ${COMMAND_NAMES.join(', ')}, got "${command}"`);
-    const given = Object.fromEntries(Object.entries(flags).map(([k, v]) => [kebab(k), v]).filter(([k]) => known.keys.has(k as string)));
+    // Only what the command line says is a flag: yargs fills in defaults and the config layers too.
+    const written = givenFlagNames(argv);
+    const parsed = new Map(Object.entries(flags).map(([k, v]) => [kebab(k), v]));
+    const given: Record<string, unknown> = {};
+    for (const name of known.keys) {
+      const as = [name, ...(known.aliases?.[name] ?? []).map(kebab)].find((n) => written.has(n) && parsed.has(n));
+      if (as !== undefined) given[name] = parsed.get(as);
+    }
     return { ...(file ? { file } : {}), settings: resolveSettings(known, { flags: given, ...layersFor(command) }) };
   };
 
   const configCommand = argv.includes('config') ? (await import('./commands/config.js')).configCommand : undefined;
   const cli = yargs(argv);
   skipHelpCache(cli);
+  // yargs prints the script for `completion --help` too: asked for help, a plain command shows it.
+  if (asksHelp && argv.find((a) => !a.startsWith('-')) === 'completion') cli.command(completionHelpCommand);
+  else cli.completion('completion', COMPLETION_DESCRIBE);
   await cli
     .scriptName('mockvideo')
     .config({ ...layers.file, ...layers.env })
@@ -105,7 +131,6 @@ export async function main(args?: string[]): Promise<void> {
     .usage('$0 <command> [options]\n\nMock and record/replay server for the video player backend (/api/g1).')
     .command(COMMAND_NAMES.map((name) => commands.get(name) ?? commandStandIn(name)))
     .command(configCommand ? (configCommand(resolve) as unknown as AnyCommand) : commandStandIn('config'))
-    .completion('completion', 'Print a shell completion script (bash/zsh): mockvideo completion >> ~/.bashrc')
     .demandCommand(1, 'Name a command, e.g. "mockvideo serve".')
     .strict()
     .recommendCommands()
@@ -116,7 +141,8 @@ export async function main(args?: string[]): Promise<void> {
     // string-width at every start, so the text is wrapped only when it is asked for.
     .wrap(asksHelp ? Math.min(110, process.stdout.columns ?? 100) : null)
     .fail((message, error) => {
-      process.stderr.write(`${PREFIX} ${message ?? error?.message}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`);
+      const flags = [...(optionsOf(invoked)?.keys ?? Object.keys(outputOptions)), 'config', 'help', 'version'];
+      process.stderr.write(`${PREFIX} ${withFlagSuggestions(message ?? error?.message ?? '', flags)}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`);
       process.exit(EXIT.badInput);
     })
     .parseAsync();

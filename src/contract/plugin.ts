@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INTEGER_TEXT, NUMBER_SOURCE, NUMBER_TEXT } from './number-text.js';
 
 /** 32 lowercase hexadecimal characters (plugin `md5`, `params.signature`). @see docs/contract.md#plugin-entry. */
 export const LOWER_HEX_32 = /^[0-9a-f]{32}$/;
@@ -7,7 +8,10 @@ export const LOWER_HEX_32 = /^[0-9a-f]{32}$/;
 export const EXTERNAL_URL_KEY = /^ext_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_external_url$/;
 
 /** The `uri` of an upgrade link: `<scheme>://player-plugin/<plugin_id>/<version>`. */
-export const UPGRADE_URI = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/player-plugin\/([^/]+)\/(\d+)$/;
+export const UPGRADE_URI = new RegExp(`^([a-zA-Z][a-zA-Z0-9+.-]*)://player-plugin/([^/]+)/(${INTEGER_TEXT.source.slice(1, -1)})$`);
+
+/** `market_sign.nonce`: `<number>:<number>`, each signed (`-4811:28657834`). @see seed "Plugin entry". */
+export const MARKET_NONCE = new RegExp(`^${NUMBER_SOURCE}:${NUMBER_SOURCE}$`);
 
 const booleanText = z.enum(['true', 'false']);
 
@@ -31,7 +35,7 @@ export const pluginParamsSchema = z.strictObject({
   display_name: z.string().optional(),
   vendor_market_detail: z.string().optional(),
   signature: z.string().regex(LOWER_HEX_32, 'signature must be 32 lowercase hexadecimal characters').optional(),
-  version_code: z.string().regex(/^\d+$/, 'version_code must be a number as text').optional(),
+  version_code: z.string().regex(NUMBER_TEXT, 'version_code must be a number as text').optional(),
 });
 
 /**
@@ -47,7 +51,7 @@ export const marketSignSchema = z
     appId: z.string(),
     appSignature: z.string(),
     ext_marketType: z.string(),
-    nonce: z.string().regex(/^\d+:\d+$/, 'nonce must have the form <number>:<number>'),
+    nonce: z.string().regex(MARKET_NONCE, 'nonce must have the form <number>:<number>'),
     ref: z.string(),
   })
   .catchall(z.string())
@@ -114,7 +118,7 @@ export const pluginEntrySchema = z
     /** Version label shown to the user. */
     version_name: z.string(),
     /** When the entry changed: Unix time in **seconds**. */
-    updated_at: z.number().int().nonnegative(),
+    updated_at: z.number().int(),
     /** Download URL of the package; its file name is `md5` plus an extension. */
     url: z.string(),
     /** Checksum of the package: 32 lowercase hexadecimal characters. */

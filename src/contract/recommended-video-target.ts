@@ -6,7 +6,7 @@
 import { isEncodedDeepLink, parseDeepLink } from './deep-link.js';
 
 /** Item id shape `V-<provider_id>-<video_id>`; groups: provider id, video id. @see docs/contract.md#recommended-video. */
-export const ITEM_ID = /^V-([A-Za-z0-9_.]+)-(.+)$/;
+export const ITEM_ID = /^V-([^-]+)-(.+)$/;
 
 /** `position` shape `<placement>||||<index>`; groups: placement, zero-based index. @see docs/contract.md#recommended-video. */
 export const POSITION = /^([^|]+)\|\|\|\|(\d+)$/;

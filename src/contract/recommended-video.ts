@@ -18,7 +18,7 @@ export const recommendedVideoSchema = z
     /** Title shown to the user; any script, emoji included. */
     title: z.string(),
     /** Length of the video in **seconds** (an integer). */
-    duration: z.number().int().nonnegative(),
+    duration: z.number().int(),
     /** Thumbnail URL. */
     image_url: z.string(),
     /** Rank weight: higher comes first; equal values may repeat. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NUMBER_TEXT } from './number-text.js';
 
 /**
  * The integer-valued runtime settings, in the seed's table order.
@@ -34,7 +35,7 @@ const integerFields = Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, z
  */
 export const settingsSchema = z.strictObject({
   /** A number written as a string, e.g. `"3"`; meaning **unknown**. */
-  codec_level: z.string().regex(/^-?\d+(\.\d+)?$/, 'codec_level must be a string holding a number, e.g. "3"'),
+  codec_level: z.string().regex(NUMBER_TEXT, 'codec_level must be a string holding a number, e.g. "3" or "-1.5"'),
   /** Name of the codec to disable; `none` disables none. */
   disable_codec_name: z.string(),
   ...integerFields,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FaultBoard } from './board.js';
 import { parseFaultFlag, parseFaultPlan } from './plan.js';
-import { faultHits } from './fault.js';
+import { combineFaults, faultHits, faultSpec, FAULT_DEFAULTS } from './fault.js';
+import { malformedBody } from './malformed.js';
 
 describe('fault plans', () => {
   it('reads --fault flags', () => {
@@ -27,10 +28,10 @@ describe('fault plans', () => {
   it('applies a planned fault to the next `times` requests of its operation only', () => {
     const board = new FaultBoard();
     board.add({ operation: 'meta/setting', fault: { kind: 'reset' }, times: 2 });
-    expect(board.take('meta/cp')).toBeUndefined();
-    expect(board.take('meta/setting')).toEqual({ kind: 'reset' });
-    expect(board.take('meta/setting')).toEqual({ kind: 'reset' });
-    expect(board.take('meta/setting')).toBeUndefined();
+    expect(board.take('meta/cp')).toEqual([]);
+    expect(board.take('meta/setting')).toEqual([{ kind: 'reset' }]);
+    expect(board.take('meta/setting')).toEqual([{ kind: 'reset' }]);
+    expect(board.take('meta/setting')).toEqual([]);
     expect(board.list()[0]).toMatchObject({ fired: 2, remaining: 0 });
   });
 
@@ -41,5 +42,65 @@ describe('fault plans', () => {
     expect(share).toBeLessThan(0.35);
     expect(hits(7)).toEqual(hits(7));
     expect(hits(8)).not.toEqual(hits(7));
+  });
+
+  // Issue 20, item 1: `serve --fault meta/cp=status` worked, the same fault through the admin API
+  // answered 400 ("status": expected number, "ms": Invalid input).
+  it('fills the same defaults in the JSON form (admin API, scenario files) as in the flag form', () => {
+    expect(parseFaultPlan({ operation: 'meta/cp', kind: 'status', times: 1 })).toEqual({ operation: 'meta/cp', times: 1, fault: { kind: 'status', status: FAULT_DEFAULTS.status } });
+    expect(parseFaultPlan({ kind: 'delay' })).toEqual({ fault: { kind: 'delay', ms: [1000, 3000] } });
+    for (const flag of ['status', 'delay', 'envelope', 'meta/cp=status', 'ad_config=envelope:-3', 'delay:200-800', 'hang']) {
+      const fromFlag = parseFaultFlag(flag);
+      expect(parseFaultPlan({ ...(fromFlag.operation ? { operation: fromFlag.operation } : {}), ...fromFlag.fault })).toEqual(fromFlag);
+      expect(parseFaultFlag(faultSpec(fromFlag.operation, fromFlag.fault))).toEqual(fromFlag);
+    }
+    expect(parseFaultFlag('status').fault).toEqual({ kind: 'status', status: 500 });
+    expect(() => parseFaultFlag('reset:5')).toThrow(/"reset" takes no ARG/);
+  });
+
+  // Issue 20, item 2: with `--fault delay:200-800 --fault localplay/recomm=reset` the first match won:
+  // recomm was delayed and never reset (swapped, it reset and was not delayed).
+  it.each([
+    [['delay:200-800', 'localplay/recomm=reset']],
+    [['localplay/recomm=reset', 'delay:200-800']],
+  ])('applies every --fault, the most specific per kind of effect: %j', (flags) => {
+    const board = new FaultBoard();
+    for (const flag of flags) board.add(parseFaultFlag(flag));
+    expect(board.take('localplay/recomm')).toEqual([{ kind: 'delay', ms: [200, 800] }, { kind: 'reset' }]);
+    expect(board.take('meta/cp')).toEqual([{ kind: 'delay', ms: [200, 800] }]);
+  });
+
+  it('prefers the fault of the operation over the one of every operation, then the one planned last', () => {
+    const board = new FaultBoard();
+    board.add(parseFaultFlag('meta/cp=status:503'));
+    board.add(parseFaultFlag('status:502'));
+    board.add(parseFaultFlag('empty'));
+    expect(board.take('meta/cp')).toEqual([{ kind: 'status', status: 503 }]);
+    expect(board.take('ad_config')).toEqual([{ kind: 'empty' }]);
+    board.add({ operation: 'meta/cp', fault: { kind: 'reset' }, times: 1 });
+    expect(board.take('meta/cp')).toEqual([{ kind: 'reset' }]);
+    expect(board.take('meta/cp')).toEqual([{ kind: 'status', status: 503 }]);
+    expect(board.list().map((p) => p.spec)).toEqual(['meta/cp=status:503', 'status:502', 'empty', 'meta/cp=reset']);
+  });
+
+  it('lets server-wide faults win over a scenario fault kind by kind', () => {
+    const delay = { kind: 'delay', ms: 300 } as const;
+    const reset = { kind: 'reset' } as const;
+    expect(combineFaults([delay], reset)).toEqual([delay, reset]);
+    expect(combineFaults([reset], delay)).toEqual([delay, reset]);
+    expect(combineFaults([reset], { kind: 'empty' })).toEqual([reset]);
+    expect(combineFaults([], reset)).toEqual([reset]);
+  });
+});
+
+// Issue 20, item 8: malformed-json always sent the same cut `meta/setting` text, whatever the operation.
+describe('malformedBody', () => {
+  it('cuts the answer it is given, so that it does not parse', () => {
+    const answer = JSON.stringify({ data: [{ id: 'x', name: 'Ünïcode 😀 provider' }], msg: 'OK', result: 1 });
+    const body = malformedBody(answer);
+    expect(answer.startsWith(body)).toBe(true);
+    expect(body.length).toBeGreaterThan(answer.length / 3);
+    expect(() => JSON.parse(body)).toThrow();
+    expect(() => JSON.parse(malformedBody(''))).toThrow();
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_DELAY_MS } from './fault.js';
+import { FAULT_DEFAULTS, MAX_DELAY_MS } from './fault.js';
 
 const share = {
   rate: z.number().min(0).max(1).optional().describe('Share of requests the fault hits, 0 to 1; default 1 (every request).'),
@@ -26,9 +26,11 @@ const delayMs = z.union([
 ]);
 
 /**
- * A fault: what goes wrong with an answer. Times are in **milliseconds**.
- * - `delay`: answer normally after `ms` (a number, or `[min, max]` for a random delay in that range);
- * - `status`: HTTP `status` with `body` (text; default a JSON error);
+ * A fault: what goes wrong with an answer. Times are in **milliseconds**. Every field but `kind` has
+ * a default ({@link FAULT_DEFAULTS}), the same in scenario files, `--fault` flags and the admin API.
+ * - `delay`: answer normally after `ms` (a number, or `[min, max]` for a random delay in that range;
+ *   default `[1000, 3000]`);
+ * - `status`: HTTP `status` (default 500) with `body` (text; default a JSON error);
  * - `envelope`: status 200 with an envelope whose `result` is not 1 (default 0) and a `msg`;
  * - `malformed-json`: status 200 with JSON text cut off mid-way;
  * - `empty`: status 200 with an empty body;
@@ -40,9 +42,9 @@ const delayMs = z.union([
  * client must survive (it logs failed fetches of operations 1, 3 and 4).
  */
 export const faultSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('delay'), ms: delayMs, ...share }),
-  z.strictObject({ kind: z.literal('status'), status: answerStatusSchema, body: z.string().optional(), ...share }),
-  z.strictObject({ kind: z.literal('envelope'), result: z.number().int().refine((r) => r !== 1, 'an envelope fault needs a result other than 1').optional(), msg: z.string().optional(), ...share }),
+  z.strictObject({ kind: z.literal('delay'), ms: delayMs.default((): [number, number] => [FAULT_DEFAULTS.delayMs[0], FAULT_DEFAULTS.delayMs[1]]).describe('Milliseconds, or [min, max] for a random delay in that range; default [1000, 3000].'), ...share }),
+  z.strictObject({ kind: z.literal('status'), status: answerStatusSchema.default(FAULT_DEFAULTS.status).describe('The HTTP status; default 500.'), body: z.string().optional(), ...share }),
+  z.strictObject({ kind: z.literal('envelope'), result: z.number().int().refine((r) => r !== 1, 'an envelope fault needs a result other than 1').optional().describe('The envelope result, not 1; default 0 (FAULT_DEFAULTS.envelopeResult, applied when the answer is made).'), msg: z.string().optional(), ...share }),
   z.strictObject({ kind: z.literal('malformed-json'), ...share }),
   z.strictObject({ kind: z.literal('empty'), ...share }),
   z.strictObject({ kind: z.literal('reset'), ...share }),

@@ -16,6 +16,17 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 /** The longest delay a fault may ask for, in milliseconds (bounds absurd values). */
 export const MAX_DELAY_MS = 120_000;
 
+/**
+ * The defaults of a fault's fields, the same for `--fault` flags, scenario files and the admin API:
+ * `delay` waits a random 1,000–3,000 ms, `status` answers HTTP 500, `envelope` answers `result: 0`.
+ */
+export const FAULT_DEFAULTS = { delayMs: [1000, 3000] as [number, number], status: 500, envelopeResult: 0 } as const;
+
+/** The fault kinds that replace (or withhold) the answer: all but `delay`, which only postpones it. */
+export function isOutcomeFault(fault: Pick<Fault, 'kind'>): boolean {
+  return fault.kind !== 'delay';
+}
+
 /** How long a `hang` holds a request before giving up on it, in milliseconds. */
 export const HANG_MS = 300_000;
 
@@ -39,4 +50,31 @@ export function delayOf(fault: Extract<Fault, { kind: 'delay' }>): number {
   if (typeof fault.ms === 'number') return fault.ms;
   const [min, max] = fault.ms;
   return min + Math.floor(Math.random() * (max - min + 1));
+}
+
+/**
+ * A fault in the `--fault` grammar, `[OPERATION=]KIND[:ARG]`, the inverse of `parseFaultFlag` for
+ * the fields a flag can say: `meta/cp=status:503`, `delay:200-800`, `envelope:-3`, `reset`.
+ * `rate` and `seed`, which a flag cannot say, follow as ` (rate 0.3, seed 1)`.
+ */
+export function faultSpec(operation: string | undefined, fault: Fault): string {
+  let arg = '';
+  if (fault.kind === 'delay') arg = typeof fault.ms === 'number' ? `:${fault.ms}` : `:${fault.ms[0]}-${fault.ms[1]}`;
+  else if (fault.kind === 'status') arg = `:${fault.status}`;
+  else if (fault.kind === 'envelope' && fault.result !== undefined) arg = `:${fault.result}`;
+  const share = fault.rate !== undefined && fault.rate < 1 ? ` (rate ${fault.rate}, seed ${fault.seed ?? 1})` : '';
+  return `${operation ? `${operation}=` : ''}${fault.kind}${arg}${share}`;
+}
+
+/**
+ * The faults one request gets from server-wide faults (`serverWide`, at most one `delay` and one
+ * other kind, see `FaultBoard.take`) and from its scenario (`own`, a stub's or the scenario's
+ * `faults` overlay): server-wide faults win kind by kind, so `--fault delay:500` slows down a
+ * scenario's `status` fault and `--fault status:503` replaces its `reset`. The `delay` comes first.
+ */
+export function combineFaults(serverWide: readonly Fault[], own: Fault | undefined): Fault[] {
+  if (!own) return [...serverWide];
+  const clashes = serverWide.some((fault) => isOutcomeFault(fault) === isOutcomeFault(own));
+  if (clashes) return [...serverWide];
+  return isOutcomeFault(own) ? [...serverWide, own] : [own, ...serverWide];
 }

@@ -8,3 +8,4 @@ export * from './board.js';
 export * from './fault.js';
 export * from './fault-schema.js';
 export * from './plan.js';
+export * from './malformed.js';

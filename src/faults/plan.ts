@@ -42,12 +42,15 @@ export function parseFaultPlan(value: unknown): FaultPlan {
 }
 
 /**
- * Reads a `--fault` flag: `[OPERATION=]KIND[:ARG]`. ARG is the delay in ms (`delay:2000`, or a
- * range `delay:200-800`), the HTTP status (`status:503`) or the envelope result (`envelope:0`).
+ * Reads a `--fault` flag: `[OPERATION=]KIND[:ARG]`, the short form of the JSON fault
+ * {@link parseFaultPlan} reads (same kinds, same defaults). ARG is the delay in ms (`delay:2000`, or a
+ * range `delay:200-800`), the HTTP status (`status:503`) or the envelope result (`envelope:0`);
+ * without ARG the defaults hold (`FAULT_DEFAULTS`: a 1,000–3,000 ms delay, status 500, result 0).
  * Without an operation (or with `*`), the fault applies to every operation. Flag faults last until
  * cleared.
  *
  * @example parseFaultFlag('meta/setting=reset') // { operation: 'meta/setting', fault: { kind: 'reset' } }
+ * @example parseFaultFlag('status') // { fault: { kind: 'status', status: 500 } }
  * @throws MockvideoError (`MV_USAGE`) naming the flag, the operations and the kinds.
  */
 export function parseFaultFlag(flag: string): FaultPlan {
@@ -62,11 +65,12 @@ export function parseFaultFlag(flag: string): FaultPlan {
       value.ms = range ? [Number(range[1]), Number(range[2])] : Number(arg);
     } else if (kind === 'status') value.status = Number(arg);
     else if (kind === 'envelope') value.result = Number(arg);
-  } else if (kind === 'delay') value.ms = 1000;
-  else if (kind === 'status') value.status = 500;
+    else if ((FAULT_KINDS as readonly string[]).includes(kind)) value.arg = arg;
+  }
   try {
+    if (value.arg !== undefined) throw new MockvideoError('MV_USAGE', `"${kind}" takes no ARG (only delay, status and envelope do).`);
     return parseFaultPlan(value);
   } catch (error) {
-    throw new MockvideoError('MV_USAGE', `--fault ${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')} Form: [OPERATION=]KIND[:ARG], e.g. meta/setting=status:500 or delay:200-800 (max ${MAX_DELAY_MS} ms).`);
+    throw new MockvideoError('MV_USAGE', `--fault ${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')} Form: [OPERATION=]KIND[:ARG], e.g. meta/setting=status:503 or delay:200-800 (max ${MAX_DELAY_MS} ms).`);
   }
 }

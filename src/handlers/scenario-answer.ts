@@ -1,6 +1,7 @@
 import { toServiceJson, type OperationName } from '../contract/core.js';
 import type { FaultBoard } from '../faults/board.js';
-import { HANG_MS, delayOf, type Fault } from '../faults/fault.js';
+import { FAULT_DEFAULTS, HANG_MS, combineFaults, delayOf, isOutcomeFault, type Fault } from '../faults/fault.js';
+import { malformedBody } from '../faults/malformed.js';
 import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/compile.js';
 import { methodNotAllowed, noStubMatched, unknownScenario } from './error-responses.js';
 import type { ScenarioResponder } from './responder.js';
@@ -93,9 +94,9 @@ export function planFault(fault: Fault, normal: () => Answer, extraHeaders: Reco
     case 'status':
       return now({ status: fault.status, headers, body: fault.body ?? JSON.stringify({ error: `Injected fault: HTTP ${fault.status}` }) });
     case 'envelope':
-      return now({ status: 200, headers, body: toServiceJson({ data: {}, msg: fault.msg ?? 'Injected fault: envelope failure', result: fault.result ?? 0 }) });
+      return now({ status: 200, headers, body: toServiceJson({ data: {}, msg: fault.msg ?? 'Injected fault: envelope failure', result: fault.result ?? FAULT_DEFAULTS.envelopeResult }) });
     case 'malformed-json':
-      return now({ status: 200, headers, body: '{"data":{"codec_level":"3","recommend_exit_' });
+      return now({ status: 200, headers, body: malformedBody(normal().body) });
     case 'empty':
       return now({ status: 200, headers, body: '' });
     case 'hang':
@@ -103,6 +104,17 @@ export function planFault(fault: Fault, normal: () => Answer, extraHeaders: Reco
     case 'reset':
       return { delayMs: 0, answer: undefined };
   }
+}
+
+/**
+ * Applies the faults of one request (see `combineFaults`: at most one `delay`, first, and one other
+ * kind): the other kind's answer, later by the delay; a lone fault as {@link planFault}.
+ */
+export function planFaults(faults: readonly Fault[], normal: () => Answer, extraHeaders: Record<string, string> = {}): PlannedAnswer {
+  const outcome = faults.find(isOutcomeFault);
+  const delay = faults.find((fault) => !isOutcomeFault(fault));
+  const planned = planFault(outcome ?? delay!, normal, extraHeaders);
+  return outcome && delay && delay.kind === 'delay' ? { ...planned, delayMs: planned.delayMs + delayOf(delay) } : planned;
 }
 
 /**
@@ -123,10 +135,10 @@ export function planScenarioAnswer(source: ScenarioAnswerSource, operation: Oper
   // Read the catalog per request: a reload (watch mode) replaces it in the responder.
   const { responder } = source;
   if (!responder.catalog.has(scenario)) return now(unknownScenario(scenario, responder.catalog.names));
-  const planned = source.faults?.take(operation);
+  const planned = source.faults?.take(operation) ?? [];
   const outcome = responder.respond(scenario, operation, request.query);
   if (!outcome.matched) return now(preparedAnswer(noStubMatched(scenario, operation, outcome.stubs), scenario));
-  const fault = planned ?? outcome.fault;
+  const faults = combineFaults(planned, outcome.fault);
   const normal = () => preparedAnswer(outcome.response, scenario, outcome.response.hasOrigin ? request.origin() : '');
-  return fault ? planFault(fault, normal, { [ANSWERED_BY_HEADER]: scenario }) : now(normal());
+  return faults.length > 0 ? planFaults(faults, normal, { [ANSWERED_BY_HEADER]: scenario }) : now(normal());
 }

@@ -62,9 +62,9 @@ export function unavailableResponse(entry: IndexedRecording, error: Error): Http
  * MSW handlers that replay recordings (parsed objects, never paths): one per operation, plus one
  * that answers other paths under `/api/g1` with a 404 naming the operations.
  *
- * A request is answered by the recording of its exact match key (`x-mockvideo-match: exact`); in
- * `nearest` mode (the default) else by the closest recording of the same operation (`nearest`);
- * else by the `fallback` handlers (`fallback`); else with a 404 near-miss report: JSON, or the
+ * A request is answered by the recording of its exact match key (`x-mockvideo-match: exact`); else,
+ * with `fallback` handlers, by them (`fallback`); else in `nearest` mode (the default) by the closest
+ * recording of the same operation (`nearest`); else with a 404 near-miss report: JSON, or the
  * side-by-side table when the request accepts `text/plain`.
  *
  * @example
@@ -83,14 +83,12 @@ export function createReplayHandlers(recordings: readonly NamedRecording[], opti
       }
       const url = new URL(request.url);
       const mode = options.recordMissing || fallback ? 'strict' : replayer.match;
-      let outcome = replayer.find(request.method, url.pathname, url.search, mode);
+      const outcome = replayer.find(request.method, url.pathname, url.search, mode);
       if (outcome.kind === 'exact') return serveRecording(replayer, outcome.entry, 'exact');
       if (options.recordMissing) return undefined;
+      // A fallback scenario answers whatever has no exact recording (never a nearest one: that is
+      // another device's or another query's answer).
       if (fallback) {
-        if (replayer.match === 'nearest') {
-          outcome = replayer.find(request.method, url.pathname, url.search, 'nearest');
-          if (outcome.kind === 'nearest') return serveRecording(replayer, outcome.entry, 'nearest', outcome.differences);
-        }
         const answered = await getResponse(fallback, request);
         if (answered) {
           const headers = new Headers(answered.headers);

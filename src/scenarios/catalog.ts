@@ -1,10 +1,18 @@
 import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
-import { ScenarioError, UnknownScenarioError, type ScenarioProblem } from '../errors.js';
+import { ScenarioError, UnknownScenarioError, formatJsonPath, type ScenarioProblem } from '../errors.js';
 import { compileStub, type CompiledStub } from './compile.js';
-import { consistencyProblems, type OperationOrigin } from './consistency.js';
+import { consistencyProblems, responsesOf, type OperationOrigin } from './consistency.js';
 import type { Fault } from '../faults/fault.js';
 import type { ScenarioFaults, Stub } from './format.js';
+import { inheritStubData, parentDataOf } from './inherit-data.js';
 import type { ParsedScenario } from './parse.js';
+
+/** A scenario file that failed to parse: its name, where it is, and the scenario it names in `extends`, if any. */
+export interface BrokenScenario {
+  name: string;
+  source: string;
+  extends?: string;
+}
 
 /** A scenario with `extends` resolved and every operation compiled, ready to serve. */
 export interface CompiledScenario {
@@ -57,15 +65,27 @@ interface Resolution {
 }
 
 /**
- * Resolves `extends`, checks cross-operation consistency and compiles every scenario. Later entries
- * replace earlier ones of the same name (so a user's folder can override a shipped scenario). A
- * scenario that extends an invalid one is itself invalid.
+ * Resolves `extends`, completes the object data of stubs from their parent (see `inheritData`:
+ * objects merged, arrays replaced) and checks it, checks cross-operation consistency and compiles
+ * every scenario. Later entries replace earlier ones of the same name (so a user's folder can
+ * override a shipped scenario). A scenario that extends an invalid one is itself invalid.
+ *
+ * `broken` are the files that failed to parse (their problems reported already): their names count
+ * as known, so a scenario extending one is told that it has problems, and an unknown `extends` of
+ * theirs is reported in the same run as their other problems.
  *
  * @returns the catalog of the valid scenarios, and every problem found.
  */
-export function checkScenarios(parsed: readonly ParsedScenario[]): { catalog: ScenarioCatalog; problems: ScenarioProblem[] } {
+export function checkScenarios(parsed: readonly ParsedScenario[], broken: readonly BrokenScenario[] = []): { catalog: ScenarioCatalog; problems: ScenarioProblem[] } {
   const byName = new Map(parsed.map((s) => [s.name, s]));
   const problems: ScenarioProblem[] = [];
+  const brokenNames = new Set(broken.map((b) => b.name).filter((name) => !byName.has(name)));
+  const knownNames = () => [...new Set([...byName.keys(), ...brokenNames])].sort().join(', ');
+  for (const b of broken) {
+    if (b.extends !== undefined && !byName.has(b.extends) && !brokenNames.has(b.extends)) {
+      problems.push({ source: b.source, path: 'extends', message: `extends unknown scenario "${b.extends}"; known scenarios: ${knownNames()}` });
+    }
+  }
   const resolved = new Map<string, Resolution | undefined>();
   const visiting: string[] = [];
 
@@ -80,8 +100,9 @@ export function checkScenarios(parsed: readonly ParsedScenario[]): { catalog: Sc
     if (visiting.includes(name)) return fail('extends', `scenarios extend each other in a cycle: ${[...visiting.slice(visiting.indexOf(name)), name].join(' → ')}`);
     let inherited: Resolution = { operations: {}, ancestry: [], faults: {} };
     if (scenario.extends !== undefined) {
+      if (brokenNames.has(scenario.extends)) return fail('extends', `extends scenario "${scenario.extends}", which has problems (listed with its file)`);
       if (!byName.has(scenario.extends)) {
-        return fail('extends', `extends unknown scenario "${scenario.extends}"; known scenarios: ${[...byName.keys()].sort().join(', ')}`);
+        return fail('extends', `extends unknown scenario "${scenario.extends}"; known scenarios: ${knownNames()}`);
       }
       visiting.push(name);
       const parent = resolve(scenario.extends);
@@ -91,8 +112,29 @@ export function checkScenarios(parsed: readonly ParsedScenario[]): { catalog: Sc
       inherited = { operations: parent.operations, ancestry: [scenario.extends, ...parent.ancestry], faults: parent.faults };
     }
     const operations = { ...inherited.operations };
-    for (const [op, stubs] of Object.entries(scenario.operations) as Array<[OperationName, Stub[]]>) {
+    const dataProblems: ScenarioProblem[] = [];
+    for (const [op, given] of Object.entries(scenario.operations) as Array<[OperationName, Stub[]]>) {
+      let stubs = given;
+      if (scenario.inheritsData?.has(op)) {
+        const parentData = parentDataOf(inherited.operations[op]?.stubs);
+        stubs = given.map((stub) => inheritStubData(stub, parentData));
+        stubs.forEach((stub, index) => {
+          for (const { response, at } of responsesOf(stub)) {
+            if (response.data === undefined) continue;
+            for (const issue of scenario.checkData?.(op, response.data) ?? []) {
+              const path = formatJsonPath(['operations', op, ...(scenario.listed.has(op) ? [index] : []), ...at, 'data', ...issue.path]);
+              const missing = issue.path.length === 1 && /received undefined/.test(issue.message) ? ` (not given here, nor by "${scenario.extends}")` : '';
+              dataProblems.push({ source: scenario.source, path, message: `${issue.message}${missing}` });
+            }
+          }
+        });
+      }
       operations[op] = { source: scenario.source, listed: scenario.listed.has(op), stubs };
+    }
+    if (dataProblems.length) {
+      problems.push(...dataProblems);
+      resolved.set(name, undefined);
+      return undefined;
     }
     const missing = OPERATION_NAMES.filter((op) => !operations[op]);
     if (missing.length) {

@@ -3,6 +3,7 @@ import { envelopeSchema } from '../contract/envelope-schema.js';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/operations.js';
 import type { Fault } from '../faults/fault.js';
 import { answerStatusSchema, faultSchema } from '../faults/fault-schema.js';
+import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
 
 /**
  * A scenario name: lowercase letters, digits and dashes, starting with a letter or digit. Names
@@ -71,12 +72,22 @@ function bodyKeepsContract(data: z.ZodType) {
 }
 
 /**
+ * The schema of `data` of operation `name`; with `partial`, for an object-valued operation (see
+ * `OBJECT_DATA_OPERATIONS`), every field optional: a scenario that `extends` another may give part of
+ * the object, the rest comes from the parent (`inheritData`), and the whole is checked after merging.
+ */
+export function dataSchemaOf(name: OperationName, partial = false): z.ZodType {
+  const schema = OPERATIONS[name].dataSchema;
+  return partial && OBJECT_DATA_OPERATIONS.includes(name) && schema instanceof z.ZodObject ? schema.partial() : schema;
+}
+
+/**
  * The two shapes of a stub for one operation: `single` (a response with an optional `when`) and
  * `sequence` (`{ when?, sequence: [response, …] }`). The parser picks one by the `sequence` key, so
- * its errors name the exact field instead of "no union member matched".
+ * its errors name the exact field instead of "no union member matched". `partialData`: see {@link dataSchemaOf}.
  */
-export function stubSchemas(name: OperationName) {
-  const shape = responseShape(OPERATIONS[name].dataSchema);
+export function stubSchemas(name: OperationName, partialData = false) {
+  const shape = responseShape(dataSchemaOf(name, partialData));
   const keepsContract = bodyKeepsContract(OPERATIONS[name].dataSchema);
   const response = z.strictObject(shape).superRefine(needsData).superRefine(keepsContract);
   return {
@@ -88,8 +99,10 @@ export function stubSchemas(name: OperationName) {
   };
 }
 
+// The file schema (for editors) takes object data in part: fields left out come from the parent, and
+// `mockvideo validate` checks the whole after merging.
 function stubSchema(name: OperationName) {
-  const { single, sequence } = stubSchemas(name);
+  const { single, sequence } = stubSchemas(name, true);
   return z.union([sequence, single]);
 }
 
@@ -144,7 +157,11 @@ export type ScenarioFaults = Partial<Record<OperationName | '*', Fault>>;
 export const scenarioFileSchema = z.strictObject({
   $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
   description: z.string().optional().describe('One line that says what this scenario is for.'),
-  extends: z.string().regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)').optional().describe('A scenario whose operations this one inherits; operations given here replace the inherited ones whole.'),
+  extends: z
+    .string()
+    .regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)')
+    .optional()
+    .describe('A scenario whose operations this one inherits. Operations given here replace the inherited ones, except object-valued data (ad_config, meta/setting, localplay/diversion): fields left out come from the parent\'s first stub (objects merged, arrays replaced; {} stays empty).'),
   operations: operations.describe('Operation name → stub or list of stubs.'),
   faults: scenarioFaultsSchema.optional().describe('Operation name or "*" → a fault applied on top of the stubs (delay, status, envelope, malformed-json, empty, reset, hang).'),
 });
@@ -187,5 +204,34 @@ export interface Stub {
  */
 export function scenarioJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(scenarioFileSchema, { unrepresentable: 'any', io: 'input', reused: 'ref' }) as Record<string, unknown>;
-  return { ...schema, title: 'mockvideo scenario' };
+  return { ...withStubConditions(schema), title: 'mockvideo scenario' };
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * `schema` with each `anyOf` between the shapes of a stub made an `if`/`then`/`else` on what tells
+ * them apart: a list of stubs (`type: array`) or one, a `sequence` stub or a single response. With
+ * `anyOf`, an editor reports the first shape's complaint ("must have required property 'sequence'")
+ * before the real problem in `data`; with a condition it checks the one shape that applies.
+ */
+function withStubConditions(schema: JsonSchema): JsonSchema {
+  const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
+  const deref = (node: JsonSchema): JsonSchema => (typeof node.$ref === 'string' ? (defs[node.$ref.replace('#/$defs/', '')] ?? node) : node);
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: JsonSchema = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, visit(value)]));
+    const options = out.anyOf as JsonSchema[] | undefined;
+    if (options?.length !== 2) return out;
+    const [a, b] = options.map(deref) as [JsonSchema, JsonSchema];
+    const isList = (o: JsonSchema) => o.type === 'array';
+    const isSequence = (o: JsonSchema) => Array.isArray(o.required) && o.required.includes('sequence');
+    const test = isList(a) !== isList(b) ? { kind: { type: 'array' }, first: isList(a) } : isSequence(a) !== isSequence(b) ? { kind: { type: 'object', required: ['sequence'] }, first: isSequence(a) } : undefined;
+    if (!test) return out;
+    const { anyOf: _, ...rest } = out;
+    const [then, otherwise] = test.first ? options : [options[1], options[0]];
+    return { ...rest, if: test.kind, then, else: otherwise };
+  };
+  return visit(schema) as JsonSchema;
 }

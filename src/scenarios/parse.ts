@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
-import { scenarioFaultsSchema, scenarioHeaderSchema, stubSchemas, type ScenarioFaults, type Stub } from './format.js';
+import { dataSchemaOf, scenarioFaultsSchema, scenarioHeaderSchema, stubSchemas, type ScenarioFaults, type Stub } from './format.js';
+import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
+
+/** A problem of data checked after it was completed from a parent: its path inside `data`, and the rule. */
+export interface DataIssue {
+  path: PropertyKey[];
+  message: string;
+}
 
 /** A scenario as parsed from one file, before `extends` is resolved. */
 export interface ParsedScenario {
@@ -17,10 +24,29 @@ export interface ParsedScenario {
   listed: ReadonlySet<OperationName>;
   /** The fault overlay, by operation or `*`. */
   faults: ScenarioFaults;
+  /**
+   * The operations whose object data may be partial (a scenario with `extends`; see
+   * `OBJECT_DATA_OPERATIONS`): the catalog completes it from the parent, then checks it with {@link checkData}.
+   */
+  inheritsData?: ReadonlySet<OperationName>;
+  /** Checks completed `data` of an operation against the contract (set with {@link inheritsData}). */
+  checkData?: (operation: OperationName, data: unknown) => DataIssue[];
 }
 
 /** The outcome of parsing: the scenario, or every problem found (never both, never a throw). */
-export type ParseResult = { ok: true; scenario: ParsedScenario } | { ok: false; problems: ScenarioProblem[] };
+export type ParseResult = { ok: true; scenario: ParsedScenario } | { ok: false; problems: ScenarioProblem[]; extends?: string };
+
+/** `value.extends` when it is a string: a scenario that failed to parse still names its parent, so an unknown one is reported in the same run. */
+function extendsOf(value: unknown): { extends?: string } {
+  const name = typeof value === 'object' && value !== null ? (value as { extends?: unknown }).extends : undefined;
+  return typeof name === 'string' ? { extends: name } : {};
+}
+
+/** Checks complete `data` of `operation` against the contract. */
+function checkData(operation: OperationName, data: unknown): DataIssue[] {
+  const result = dataSchemaOf(operation).safeParse(data);
+  return result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
+}
 
 function issuesToProblems(source: string, prefix: PropertyKey[], issues: readonly z.core.$ZodIssue[]): ScenarioProblem[] {
   return issues.map((issue) => ({ source, path: formatJsonPath([...prefix, ...issue.path]), message: issue.message }));
@@ -36,7 +62,9 @@ function issuesToProblems(source: string, prefix: PropertyKey[], issues: readonl
  */
 export function parseScenario(name: string, value: unknown, source: string): ParseResult {
   const header = scenarioHeaderSchema.safeParse(value);
-  if (!header.success) return { ok: false, problems: issuesToProblems(source, [], header.error.issues) };
+  if (!header.success) return { ok: false, problems: issuesToProblems(source, [], header.error.issues), ...extendsOf(value) };
+  // A scenario that extends another may give object data in part (completed and checked by the catalog).
+  const partial = header.data.extends !== undefined;
   const problems: ScenarioProblem[] = [];
   const operations: ParsedScenario['operations'] = {};
   const listed = new Set<OperationName>();
@@ -51,7 +79,7 @@ export function parseScenario(name: string, value: unknown, source: string): Par
       problems.push({ source, path: formatJsonPath(['operations', op]), message: 'an operation needs at least one stub' });
       continue;
     }
-    const schemas = stubSchemas(op);
+    const schemas = stubSchemas(op, partial);
     const stubs: Stub[] = [];
     list.forEach((stub, index) => {
       const at: PropertyKey[] = Array.isArray(entry) ? ['operations', op, index] : ['operations', op];
@@ -68,9 +96,13 @@ export function parseScenario(name: string, value: unknown, source: string): Par
     if (result.success) faults = result.data as ScenarioFaults;
     else problems.push(...issuesToProblems(source, ['faults'], result.error.issues));
   }
-  if (problems.length) return { ok: false, problems };
+  if (problems.length) return { ok: false, problems, ...extendsOf(value) };
   const scenario: ParsedScenario = { name, source, description: header.data.description ?? '', operations, listed, faults };
-  if (header.data.extends !== undefined) scenario.extends = header.data.extends;
+  if (header.data.extends !== undefined) {
+    scenario.extends = header.data.extends;
+    const inherits = OBJECT_DATA_OPERATIONS.filter((op) => operations[op] !== undefined);
+    if (inherits.length) Object.assign(scenario, { inheritsData: new Set(inherits), checkData });
+  }
   return { ok: true, scenario };
 }
 

@@ -7,9 +7,10 @@ import type { TlsMaterial } from './tls-certificate.js';
 export type RunningHttpsServer = Omit<RunningServer, 'server'> & { server: import('node:https').Server };
 
 /**
- * Listens with TLS on `host:port` (`port` 0 picks a free port) with `tls.cert` (chain, PEM) and `tls.key`.
- * @throws the listen error (e.g. `EADDRINUSE`) or a TLS error for a key that does not fit the certificate.
+ * Listens with TLS on `host:port` (`port` 0 picks a free port) with `tls.cert` (chain, PEM) and `tls.key`;
+ * `portFlag` names the flag that set the port in a listen error (default `--port`).
+ * @throws MockvideoError for a port in use or not allowed (see `listenFailure`), or a TLS error for a key that does not fit the certificate.
  */
-export function listenHttps(app: RequestListener, port: number, host: string, tls: Pick<TlsMaterial, 'cert' | 'key'>): Promise<RunningHttpsServer> {
-  return serveOn(createServer({ ...serverOptions(), cert: tls.cert, key: tls.key }, app), port, host, 'https');
+export function listenHttps(app: RequestListener, port: number, host: string, tls: Pick<TlsMaterial, 'cert' | 'key'>, portFlag = '--port'): Promise<RunningHttpsServer> {
+  return serveOn(createServer({ ...serverOptions(), cert: tls.cert, key: tls.key }, app), port, host, 'https', portFlag);
 }

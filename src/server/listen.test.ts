@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SERVER_LIMITS, listen } from './listen.js';
+import { MockvideoError } from '../errors.js';
+import { SERVER_LIMITS, listen, listenFailure } from './listen.js';
 
 describe('listen', () => {
   it('starts on a free port with time limits against slow clients, and closes', async () => {
@@ -13,5 +14,41 @@ describe('listen', () => {
       await running.close();
     }
     expect(running.server.listening).toBe(false);
+  });
+});
+
+// Issue 20, item 4: a listen error was a stack trace (`Error: listen EADDRINUSE … at Server.setupListenHandle`).
+describe('listenFailure', () => {
+  const errno = (code: string) => Object.assign(new Error(`listen ${code}`), { code });
+
+  it.each([
+    ['EADDRINUSE', '127.0.0.1', 8787, /^\[mockvideo\] Cannot listen on 127\.0\.0\.1:8787: the port is in use by another process\. Stop that process, or use another port \(--port 8788\) or --port 0 for a free one\.$/],
+    ['EACCES', '0.0.0.0', 80, /^\[mockvideo\] Cannot listen on 0\.0\.0\.0:80: permission denied \(ports below 1024 need administrator rights\)\. Choose a port from 1024 up .*--port 0/],
+    ['EADDRNOTAVAIL', '10.9.9.9', 8787, /^\[mockvideo\] Cannot listen on 10\.9\.9\.9:8787: 10\.9\.9\.9 is not an address of this machine\. Use --host 127\.0\.0\.1 .* or --host 0\.0\.0\.0/],
+    ['EADDRNOTAVAIL', '::5', 8787, /Cannot listen on \[::5\]:8787/],
+  ])('%s on %s:%d is one line naming the address and what to do', (code, host, port, message) => {
+    const failure = listenFailure(errno(code), host, port);
+    expect(failure).toBeInstanceOf(MockvideoError);
+    expect((failure as Error).message).toMatch(message);
+    expect((failure as Error).message).not.toContain('\n');
+    expect((failure as Error).cause).toMatchObject({ code });
+  });
+
+  it('names the flag that set the port', () => {
+    expect((listenFailure(errno('EADDRINUSE'), '127.0.0.1', 8443, '--https-port') as Error).message).toContain('use another port (--https-port 8444) or --https-port 0 for a free one.');
+  });
+
+  it('leaves other errors as they are', () => {
+    const other = errno('EMFILE');
+    expect(listenFailure(other, '127.0.0.1', 1)).toBe(other);
+  });
+
+  it('rejects listen with it when the port is taken', async () => {
+    const taken = await listen((_req, res) => res.end(), 0, '127.0.0.1');
+    try {
+      await expect(listen((_req, res) => res.end(), taken.port, '127.0.0.1')).rejects.toThrow(`Cannot listen on 127.0.0.1:${taken.port}: the port is in use`);
+    } finally {
+      await taken.close();
+    }
   });
 });

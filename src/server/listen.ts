@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
+import { MockvideoError } from '../errors.js';
 
 /** A running HTTP server: its URL and a clean stop. */
 export interface RunningServer {
@@ -45,19 +46,50 @@ export function serverOptions(env: NodeJS.ProcessEnv = process.env): { headersTi
 }
 
 /**
+ * The one line a listen error becomes: the address, the cause in words, and what to do (`--port 0`,
+ * another port, `--host`), for the errors a user causes: the port is in use (`EADDRINUSE`), may not
+ * be bound without privileges (`EACCES`), or the host is not an address of this machine
+ * (`EADDRNOTAVAIL`, `ENOTFOUND`). `portFlag` is the flag that set the port (`--https-port`). Other
+ * errors are returned as they are.
+ *
+ * @example listenFailure(Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' }), '127.0.0.1', 8787)
+ * // MockvideoError: [mockvideo] Cannot listen on 127.0.0.1:8787: the port is in use by another process. …
+ */
+export function listenFailure(error: unknown, host: string, port: number, portFlag = '--port'): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const fail = (message: string) => Object.assign(new MockvideoError('MV_USAGE', message), { cause: error });
+  const otherPort = port === 0 ? '' : `another port (${portFlag} ${port === 65535 ? port - 1 : port + 1}) or `;
+  switch (code) {
+    case 'EADDRINUSE':
+      return fail(`Cannot listen on ${address}: the port is in use by another process. Stop that process, or use ${otherPort}${portFlag} 0 for a free one.`);
+    case 'EACCES':
+      return fail(`Cannot listen on ${address}: permission denied${port > 0 && port < 1024 ? ` (ports below 1024 need administrator rights)` : ''}. Choose a port from 1024 up (e.g. ${portFlag} 8787), or ${portFlag} 0 for a free port.`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return fail(`Cannot listen on ${address}: ${host} is not an address of this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every network).`);
+    default:
+      return error;
+  }
+}
+
+/**
  * Starts `server` (HTTP or HTTPS, made with {@link serverOptions}) on `host:port`; `port` 0 picks a
  * free port. The URL shows `scheme`, and `127.0.0.1` for a wildcard host.
- * @throws the listen error (e.g. `EADDRINUSE`) when the address cannot be bound.
+ * @throws MockvideoError (`MV_USAGE`, see {@link listenFailure}) when the port is in use or not
+ *   allowed, or the host is not an address of this machine; else the listen error.
  */
-export function serveOn<S extends Server | HttpsServer>(server: S, port: number, host: string, scheme: 'http' | 'https'): Promise<Omit<RunningServer, 'server'> & { server: S }> {
+export function serveOn<S extends Server | HttpsServer>(server: S, port: number, host: string, scheme: 'http' | 'https', portFlag = '--port'): Promise<Omit<RunningServer, 'server'> & { server: S }> {
   // Node reads these three from the server at each check, so they are set here too (keepAliveTimeout
   // is no createServer option in Node 20); connectionsCheckingInterval only works at creation.
   const { headersTimeout, requestTimeout, keepAliveTimeout } = serverOptions();
   Object.assign(server, { headersTimeout, requestTimeout, keepAliveTimeout });
   return new Promise((resolvePromise, reject) => {
-    server.once('error', reject);
+    const fail = (error: Error) => reject(listenFailure(error, host, port, portFlag));
+    server.once('error', fail);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       const address = server.address() as AddressInfo;
       const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolvePromise({
@@ -81,7 +113,7 @@ export function serveOn<S extends Server | HttpsServer>(server: S, port: number,
 
 /**
  * Listens with HTTP on `host:port` (`port` 0 picks a free port).
- * @throws the listen error (e.g. `EADDRINUSE`) when the address cannot be bound.
+ * @throws MockvideoError (`MV_USAGE`) when the address cannot be bound (see {@link listenFailure}).
  */
 export function listen(app: RequestListener, port: number, host: string): Promise<RunningServer> {
   return serveOn(createServer(serverOptions(), app), port, host, 'http');

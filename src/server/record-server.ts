@@ -5,6 +5,7 @@ import { PREFIX } from '../errors.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
+import { missingFolders, removeEmptyFolders } from '../storage/created-folders.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { listen, type RunningServer } from './listen.js';
@@ -63,6 +64,8 @@ export function lostExchangeLine(entry: ProxyLogEntry): string {
  * Requests under `/api/g1/` reach the proxy on a fast path in front of Express (`fastPath`).
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
+  // A recorder that cannot listen leaves no folder it made behind.
+  const created = missingFolders(options.out);
   const release = await claimRecordingDir(options.out);
   const writer = new RecordingWriter(options.out, options.only ? { replace: options.only } : {});
   let recorded = 0;
@@ -85,7 +88,14 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   const app = createApp({ handlers: [], after: [proxy.middleware as unknown as RequestHandler], context });
   // Requests under /api/g1/ go to the proxy without Express (see createRecordFastPath).
   const listener: RequestListener = (options.fastPath ?? true) ? recordListener(app, context, proxy) : app;
-  const running = await listen(listener, options.port, options.host);
+  let running: RunningServer;
+  try {
+    running = await listen(listener, options.port, options.host);
+  } catch (error) {
+    await release();
+    removeEmptyFolders(created);
+    throw error;
+  }
   return {
     running,
     context,

@@ -24,13 +24,15 @@ export interface StartedServers {
   url: string;
   lines: string[];
   deviceUrls: DeviceUrl[];
+  /** Warnings for stderr: an HTTPS URL left out because the certificate does not name its host. */
+  warnings: string[];
   /** Closes every server, letting requests in flight finish for up to `graceMs` milliseconds (default 2,000). */
   close(graceMs?: number): Promise<void>;
 }
 
-/** The names a generated certificate must cover: localhost, loopback, the emulator's host address, the LAN addresses and `host`. */
-export function certificateHosts(host: string): string[] {
-  const hosts = ['localhost', '127.0.0.1', '::1', ANDROID_EMULATOR_HOST, ...lanAddresses().map(([, address]) => address)];
+/** The names a generated certificate must cover: localhost, loopback, the emulator's host address, the LAN addresses (IPv4 and `ipv6`) and `host`. */
+export function certificateHosts(host: string, ipv6: readonly string[] = []): string[] {
+  const hosts = ['localhost', '127.0.0.1', '::1', ANDROID_EMULATOR_HOST, ...lanAddresses().map(([, address]) => address), ...ipv6];
   if (!isWildcardHost(host) && !hosts.includes(host)) hosts.push(host);
   return hosts;
 }
@@ -41,7 +43,7 @@ export function certificateHosts(host: string): string[] {
  * node:tls, node:crypto and the certificate code load only when TLS is asked for.
  *
  * @throws MockvideoError (`MV_USAGE`) for `--cert` without `--key` (or the reverse) or an unreadable file.
- * @throws the listen error (e.g. `EADDRINUSE`).
+ * @throws MockvideoError (`MV_USAGE`) for a port in use or not allowed, or a host this machine does not have (see `listenFailure`).
  */
 export async function startServers(app: RequestListener, plan: ListenPlan): Promise<StartedServers> {
   if ((plan.certFile === undefined) !== (plan.keyFile === undefined)) {
@@ -50,31 +52,47 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
   const wantsTls = plan.https === true || plan.httpsPort !== undefined || plan.certFile !== undefined;
   let tls: TlsMaterial | undefined;
   let listenHttps: typeof import('./listen-https.js').listenHttps | undefined;
+  let names: ((host: string) => boolean) | undefined;
   if (wantsTls) {
-    const [{ ensureCertificate, readCertificateFiles }, https] = await Promise.all([import('./tls-certificate.js'), import('./listen-https.js')]);
+    const [{ certificateNames, ensureCertificate, ipv6LanAddresses, readCertificateFiles }, https] = await Promise.all([import('./tls-certificate.js'), import('./listen-https.js')]);
     listenHttps = https.listenHttps;
-    tls = plan.certFile !== undefined ? readCertificateFiles(plan.certFile, plan.keyFile!) : await ensureCertificate(certificateHosts(plan.host), plan.certDir);
+    tls = plan.certFile !== undefined ? readCertificateFiles(plan.certFile, plan.keyFile!) : await ensureCertificate(certificateHosts(plan.host, ipv6LanAddresses()), plan.certDir);
+    const cert = tls.cert;
+    names = (host) => certificateNames(cert, host);
   }
   const servers: Array<{ url: string; port: number; scheme: 'http' | 'https'; close(graceMs?: number): Promise<void> }> = [];
   try {
     if (!tls || plan.httpsPort !== undefined) servers.push({ ...(await listen(app, plan.port, plan.host)), scheme: 'http' });
-    if (tls) servers.push({ ...(await listenHttps!(app, plan.httpsPort ?? plan.port, plan.host, tls)), scheme: 'https' });
+    if (tls) servers.push({ ...(await listenHttps!(app, plan.httpsPort ?? plan.port, plan.host, tls, plan.httpsPort !== undefined ? '--https-port' : '--port')), scheme: 'https' });
   } catch (error) {
     await Promise.all(servers.map((s) => s.close()));
     throw error;
   }
   const lines: string[] = [];
   const urls: DeviceUrl[] = [];
+  const warnings: string[] = [];
   for (const server of servers) {
-    const ofServer = deviceUrls(plan.host, server.port, server.scheme);
+    let ofServer = deviceUrls(plan.host, server.port, server.scheme);
+    if (server.scheme === 'https' && names) {
+      // A URL whose host the certificate does not name would only give the device a certificate error.
+      const unnamed = ofServer.filter((u) => !names!(new URL(u.url).hostname));
+      for (const host of new Set(unnamed.map((u) => new URL(u.url).hostname))) {
+        const of = unnamed.filter((u) => new URL(u.url).hostname === host);
+        warnings.push(
+          `[mockvideo] Warning: the certificate ${tls!.certFile} does not name ${host}, so ${of.map((u) => u.label).join(', ')} (${of[0]!.url}) would get a certificate error: not listed. ` +
+            `Add ${host} to the certificate (e.g. "mkcert localhost 127.0.0.1 ${host.replace(/^\[|\]$/g, '')}"), or leave out --cert and --key to use a generated one.`,
+        );
+      }
+      ofServer = ofServer.filter((u) => !unnamed.includes(u));
+    }
     urls.push(...ofServer);
     lines.push(`  ${server.scheme.toUpperCase()} — devices reach it at:`);
-    lines.push(...formatDeviceUrls(ofServer).map((l) => `  ${l}`));
+    if (ofServer.length) lines.push(...formatDeviceUrls(ofServer).map((l) => `  ${l}`));
   }
   if (tls) {
     lines.push(`  certificate: ${tls.certFile}${tls.generated ? ' (new)' : ''}`);
     if (tls.caFile) lines.push(`  to trust it on a device, install the CA once: ${tls.caFile}`);
   }
   if (!isWildcardHost(plan.host)) lines.push('  for a phone on the same network, serve with --host 0.0.0.0');
-  return { url: servers[0]!.url, lines, deviceUrls: urls, close: async (graceMs?: number) => void (await Promise.all(servers.map((s) => s.close(graceMs)))) };
+  return { url: servers[0]!.url, lines, deviceUrls: urls, warnings, close: async (graceMs?: number) => void (await Promise.all(servers.map((s) => s.close(graceMs)))) };
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureCertificate, mockvideoHome } from './tls-certificate.js';
+import { certificateNames, ensureCertificate, ipv6LanAddresses, mockvideoHome } from './tls-certificate.js';
 
 describe('ensureCertificate', () => {
   it('makes a CA and a server certificate for the hosts, reuses them, and remakes only the server one for a new host', async () => {
@@ -28,5 +28,25 @@ describe('ensureCertificate', () => {
     expect(mockvideoHome({ MOCKVIDEO_HOME: '/a', XDG_CONFIG_HOME: '/b' })).toBe('/a');
     expect(mockvideoHome({ XDG_CONFIG_HOME: '/b' })).toBe(join('/b', 'mockvideo'));
     expect(mockvideoHome({})).toMatch(/\.mockvideo$/);
+  });
+});
+
+// Issue 20, item 11: the generated certificate left out IPv6 LAN addresses, and `--cert own.pem`
+// without 10.0.2.2 still advertised https://10.0.2.2.
+describe('what a certificate names', () => {
+  const info = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal, netmask: '', mac: '', cidr: null }) as import('node:os').NetworkInterfaceInfo;
+
+  it('lists the IPv6 LAN addresses a device can use, not loopback or link-local ones', () => {
+    expect(ipv6LanAddresses({ lo: [info('::1', 'IPv6', true)], eth0: [info('10.1.2.3', 'IPv4'), info('fe80::1', 'IPv6'), info('2001:db8::7', 'IPv6'), info('fd00::5', 'IPv6')] })).toEqual(['2001:db8::7', 'fd00::5']);
+  });
+
+  it('generates a certificate that names IPv6 addresses, and reads its names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockvideo-cert-'));
+    const made = await ensureCertificate(['localhost', '127.0.0.1', '2001:db8::7'], dir);
+    expect(certificateNames(made.cert, '2001:db8::7')).toBe(true);
+    expect(certificateNames(made.cert, '[2001:db8::7]')).toBe(true);
+    expect(certificateNames(made.cert, 'localhost')).toBe(true);
+    expect(certificateNames(made.cert, '10.0.2.2')).toBe(false);
+    expect(certificateNames('not a certificate', 'localhost')).toBe(false);
   });
 });

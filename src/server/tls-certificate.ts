@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { MockvideoError } from '../errors.js';
@@ -29,6 +29,37 @@ export function mockvideoHome(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The IPv6 addresses of this machine on its networks that a device may use (not loopback, not
+ * link-local `fe80::/10`, which needs an interface name a URL cannot carry well), for a generated
+ * certificate to name beside the IPv4 ones.
+ */
+export function ipv6LanAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces()): string[] {
+  const out: string[] = [];
+  for (const infos of Object.values(interfaces)) {
+    for (const info of infos ?? []) {
+      if (info.family === 'IPv6' && !info.internal && !/^fe[89ab]/i.test(info.address) && !out.includes(info.address)) out.push(info.address);
+    }
+  }
+  return out;
+}
+
+/**
+ * True when the server certificate of `pem` (the first certificate of a chain) names `host`, a DNS
+ * name or an IP address (IPv6 with or without brackets), read with node's `X509Certificate`: a
+ * device that connects to `https://<host>` then gets no name error. False for text that is not a
+ * certificate.
+ */
+export function certificateNames(pem: string, host: string): boolean {
+  const name = host.replace(/^\[|\]$/g, '');
+  try {
+    const cert = new X509Certificate(pem);
+    return (isIP(name) ? cert.checkIP(name) : cert.checkHost(name)) !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** True when `pem` is a certificate valid for at least another day that names every host of `hosts`. */
 function stillGood(pem: string, hosts: readonly string[], caPem?: string): boolean {

@@ -21,7 +21,7 @@ export function loadScenarioCatalog(dir?: string): ScenarioCatalog {
   const paths = scenarioFilesToParse(dir);
   if (paths.length === 0) return compiledShippedCatalog();
   const files = readScenarioFiles(paths);
-  const { catalog, problems } = checkScenarios([...shippedScenarios(), ...files.scenarios]);
+  const { catalog, problems } = checkScenarios([...shippedScenarios(), ...files.scenarios], files.broken);
   const all = [...files.problems, ...problems];
   if (all.length) throw new ScenarioError(all);
   return catalog;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import type { ScenarioProblem } from '../errors.js';
+import type { BrokenScenario } from '../scenarios/catalog.js';
 import { SCENARIO_NAME } from '../scenarios/format.js';
 import { parseScenarioText, type ParsedScenario } from '../scenarios/parse.js';
 
@@ -8,6 +9,8 @@ import { parseScenarioText, type ParsedScenario } from '../scenarios/parse.js';
 export interface ScenarioFiles {
   scenarios: ParsedScenario[];
   problems: ScenarioProblem[];
+  /** The files that failed to parse, for `checkScenarios` (which then reports an unknown `extends` of theirs too). */
+  broken: BrokenScenario[];
 }
 
 function displayPath(file: string): string {
@@ -24,6 +27,7 @@ function displayPath(file: string): string {
 export function readScenarioFiles(files: readonly string[]): ScenarioFiles {
   const scenarios: ParsedScenario[] = [];
   const problems: ScenarioProblem[] = [];
+  const broken: BrokenScenario[] = [];
   for (const file of files) {
     const source = displayPath(file);
     const name = basename(file, '.json');
@@ -40,7 +44,10 @@ export function readScenarioFiles(files: readonly string[]): ScenarioFiles {
     }
     const result = parseScenarioText(name, text, source);
     if (result.ok) scenarios.push(result.scenario);
-    else problems.push(...result.problems);
+    else {
+      problems.push(...result.problems);
+      broken.push({ name, source, ...(result.extends !== undefined ? { extends: result.extends } : {}) });
+    }
   }
-  return { scenarios, problems };
+  return { scenarios, problems, broken };
 }

@@ -121,6 +121,21 @@ describe('misses answered another way', () => {
     }
   });
 
+  // Issue 20, item 9: with the default --match nearest, a request without an exact recording got the
+  // nearest recording, and the scenario answered only operations without any recording.
+  it('--fallback-scenario answers every request without an exact recording, also where a nearest one exists', async () => {
+    const replay = await startCli(['replay', dir, '--fallback-scenario', 'default', '--port', '0', '--no-watch']);
+    try {
+      const other = await getBytes(`${replay.url}${clientPath('meta/cp').replace('_region=IN', '_region=US')}`);
+      expect(other.status).toBe(200);
+      expect(other.headers.get('x-mockvideo-match')).toBe('fallback');
+      expect(other.headers.get('x-mockvideo-scenario')).toBe('default');
+      expect((await getBytes(`${replay.url}${clientPathWith('meta/cp', OTHER_SESSION)}`)).headers.get('x-mockvideo-match')).toBe('exact');
+    } finally {
+      await replay.stop('SIGINT');
+    }
+  });
+
   it('--record-missing fetches, records and then replays what was missing', async () => {
     const copy = tempDir();
     cpSync(dir, copy, { recursive: true });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,5 +31,31 @@ describe('mockvideo new-scenario', () => {
     const again = await runCli(['new-scenario', 'twice'], { cwd });
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/exists already\. Pick another name or pass --force/);
+  });
+
+  // Issue 20, item 5: `new-scenario x --scenarios-dir d` exited 2 "Unknown arguments" (only --dir
+  // worked), and a broken other file in the folder stopped it, named instead of what it writes.
+  it('takes --scenarios-dir like serve, replay and validate, and --dir as an alias', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'mockvideo-new-'));
+    const viaFlag = await runCli(['new-scenario', 'one', '--scenarios-dir', 'mine'], { cwd });
+    expect(viaFlag.code).toBe(0);
+    expect(existsSync(join(cwd, 'mine/one.json'))).toBe(true);
+    expect((await runCli(['new-scenario', 'two', '--dir', 'mine'], { cwd })).code).toBe(0);
+    expect(existsSync(join(cwd, 'mine/two.json'))).toBe(true);
+  });
+
+  it('checks only what it writes and the scenarios it extends, not other files of the folder', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'mockvideo-new-'));
+    mkdirSync(join(cwd, 'scenarios'));
+    writeFileSync(join(cwd, 'scenarios/broken.json'), '{ "extends": "default", "operations": { ');
+    writeFileSync(join(cwd, 'scenarios/base.json'), JSON.stringify({ extends: 'gallery', operations: { ad_config: { data: { slot: 'pre-roll' } } } }));
+    const created = await runCli(['new-scenario', 'child', '--from', 'base'], { cwd });
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(cwd, 'scenarios/child.json'), 'utf8'))).toMatchObject({ extends: 'base', operations: { ad_config: { data: { slot: 'pre-roll' } } } });
+    const fromBroken = await runCli(['new-scenario', 'other', '--from', 'broken'], { cwd });
+    expect(fromBroken.code).toBe(2);
+    expect(fromBroken.stderr).toMatch(/scenarios\/broken\.json: invalid JSON/);
+    expect(existsSync(join(cwd, 'scenarios/other.json'))).toBe(false);
   });
 });

@@ -1,15 +1,16 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { MockvideoError } from '../../errors.js';
+import { MockvideoError, ScenarioError, UnknownScenarioError } from '../../errors.js';
 import type { ParsedScenario } from '../../scenarios/parse.js';
-import { SHIPPED_SCENARIOS_DIR, scenarioFilesAt } from '../../storage/scenario-files.js';
+import { SHIPPED_SCENARIOS_DIR, isScenarioFileName } from '../../storage/scenario-files.js';
 import { exitWithError } from '../exit.js';
+import { scenariosDirOption } from '../options.js';
 
 interface NewScenarioArgs {
   name: string;
   from: string;
-  dir: string;
+  'scenarios-dir': string;
   force: boolean;
 }
 
@@ -23,9 +24,11 @@ function adConfigOf(name: string, parsed: readonly ParsedScenario[]): unknown {
 }
 
 /**
- * `mockvideo new-scenario NAME [--from default] [--dir scenarios]`: writes `DIR/NAME.json`, a
- * scenario that extends another, with `$schema` and one example override (a copy of the parent's
- * `ad_config` answer), and prints how to serve it. Refuses to overwrite without `--force`.
+ * `mockvideo new-scenario NAME [--from default] [--scenarios-dir scenarios]` (`--dir` is an alias):
+ * writes `DIR/NAME.json`, a scenario that extends another, with `$schema` and one example override
+ * (a copy of the parent's `ad_config` answer), and prints how to serve it. Checks only what it
+ * writes and the scenarios it extends (each from `DIR/<name>.json`, else shipped): a broken other
+ * file in the folder does not stop it. Refuses to overwrite without `--force`.
  */
 export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
   command: 'new-scenario <name>',
@@ -34,32 +37,48 @@ export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
     yargs
       .positional('name', { type: 'string', describe: 'Scenario name: lowercase letters, digits, dashes' })
       .option('from', { type: 'string', default: 'default', describe: 'The scenario it extends' })
-      .option('dir', { type: 'string', default: 'scenarios', describe: 'Folder to write it to (created if missing)' })
+      .option('scenarios-dir', { ...scenariosDirOption, alias: 'dir', default: 'scenarios', describe: 'Folder of scenario files to write it to (created if missing)' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
-      .example('$0 new-scenario gallery-no-ads --from gallery', 'Write scenarios/gallery-no-ads.json extending "gallery"') as unknown as Argv<NewScenarioArgs>,
+      .example('$0 new-scenario gallery-no-ads --from gallery', 'Write scenarios/gallery-no-ads.json extending "gallery"')
+      .example('$0 new-scenario slow-plugins --scenarios-dir test/scenarios', 'Write it to another folder (the one serve --scenarios-dir reads)') as unknown as Argv<NewScenarioArgs>,
   handler: async (args: ArgumentsCamelCase<NewScenarioArgs>) => {
     try {
       // Loaded when the command runs, not at every start of the CLI.
-      const [{ SCENARIO_NAME, shippedScenarios }, { loadScenarioCatalog }, { readScenarioFiles }] = await Promise.all([
+      const [{ SCENARIO_NAME, checkScenarios, parseScenario, shippedScenarios }, { readScenarioFiles }] = await Promise.all([
         import('../../scenarios/index.js'),
-        import('../../storage/load-catalog.js'),
         import('../../storage/read-scenario-files.js'),
       ]);
       if (!SCENARIO_NAME.test(args.name)) throw new MockvideoError('MV_USAGE', `"${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "gallery-no-ads".`);
-      const dir = resolve(args.dir);
-      const local = existsSync(dir) ? readScenarioFiles(scenarioFilesAt([dir])).scenarios : [];
-      const parsed = [...shippedScenarios(), ...local];
-      // Throws UnknownScenarioError (listing the names) for an unknown --from.
-      const parent = (existsSync(dir) ? loadScenarioCatalog(dir) : loadScenarioCatalog()).get(args.from).name;
+      const dir = resolve(args.scenariosDir);
+      const shipped = shippedScenarios();
+      // --from and the scenarios it extends: the folder's file of that name, else the shipped one.
+      const chain: ParsedScenario[] = [];
+      for (let name: string | undefined = args.from; name !== undefined && !chain.some((s) => s.name === name); ) {
+        const file = join(dir, `${name}.json`);
+        const own = existsSync(file) ? readScenarioFiles([file]) : undefined;
+        if (own?.problems.length) throw new ScenarioError(own.problems);
+        const scenario = own?.scenarios[0] ?? shipped.find((s) => s.name === name);
+        if (!scenario) {
+          const local = existsSync(dir) ? readdirSync(dir).filter(isScenarioFileName).map((f) => f.slice(0, -'.json'.length)) : [];
+          throw new UnknownScenarioError(name, [...new Set([...shipped.map((s) => s.name), ...local])].sort());
+        }
+        chain.push(scenario);
+        name = scenario.extends;
+      }
+      const parent = args.from;
       const file = join(dir, `${args.name}.json`);
       if (existsSync(file) && !args.force) throw new MockvideoError('MV_USAGE', `${relative(process.cwd(), file)} exists already. Pick another name or pass --force to overwrite it.`);
-      mkdirSync(dir, { recursive: true });
       const scenario = {
         $schema: relative(dir, join(SHIPPED_SCENARIOS_DIR, 'scenario.schema.json')).split('\\').join('/'),
         description: `Like ${parent}, except for the operations below. (Say in one line what this scenario is for.)`,
         extends: parent,
-        operations: { ad_config: adConfigOf(parent, parsed) },
+        operations: { ad_config: adConfigOf(parent, [...shipped, ...chain]) },
       };
+      // What it writes is checked with its parents only.
+      const written = parseScenario(args.name, scenario, relative(process.cwd(), file) || file);
+      const problems = written.ok ? checkScenarios([...shipped, ...chain, written.scenario]).problems : written.problems;
+      if (problems.length) throw new ScenarioError(problems);
+      mkdirSync(dir, { recursive: true });
       writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);
       const shown = relative(process.cwd(), file) || file;
       const dirShown = relative(process.cwd(), dir) || '.';

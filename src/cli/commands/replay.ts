@@ -118,7 +118,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       yargs
         .positional('dir', { type: 'string', normalize: true, describe: 'Recording folder (from "mockvideo record" or "mockvideo import")' })
         .option('match', { choices: ['strict', 'nearest'] as const, default: 'nearest' as MatchMode, describe: 'strict: a miss gets a 404 near-miss report; nearest: the closest recording of the same operation' })
-        .option('fallback-scenario', { type: 'string', describe: 'Answer misses from this scenario instead' })
+        .option('fallback-scenario', { type: 'string', describe: 'Answer every request without an exact recording from this scenario (instead of the nearest recording or a 404)' })
         .option('scenarios-dir', scenariosDirOption)
         .option('record-missing', { type: 'boolean', default: false, describe: 'Fetch what has no exact recording from --upstream and record it' })
         .option('upstream', { type: 'string', describe: 'The real service, for --record-missing' })

@@ -94,6 +94,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
       process.stdout.write(dashboardLine(running.url));
       process.stdout.write(`${started!.lines.join('\n')}\n`);
+      for (const warning of started!.warnings) process.stderr.write(`${warning}\n`);
+      const active = context.faults.list();
+      if (active.length) process.stdout.write(`  faults: ${active.map((p) => p.spec).join(', ')} (listed at ${running.url}/__mockvideo/faults)\n`);
       stopOnSignals(() => void running.close().then(() => process.exit(0)));
     } catch (error) {
       exitWithError(error);

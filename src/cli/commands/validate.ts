@@ -3,6 +3,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { formatProblem, type ScenarioProblem } from '../../errors.js';
 import type { NormalisationPolicy } from '../../normalise/index.js';
 import type { ParsedScenario } from '../../scenarios/parse.js';
+import type { BrokenScenario } from '../../scenarios/catalog.js';
 import { SHIPPED_SCENARIOS_DIR, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { EXIT, exitWithError } from '../exit.js';
 import { progress, progressCallback } from '../progress.js';
@@ -58,15 +59,16 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
         const [{ checkScenarios, shippedScenarios }, { readScenarioFiles }] = await Promise.all([import('../../scenarios/index.js'), import('../../storage/read-scenario-files.js')]);
         const files = scenarioFilesAt(scenarioPaths);
         const bar = progress(files.length, 'Checking scenarios');
-        const read = { scenarios: [] as ParsedScenario[], problems: [] as ScenarioProblem[] };
+        const read = { scenarios: [] as ParsedScenario[], problems: [] as ScenarioProblem[], broken: [] as BrokenScenario[] };
         for (const file of files) {
           const one = readScenarioFiles([file]);
           read.scenarios.push(...one.scenarios);
           read.problems.push(...one.problems);
+          read.broken.push(...one.broken);
           bar.tick(file);
         }
         bar.done();
-        const { problems } = checkScenarios([...shippedScenarios(), ...read.scenarios]);
+        const { problems } = checkScenarios([...shippedScenarios(), ...read.scenarios], read.broken);
         const all = [...read.problems, ...problems];
         for (const problem of all) process.stdout.write(`✗ ${formatProblem(problem)}\n`);
         const bad = new Set(all.map((p) => p.source)).size;
