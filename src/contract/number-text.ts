@@ -6,12 +6,12 @@
  * @module
  */
 
-/** An integer written in decimal, with an optional sign: `42`, `-4811`, `+7`. @see seed "integer as text". */
+/** An integer written in decimal, with an optional sign: `42`, `-4811`, `+7`. @see docs/contract.md#common-query-parameters. */
 export const INTEGER_TEXT = /^[-+]?\d+$/;
 
 /**
  * A number written in decimal, with an optional sign, fraction and exponent: `3`, `-4811`, `2.5`,
- * `.5`, `1e3`. @see seed "number as text", "string holding a number", "`<number>:<number>`".
+ * `.5`, `1e3`. @see docs/contract.md#runtime-settings, docs/contract.md#plugin-entry.
  */
 export const NUMBER_TEXT = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 

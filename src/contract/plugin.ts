@@ -10,7 +10,7 @@ export const EXTERNAL_URL_KEY = /^ext_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_external_ur
 /** The `uri` of an upgrade link: `<scheme>://player-plugin/<plugin_id>/<version>`. */
 export const UPGRADE_URI = new RegExp(`^([a-zA-Z][a-zA-Z0-9+.-]*)://player-plugin/([^/]+)/(${INTEGER_TEXT.source.slice(1, -1)})$`);
 
-/** `market_sign.nonce`: `<number>:<number>`, each signed (`-4811:28657834`). @see seed "Plugin entry". */
+/** `market_sign.nonce`: `<number>:<number>`, each signed (`-4811:28657834`). @see docs/contract.md#plugin-entry. */
 export const MARKET_NONCE = new RegExp(`^${NUMBER_SOURCE}:${NUMBER_SOURCE}$`);
 
 const booleanText = z.enum(['true', 'false']);
