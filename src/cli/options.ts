@@ -54,3 +54,10 @@ export const adminTokenOption = {
   type: 'string',
   describe: 'Allow admin changes from other hosts that send "Authorization: Bearer TOKEN" (loopback is always allowed)',
 } satisfies Options;
+
+/** `--engine` of `serve` and `replay`: the routes through the Node host, or the generated MSW handlers in Express. */
+export const engineOption = {
+  choices: ['routes', 'msw'] as const,
+  default: 'routes',
+  describe: 'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through @mswjs/http-middleware in Express (slower)',
+} as const;

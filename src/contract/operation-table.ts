@@ -8,6 +8,9 @@
 /** The path prefix of every operation; `g1` is the interface generation. @see seed "Versioning" rule 1. */
 export const API_PREFIX = '/api/g1';
 
+/** The `uri` of an upgrade link: `<scheme>://player-plugin/<plugin_id>/<version>`. @see seed "Plugin entry" → `market_sign`. */
+export const UPGRADE_URI = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/player-plugin\/([^/]+)\/(\d+)$/;
+
 /** The names of the six operations, as their paths below {@link API_PREFIX}. @see seed "Operations". */
 export const OPERATION_NAMES = [
   'ad_config',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UPGRADE_URI } from './operation-table.js';
 
 /** 32 lowercase hexadecimal characters (plugin `md5`, `params.signature`). @see seed "Plugin entry". */
 export const LOWER_HEX_32 = /^[0-9a-f]{32}$/;
@@ -6,8 +7,7 @@ export const LOWER_HEX_32 = /^[0-9a-f]{32}$/;
 /** The pattern of the market-specific key `ext_<market>_external_url` in `market_sign`. */
 export const EXTERNAL_URL_KEY = /^ext_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_external_url$/;
 
-/** The `uri` of an upgrade link: `<scheme>://player-plugin/<plugin_id>/<version>`. */
-export const UPGRADE_URI = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/player-plugin\/([^/]+)\/(\d+)$/;
+export { UPGRADE_URI };
 
 const booleanText = z.enum(['true', 'false']);
 

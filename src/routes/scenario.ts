@@ -2,28 +2,27 @@ import { toServiceJson, type OperationName } from '../contract/core.js';
 import type { FaultBoard } from '../faults/board.js';
 import { HANG_MS, delayOf, type Fault } from '../faults/fault.js';
 import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/compile.js';
-import { methodNotAllowed, noStubMatched, unknownScenario } from './error-responses.js';
+import { methodNotAllowed, noStubMatched, unknownScenario } from './errors.js';
 import type { ScenarioResponder } from './responder.js';
+import type { Answer as RouteAnswer } from './request.js';
 import { ANSWERED_BY_HEADER } from './select-scenario.js';
 
 /** The response header that names the fault applied to an answer. */
 export const FAULT_HEADER = 'x-mockvideo-fault';
 
-/** An answer ready to send: status, headers (lower-case names) and the exact body text. Shared between requests: never changed. */
-export interface Answer {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
+/** A scenario's answer ready to send: status, headers (lower-case names) and the exact body text. Shared between requests: never changed. */
+export interface ScenarioAnswer extends RouteAnswer {
   readonly body: string;
 }
 
 /**
- * What to do for one request, whatever carries it (msw's `HttpResponse` or Node's `ServerResponse`):
- * wait `delayMs` milliseconds (0: answer at once), then send `answer`, or, when `answer` is
- * `undefined`, reset the connection (the `reset` and `hang` faults).
+ * What a scenario plans for one request: wait `delayMs` milliseconds (0: answer at once), then send
+ * `answer`, or, when `answer` is `undefined`, close the connection (`fault`: `reset` or `hang`).
  */
 export interface PlannedAnswer {
   delayMs: number;
-  answer: Answer | undefined;
+  answer: ScenarioAnswer | undefined;
+  fault?: 'reset' | 'hang';
 }
 
 /** One request to an operation, as {@link planScenarioAnswer} needs it. */
@@ -31,10 +30,10 @@ export interface OperationRequest {
   method: string;
   /** The scenario the request picks (header or `/scenarios/<name>` prefix), or `undefined` for the active one. */
   scenario: string | undefined;
-  /** The query, for the stubs' `when` conditions; a function is called only when a condition is checked. */
-  query: URLSearchParams | (() => URLSearchParams);
-  /** The origin the client used (`http://10.0.2.2:8787`), for `{origin}` in bodies; read only when a body has one. */
-  origin: () => string;
+  /** The raw query (without `?`), for the stubs' `when` conditions; parsed only when a condition is checked. */
+  query: string;
+  /** The origin the client used (`http://10.0.2.2:8787`), for `{origin}` in bodies. */
+  origin: string;
 }
 
 /** Where a scenario answer comes from: the responder (catalog and sequence counters), the active scenario, server-wide faults. */
@@ -46,14 +45,14 @@ export interface ScenarioAnswerSource {
   faults?: FaultBoard;
 }
 
-const now = (answer: Answer): PlannedAnswer => ({ delayMs: 0, answer });
+const now = (answer: ScenarioAnswer): PlannedAnswer => ({ delayMs: 0, answer });
 
 /**
  * The most origins whose answers are remembered per prepared response and scenario (a client
  * controls the origin, through its Host header). Scenarios need no bound: only the catalog's reach here.
  */
 const MAX_ORIGINS_PER_ANSWER = 16;
-const answers = new WeakMap<PreparedResponse, Map<string, Map<string, Answer>>>();
+const answers = new WeakMap<PreparedResponse, Map<string, Map<string, ScenarioAnswer>>>();
 
 /**
  * The answer of a prepared response (the scenario header added when `scenario` is given, a scenario
@@ -61,7 +60,7 @@ const answers = new WeakMap<PreparedResponse, Map<string, Map<string, Answer>>>(
  * nothing. Many scenarios may share one prepared response (one that extends another and changes
  * nothing): each keeps its own answer.
  */
-export function preparedAnswer(prepared: PreparedResponse, scenario?: string, origin = ''): Answer {
+export function preparedAnswer(prepared: PreparedResponse, scenario?: string, origin = ''): ScenarioAnswer {
   let byScenario = answers.get(prepared);
   if (!byScenario) answers.set(prepared, (byScenario = new Map()));
   let byOrigin = byScenario.get(scenario ?? '');
@@ -83,7 +82,7 @@ export function preparedAnswer(prepared: PreparedResponse, scenario?: string, or
  *
  * @see seed "Errors": the client logs failed fetches of operations 1, 3 and 4.
  */
-export function planFault(fault: Fault, normal: () => Answer, extraHeaders: Record<string, string> = {}): PlannedAnswer {
+export function planFault(fault: Fault, normal: () => ScenarioAnswer, extraHeaders: Record<string, string> = {}): PlannedAnswer {
   const headers = { 'content-type': JSON_CONTENT_TYPE, [FAULT_HEADER]: fault.kind, ...extraHeaders };
   switch (fault.kind) {
     case 'delay': {
@@ -99,15 +98,15 @@ export function planFault(fault: Fault, normal: () => Answer, extraHeaders: Reco
     case 'empty':
       return now({ status: 200, headers, body: '' });
     case 'hang':
-      return { delayMs: HANG_MS, answer: undefined };
+      return { delayMs: HANG_MS, answer: undefined, fault: 'hang' };
     case 'reset':
-      return { delayMs: 0, answer: undefined };
+      return { delayMs: 0, answer: undefined, fault: 'reset' };
   }
 }
 
 /**
  * What mockvideo answers to one request to `operation`: the single definition of scenario
- * behaviour, shared by the MSW handlers and the server's fast path.
+ * behaviour, read by the routes (`plan.ts`) for every adapter.
  *
  * - 405 for a method other than GET/HEAD;
  * - 404 JSON for an unknown scenario, or when no stub of the scenario matches the query;
@@ -127,6 +126,6 @@ export function planScenarioAnswer(source: ScenarioAnswerSource, operation: Oper
   const outcome = responder.respond(scenario, operation, request.query);
   if (!outcome.matched) return now(preparedAnswer(noStubMatched(scenario, operation, outcome.stubs), scenario));
   const fault = planned ?? outcome.fault;
-  const normal = () => preparedAnswer(outcome.response, scenario, outcome.response.hasOrigin ? request.origin() : '');
+  const normal = () => preparedAnswer(outcome.response, scenario, request.origin);
   return fault ? planFault(fault, normal, { [ANSWERED_BY_HEADER]: scenario }) : now(normal());
 }

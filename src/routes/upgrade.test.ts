@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { upgradeData } from './upgrade-route.js';
+import { upgradeData } from './upgrade.js';
 
 const entries = [
   { id: 'streamly', version: 12, url: 'a' },

@@ -1,6 +1,6 @@
 import type { HttpHandler } from 'msw';
 import { shippedCatalog } from '../scenarios/index.js';
-import { createHandlers } from './create-handlers.js';
+import { createHandlers } from './handlers.js';
 
 /**
  * The names of the scenarios shipped with mockvideo (`scenarios/*.json`, embedded at build time),
@@ -22,8 +22,9 @@ export const scenarioNames: readonly string[] = /* @__PURE__ */ Object.freeze(sh
  * MSW request handlers for the shipped `default` scenario on any origin: the same array as
  * `createHandlers()`, for `setupServer(...handlers)` or `setupWorker(...handlers)`.
  *
- * Shape: `readonly HttpHandler[]`, one handler per operation (`GET /api/g1/<operation>`) plus one
- * that answers any other path under `/api/g1` with a 404 listing the operations.
+ * Shape: `readonly HttpHandler[]`: one handler that answers the six operations, `meta/upgrade`,
+ * any other path under `/api/g1` (a 404 listing the operations) and the downloads under
+ * `/__mockvideo/` (images, plugin and provider packages), and leaves every other path.
  * Throws nothing at run time.
  *
  * @example

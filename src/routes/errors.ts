@@ -1,3 +1,4 @@
+import type { Finding } from '../findings/index.js';
 import { OPERATION_NAMES, API_PREFIX } from '../contract/core.js';
 import { JSON_CONTENT_TYPE, type CompiledStub } from '../scenarios/compile.js';
 
@@ -34,4 +35,14 @@ export function noStubMatched(scenario: string, operation: string, stubs: readon
     operation,
     stubs: stubs.map((stub) => ({ when: { query: Object.fromEntries(stub.query) } })),
   });
+}
+
+/** 400 of `--strict-requests` for a request to an operation with contract findings; lists them. */
+export function strictRequestsError(findings: readonly Finding[]) {
+  return errorBody(400, `This request breaks the contract (${findings.length} finding${findings.length === 1 ? '' : 's'}); --strict-requests answers it with 400.`, { findings });
+}
+
+/** 414 for a request target (path and query) longer than the `limit` mockvideo serves. */
+export function targetTooLong(length: number, limit: number) {
+  return errorBody(414, `The request target is ${length} characters; mockvideo serves at most ${limit}.`);
 }

@@ -2,7 +2,7 @@ import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { minimalScenario } from '../../test/support/minimal-scenario.js';
 import { buildCatalog, parseScenario, type ParsedScenario } from '../scenarios/index.js';
-import { createHandlers, createScenarioHandlers } from './create-handlers.js';
+import { createHandlers, createScenarioHandlers } from './handlers.js';
 
 function catalog() {
   const base = minimalScenario() as Record<string, any>;

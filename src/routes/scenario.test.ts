@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PreparedResponse } from '../scenarios/compile.js';
-import { preparedAnswer } from './scenario-answer.js';
+import { preparedAnswer } from './scenario.js';
 
 const prepared = (body: string): PreparedResponse => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body, hasOrigin: body.includes('{origin}') });
 

@@ -35,15 +35,22 @@ export class ScenarioResponder {
   }
 
   /**
-   * The answer of scenario `scenario` to a GET of `operation` with query `query` (or a function
-   * that makes it: it is called only when a stub has a `when` condition to check).
+   * The answer of scenario `scenario` to a GET of `operation` with query `query` (parsed params, or
+   * the raw query without `?`, parsed only when a stub has a `when` condition to check).
    * @throws UnknownScenarioError when the scenario is not in the catalog.
    */
-  respond(scenario: string, operation: OperationName, query: URLSearchParams | (() => URLSearchParams)): StubOutcome {
+  respond(scenario: string, operation: OperationName, query: URLSearchParams | string): StubOutcome {
     const compiled = this.#catalog.get(scenario);
     const stubs = compiled.operations[operation];
-    let params = typeof query === 'function' ? undefined : query;
-    const index = stubs.findIndex((stub) => stub.query.length === 0 || stubMatches(stub, (params ??= (query as () => URLSearchParams)())));
+    let params = typeof query === 'string' ? undefined : query;
+    let index = -1;
+    for (let i = 0; i < stubs.length; i++) {
+      const stub = stubs[i]!;
+      if (stub.query.length === 0 || stubMatches(stub, (params ??= new URLSearchParams(query)))) {
+        index = i;
+        break;
+      }
+    }
     if (index < 0) return { matched: false, stubs };
     const { responses } = stubs[index]!;
     const key = `${scenario}\u0000${operation}\u0000${index}`;
