@@ -67,6 +67,16 @@ function encodedOf(answer: Answer, findings: number): { body: Buffer; head: Outg
   return { body: encoded.body, head };
 }
 
+/** The origin-form (path and query) of an absolute-form request target; `/` when it does not parse. */
+function originForm(target: string): string {
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return '/';
+  }
+}
+
 /** Whether a route is of the device-facing surface (answered by the routes, not by the Express host). */
 function isDeviceRoute(route: Route): boolean {
   return route.kind !== 'admin' && route.kind !== 'other';
@@ -82,8 +92,8 @@ export interface DeviceHostOptions {
   routes?: Routes;
   /** The Express host (admin API, dashboard, analytics, the 404 of other paths; with `--engine msw` the MSW handlers): made on first use. */
   host: () => RequestListener | Promise<RequestListener>;
-  /** Carries out a `pass` plan: the recording proxy (`fail` answers an error of its own). */
-  pass?: (req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void) => void;
+  /** Carries out a `pass` plan: the recording proxy; `next()` hands the request to the Express host, `next(error)` answers an error of its own. */
+  pass?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** Hears each request once answered (or the client went away). */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -140,8 +150,10 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     if (plan.kind === 'none') return toHost(req, res);
     if (plan.kind === 'pass') {
       if (!pass) return toHost(req, res);
+      // Set first, so that the proxy's own headers join it and the journal reads them all.
+      if (plan.route.kind === 'operation') res.setHeader(FINDINGS_HEADER, String(plan.findings.length));
       observe(req, res, plan.route, query, plan.findings, written(res, captureBody(res)));
-      return pass(req, res, (error) => answerFailure(req, res, error));
+      return pass(req, res, (error) => (error === undefined ? toHost(req, res) : answerFailure(req, res, error)));
     }
     const findings = plan.route.kind === 'operation' ? plan.findings.length : -1;
     observe(req, res, plan.route, query, plan.findings, () =>
@@ -155,19 +167,22 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
   };
 
   return (req, res) => {
-    const target = req.url ?? '/';
+    let target = req.url ?? '/';
     if (target.length > MAX_URL_LENGTH) {
       const answer = targetTooLong(target.length, MAX_URL_LENGTH);
       res.writeHead(answer.status, answer.headers).end(answer.body);
       return;
     }
+    // An absolute-form target (`GET http://host/api/g1/meta/cp`) is routed by its path; the host it names is never asked.
+    if (!target.startsWith('/')) target = originForm(target);
     const at = target.indexOf('?');
     const path = at < 0 ? target : target.slice(0, at);
     const query = at < 0 ? '' : target.slice(at + 1);
     const route = routeOf(path);
     if (!isDeviceRoute(route)) {
-      // The admin guard and Express see the normalised path: no odd spelling gets past them.
-      if (route.path !== path && path.startsWith('/')) req.url = query ? `${route.path}?${query}` : route.path;
+      // The admin guard and Express see the normalised path (a trailing slash kept): no odd spelling gets past them.
+      const seen = route.path === '/' || !path.endsWith('/') ? route.path : `${route.path}/`;
+      if (seen !== path) req.url = query ? `${seen}?${query}` : seen;
       return toHost(req, res);
     }
     const origin = originOf(req);

@@ -79,7 +79,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     context,
     routes: createRoutes({ record: true, strictRequests: () => context.strictRequests }),
     host: async () => (await import('./app.js')).createApp({ context }),
-    pass: (req, res, fail) => proxy.middleware(req, res, fail),
+    pass: (req, res, next) => proxy.middleware(req, res, next),
   });
   const running = await listen(listener, options.port, options.host);
   return {

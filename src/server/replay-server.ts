@@ -117,7 +117,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     context,
     ...(engine === 'routes' ? { routes } : {}),
     host: () => app,
-    ...(proxy ? { pass: (req, res, fail) => proxy!.middleware(req, res, fail) } : {}),
+    ...(proxy ? { pass: (req, res, next) => proxy!.middleware(req, res, next) } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   const running = await listen(listener, options.port, options.host);
