@@ -7,6 +7,7 @@ import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { createRoutes } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { deviceListener } from './device-host.js';
+import { foreignRequest, ownHostNames } from './host-guard.js';
 import { listen, type RunningServer } from './listen.js';
 
 /** Options of {@link startRecorder}. */
@@ -25,6 +26,8 @@ export interface RecorderOptions {
   /** Accept an https upstream whose certificate does not verify (see `createRecordingProxy`). */
   insecureUpstream?: boolean;
   onExchange?: (entry: ProxyLogEntry) => void;
+  /** More host names devices use to reach the recorder (`--allow-host`), besides this machine's own names and addresses and the emulator's `10.0.2.2`. */
+  allowHosts?: readonly string[];
 }
 
 /** A running recorder. `stop()` stops accepting, lets exchanges in flight finish and be stored, and resolves with the count recorded. */
@@ -74,12 +77,14 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   });
   // The journal, findings, admin API and dashboard see the recorded traffic too.
   const context = createServerContext({ mode: 'record', catalog: loadScenarioCatalog(), scenario: 'default', policy: options.policy, details: { upstream: options.upstream, recordings: options.out } });
+  const own = ownHostNames(options.allowHosts);
   // Loaded on first use, not with the command line: `mockvideo serve` never needs the recording host.
   const listener = deviceListener({
     context,
     routes: createRoutes({ record: true, strictRequests: () => context.strictRequests }),
     host: async () => (await import('./app.js')).createApp({ context }),
     pass: (req, res, next) => proxy.middleware(req, res, next),
+    refusePass: (req) => foreignRequest(req.headers.host, req.headers.origin, own),
   });
   const running = await listen(listener, options.port, options.host);
   return {

@@ -10,6 +10,7 @@ import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
 import { createRoutes, scenarioFallback } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { deviceListener } from './device-host.js';
+import { foreignRequest, ownHostNames } from './host-guard.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
 import type { Engine } from './serve-server.js';
@@ -29,6 +30,8 @@ export interface ReplayServerOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   onMiss?: (report: NearMissReport) => void;
   onRecorded?: (entry: ProxyLogEntry) => void;
+  /** More host names devices use (`--allow-host`), for the `--record-missing` guard (see `startRecorder`). */
+  allowHosts?: readonly string[];
   /** Hears each recording file as it is read at start (1-based count, total, file), for a progress bar. */
   onProgress?: (done: number, total: number, file: string) => void;
   /** Bytes of responses kept in memory; the others are read from their files when served. Default 8 MiB. */
@@ -113,11 +116,12 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     ...(options.fallbackScenario ? { scenarios } : {}),
     strictRequests,
   });
+  const own = ownHostNames(options.allowHosts);
   const listener = deviceListener({
     context,
     ...(engine === 'routes' ? { routes } : {}),
     host: () => app,
-    ...(proxy ? { pass: (req, res, next) => proxy!.middleware(req, res, next) } : {}),
+    ...(proxy ? { pass: (req, res, next) => proxy!.middleware(req, res, next), refusePass: (req) => foreignRequest(req.headers.host, req.headers.origin, own) } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   const running = await listen(listener, options.port, options.host);

@@ -6,7 +6,7 @@ import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
 import { requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-import { engineOption, hostOption, portOption, scenariosDirOption } from '../options.js';
+import { allowHostOption, engineOption, hostOption, portOption, scenariosDirOption } from '../options.js';
 import type { Engine } from '../../server/serve-server.js';
 import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
@@ -23,10 +23,13 @@ interface ReplayArgs extends NormaliseArgs {
   host: string;
   watch: boolean;
   engine: string;
+  'allow-host'?: string[];
 }
 
 /** What {@link runReplay} needs; `serve --replay DIR` passes its own port and host. */
 export interface RunReplayOptions {
+  /** `--allow-host` names, for the `--record-missing` guard. */
+  allowHosts?: readonly string[];
   /** Which engine answers (`--engine`); default `routes`. */
   engine?: Engine;
   dir: string;
@@ -71,6 +74,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     ...(options.scenariosDir ? { scenariosDir: options.scenariosDir } : {}),
     ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
     ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.allowHosts?.length ? { allowHosts: options.allowHosts } : {}),
     ...(onRequest ? { onRequest } : {}),
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
     onProgress: progressCallback('Loading recordings'),
@@ -131,7 +135,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         .option('port', portOption)
         .option('host', hostOption)
         .option('watch', { type: 'boolean', default: true, describe: 'Reload the recordings when their files change; broken files keep the last good set serving (--no-watch to turn off)' })
-        .option('engine', engineOption),
+        .option('engine', engineOption)
+        .option('allow-host', allowHostOption),
     )
       .example('$0 replay recordings/session1', 'Replay a session on http://127.0.0.1:8787')
       .example('$0 replay recordings/session1 --match strict', 'Explain every request that was not recorded')
@@ -151,6 +156,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         output: args as unknown as OutputArgs,
         watch: args.watch,
         engine: args.engine as Engine,
+        ...(args.allowHost?.length ? { allowHosts: args.allowHost as string[] } : {}),
       });
     } catch (error) {
       exitWithError(error);

@@ -66,9 +66,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       const onRequest = requestLogger(args as unknown as OutputArgs);
       const { running, context } = await startServeServer({
         // Loaded with the HTTP host, on the first request that is not the device-facing surface.
-        before: async () => {
+        before: async (live) => {
           const [{ analyticsRoutes }, { AnalyticsStore }] = [await import('../../server/analytics-routes.js'), await import('../../analytics/index.js')];
-          return [analyticsRoutes(new AnalyticsStore(), (args.analyticsPath as string[] | undefined) ?? [])];
+          return [analyticsRoutes(new AnalyticsStore(), (args.analyticsPath as string[] | undefined) ?? [], { adminToken: () => live.adminToken })];
         },
         engine: args.engine as Engine,
         listen: async (app) => (started = await startServers(app, { port: args.port, host: args.host, https: args.https, httpsPort: args.httpsPort as number | undefined, certFile: args.cert, keyFile: args.key })),
