@@ -7,7 +7,7 @@ import type { ServerContext } from './context.js';
 export interface AppOptions {
   /** Middlewares run first, after the admin guard (e.g. the analytics sink); what they leave goes on. */
   before?: RequestHandler[];
-  /** With `--engine msw`: the MSW handlers through `@mswjs/http-middleware` (see `mswEngine`), after the admin API. */
+  /** With `--engine msw`: the MSW handlers through `@mswjs/http-middleware` (see `mswEngine`), run first. */
   device?: RequestHandler;
   /** Middlewares run before the 404 (e.g. the recording proxy of `--record-missing` under `--engine msw`). */
   after?: RequestHandler[];
@@ -17,8 +17,8 @@ export interface AppOptions {
 
 /**
  * The Express host, for what is not the device-facing surface (that is the routes', see
- * `deviceListener`): the admin guard on `/__mockvideo`, the `before` middlewares, the admin API and
- * dashboard (with a `context`), the MSW handlers of `--engine msw`, the `after` middlewares, then a
+ * `deviceListener`): the MSW handlers of `--engine msw`, the admin guard on `/__mockvideo`, the
+ * `before` middlewares, the admin API and dashboard (with a `context`), the `after` middlewares, then a
  * JSON 404 that points at the operations, then an error handler that answers 400 for a request it
  * cannot parse and 500 otherwise (a closed connection when msw planned a network error: the `reset`
  * and `hang` faults); the process keeps serving other clients either way.
@@ -27,10 +27,11 @@ export function createApp(options: AppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', false);
+  // The device-facing surface first: its downloads under /__mockvideo are no admin calls (as in the default engine).
+  if (options.device) app.use(options.device);
   app.use(ADMIN_PREFIX, foreignGuard());
   for (const middleware of options.before ?? []) app.use(middleware);
   if (options.context) app.use(ADMIN_PREFIX, adminRouter(options.context));
-  if (options.device) app.use(options.device);
   for (const middleware of options.after ?? []) app.use(middleware);
   app.use((req: Request, res: Response) => {
     res.status(404).json({
