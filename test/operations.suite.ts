@@ -199,7 +199,7 @@ export function operationsSuite(subject: Subject): void {
 
       it('sequences, `when` conditions, header spelling, {origin}, stub faults and rate faults, in order', async () => {
         const exchanges: Exchange[] = [];
-        for (let round = 0; round < (subject.subset ? 2 : 8); round++) {
+        for (let round = 0; round < (subject.subset ? 3 : 8); round++) {
           for (const operation of OPERATION_NAMES) exchanges.push({ method: 'GET', path: `/scenarios/suite${clientPath(operation)}` });
           exchanges.push({ method: 'GET', path: '/scenarios/suite/api/g1/ad_config?_region=DE&_region=IN' });
         }
