@@ -192,7 +192,7 @@ export function operationsSuite(subject: Subject): void {
         for (const operation of OPERATION_NAMES) exchanges.push({ method: 'HEAD', path: clientPath(operation) });
         const seen = await expectSame(exchanges);
         // The server-wide --fault takes every localplay/recomm request, whatever the scenario.
-        const recomm = exchanges.flatMap((e, i) => (e.path.includes('/localplay/recomm') ? [seen[i]] : []));
+        const recomm = exchanges.flatMap((e, i) => (e.path.includes('/localplay/recomm') ? [seen[i]!] : []));
         expect(recomm.map((s) => (s === 'reset' ? 0 : [s.status, s.headers['x-mockvideo-fault']]))).toEqual(recomm.map(() => [502, 'status']));
         expect(seen.filter((s) => s !== 'reset' && s.headers['x-mockvideo-findings'] === '0').length).toBe(seen.length);
       });
