@@ -53,9 +53,10 @@ export interface RunningReplay {
 
 /**
  * Starts `mockvideo replay DIR`: indexes every recording of `dir` (see {@link loadRecordingIndex}:
- * responses are read from the files when served, beyond a bounded cache), then serves them (see
- * `createReplayHandlers`), with an optional fallback scenario and `--record-missing` proxy. Requests
- * a recording answers take the replay fast path (unless `fastPath: false`); the rest go to Express.
+ * responses are read from the files when served, beyond a bounded cache), then serves them through
+ * the routes (`createRoutes` with `replay`) in the Node host, with an optional fallback scenario and
+ * the `--record-missing` proxy; the admin API and dashboard in Express. With `engine: 'msw'` the
+ * generated replay handlers (`createReplayHandlers`) answer instead, inside Express.
  *
  * @throws RecordingError naming every corrupt or broken file: replay refuses to start.
  * @throws UnknownScenarioError / ScenarioError for a bad fallback scenario.
