@@ -89,8 +89,12 @@ export function bodyBytes(answer: Answer): Uint8Array {
 }
 
 const decoder = new TextDecoder();
+const decoded = new WeakMap<Answer, string>();
 
-/** The body of an answer as text (bytes decoded as UTF-8), as the journal keeps it. */
+/** The body of a (shared) answer as text, as the journal keeps it: bytes decoded as UTF-8 once per answer. */
 export function bodyText(answer: Answer): string {
-  return typeof answer.body === 'string' ? answer.body : decoder.decode(answer.body);
+  if (typeof answer.body === 'string') return answer.body;
+  let text = decoded.get(answer);
+  if (text === undefined) decoded.set(answer, (text = decoder.decode(answer.body)));
+  return text;
 }
