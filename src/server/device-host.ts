@@ -97,9 +97,9 @@ export interface DeviceHostOptions {
   /** Hears each request once answered (or the client went away). */
   onRequest?: (entry: RequestLogEntry) => void;
   /**
-   * Why a request to be passed to the recorder must be refused (403), or `undefined`: a foreign
-   * `Host` or a cross-site `Origin` (see `foreignRequest`), so that no web page can poison
-   * recordings or read the upstream's answers.
+   * With a recorder (`record`, `replay --record-missing`): why a request under `/api/g1` must be
+   * refused (403) before anything else, or `undefined`: a foreign `Host` or a cross-site `Origin`
+   * (see `foreignRequest`), so that no web page can poison recordings or read the upstream's answers.
    */
   refusePass?: (req: IncomingMessage) => string | undefined;
 }
@@ -156,11 +156,6 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     if (plan.kind === 'none') return toHost(req, res);
     if (plan.kind === 'pass') {
       if (!pass) return toHost(req, res);
-      const refused = options.refusePass?.(req);
-      if (refused !== undefined) {
-        res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `Refused: ${refused}. The recorder forwards only requests of devices and tools to this server (add a name with --allow-host).` }));
-        return;
-      }
       // Set first, so that the proxy's own headers join it and the journal reads them all.
       if (plan.route.kind === 'operation') res.setHeader(FINDINGS_HEADER, String(plan.findings.length));
       observe(req, res, plan.route, query, plan.findings, written(res, captureBody(res)));
@@ -200,6 +195,13 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     if (origin === undefined) {
       res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: 'Cannot read this request: it has no valid Host header.' }));
       return;
+    }
+    if (options.refusePass && (route.kind === 'operation' || route.kind === 'upgrade' || route.kind === 'unknown-operation')) {
+      const refused = options.refusePass(req);
+      if (refused !== undefined) {
+        res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `Refused: ${refused}. The recorder forwards only requests of devices and tools to this server (add a name with --allow-host).` }));
+        return;
+      }
     }
     if (!routes) {
       // --engine msw: the MSW handlers in the Express host answer; the journal and the log stay here.

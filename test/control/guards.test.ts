@@ -52,6 +52,22 @@ describe('the recorder forwards only requests of devices and tools', () => {
   });
 });
 
+describe('replay --record-missing forwards only requests of devices and tools, with either engine', () => {
+  const upstream = useUpstream();
+  it.each(['routes', 'msw'])('--engine %s refuses a foreign Host with 403 and forwards a device', async (engine) => {
+    const replay = await startCli(['replay', tempDir(), '--record-missing', '--upstream', upstream.url, '--port', '0', '--no-watch', '--engine', engine]);
+    try {
+      const before = upstream.received.length;
+      expect((await send(`${replay.url}${clientPath('meta/cp')}`, 'GET', { host: 'evil.example' })).status).toBe(403);
+      expect(upstream.received.slice(before)).toEqual([]);
+      expect((await send(`${replay.url}${clientPath('meta/cp')}`, 'GET', { host: `10.0.2.2:${new URL(replay.url).port}` })).status).toBe(200);
+      expect(upstream.received.slice(before)).toEqual([clientPath('meta/cp')]);
+    } finally {
+      await replay.stop('SIGINT');
+    }
+  });
+});
+
 describe('serve: odd spellings of /__mockvideo and the analytics sink', () => {
   let server: CliProcess;
   beforeAll(async () => {
