@@ -2,7 +2,7 @@ import { API_PREFIX } from '../contract/core.js';
 import { queryFindings, type Finding } from '../findings/index.js';
 import { MATCH_HEADER } from '../replay/headers.js';
 import type { NearMissReport } from '../replay/near-miss.js';
-import type { Replayer } from '../replay/replayer.js';
+import type { Replayer, ReplayOutcome } from '../replay/replayer.js';
 import type { Downloads, DownloadRoute } from './downloads.js';
 import { errorBody, methodNotAllowed, strictRequestsError, targetTooLong, unknownOperation } from './errors.js';
 import { routeOf, UPGRADE_OPERATION, type Route } from './path.js';
@@ -84,6 +84,20 @@ function asFallback(plan: Plan): Plan {
   return { ...plan, answer: marked };
 }
 
+/** The plan of a recording the replayer found (`exact` or `nearest`), or `undefined` for another outcome. */
+function recordingPlan(recordings: RecordingAnswers, route: OperationRoute, findings: readonly Finding[], found: ReplayOutcome): Plan | Promise<Plan> | undefined {
+  if (found.kind !== 'exact' && found.kind !== 'nearest') return undefined;
+  const made = recordings.answer(found.entry, found.kind, found.kind === 'nearest' ? found.differences : []);
+  return made instanceof Promise ? made.then((done) => answer(route, findings, done)) : answer(route, findings, made);
+}
+
+/** The plan of a request no recording answers exactly (nor a fallback): the near-miss 404, heard by `onMiss`. */
+function missPlan(replayRoutes: ReplayRoutes, request: RouteRequest, route: OperationRoute, findings: readonly Finding[], outcome: ReplayOutcome): Plan {
+  if (outcome.kind !== 'miss') return { kind: 'none', route, findings };
+  replayRoutes.onMiss?.(outcome.report);
+  return answer(route, findings, missAnswer(outcome.report, request.headers));
+}
+
 /**
  * The routes of mockvideo's device-facing surface: what every request gets, whatever adapter
  * carries it (the MSW handlers, the Node host, the recorder). Per request, in this order:
@@ -110,29 +124,17 @@ export function createRoutes(options: RoutesOptions): Routes {
     const path = `${API_PREFIX}/${route.operation}`;
     const { replayer } = replayRoutes;
     const mode = replayRoutes.recordMissing || replayRoutes.fallback ? 'strict' : replayer.match;
-    let outcome = replayer.find(request.method, path, request.query, mode);
-    const serve = (found: typeof outcome) => {
-      if (found.kind !== 'exact' && found.kind !== 'nearest') return undefined;
-      const made = recordings!.answer(found.entry, found.kind, found.kind === 'nearest' ? found.differences : []);
-      return made instanceof Promise ? made.then((done) => answer(route, findings, done)) : answer(route, findings, made);
-    };
-    if (outcome.kind === 'exact') return serve(outcome)!;
+    const outcome = replayer.find(request.method, path, request.query, mode);
+    if (outcome.kind === 'exact') return recordingPlan(recordings!, route, findings, outcome)!;
     if (replayRoutes.recordMissing) return { kind: 'pass', route, findings };
-    const miss = (): Plan => {
-      if (outcome.kind === 'nearest') return serve(outcome) as Plan;
-      if (outcome.kind !== 'miss') return { kind: 'none', route, findings };
-      replayRoutes.onMiss?.(outcome.report);
-      return answer(route, findings, missAnswer(outcome.report, request.headers));
-    };
-    if (!replayRoutes.fallback) return serve(outcome) ?? miss();
+    if (!replayRoutes.fallback) return recordingPlan(recordings!, route, findings, outcome) ?? missPlan(replayRoutes, request, route, findings, outcome);
     if (replayer.match === 'nearest') {
-      outcome = replayer.find(request.method, path, request.query, 'nearest');
-      const nearest = serve(outcome);
+      const nearest = recordingPlan(recordings!, route, findings, replayer.find(request.method, path, request.query, 'nearest'));
       if (nearest) return nearest;
     }
     const fellBack = replayRoutes.fallback(request, route);
-    if (fellBack instanceof Promise) return fellBack.then((plan) => (plan ? { ...asFallback(plan), findings } : miss()));
-    return fellBack ? { ...asFallback(fellBack), findings } : miss();
+    if (fellBack instanceof Promise) return fellBack.then((plan) => (plan ? { ...asFallback(plan), findings } : missPlan(replayRoutes, request, route, findings, outcome)));
+    return fellBack ? { ...asFallback(fellBack), findings } : missPlan(replayRoutes, request, route, findings, outcome);
   };
 
   const operation = (request: RouteRequest, route: OperationRoute): Plan | Promise<Plan> => {
