@@ -20,9 +20,9 @@ export {
   type CreateHandlersOptions,
   type ScenarioHandlerOptions,
   type ShippedScenarioOptions,
-} from './handlers/create-handlers.js';
-export { handlers, scenarioNames } from './handlers/shipped-handlers.js';
-export { SCENARIO_HEADER } from './handlers/select-scenario.js';
+} from './msw/handlers.js';
+export { handlers, scenarioNames } from './msw/shipped-handlers.js';
+export { SCENARIO_HEADER } from './routes/select-scenario.js';
 export {
   buildCatalog,
   isScenarioName,

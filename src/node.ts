@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import type { HttpHandler } from 'msw';
 import { MockvideoError, RecordingError } from './errors.js';
 import { DEFAULT_POLICY, type NamedRecording } from './normalise/index.js';
-import { createReplayHandlers as createReplayHandlersFor, type ReplayHandlerOptions } from './replay/handlers.js';
+import { createReplayHandlers as createReplayHandlersFor, type ReplayHandlerOptions } from './msw/replay-handlers.js';
 import { Replayer } from './replay/replayer.js';
 import type { ScenarioCatalog } from './scenarios/index.js';
 import { loadRecordingIndex } from './storage/load-recordings.js';
@@ -18,7 +18,7 @@ import { loadScenarioCatalog } from './storage/load-catalog.js';
 export { loadScenarioCatalog } from './storage/load-catalog.js';
 export { RecordingError } from './errors.js';
 export type { NamedRecording, Recording } from './normalise/index.js';
-export type { ReplayHandlerOptions } from './replay/handlers.js';
+export type { ReplayHandlerOptions } from './msw/replay-handlers.js';
 export { MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchMode } from './replay/replayer.js';
 
 /** What {@link loadScenario} returns: exactly the options `createHandlers` needs to serve it. */

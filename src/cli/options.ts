@@ -54,3 +54,17 @@ export const adminTokenOption = {
   type: 'string',
   describe: 'Allow admin changes from other hosts that send "Authorization: Bearer TOKEN" (loopback is always allowed)',
 } satisfies Options;
+
+/** `--engine` of `serve` and `replay`: the routes through the Node host, or the generated MSW handlers in Express. */
+export const engineOption = {
+  choices: ['routes', 'msw'] as const,
+  default: 'routes',
+  describe: 'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through @mswjs/http-middleware in Express (slower)',
+} as const;
+
+/** `--allow-host` of `record` and `replay --record-missing`: more names devices reach the recorder by. */
+export const allowHostOption = {
+  type: 'string',
+  array: true,
+  describe: "Also forward requests whose Host is this name (e.g. a DNS name of this machine); the machine's own names and addresses and 10.0.2.2 always work",
+} as const;

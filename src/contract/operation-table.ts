@@ -5,8 +5,13 @@
  * @module
  */
 
+import { INTEGER_TEXT } from './number-text.js';
+
 /** The path prefix of every operation; `g1` is the interface generation. @see docs/contract.md#versioning. */
 export const API_PREFIX = '/api/g1';
+
+/** The `uri` of an upgrade link: `<scheme>://player-plugin/<plugin_id>/<version>`, the version a signed integer. @see docs/contract.md#plugin-entry. */
+export const UPGRADE_URI = new RegExp(`^([a-zA-Z][a-zA-Z0-9+.-]*)://player-plugin/([^/]+)/(${INTEGER_TEXT.source.slice(1, -1)})$`);
 
 /** The names of the six operations, as their paths below {@link API_PREFIX}. @see docs/contract.md#operations. */
 export const OPERATION_NAMES = [

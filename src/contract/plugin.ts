@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INTEGER_TEXT, NUMBER_SOURCE, NUMBER_TEXT } from './number-text.js';
+import { UPGRADE_URI } from './operation-table.js';
 
 /** 32 lowercase hexadecimal characters (plugin `md5`, `params.signature`). @see docs/contract.md#plugin-entry. */
 export const LOWER_HEX_32 = /^[0-9a-f]{32}$/;
@@ -7,8 +8,7 @@ export const LOWER_HEX_32 = /^[0-9a-f]{32}$/;
 /** The pattern of the market-specific key `ext_<market>_external_url` in `market_sign`. */
 export const EXTERNAL_URL_KEY = /^ext_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_external_url$/;
 
-/** The `uri` of an upgrade link: `<scheme>://player-plugin/<plugin_id>/<version>`. */
-export const UPGRADE_URI = new RegExp(`^([a-zA-Z][a-zA-Z0-9+.-]*)://player-plugin/([^/]+)/(${INTEGER_TEXT.source.slice(1, -1)})$`);
+export { UPGRADE_URI };
 
 /** `market_sign.nonce`: `<number>:<number>`, each signed (`-4811:28657834`). @see docs/contract.md#plugin-entry. */
 export const MARKET_NONCE = new RegExp(`^${NUMBER_SOURCE}:${NUMBER_SOURCE}$`);

@@ -1,11 +1,17 @@
 /**
- * What a placeholder image URL asks for: `/__mockvideo/media/<kind>/<path>.<png|jpg|jpeg>` with
+ * The download paths (placeholder images, plugin and provider packages), and what a placeholder image URL asks for: `/__mockvideo/media/<kind>/<path>.<png|jpg|jpeg>` with
  * optional `?size=WxH` and `?label=TEXT`. Pure, any runtime.
  * @module
  */
 
 /** The path prefix of placeholder images. */
 export const MEDIA_PREFIX = '/__mockvideo/media/';
+
+/** The path prefix of plugin packages: `/__mockvideo/plugins/<md5>.<ext>`. */
+export const PLUGIN_PREFIX = '/__mockvideo/plugins/';
+
+/** The path prefix of content-provider packages (`apk_url`): `/__mockvideo/apk/<name>.apk`. */
+export const APK_PREFIX = '/__mockvideo/apk/';
 
 /** Default size in pixels (`[width, height]`) by the first path segment; any other kind is 128×128. */
 export const MEDIA_SIZES: Readonly<Record<string, readonly [number, number]>> = {

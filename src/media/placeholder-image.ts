@@ -1,4 +1,5 @@
-import { createRequire } from 'node:module';
+import { encode as encodePng } from 'fast-png';
+import jpeg from 'jpeg-js';
 import { GLYPH_HEIGHT, GLYPH_WIDTH, drawableText, glyphPixel } from './bitmap-font.js';
 import type { MediaRequest } from './media-path.js';
 
@@ -24,8 +25,8 @@ function colourOf(seed: string): [number, number, number] {
  * 2-pixel border and `label` in white, centred, as large as fits (characters the tiny font lacks are
  * left out; a label too long for the width is cut).
  */
-export function placeholderPixels(width: number, height: number, label: string, seed: string): Buffer {
-  const data = Buffer.alloc(width * height * 4);
+export function placeholderPixels(width: number, height: number, label: string, seed: string): Uint8Array {
+  const data = new Uint8Array(width * height * 4);
   const [r, g, b] = colourOf(seed);
   const set = (x: number, y: number, rgb: readonly number[]) => {
     const at = (y * width + x) * 4;
@@ -65,18 +66,29 @@ export function placeholderPixels(width: number, height: number, label: string, 
 }
 
 /**
- * Encodes the placeholder `request` asks for as PNG (pngjs) or JPEG (jpeg-js, quality 85). The same
- * request always gives the same bytes. [node]: pngjs needs `node:zlib`.
+ * JPEG bytes of RGBA pixels (jpeg-js, quality 85). jpeg-js hands back a Node `Buffer` when it runs
+ * as CommonJS (as bundlers wrap it); where there is no `Buffer` (a browser), a `Uint8Array` stands in
+ * for the length of the call.
+ */
+function encodeJpeg(data: Uint8Array, width: number, height: number): Uint8Array {
+  const scope = globalThis as { Buffer?: unknown };
+  if (scope.Buffer !== undefined) return new Uint8Array(jpeg.encode({ data, width, height }, 85).data);
+  scope.Buffer = { from: (bytes: ArrayLike<number>) => Uint8Array.from(bytes) };
+  try {
+    return new Uint8Array(jpeg.encode({ data, width, height }, 85).data);
+  } finally {
+    delete scope.Buffer;
+  }
+}
+
+/**
+ * Encodes the placeholder `request` asks for as PNG (fast-png) or JPEG (jpeg-js, quality 85), in
+ * any runtime. The same request always gives the same bytes.
  *
  * @example placeholderImage({ format: 'png', contentType: 'image/png', width: 96, height: 96, label: 'streamly', seed: '/x' })
  */
-export function placeholderImage(request: MediaRequest): Buffer {
-  const data = placeholderPixels(request.width, request.height, request.label, request.seed);
-  // The encoders are loaded on the first image asked for, not when the server starts.
-  const require = createRequire(import.meta.url);
-  if (request.format === 'jpeg') return Buffer.from((require('jpeg-js') as typeof import('jpeg-js')).encode({ data, width: request.width, height: request.height }, 85).data);
-  const { PNG } = require('pngjs') as typeof import('pngjs');
-  const png = new PNG({ width: request.width, height: request.height });
-  data.copy(png.data);
-  return PNG.sync.write(png);
+export function placeholderImage(request: MediaRequest): Uint8Array {
+  const { width, height } = request;
+  const data = placeholderPixels(width, height, request.label, request.seed);
+  return request.format === 'jpeg' ? encodeJpeg(data, width, height) : encodePng({ width, height, data, channels: 4, depth: 8 });
 }

@@ -1,11 +1,8 @@
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { md5 } from '@noble/hashes/legacy.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { strToU8, zipSync } from 'fflate';
 
-/** The path prefix of plugin packages: `/__mockvideo/plugins/<md5>.<ext>`. */
-export const PLUGIN_PREFIX = '/__mockvideo/plugins/';
-
-/** The path prefix of content-provider packages (`apk_url`): `/__mockvideo/apk/<name>.apk`. */
-export const APK_PREFIX = '/__mockvideo/apk/';
+export { APK_PREFIX, PLUGIN_PREFIX } from './media-path.js';
 
 /** What a plugin package is built from: the entry's `id`, `version` and `type`. @see docs/contract.md#plugin-entry. */
 export interface PluginPackageSource {
@@ -17,11 +14,9 @@ export interface PluginPackageSource {
 // A local-time date, so the ZIP's DOS timestamps (local time) are the same in every time zone.
 const MTIME = new Date(2024, 0, 1, 0, 0, 0);
 
-/** A small ZIP (stored, fixed timestamps) whose entries describe `manifest`; same input, same bytes. */
+/** A small ZIP (stored, fixed timestamps, fflate: any runtime) whose entries describe `manifest`; same input, same bytes. */
 function packageBytes(manifest: Record<string, string | number>): Uint8Array {
   const lines = Object.entries(manifest).map(([k, v]) => `${k}: ${v}`);
-  // fflate is loaded on the first package asked for, not when the server starts.
-  const { strToU8, zipSync } = createRequire(import.meta.url)('fflate') as typeof import('fflate');
   return zipSync(
     {
       'META-INF/MANIFEST.MF': [strToU8(`Manifest-Version: 1.0\r\nCreated-By: mockvideo\r\n\r\n`), { level: 0, mtime: MTIME }],
@@ -48,9 +43,9 @@ export function providerPackage(name: string): Uint8Array {
   return packageBytes({ kind: 'provider-apk', name });
 }
 
-/** The MD5 of `bytes` as 32 lowercase hexadecimal characters, the form of a plugin entry's `md5`. */
+/** The MD5 of `bytes` (a string as UTF-8) as 32 lowercase hexadecimal characters, the form of a plugin entry's `md5`. Any runtime (@noble/hashes). */
 export function md5Hex(bytes: Uint8Array | string): string {
-  return createHash('md5').update(bytes).digest('hex');
+  return bytesToHex(md5(typeof bytes === 'string' ? strToU8(bytes) : bytes));
 }
 
 /** The content type of a package file by its extension: `.apk` → `application/vnd.android.package-archive`. */

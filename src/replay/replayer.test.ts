@@ -1,9 +1,9 @@
 import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, buildRecording, splitQuery, type NamedRecording } from '../normalise/index.js';
-import { createReplayHandlers } from './handlers.js';
+import { createReplayHandlers } from '../msw/replay-handlers.js';
 import { formatNearMissReport } from './near-miss.js';
-import { RecordingIndex } from './recording-index.js';
+import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from './recording-source.js';
 import { Replayer } from './replayer.js';
 
@@ -147,7 +147,7 @@ describe('Replayer over recordings indexed by reference', () => {
   it('requests for one recording while it is read share the read (and its failure); later ones read again', async () => {
     const source = memorySource(recordings);
     const replayer = new Replayer(new RecordingIndex(recordings.map(refOf), DEFAULT_POLICY, source), { match: 'strict' });
-    const served = () => replayer.served('GET', '/api/g1/meta/cp', COMMON)!.entry;
+    const served = () => (replayer.find('GET', '/api/g1/meta/cp', COMMON) as { entry: IndexedRecording }).entry;
     const first = await Promise.all(Array.from({ length: 5 }, () => replayer.response(served())));
     expect(source.reads).toEqual(['meta-cp/d-000.json']);
     expect(new Set(first).size).toBe(1);
@@ -159,23 +159,26 @@ describe('Replayer over recordings indexed by reference', () => {
     expect(source.reads).toHaveLength(3);
   });
 
-  it('served() gives exact and nearest outcomes counted like find(), and undefined for a miss without counting', () => {
+  it('find() counts exact and nearest outcomes, and a miss not at all', () => {
     const replayer = new Replayer(recordings, { match: 'nearest' });
-    expect(replayer.served('GET', '/api/g1/meta/setting', COMMON)?.entry.name).toBe('meta-setting/c-000.json');
-    expect(replayer.served('GET', '/api/g1/meta/setting', COMMON, 'strict')?.entry.name).toBe('meta-setting/c-001.json');
-    expect(replayer.served('GET', '/api/g1/meta/cp', 'other=1')?.kind).toBe('nearest');
-    expect(replayer.served('GET', '/api/g1/meta/cp', 'other=1', 'strict')).toBeUndefined();
-    expect(replayer.served('GET', '/api/g1/nothing', COMMON)).toBeUndefined();
+    const name = (outcome: ReturnType<Replayer['find']>) => ('entry' in outcome ? outcome.entry.name : outcome.kind);
+    expect(name(replayer.find('GET', '/api/g1/meta/setting', COMMON))).toBe('meta-setting/c-000.json');
+    expect(name(replayer.find('GET', '/api/g1/meta/setting', COMMON, 'strict'))).toBe('meta-setting/c-001.json');
+    expect(replayer.find('GET', '/api/g1/meta/cp', 'other=1').kind).toBe('nearest');
+    expect(replayer.find('GET', '/api/g1/meta/cp', 'other=1', 'strict').kind).toBe('miss');
+    expect(replayer.find('GET', '/api/g1/nothing', COMMON).kind).toBe('not-operation');
     expect(replayer.unused()).toEqual(['localplay-diversion/a-000.json', 'localplay-diversion/b-000.json']);
   });
 
-  it('served() remembers exact matches by the query without its volatile, secret and identity values, and forgets them when the recordings change', () => {
+  const exactOf = (outcome: ReturnType<Replayer['find']>) => (outcome.kind === 'exact' ? outcome : undefined);
+
+  it('find() remembers exact matches by the query without its volatile, secret and identity values, and forgets them when the recordings change', () => {
     const replayer = new Replayer(recordings.slice(0, 2), { match: 'strict' });
-    const ask = (nonce: number) => replayer.served('GET', '/api/g1/localplay/diversion', `ref=&is_from_gallery=false&_region=IN&_model=Redmi%20Note&_nonce=${nonce}&_ts=${nonce}&_st=S${nonce}&_sdevid=d${nonce}&ref=app`);
+    const ask = (nonce: number) => exactOf(replayer.find('GET', '/api/g1/localplay/diversion', `ref=&is_from_gallery=false&_region=IN&_model=Redmi%20Note&_nonce=${nonce}&_ts=${nonce}&_st=S${nonce}&_sdevid=d${nonce}&ref=app`));
     expect(ask(1)?.entry.name).toBe('localplay-diversion/b-000.json');
     expect(ask(2)?.entry.name).toBe('localplay-diversion/b-000.json');
     // Another value of a parameter that matches is another query.
-    expect(replayer.served('GET', '/api/g1/localplay/diversion', 'ref=&is_from_gallery=maybe&_region=IN&_model=Redmi%20Note&ref=app')).toBeUndefined();
+    expect(exactOf(replayer.find('GET', '/api/g1/localplay/diversion', 'ref=&is_from_gallery=maybe&_region=IN&_model=Redmi%20Note&ref=app'))).toBeUndefined();
     // A recording added under the same key (--record-missing) extends the sequence at once.
     replayer.add(named('localplay-diversion/b-001.json', '/api/g1/localplay/diversion', `ref=&is_from_gallery=false&${COMMON}&ref=app`, 'other again'));
     expect(ask(3)?.entry.name).toBe('localplay-diversion/b-001.json');
@@ -184,8 +187,8 @@ describe('Replayer over recordings indexed by reference', () => {
     expect(ask(4)).toBeUndefined();
     // An encoded parameter name is decoded, never remembered raw.
     replayer.replaceRecordings(recordings);
-    expect(replayer.served('GET', '/api/g1/meta/cp', COMMON.replace('_region', '%5Fregion'))?.entry.name).toBe('meta-cp/d-000.json');
-    expect(replayer.served('GET', '/api/g1/meta/cp', COMMON.replace('_region', '%5Fregion'))?.entry.name).toBe('meta-cp/d-000.json');
+    expect(exactOf(replayer.find('GET', '/api/g1/meta/cp', COMMON.replace('_region', '%5Fregion')))?.entry.name).toBe('meta-cp/d-000.json');
+    expect(exactOf(replayer.find('GET', '/api/g1/meta/cp', COMMON.replace('_region', '%5Fregion')))?.entry.name).toBe('meta-cp/d-000.json');
   });
 
   it('a folder reloaded with replaceRecordings answers from the new index and starts sequences again', async () => {

@@ -4,7 +4,7 @@ import { closest, nearMissReport, type Difference, type NearMissReport } from '.
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
 
-/** The most queries whose exact match `Replayer.served` remembers (then forgotten all at once). */
+/** The most queries whose exact match `Replayer.find` remembers (then forgotten all at once). */
 export const MAX_KNOWN_QUERIES = 1024;
 
 /** Per policy: a `name=value` pair (split as `splitQuery` splits it) of a parameter the policy leaves out of matching. */
@@ -72,7 +72,7 @@ export class Replayer {
   /** How many times each sequence (the recordings of one key, known by the name of its first) was served. */
   readonly #served = new Map<string, number>();
   readonly #used = new Set<string>();
-  /** The recordings of exact matches found by `served`, by {@link memoKey}; valid for `#knownFor` while it has `#knownSize` recordings. */
+  /** The recordings of exact matches found by `find`, by {@link memoKey}; valid for `#knownFor` while it has `#knownSize` recordings. */
   readonly #known = new Map<string, readonly IndexedRecording[]>();
   #knownFor: RecordingIndex | undefined;
   #knownSize = 0;
@@ -103,33 +103,17 @@ export class Replayer {
   }
 
 
-  /** The recording for one request: `search` is the raw query string (with or without `?`). */
-  find(method: string, pathname: string, search: string, mode: MatchMode = this.match): ReplayOutcome {
-    // HEAD is answered like GET (the host drops the body).
-    if (method.toUpperCase() === 'HEAD') method = 'GET';
-    const operation = operationOfPath(pathname);
-    if (!operation) return { kind: 'not-operation' };
-    const pairs = splitQuery(search);
-    const query = queryMultimap(pairs, this.#index.policy);
-    const served = this.#serve(method, operation, query, mode, this.#index.find(method, operation, query));
-    if (served) return served;
-    const names = pairs.map(([name]) => decodeComponent(name));
-    const key = matchKeyOf(method, operation, query);
-    return { kind: 'miss', report: nearMissReport(this.#index, { method: method.toUpperCase(), operation, key, query, names }, this.#index.policy) };
-  }
-
   /**
-   * Like {@link find}, for a caller that only wants a recording to serve (a fast path): the `exact`
-   * or `nearest` outcome, counted in the sequences and the used list as `find` counts it, or
-   * `undefined` for a miss or a path that is not an operation. A miss changes nothing and builds no
-   * near-miss report, so `find` can be asked about the same request afterwards.
+   * The recording for one request: `search` is the raw query string (with or without `?`). Exact
+   * matches of queries seen before are remembered (a client sends the same queries again and again
+   * but for their volatile values); a miss changes nothing (no sequence, no used list).
    */
-  served(method: string, pathname: string, search: string, mode: MatchMode = this.match): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
+  find(method: string, pathname: string, search: string, mode: MatchMode = this.match): ReplayOutcome {
     method = method.toUpperCase();
+    // HEAD is answered like GET (the host drops the body).
     if (method === 'HEAD') method = 'GET';
     const operation = operationOfPath(pathname);
-    if (!operation) return undefined;
-    // A client sends the same queries again and again but for their volatile values: their exact matches are remembered.
+    if (!operation) return { kind: 'not-operation' };
     if (this.#knownFor !== this.#index || this.#knownSize !== this.#index.size) {
       this.#known.clear();
       this.#knownFor = this.#index;
@@ -138,13 +122,18 @@ export class Replayer {
     const memo = memoKey(method, operation, search, this.#index.policy);
     const known = memo === undefined ? undefined : this.#known.get(memo);
     if (known) return { kind: 'exact', entry: this.#next(known) };
-    const query = queryMultimap(splitQuery(search), this.#index.policy);
+    const pairs = splitQuery(search);
+    const query = queryMultimap(pairs, this.#index.policy);
     const exact = this.#index.find(method, operation, query);
     if (exact && memo !== undefined) {
       if (this.#known.size >= MAX_KNOWN_QUERIES) this.#known.clear();
       this.#known.set(memo, exact);
     }
-    return this.#serve(method, operation, query, mode, exact);
+    const served = this.#serve(method, operation, query, mode, exact);
+    if (served) return served;
+    const names = pairs.map(([name]) => decodeComponent(name));
+    const key = matchKeyOf(method, operation, query);
+    return { kind: 'miss', report: nearMissReport(this.#index, { method, operation, key, query, names }, this.#index.policy) };
   }
 
   #serve(method: string, operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createHandlers } from '../handlers/create-handlers.js';
+import { createHandlers } from '../msw/handlers.js';
 import { buildCatalog } from './catalog.js';
 import { isScenarioName, scenarioNames, type ScenarioName } from './scenario-names.js';
 import { shippedScenarios } from './shipped.js';

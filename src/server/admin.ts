@@ -1,4 +1,3 @@
-import { hostname, networkInterfaces } from 'node:os';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { MockvideoError } from '../errors.js';
 import { parseFaultPlan } from '../faults/index.js';
@@ -6,25 +5,12 @@ import { journalToHar } from '../journal/index.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../verify/index.js';
 import type { ServerContext } from './context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
+import { foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
+
+export { foreignRequest, hostName, isLoopback, mayMutate, ownHostNames } from './host-guard.js';
 
 /** Where the admin API lives. */
 export const ADMIN_PREFIX = '/__mockvideo';
-
-/** True for a loopback address (`127.0.0.0/8`, `::1`, or either mapped into IPv6). */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return plain === '::1' || /^127\.\d+\.\d+\.\d+$/.test(plain);
-}
-
-/**
- * Whether a mutating admin call may go ahead: always from loopback; from any other address only
- * when an admin token is configured and the call sends it as `Authorization: Bearer <token>`.
- */
-export function mayMutate(remoteAddress: string | undefined, authorization: string | undefined, adminToken: string | undefined): boolean {
-  if (isLoopback(remoteAddress)) return true;
-  return adminToken !== undefined && authorization === `Bearer ${adminToken}`;
-}
 
 /** The admin call's query (the host turns Express's query parser off: operations read raw queries). */
 function query(req: Request): URLSearchParams {
@@ -40,44 +26,6 @@ function journalFilter(req: Request): { operation?: string; sdevid?: string } {
   return filter;
 }
 
-/** The host name of a `Host` header (`[::1]:8787` → `::1`, `Example.local:80` → `example.local`). */
-export function hostName(host: string): string {
-  const m = /^\[([^\]]+)\](?::\d+)?$/.exec(host) ?? /^([^:]+)(?::\d+)?$/.exec(host);
-  return (m ? m[1]! : host).toLowerCase();
-}
-
-/**
- * The host names this server answers to: loopback names and addresses, every address of this
- * machine's interfaces, its host name, and the emulator aliases of the host (`10.0.2.2`,
- * `10.0.3.2`). A `Host` outside this list is a DNS-rebinding attempt.
- */
-export function ownHostNames(): Set<string> {
-  const names = new Set(['localhost', '127.0.0.1', '::1', '10.0.2.2', '10.0.3.2', hostname().toLowerCase(), `${hostname().toLowerCase()}.local`]);
-  for (const list of Object.values(networkInterfaces())) for (const info of list ?? []) names.add(info.address.toLowerCase());
-  return names;
-}
-
-/**
- * Why a request to the admin API comes from somewhere it must not, or `undefined`: a `Host` that is
- * not a name of this server (DNS rebinding), or an `Origin` other than the server's own (a web page
- * open in the QA person's browser). Requests without `Origin` (curl, tests, the app) pass.
- */
-export function foreignRequest(host: string | undefined, origin: string | undefined, own: ReadonlySet<string>): string | undefined {
-  if (!host) return 'a request without a Host header';
-  const name = hostName(host);
-  if (!own.has(name) && !/^127\.\d+\.\d+\.\d+$/.test(name)) return `Host "${host}" is not a name of this server`;
-  if (origin !== undefined) {
-    let originHost: string;
-    try {
-      originHost = new URL(origin).host.toLowerCase();
-    } catch {
-      return `Origin "${origin}" is not mockvideo's own`;
-    }
-    if (originHost !== host.toLowerCase()) return `Origin "${origin}" is not mockvideo's own (${host})`;
-  }
-  return undefined;
-}
-
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -85,8 +33,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * what {@link foreignRequest} finds with 403 and no CORS headers, so a foreign page can neither
  * steer mockvideo nor read the journal or analytics (which hold device identifiers).
  */
-export function foreignGuard() {
-  const own = ownHostNames();
+export function foreignGuard(own: ReadonlySet<string> = ownHostNames()) {
   return (req: Request, res: Response, next: NextFunction) => {
     const foreign = foreignRequest(req.headers.host, req.headers.origin, own);
     if (!foreign) return next();

@@ -1,5 +1,5 @@
 import { FaultBoard, type FaultPlan } from '../faults/board.js';
-import { ScenarioResponder } from '../handlers/responder.js';
+import { ScenarioResponder } from '../routes/responder.js';
 import type { DeviceUrl } from './addresses.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from '../journal/journal.js';
 import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/policy.js';

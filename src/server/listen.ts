@@ -17,9 +17,6 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The longest request target served, in characters (the client's longest is about 1,200); longer ones get 414. */
-export const MAX_URL_LENGTH = 8192;
-
 /**
  * Time limits of every server, in milliseconds: a client that sends its headers slowly
  * (slowloris) or never finishes its request is cut off instead of holding a socket forever.

@@ -1,5 +1,3 @@
-import type { RequestListener } from 'node:http';
-import type { RequestHandler } from 'express';
 import type { OperationName } from '../contract/index.js';
 import { PREFIX } from '../errors.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
@@ -7,9 +5,11 @@ import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
 import { missingFolders, removeEmptyFolders } from '../storage/created-folders.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
+import { createRoutes } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
+import { deviceListener } from './device-host.js';
+import { foreignRequest, ownHostNames } from './host-guard.js';
 import { listen, type RunningServer } from './listen.js';
-import { recordListener } from './record-fast-path.js';
 
 /** Options of {@link startRecorder}. */
 export interface RecorderOptions {
@@ -27,11 +27,8 @@ export interface RecorderOptions {
   /** Accept an https upstream whose certificate does not verify (see `createRecordingProxy`). */
   insecureUpstream?: boolean;
   onExchange?: (entry: ProxyLogEntry) => void;
-  /**
-   * Hand requests under `/api/g1/` to the proxy on a fast path in front of Express (see
-   * `createRecordFastPath`); default true. `false` sends every request through the Express host.
-   */
-  fastPath?: boolean;
+  /** More host names devices use to reach the recorder (`--allow-host`), besides this machine's own names and addresses and the emulator's `10.0.2.2`. */
+  allowHosts?: readonly string[];
 }
 
 /** A running recorder. `stop()` stops accepting, lets exchanges in flight finish and be stored, and resolves with the count recorded. */
@@ -59,9 +56,9 @@ export function lostExchangeLine(entry: ProxyLogEntry): string {
 }
 
 /**
- * Starts `mockvideo record`: an Express host whose only route is the recording proxy to
- * `upstream`, writing into `out` (with `only`, that operation's old recordings are replaced).
- * Requests under `/api/g1/` reach the proxy on a fast path in front of Express (`fastPath`).
+ * Starts `mockvideo record`: the Node host whose routes pass every request under `/api/g1` to the
+ * recording proxy to `upstream`, writing into `out` (with `only`, that operation's old recordings
+ * are replaced), with the journal and findings; the admin API and dashboard in the Express host.
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
   // A recorder that cannot listen leaves no folder it made behind.
@@ -83,11 +80,15 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   });
   // The journal, findings, admin API and dashboard see the recorded traffic too.
   const context = createServerContext({ mode: 'record', catalog: loadScenarioCatalog(), scenario: 'default', policy: options.policy, details: { upstream: options.upstream, recordings: options.out } });
-  // Loaded here, not with the command line: `mockvideo serve` never needs the recording host.
-  const { createApp } = await import('./app.js');
-  const app = createApp({ handlers: [], after: [proxy.middleware as unknown as RequestHandler], context });
-  // Requests under /api/g1/ go to the proxy without Express (see createRecordFastPath).
-  const listener: RequestListener = (options.fastPath ?? true) ? recordListener(app, context, proxy) : app;
+  const own = ownHostNames(options.allowHosts);
+  // Loaded on first use, not with the command line: `mockvideo serve` never needs the recording host.
+  const listener = deviceListener({
+    context,
+    routes: createRoutes({ record: true, strictRequests: () => context.strictRequests }),
+    host: async () => (await import('./app.js')).createApp({ context }),
+    pass: (req, res, next) => proxy.middleware(req, res, next),
+    refusePass: (req) => foreignRequest(req.headers.host, req.headers.origin, own),
+  });
   let running: RunningServer;
   try {
     running = await listen(listener, options.port, options.host);

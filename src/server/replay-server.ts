@@ -1,6 +1,4 @@
-import type { RequestListener } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { HttpHandler } from 'msw';
 import { PREFIX, RecordingError } from '../errors.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
@@ -9,10 +7,13 @@ import { MATCH_HEADER, Replayer, type MatchMode } from '../replay/replayer.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { loadRecordingIndex } from '../storage/load-recordings.js';
 import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
+import { createRoutes, scenarioFallback } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
-import { fastPathListener } from './fast-path-listener.js';
+import { deviceListener } from './device-host.js';
+import { foreignRequest, ownHostNames } from './host-guard.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
+import type { Engine } from './serve-server.js';
 
 /** Options of {@link startReplayServer}. */
 export interface ReplayServerOptions {
@@ -29,15 +30,14 @@ export interface ReplayServerOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   onMiss?: (report: NearMissReport) => void;
   onRecorded?: (entry: ProxyLogEntry) => void;
+  /** More host names devices use (`--allow-host`), for the `--record-missing` guard (see `startRecorder`). */
+  allowHosts?: readonly string[];
   /** Hears each recording file as it is read at start (1-based count, total, file), for a progress bar. */
   onProgress?: (done: number, total: number, file: string) => void;
   /** Bytes of responses kept in memory; the others are read from their files when served. Default 8 MiB. */
   cacheBytes?: number;
-  /**
-   * Answer the requests a recording answers through the replay fast path (see `createReplayFastPath`)
-   * in front of Express and msw; default true. `false` sends every request through Express and msw.
-   */
-  fastPath?: boolean;
+  /** Default `routes`; `msw` (`--engine msw`): the generated replay handlers through `@mswjs/http-middleware` in Express (slower, same answers). */
+  engine?: Engine;
 }
 
 /** A running replay server; `stop()` resolves with the recordings never used. */
@@ -53,9 +53,10 @@ export interface RunningReplay {
 
 /**
  * Starts `mockvideo replay DIR`: indexes every recording of `dir` (see {@link loadRecordingIndex}:
- * responses are read from the files when served, beyond a bounded cache), then serves them (see
- * `createReplayHandlers`), with an optional fallback scenario and `--record-missing` proxy. Requests
- * a recording answers take the replay fast path (unless `fastPath: false`); the rest go to Express.
+ * responses are read from the files when served, beyond a bounded cache), then serves them through
+ * the routes (`createRoutes` with `replay`) in the Node host, with an optional fallback scenario and
+ * the `--record-missing` proxy; the admin API and dashboard in Express. With `engine: 'msw'` the
+ * generated replay handlers (`createReplayHandlers`) answer instead, inside Express.
  *
  * @throws RecordingError naming every corrupt or broken file: replay refuses to start.
  * @throws UnknownScenarioError / ScenarioError for a bad fallback scenario.
@@ -73,13 +74,9 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     policy: options.policy,
     details: { recordings: options.dir, ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}), ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
   });
-  // The HTTP host and the MSW handlers are loaded here, not with the command line (see `serve`'s fast path).
-  // One after the other: http-middleware require()s msw, which must not be half-loaded by a parallel import().
-  const { contextHandlers } = await import('./context-handlers.js');
-  const { createReplayHandlers } = await import('../replay/handlers.js');
-  const { createApp } = await import('./app.js');
-  const fallback: HttpHandler[] | undefined = options.fallbackScenario ? contextHandlers(context) : undefined;
-  const after: RequestHandler[] = [];
+  const engine = options.engine ?? 'routes';
+  const scenarios = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
+  const strictRequests = () => context.strictRequests;
   let proxy: ReturnType<typeof createRecordingProxy> | undefined;
   let writer: RecordingWriter | undefined;
   let release: (() => Promise<void>) | undefined;
@@ -97,22 +94,37 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       onRecorded: (named) => replayer.add(named),
       ...(options.onRecorded ? { onExchange: options.onRecorded } : {}),
     });
-    after.push(proxy.middleware as unknown as RequestHandler);
   }
-  const handlers = createReplayHandlers([], {
+  const replay = {
     replayer,
-    ...(fallback ? { fallback } : {}),
-    recordMissing: Boolean(options.recordMissing),
+    ...(options.recordMissing ? { recordMissing: true } : {}),
     ...(options.onMiss ? { onMiss: options.onMiss } : {}),
-  });
-  const app = createApp({ handlers, after, context, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
-  let listener: RequestListener = app;
-  if (options.fastPath ?? true) {
-    const { createReplayFastPath } = await import('./replay-fast-path.js');
-    // With a fallback scenario or --record-missing, what has no exact recording is theirs to answer.
-    const fast = createReplayFastPath(context, { replayer, exactOnly: Boolean(fallback || options.recordMissing), ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
-    listener = fastPathListener(fast, app);
+  };
+  // The Express host (admin API, dashboard; with --engine msw the replay handlers) is loaded here, not with the command line.
+  // One after the other: http-middleware require()s msw, which must not be half-loaded by a parallel import().
+  let device: RequestHandler | undefined;
+  if (engine === 'msw') {
+    const { mswEngine } = await import('./msw-engine.js');
+    const { createScenarioHandlers } = await import('../msw/handlers.js');
+    const { createReplayHandlers } = await import('../msw/replay-handlers.js');
+    const fallback = options.fallbackScenario ? createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }) : undefined;
+    device = mswEngine(createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}) }));
   }
+  const { createApp } = await import('./app.js');
+  const app = createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware as unknown as RequestHandler] } : {}) });
+  const routes = createRoutes({
+    replay: { ...replay, ...(options.fallbackScenario ? { fallback: scenarioFallback(scenarios) } : {}) },
+    ...(options.fallbackScenario ? { scenarios } : {}),
+    strictRequests,
+  });
+  const own = ownHostNames(options.allowHosts);
+  const listener = deviceListener({
+    context,
+    ...(engine === 'routes' ? { routes } : {}),
+    host: () => app,
+    ...(proxy ? { pass: (req, res, next) => proxy!.middleware(req, res, next), refusePass: (req) => foreignRequest(req.headers.host, req.headers.origin, own) } : {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+  });
   const running = await listen(listener, options.port, options.host);
   return {
     running,

@@ -1,9 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { operationOfPath } from '../contract/core.js';
-import { FAULT_HEADER } from '../handlers/scenario-answer.js';
-import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
 import { MATCH_HEADER } from '../replay/headers.js';
-import { FINDINGS_HEADER } from './journal-middleware.js';
+import { ANSWERED_BY_HEADER, FAULT_HEADER, FINDINGS_HEADER } from '../routes/index.js';
 
 /** One served request, as the log line reports it. `durationMs` is in milliseconds. */
 export interface RequestLogEntry {
@@ -29,32 +25,21 @@ export function formatLogLine(entry: RequestLogEntry): string {
 }
 
 /**
- * Reports one request to `write` once it is answered (or the client went away). Reads the scenario,
- * match, findings and fault from the `x-mockvideo-*` response headers.
+ * The log entry of one request once it is answered (`status` 0: no answer was sent: the client went
+ * away, a `reset` or `hang` fault). `what` is the operation name or the path; the scenario, match,
+ * findings and fault come from the sent `x-mockvideo-*` headers. `start` is `process.hrtime.bigint()`
+ * when the request arrived.
  */
-export function logRequest(write: (entry: RequestLogEntry) => void, req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): void {
-  const start = process.hrtime.bigint();
-  const report = () => {
-    const path = (req.originalUrl ?? req.url ?? '').split('?')[0] ?? '';
-    write({
-      method: req.method ?? 'GET',
-      operation: operationOfPath(path) ?? path,
-      scenario: String(res.getHeader(ANSWERED_BY_HEADER) ?? '-'),
-      status: res.headersSent ? res.statusCode : 0,
-      durationMs: Number(process.hrtime.bigint() - start) / 1e6,
-      ...(res.getHeader(MATCH_HEADER) ? { match: String(res.getHeader(MATCH_HEADER)) } : {}),
-      ...(Number(res.getHeader(FINDINGS_HEADER)) > 0 ? { findings: Number(res.getHeader(FINDINGS_HEADER)) } : {}),
-      ...(res.getHeader(FAULT_HEADER) ? { fault: String(res.getHeader(FAULT_HEADER)) } : res.headersSent ? {} : { fault: 'reset' }),
-    });
-  };
-  // A response emits 'close' once in every case: after 'finish' when it was sent, or when the client went away.
-  res.on('close', report);
-}
-
-/** Node/Express middleware that reports every request with {@link logRequest}. */
-export function requestLog(write: (entry: RequestLogEntry) => void) {
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    logRequest(write, req, res);
-    next();
+export function logEntry(method: string, what: string, status: number, headers: Readonly<Record<string, unknown>>, start: bigint): RequestLogEntry {
+  const findings = Number(headers[FINDINGS_HEADER]);
+  return {
+    method,
+    operation: what,
+    scenario: String(headers[ANSWERED_BY_HEADER] ?? '-'),
+    status,
+    durationMs: Number(process.hrtime.bigint() - start) / 1e6,
+    ...(headers[MATCH_HEADER] ? { match: String(headers[MATCH_HEADER]) } : {}),
+    ...(findings > 0 ? { findings } : {}),
+    ...(headers[FAULT_HEADER] ? { fault: String(headers[FAULT_HEADER]) } : status === 0 ? { fault: 'reset' } : {}),
   };
 }

@@ -1,26 +1,25 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type express from 'express';
+import { createRoutes } from '../routes/index.js';
 import { createServerContext, replaceCatalog, type ServerContext, type ServerContextOptions } from './context.js';
-import { createFastPath } from './fast-path.js';
-import { fastPathListener } from './fast-path-listener.js';
+import { deviceListener } from './device-host.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
+
+/** Which engine answers the device-facing surface: the routes through the Node host (default), or the generated MSW handlers through `@mswjs/http-middleware` in Express (slower, same answers). */
+export type Engine = 'routes' | 'msw';
 
 /** Options of {@link startServeServer}: the context's, plus where to listen. */
 export interface ServeServerOptions extends Omit<ServerContextOptions, 'mode'> {
   port: number;
   host: string;
   onRequest?: (entry: RequestLogEntry) => void;
-  /** Middlewares run first, made from the live context (media downloads, `meta/upgrade`, analytics: see `deviceRoutes`); made with the host. */
+  /** Express middlewares run first in the host, made from the live context (the analytics sink); made with the host. */
   before?: (context: ServerContext) => express.RequestHandler[] | Promise<express.RequestHandler[]>;
   /** Starts the listening servers instead of one HTTP server on `host:port` (e.g. HTTP and HTTPS: see `startServers`). */
   listen?: (listener: RequestListener) => Promise<Pick<RunningServer, 'url' | 'close'>>;
-  /**
-   * Answer operations through the fast path (see `createFastPath`), and load the Express host (admin
-   * API, dashboard, device routes, the MSW handlers) on the first request it leaves; default true.
-   * `false` builds the host before listening and sends every request through Express and msw.
-   */
-  fastPath?: boolean;
+  /** Default `routes`; `msw` (`--engine msw`) loads Express and msw before listening. */
+  engine?: Engine;
   /**
    * Reload the scenario files of this folder when they change (see `watchScenarios`); a broken edit
    * keeps the last good scenarios serving. `onReload` hears each attempt, with the live version.
@@ -52,36 +51,30 @@ async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServ
 }
 
 /**
- * Starts the `serve` server: scenario handlers with the journal, contract findings, faults and the
- * admin API. Requests to the operations take the fast path; the rest go to the Express host, which
- * is loaded when first needed (so `serve` answers its first request without loading Express or msw).
+ * Starts the `serve` server: the routes of the scenarios (operations, `meta/upgrade`, downloads)
+ * through the Node host, with the journal, contract findings, faults and the admin API. The Express
+ * host (admin API, dashboard, analytics) is loaded on the first request that needs it, so `serve`
+ * answers its first operation without loading Express or msw. With `engine: 'msw'` the generated
+ * MSW handlers answer instead, inside the Express host.
  * @throws UnknownScenarioError for an unknown scenario; the listen error when the port is taken.
  */
 export async function startServeServer(options: ServeServerOptions): Promise<RunningServe> {
-  const { port, host, onRequest, before, listen: listenWith, fastPath = true, watch, ...contextOptions } = options;
+  const { port, host, onRequest, before, listen: listenWith, engine = 'routes', watch, ...contextOptions } = options;
   const context = createServerContext({ mode: 'serve', ...contextOptions });
-  let app: Promise<express.Express> | undefined;
-  const fullHost = () =>
-    (app ??= (async () => {
-      // One after the other: http-middleware require()s msw, which must not be half-loaded by a parallel import().
-      const { contextHandlers } = await import('./context-handlers.js');
-      const { createApp } = await import('./app.js');
-      return createApp({ handlers: contextHandlers(context), context, ...(onRequest ? { onRequest } : {}), ...(before ? { before: await before(context) } : {}) });
-    })());
-  const toHost = (req: IncomingMessage, res: ServerResponse) =>
-    fullHost().then(
-      (express) => express(req, res),
-      (error: Error) => {
-        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo could not load its HTTP host: ${error.message}` }));
-      },
-    );
-  let listener: RequestListener;
-  if (fastPath) {
-    listener = fastPathListener(createFastPath(context, onRequest ? { onRequest } : {}), toHost);
-  } else {
-    const express = await fullHost();
-    listener = express;
-  }
+  const scenarios = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
+  const strictRequests = () => context.strictRequests;
+  const expressHost = async () => {
+    const device = engine === 'msw' ? (await import('./msw-engine.js')).mswEngine((await import('../msw/handlers.js')).createScenarioHandlers(context.catalog, { ...scenarios, strictRequests })) : undefined;
+    const { createApp } = await import('./app.js');
+    return createApp({ context, ...(device ? { device } : {}), ...(before ? { before: await before(context) } : {}) });
+  };
+  const ready = engine === 'msw' ? await expressHost() : undefined;
+  const listener = deviceListener({
+    context,
+    ...(engine === 'routes' ? { routes: createRoutes({ scenarios, strictRequests }) } : {}),
+    host: () => ready ?? expressHost(),
+    ...(onRequest ? { onRequest } : {}),
+  });
   const running = await (listenWith ? listenWith(listener) : listen(listener, port, host));
   // Not awaited: the server answers while the watcher loads and starts.
   const watcher = watch

@@ -10,12 +10,13 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /**
  * Packages only some commands or requests need: loading them at start-up slows every `serve` (see
- * docs/performance-notes.md, "Cold start"). Express, msw and http-middleware come with the HTTP host, on the first
- * request the fast path leaves; pino with `--log json`; cli-progress with a progress bar; zod with
+ * docs/performance-notes.md, "Cold start"). Express, msw and http-middleware come with the Express host, on the first
+ * request the routes leave (admin API, dashboard); the image, ZIP and MD5 libraries with the first
+ * download; pino with `--log json`; cli-progress with a progress bar; zod with
  * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate;
  * cliui and string-width, yargs' help rendering, with `--help` (see `loadYargs`).
  */
-const ON_FIRST_USE = ['zod', 'cliui', 'string-width', 'undici', 'selfsigned', 'pngjs', 'jpeg-js', 'fflate', 'chokidar', 'write-file-atomic', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
+const ON_FIRST_USE = ['zod', 'cliui', 'string-width', 'undici', 'selfsigned', 'fast-png', 'jpeg-js', 'fflate', '@noble/hashes', 'content-disposition', 'chokidar', 'write-file-atomic', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
 
 /**
  * Modules of mockvideo's own that only other commands need (record, replay, import, export,
@@ -115,7 +116,7 @@ describe('serve start-up', () => {
     // Nor yargs' help rendering (see loadYargs).
     expect(['cliui', 'string-width'].filter((name) => packagesOf(files).has(name))).toEqual([]);
     // The check sees what serve loads: its own modules and yargs.
-    expect([ownModulesOf(files).has('server/fast-path.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
+    expect([ownModulesOf(files).has('server/device-host.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
   });
 
   it('a plain `serve` (no --https, --https-port, --cert) loads neither node:https, node:tls nor node:crypto, nor its certificate code', async () => {

@@ -106,7 +106,8 @@ describe('never an open proxy', () => {
       const { port } = new URL(recorder.url);
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), '127.0.0.1', () => {
-          socket.write(`GET http://elsewhere.invalid${path} HTTP/1.1\r\nHost: elsewhere.invalid\r\nConnection: close\r\n\r\n`);
+          // The Host is this server's (a foreign one is refused: see test/control/guards.test.ts); the target names another.
+          socket.write(`GET http://elsewhere.invalid${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
         });
         let text = '';
         socket.on('data', (d) => (text += d));

@@ -4,7 +4,7 @@ import { MockvideoError } from '../../errors.js';
 import { EXIT, exitWithError, stopOnSignals } from '../exit.js';
 import { dashboardLine, jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-import { hostOption, portOption } from '../options.js';
+import { allowHostOption, hostOption, portOption } from '../options.js';
 
 interface RecordArgs extends NormaliseArgs {
   upstream: string;
@@ -15,6 +15,7 @@ interface RecordArgs extends NormaliseArgs {
   only?: OperationName[];
   'record-failures': boolean;
   'insecure-upstream': boolean;
+  'allow-host'?: string[];
 }
 
 /** Checks `--upstream`: an http(s) URL. @throws MockvideoError (`MV_USAGE`). */
@@ -85,7 +86,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         })
         .option('only', { type: 'string', array: true, choices: OPERATION_NAMES, describe: "Re-record only this operation: replaces its recordings in --out, leaves the rest alone" })
         .option('record-failures', { type: 'boolean', default: false, describe: 'Also record 5xx answers of the upstream (always passed to the client)' })
-        .option('insecure-upstream', insecureUpstreamOption),
+        .option('insecure-upstream', insecureUpstreamOption)
+        .option('allow-host', allowHostOption),
     )
       .example('$0 record --upstream https://api.example.com --out recordings/session1', 'Record a session')
       .example('$0 record --upstream https://api.example.com --out recordings/session1 --only meta/plugin', 'Re-record the plugin list only')
@@ -109,6 +111,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         ...(args.only ? { only: args.only } : {}),
         recordFailures: args.recordFailures,
         insecureUpstream: args.insecureUpstream,
+        ...(args.allowHost?.length ? { allowHosts: args.allowHost as string[] } : {}),
         onExchange: (entry) => {
           tally.exchanges++;
           if (entry.recorded !== undefined) tally.recorded++;

@@ -6,7 +6,8 @@ import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
 import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-import { hostOption, portOption, scenariosDirOption } from '../options.js';
+import { allowHostOption, engineOption, hostOption, portOption, scenariosDirOption } from '../options.js';
+import type { Engine } from '../../server/serve-server.js';
 import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
 interface ReplayArgs extends NormaliseArgs {
@@ -21,10 +22,16 @@ interface ReplayArgs extends NormaliseArgs {
   port: number;
   host: string;
   watch: boolean;
+  engine: string;
+  'allow-host'?: string[];
 }
 
 /** What {@link runReplay} needs; `serve --replay DIR` passes its own port and host. */
 export interface RunReplayOptions {
+  /** `--allow-host` names, for the `--record-missing` guard. */
+  allowHosts?: readonly string[];
+  /** Which engine answers (`--engine`); default `routes`. */
+  engine?: Engine;
   dir: string;
   match: MatchMode;
   policy: NormalisationPolicy;
@@ -66,6 +73,8 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}),
     ...(options.scenariosDir ? { scenariosDir: options.scenariosDir } : {}),
     ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
+    ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.allowHosts?.length ? { allowHosts: options.allowHosts } : {}),
     ...(onRequest ? { onRequest } : {}),
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
     onProgress: progressCallback('Loading recordings'),
@@ -126,7 +135,9 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         .option('insecure-upstream', insecureUpstreamOption)
         .option('port', portOption)
         .option('host', hostOption)
-        .option('watch', { type: 'boolean', default: true, describe: 'Reload the recordings when their files change; broken files keep the last good set serving (--no-watch to turn off)' }),
+        .option('watch', { type: 'boolean', default: true, describe: 'Reload the recordings when their files change; broken files keep the last good set serving (--no-watch to turn off)' })
+        .option('engine', engineOption)
+        .option('allow-host', allowHostOption),
     )
       .example('$0 replay recordings/session1', 'Replay a session on http://127.0.0.1:8787')
       .example('$0 replay recordings/session1 --match strict', 'Explain every request that was not recorded')
@@ -145,6 +156,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         recordMissing: args.recordMissing ? { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000, insecureUpstream: args.insecureUpstream } : undefined,
         output: args as unknown as OutputArgs,
         watch: args.watch,
+        engine: args.engine as Engine,
+        ...(args.allowHost?.length ? { allowHosts: args.allowHost as string[] } : {}),
       });
     } catch (error) {
       exitWithError(error);

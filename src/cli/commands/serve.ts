@@ -1,14 +1,14 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { existsSync } from 'node:fs';
 import { SHIPPED_SCENARIOS_DIR } from '../../storage/scenario-files.js';
-import { startServeServer } from '../../server/serve-server.js';
+import { startServeServer, type Engine } from '../../server/serve-server.js';
 import { startServers, type StartedServers } from '../../server/start-servers.js';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
 import { dashboardLine, logFindings, requestLogger, type OutputArgs } from '../output.js';
-import { adminTokenOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
+import { adminTokenOption, engineOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
 
 interface ServeArgs extends DeviceArgs {
   scenario: string;
@@ -21,6 +21,7 @@ interface ServeArgs extends DeviceArgs {
   fault?: string[];
   'admin-token'?: string;
   watch: boolean;
+  engine: string;
 }
 
 /**
@@ -43,6 +44,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('fault', faultOption)
       .option('admin-token', adminTokenOption)
       .option('watch', { type: 'boolean', default: true, describe: 'Reload scenario files when they change; a broken edit keeps the last good version serving (--no-watch to turn off)' })
+      .option('engine', engineOption)
       .options(deviceOptions)
       .example('$0 serve', 'Serve the default scenario on http://127.0.0.1:8787')
       .example('$0 serve --scenario gallery --port 0', 'Serve "gallery" on a free port')
@@ -53,7 +55,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     try {
       if (args.replay) {
         const { DEFAULT_REPLAY_POLICY, runReplay } = await import('./replay.js');
-        return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch });
+        return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch, engine: args.engine as Engine });
       }
       keepHeapSmall();
       // The scenario parser, the fault schema and zod load only for scenario files of the user's own and --fault flags.
@@ -63,8 +65,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       const watchedDir = args.watch ? ((args.scenariosDir as string | undefined) ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined)) : undefined;
       const onRequest = requestLogger(args as unknown as OutputArgs);
       const { running, context } = await startServeServer({
-        // Loaded with the HTTP host, on the first request that is not an operation.
-        before: async (live) => (await import('../../server/device-routes.js')).deviceRoutes({ catalog: () => live.catalog, activeScenario: () => live.active.scenario, analyticsPaths: (args.analyticsPath as string[] | undefined) ?? [] }),
+        // Loaded with the HTTP host, on the first request that is not the device-facing surface.
+        before: async (live) => {
+          const [{ analyticsRoutes }, { AnalyticsStore }] = [await import('../../server/analytics-routes.js'), await import('../../analytics/index.js')];
+          return [analyticsRoutes(new AnalyticsStore(), (args.analyticsPath as string[] | undefined) ?? [], { adminToken: () => live.adminToken })];
+        },
+        engine: args.engine as Engine,
         listen: async (app) => (started = await startServers(app, { port: args.port, host: args.host, https: args.https, httpsPort: args.httpsPort as number | undefined, certFile: args.cert, keyFile: args.key })),
         catalog,
         scenario: args.scenario,

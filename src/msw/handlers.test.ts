@@ -1,0 +1,72 @@
+import { getResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { minimalScenario } from '../../test/support/minimal-scenario.js';
+import { buildCatalog, parseScenario, type ParsedScenario } from '../scenarios/index.js';
+import { createHandlers, createScenarioHandlers } from './handlers.js';
+
+function catalog() {
+  const base = minimalScenario() as Record<string, any>;
+  const settings = base.operations['meta/setting'].data;
+  const twice = { extends: 'mini', operations: { 'meta/setting': { sequence: [{ data: settings }, { data: { ...settings, language_switch: 0 } }] } } };
+  const parsed = [parseScenario('mini', base, 'mini.json'), parseScenario('twice', twice, 'twice.json')];
+  return buildCatalog(parsed.map((r) => (r as { scenario: ParsedScenario }).scenario));
+}
+
+const get = (handlers: Parameters<typeof getResponse>[0], url: string, init?: RequestInit) => getResponse(handlers, new Request(url, init));
+
+describe('createScenarioHandlers', () => {
+  it('answers the stored text, \\u0026 escapes and all', async () => {
+    const handlers = createScenarioHandlers(catalog(), { activeScenario: () => 'mini' });
+    const response = await get(handlers, 'https://api.example.com/api/g1/localplay/recomm?ref=&ref=x');
+    const text = await response!.text();
+    expect(text).toContain('action=playVideo\\u0026id=a');
+    expect(response!.headers.get('x-mockvideo-scenario')).toBe('mini');
+  });
+
+  it('tries stubs in order and matches on the query', async () => {
+    const handlers = createScenarioHandlers(catalog(), { activeScenario: () => 'mini' });
+    const gallery = await (await get(handlers, 'http://x/api/g1/localplay/diversion?ref=&is_from_gallery=true'))!.json();
+    const other = await (await get(handlers, 'http://x/api/g1/localplay/diversion?ref=&is_from_gallery=false'))!.json();
+    expect(gallery.data.end).toHaveLength(2);
+    expect(other.data.end).toHaveLength(0);
+  });
+
+  it('serves a sequence in order, then repeats the last', async () => {
+    const handlers = createScenarioHandlers(catalog(), { activeScenario: () => 'twice' });
+    const values = [];
+    for (let i = 0; i < 3; i++) values.push((await (await get(handlers, 'http://x/api/g1/meta/setting'))!.json()).data.language_switch);
+    expect(values).toEqual([1, 0, 0]);
+  });
+
+  it('picks the scenario from the header, then the path prefix, then the active one', async () => {
+    const handlers = createScenarioHandlers(catalog(), { activeScenario: () => 'mini' });
+    const byHeader = await get(handlers, 'http://x/api/g1/ad_config', { headers: { 'x-mockvideo-scenario': 'twice' } });
+    const byPrefix = await get(handlers, 'http://x/scenarios/twice/api/g1/ad_config');
+    const unknown = await get(handlers, 'http://x/scenarios/nope/api/g1/ad_config');
+    expect(byHeader!.headers.get('x-mockvideo-scenario')).toBe('twice');
+    expect(byPrefix!.headers.get('x-mockvideo-scenario')).toBe('twice');
+    expect(unknown!.status).toBe(404);
+    expect(await unknown!.json()).toEqual({ error: 'Unknown scenario "nope".', scenarios: ['mini', 'twice'] });
+  });
+
+  it('matches only the given origin when baseUrl is set', async () => {
+    const handlers = createScenarioHandlers(catalog(), { activeScenario: () => 'mini', baseUrl: 'https://api.example.com/' });
+    expect(await get(handlers, 'https://api.example.com/api/g1/ad_config')).toBeDefined();
+    expect(await get(handlers, 'https://other.example.com/api/g1/ad_config')).toBeUndefined();
+  });
+
+  it('explains when no stub matches', async () => {
+    const value = minimalScenario() as Record<string, any>;
+    value.operations['localplay/diversion'].pop();
+    const only = buildCatalog([(parseScenario('strict', value, 's.json') as { scenario: ParsedScenario }).scenario]);
+    const response = await get(createScenarioHandlers(only, { activeScenario: () => 'strict' }), 'http://x/api/g1/localplay/diversion?is_from_gallery=false');
+    expect(response!.status).toBe(404);
+    expect(await response!.json()).toMatchObject({ stubs: [{ when: { query: { is_from_gallery: 'true' } } }] });
+  });
+});
+
+describe('createHandlers', () => {
+  it('throws for an unknown scenario, listing the known ones', () => {
+    expect(() => createHandlers({ scenario: 'nope', catalog: catalog() })).toThrow('Unknown scenario "nope". Known scenarios: mini, twice.');
+  });
+});

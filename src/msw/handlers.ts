@@ -1,0 +1,81 @@
+import type { HttpHandler } from 'msw';
+import type { FaultBoard } from '../faults/board.js';
+import { createRoutes, ScenarioResponder } from '../routes/index.js';
+import { shippedCatalog, type ScenarioCatalog, type ScenarioName } from '../scenarios/index.js';
+import { routeHandlers } from './adapter.js';
+
+/** Options of {@link createScenarioHandlers}. */
+export interface ScenarioHandlerOptions {
+  /** The scenario that answers when the request does not pick one; read on every request. */
+  activeScenario: () => string;
+  /** Origin the handlers match, e.g. `https://api.example.com`; default: any origin. */
+  baseUrl?: string;
+  /** The responder to use (shares sequence counters); default: a new one over the catalog. */
+  responder?: ScenarioResponder;
+  /** Server-wide faults, taken before the scenario's own; default: none. */
+  faults?: FaultBoard;
+  /** Answer requests to operations with contract findings with 400; read per request. */
+  strictRequests?: () => boolean;
+}
+
+/**
+ * MSW handlers for mockvideo's device-facing surface, answered from scenarios: the six operations
+ * (the scenario of the request: header `x-mockvideo-scenario`, path prefix `/scenarios/<name>`,
+ * else `activeScenario()`), `meta/upgrade`, placeholder images, plugin and provider packages under
+ * `/__mockvideo/`, with `x-mockvideo-findings` on every answer of an operation. Any other path under
+ * `/api/g1` gets a 404 naming the operations; other paths are left to other handlers.
+ * What each request gets is the routes' (`createRoutes`): the same as `mockvideo serve` answers.
+ *
+ * @example createScenarioHandlers(catalog, { activeScenario: () => 'gallery' })
+ * @see docs/contract.md#operations.
+ */
+export function createScenarioHandlers(catalog: ScenarioCatalog, options: ScenarioHandlerOptions): HttpHandler[] {
+  const scenarios = { responder: options.responder ?? new ScenarioResponder(catalog), activeScenario: options.activeScenario, ...(options.faults ? { faults: options.faults } : {}) };
+  return routeHandlers(createRoutes({ scenarios, ...(options.strictRequests ? { strictRequests: options.strictRequests } : {}) }), options.baseUrl);
+}
+
+/** Options of {@link createHandlers} that serve a shipped scenario. */
+export interface ShippedScenarioOptions {
+  /** The shipped scenario to serve (one of `scenarioNames`); default `default`. A misspelling is a type error. */
+  scenario?: ScenarioName;
+  /** Origin to match, e.g. `https://api.example.com`; default: any origin. */
+  baseUrl?: string;
+  /** No catalog of your own: the scenario comes from the shipped ones. */
+  catalog?: undefined;
+}
+
+/** Options of {@link createHandlers} that serve a scenario of your own catalog (e.g. `loadScenario(...)` of `mockvideo/node`). */
+export interface CatalogScenarioOptions {
+  /** Any scenario name of `catalog`; default `default`. Checked when the handlers are created. */
+  scenario?: string;
+  /** Origin to match, e.g. `https://api.example.com`; default: any origin. */
+  baseUrl?: string;
+  /** Where the scenario comes from: the shipped scenarios overlaid by your files, or a catalog built with `buildCatalog`. */
+  catalog: ScenarioCatalog;
+}
+
+/**
+ * Options of {@link createHandlers}: without a `catalog`, `scenario` is a {@link ScenarioName}
+ * (the shipped names); with a catalog of your own, any `string` (checked at run time).
+ */
+export type CreateHandlersOptions = ShippedScenarioOptions | CatalogScenarioOptions;
+
+/**
+ * MSW request handlers that serve one scenario, for `setupServer(...)` or `setupWorker(...)`.
+ * Without a `catalog`, `scenario` is one of the shipped {@link ScenarioName}s (a misspelling does
+ * not compile; narrow a run-time `string` with `isScenarioName`); with your own catalog, any of
+ * its names.
+ *
+ * @throws UnknownScenarioError (its message lists the known names) for an unknown scenario.
+ * @example
+ * const server = setupServer(...createHandlers({ scenario: 'gallery' }));
+ * @see createScenarioHandlers for what the handlers answer.
+ */
+export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
+  const catalog = options.catalog ?? shippedCatalog();
+  const scenario = options.scenario ?? 'default';
+  catalog.get(scenario);
+  const handlerOptions: ScenarioHandlerOptions = { activeScenario: () => scenario };
+  if (options.baseUrl !== undefined) handlerOptions.baseUrl = options.baseUrl;
+  return createScenarioHandlers(catalog, handlerOptions);
+}

@@ -1,0 +1,58 @@
+import { getResponse, type HttpHandler } from 'msw';
+import type { NamedRecording } from '../normalise/index.js';
+import { Replayer, type ReplayerOptions } from '../replay/replayer.js';
+import type { NearMissReport } from '../replay/near-miss.js';
+import { createRoutes, type Plan, type ReplayRoutes } from '../routes/index.js';
+import { routeHandlers } from './adapter.js';
+
+/** Options of {@link createReplayHandlers}. */
+export interface ReplayHandlerOptions extends ReplayerOptions {
+  /** Origin the handlers match, e.g. `https://api.example.com`; default: any origin. */
+  baseUrl?: string;
+  /** Use this replayer (shares sequences and the unused list); default: a new one over `recordings`. */
+  replayer?: Replayer;
+  /** Handlers that answer what the recordings do not (e.g. a scenario's); their answers carry `x-mockvideo-match: fallback`. */
+  fallback?: readonly HttpHandler[];
+  /** Leave every request without an exact recording unanswered, so the host can fetch and record it. */
+  recordMissing?: boolean;
+  /** Called with the report of each request no recording answers. */
+  onMiss?: (report: NearMissReport) => void;
+}
+
+/** A replay fallback that asks msw `handlers` (their answer as a plan; `undefined` when none answers). */
+function handlersFallback(handlers: readonly HttpHandler[]): NonNullable<ReplayRoutes['fallback']> {
+  return async (request, route) => {
+    const url = `${request.origin}${request.path}${request.query ? `?${request.query}` : ''}`;
+    const headers = Object.entries(request.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]]));
+    const answered = await getResponse([...handlers], new Request(url, { method: request.method, headers }));
+    if (!answered) return undefined;
+    if (answered.type === 'error') return { kind: 'drop', route, findings: [], delayMs: 0, fault: 'reset' } satisfies Plan;
+    const responseHeaders: Record<string, string> = {};
+    answered.headers.forEach((value, name) => (responseHeaders[name] = value));
+    return { kind: 'answer', route, findings: [], delayMs: 0, answer: { status: answered.status, headers: responseHeaders, body: new Uint8Array(await answered.arrayBuffer()) } } satisfies Plan;
+  };
+}
+
+/**
+ * MSW handlers that replay recordings (parsed objects, never paths): the six operations, and a 404
+ * naming them for any other path under `/api/g1`; other paths are left to other handlers.
+ *
+ * A request is answered by the recording of its exact match key (`x-mockvideo-match: exact`); in
+ * `nearest` mode (the default) else by the closest recording of the same operation (`nearest`);
+ * else by the `fallback` handlers (`fallback`); else with a 404 near-miss report: JSON, or the
+ * side-by-side table when the request accepts `text/plain`. The answers are the routes'
+ * (`createRoutes`): the same as `mockvideo replay` answers.
+ *
+ * @example
+ * const server = setupServer(...createReplayHandlers(recordings, { match: 'strict' }));
+ * @see replayer.ts for the matching rules; near-miss.ts for the report.
+ */
+export function createReplayHandlers(recordings: readonly NamedRecording[], options: ReplayHandlerOptions = {}): HttpHandler[] {
+  const replay: ReplayRoutes = {
+    replayer: options.replayer ?? new Replayer(recordings, options),
+    ...(options.recordMissing ? { recordMissing: true } : {}),
+    ...(options.fallback ? { fallback: handlersFallback(options.fallback) } : {}),
+    ...(options.onMiss ? { onMiss: options.onMiss } : {}),
+  };
+  return routeHandlers(createRoutes({ replay }), options.baseUrl);
+}

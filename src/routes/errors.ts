@@ -1,0 +1,48 @@
+import type { Finding } from '../findings/index.js';
+import { OPERATION_NAMES, API_PREFIX } from '../contract/core.js';
+import { JSON_CONTENT_TYPE, type CompiledStub } from '../scenarios/compile.js';
+
+/**
+ * A mockvideo error answer (not the service's envelope, which the seed does not show for failures):
+ * `{ "error": "<what and why>", ...details }` as JSON.
+ */
+export function errorBody(status: number, error: string, details: Record<string, unknown> = {}) {
+  return { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify({ error, ...details }) };
+}
+
+/** 404 for a path under `/api/g1` that is not one of the six operations; lists them. */
+export function unknownOperation(pathname: string) {
+  return errorBody(404, `No operation at ${pathname}. mockvideo serves the six operations of the contract.`, {
+    operations: OPERATION_NAMES.map((name) => `GET ${API_PREFIX}/${name}`),
+  });
+}
+
+/** 405 for a method other than GET/HEAD on an operation (every operation is a GET). */
+export function methodNotAllowed(method: string, operation: string) {
+  const answer = errorBody(405, `${method} is not allowed on ${API_PREFIX}/${operation}: every operation is a GET without a body.`, { allowed: ['GET'] });
+  return { ...answer, headers: { ...answer.headers, allow: 'GET, HEAD' } };
+}
+
+/** 404 for a scenario name that is not loaded; lists the loaded ones. */
+export function unknownScenario(name: string, known: readonly string[]) {
+  return errorBody(404, `Unknown scenario "${name}".`, { scenarios: known });
+}
+
+/** 404 when no stub of the scenario's operation matches the request; shows every stub's condition. */
+export function noStubMatched(scenario: string, operation: string, stubs: readonly CompiledStub[]) {
+  return errorBody(404, `No stub of scenario "${scenario}" for ${operation} matches this request's query.`, {
+    scenario,
+    operation,
+    stubs: stubs.map((stub) => ({ when: { query: Object.fromEntries(stub.query) } })),
+  });
+}
+
+/** 400 of `--strict-requests` for a request to an operation with contract findings; lists them. */
+export function strictRequestsError(findings: readonly Finding[]) {
+  return errorBody(400, `This request breaks the contract (${findings.length} finding${findings.length === 1 ? '' : 's'}); --strict-requests answers it with 400.`, { findings });
+}
+
+/** 414 for a request target (path and query) longer than the `limit` mockvideo serves. */
+export function targetTooLong(length: number, limit: number) {
+  return errorBody(414, `The request target is ${length} characters; mockvideo serves at most ${limit}.`);
+}

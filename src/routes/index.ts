@@ -1,0 +1,15 @@
+/**
+ * The routes of mockvideo's device-facing surface: one path rule, one request shape, one planned
+ * answer per request (see `createRoutes`). The MSW handlers (`src/msw/`) and the Node host
+ * (`src/server/device-host.ts`) are adapters of these. No Node built-ins, msw or Express: any runtime.
+ * @module
+ */
+export * from './errors.js';
+export * from './path.js';
+export * from './plan.js';
+export * from './replay.js';
+export * from './request.js';
+export * from './responder.js';
+export * from './scenario.js';
+export * from './select-scenario.js';
+export * from './upgrade.js';

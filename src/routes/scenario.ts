@@ -1,0 +1,143 @@
+import { toServiceJson, type OperationName } from '../contract/core.js';
+import type { FaultBoard } from '../faults/board.js';
+import { FAULT_DEFAULTS, HANG_MS, combineFaults, delayOf, isOutcomeFault, type Fault } from '../faults/fault.js';
+import { malformedBody } from '../faults/malformed.js';
+import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/compile.js';
+import { methodNotAllowed, noStubMatched, unknownScenario } from './errors.js';
+import type { ScenarioResponder } from './responder.js';
+import type { Answer as RouteAnswer } from './request.js';
+import { ANSWERED_BY_HEADER } from './select-scenario.js';
+
+/** The response header that names the fault applied to an answer. */
+export const FAULT_HEADER = 'x-mockvideo-fault';
+
+/** A scenario's answer ready to send: status, headers (lower-case names) and the exact body text. Shared between requests: never changed. */
+export interface ScenarioAnswer extends RouteAnswer {
+  readonly body: string;
+}
+
+/**
+ * What a scenario plans for one request: wait `delayMs` milliseconds (0: answer at once), then send
+ * `answer`, or, when `answer` is `undefined`, close the connection (`fault`: `reset` or `hang`).
+ */
+export interface PlannedAnswer {
+  delayMs: number;
+  answer: ScenarioAnswer | undefined;
+  fault?: 'reset' | 'hang';
+}
+
+/** One request to an operation, as {@link planScenarioAnswer} needs it. */
+export interface OperationRequest {
+  method: string;
+  /** The scenario the request picks (header or `/scenarios/<name>` prefix), or `undefined` for the active one. */
+  scenario: string | undefined;
+  /** The raw query (without `?`), for the stubs' `when` conditions; parsed only when a condition is checked. */
+  query: string;
+  /** The origin the client used (`http://10.0.2.2:8787`), for `{origin}` in bodies. */
+  origin: string;
+}
+
+/** Where a scenario answer comes from: the responder (catalog and sequence counters), the active scenario, server-wide faults. */
+export interface ScenarioAnswerSource {
+  responder: ScenarioResponder;
+  /** The scenario that answers when the request does not pick one; read on every request. */
+  activeScenario: () => string;
+  /** Server-wide faults, taken before the scenario's own; default: none. */
+  faults?: FaultBoard;
+}
+
+const now = (answer: ScenarioAnswer): PlannedAnswer => ({ delayMs: 0, answer });
+
+/**
+ * The most origins whose answers are remembered per prepared response and scenario (a client
+ * controls the origin, through its Host header). Scenarios need no bound: only the catalog's reach here.
+ */
+const MAX_ORIGINS_PER_ANSWER = 16;
+const answers = new WeakMap<PreparedResponse, Map<string, Map<string, ScenarioAnswer>>>();
+
+/**
+ * The answer of a prepared response (the scenario header added when `scenario` is given, a scenario
+ * of the catalog), made once per scenario and origin and then shared, so serving it again allocates
+ * nothing. Many scenarios may share one prepared response (one that extends another and changes
+ * nothing): each keeps its own answer.
+ */
+export function preparedAnswer(prepared: PreparedResponse, scenario?: string, origin = ''): ScenarioAnswer {
+  let byScenario = answers.get(prepared);
+  if (!byScenario) answers.set(prepared, (byScenario = new Map()));
+  let byOrigin = byScenario.get(scenario ?? '');
+  if (!byOrigin) byScenario.set(scenario ?? '', (byOrigin = new Map()));
+  const originKey = prepared.hasOrigin ? origin : '';
+  let answer = byOrigin.get(originKey);
+  if (answer) return answer;
+  const headers = scenario === undefined ? prepared.headers : { ...prepared.headers, [ANSWERED_BY_HEADER]: scenario };
+  answer = { status: prepared.status, headers, body: bodyFor(prepared, originKey) };
+  if (byOrigin.size >= MAX_ORIGINS_PER_ANSWER) byOrigin.clear();
+  byOrigin.set(originKey, answer);
+  return answer;
+}
+
+/**
+ * Applies a fault to an answer. `normal` makes the answer the fault delays (for `delay`);
+ * `extraHeaders` go on every answer the fault makes (the scenario header). `reset` plans no answer
+ * (a reset connection); `hang` plans none after {@link HANG_MS} ms.
+ *
+ * @see docs/contract.md#errors: the client logs failed fetches of operations 1, 3 and 4.
+ */
+export function planFault(fault: Fault, normal: () => ScenarioAnswer, extraHeaders: Record<string, string> = {}): PlannedAnswer {
+  const headers = { 'content-type': JSON_CONTENT_TYPE, [FAULT_HEADER]: fault.kind, ...extraHeaders };
+  switch (fault.kind) {
+    case 'delay': {
+      const answer = normal();
+      return { delayMs: delayOf(fault), answer: { ...answer, headers: { ...answer.headers, [FAULT_HEADER]: 'delay' } } };
+    }
+    case 'status':
+      return now({ status: fault.status, headers, body: fault.body ?? JSON.stringify({ error: `Injected fault: HTTP ${fault.status}` }) });
+    case 'envelope':
+      return now({ status: 200, headers, body: toServiceJson({ data: {}, msg: fault.msg ?? 'Injected fault: envelope failure', result: fault.result ?? FAULT_DEFAULTS.envelopeResult }) });
+    case 'malformed-json':
+      return now({ status: 200, headers, body: malformedBody(normal().body) });
+    case 'empty':
+      return now({ status: 200, headers, body: '' });
+    case 'hang':
+      return { delayMs: HANG_MS, answer: undefined, fault: 'hang' };
+    case 'reset':
+      return { delayMs: 0, answer: undefined, fault: 'reset' };
+  }
+}
+
+/**
+ * Applies the faults of one request (see `combineFaults`: at most one `delay`, first, and one other
+ * kind): the other kind's answer, later by the delay; a lone fault as {@link planFault}.
+ */
+export function planFaults(faults: readonly Fault[], normal: () => ScenarioAnswer, extraHeaders: Record<string, string> = {}): PlannedAnswer {
+  const outcome = faults.find(isOutcomeFault);
+  const delay = faults.find((fault) => !isOutcomeFault(fault));
+  const planned = planFault(outcome ?? delay!, normal, extraHeaders);
+  return outcome && delay && delay.kind === 'delay' ? { ...planned, delayMs: planned.delayMs + delayOf(delay) } : planned;
+}
+
+/**
+ * What mockvideo answers to one request to `operation`: the single definition of scenario
+ * behaviour, read by the routes (`plan.ts`) for every adapter.
+ *
+ * - 405 for a method other than GET/HEAD;
+ * - 404 JSON for an unknown scenario, or when no stub of the scenario matches the query;
+ * - else the matching stub's answer (the next of a sequence), with header `x-mockvideo-scenario`,
+ *   changed by a server-wide fault (taken first) or the stub's or scenario's fault.
+ *
+ * Advances sequence and fault counters, and takes planned server-wide faults: call it once per request.
+ * @see docs/contract.md#operations.
+ */
+export function planScenarioAnswer(source: ScenarioAnswerSource, operation: OperationName, request: OperationRequest): PlannedAnswer {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return now(methodNotAllowed(request.method, operation));
+  const scenario = request.scenario ?? source.activeScenario();
+  // Read the catalog per request: a reload (watch mode) replaces it in the responder.
+  const { responder } = source;
+  if (!responder.catalog.has(scenario)) return now(unknownScenario(scenario, responder.catalog.names));
+  const planned = source.faults?.take(operation) ?? [];
+  const outcome = responder.respond(scenario, operation, request.query);
+  if (!outcome.matched) return now(preparedAnswer(noStubMatched(scenario, operation, outcome.stubs), scenario));
+  const faults = combineFaults(planned, outcome.fault);
+  const normal = () => preparedAnswer(outcome.response, scenario, request.origin);
+  return faults.length > 0 ? planFaults(faults, normal, { [ANSWERED_BY_HEADER]: scenario }) : now(normal());
+}

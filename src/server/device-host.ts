@@ -1,0 +1,224 @@
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { queryFindings, type Finding } from '../findings/index.js';
+import { FINDINGS_HEADER, MAX_URL_LENGTH, bodyBytes, targetTooLong, bodyText, hasBody, routeOf, type Answer, type Plan, type Route, type Routes } from '../routes/index.js';
+import type { ServerContext } from './context.js';
+import { captureBody, journalExchange, type OperationTarget, type SentAnswer } from './journal-exchange.js';
+import { logEntry, type RequestLogEntry } from './request-log.js';
+
+/** The most origins remembered by {@link originReader} (one per `Host` spelling and scheme seen: a client controls them). */
+const MAX_ORIGINS = 64;
+
+/**
+ * A reader of the origin a request was made to (`http://127.0.0.1:8787`): the connection's scheme
+ * and the `Host` header, normalised by `URL`. `undefined` without a `Host` header or with one that
+ * does not parse. Remembers the last {@link MAX_ORIGINS} spellings, so a request pays for a `URL` only once.
+ */
+export function originReader(): (req: IncomingMessage) => string | undefined {
+  const origins = new Map<string, string>();
+  return (req) => {
+    if (req.headers.host === undefined) return undefined;
+    const base = `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host}`;
+    let origin = origins.get(base);
+    if (origin === undefined) {
+      try {
+        origin = new URL(base).origin;
+      } catch {
+        return undefined;
+      }
+      if (origins.size >= MAX_ORIGINS) origins.clear();
+      origins.set(base, origin);
+    }
+    return origin;
+  };
+}
+
+/**
+ * Answers one request that mockvideo itself failed to answer: a JSON 500
+ * `{ "error": "mockvideo failed to answer: <message>" }`, or, when its headers are already sent,
+ * a closed connection. Other clients are not affected.
+ */
+export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (res.headersSent) req.socket.destroy();
+  else if (!res.destroyed) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo failed to answer: ${(error as Error)?.message}` }));
+}
+
+/** An answer's bytes and header blocks, made once per (shared) answer; one header block per findings count. */
+interface Encoded {
+  body: Buffer;
+  heads: Map<number, OutgoingHttpHeaders>;
+}
+const encodedAnswers = new WeakMap<Answer, Encoded>();
+
+/** The header block of `answer` with `x-mockvideo-findings: findings` (for an operation; -1: none) and its content length. */
+function encodedOf(answer: Answer, findings: number): { body: Buffer; head: OutgoingHttpHeaders } {
+  let encoded = encodedAnswers.get(answer);
+  if (!encoded) {
+    const bytes = bodyBytes(answer);
+    encoded = { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), heads: new Map() };
+    encodedAnswers.set(answer, encoded);
+  }
+  let head = encoded.heads.get(findings);
+  if (!head) {
+    head = { ...answer.headers, 'content-length': String(encoded.body.byteLength) };
+    if (findings >= 0) head[FINDINGS_HEADER] = String(findings);
+    encoded.heads.set(findings, head);
+  }
+  return { body: encoded.body, head };
+}
+
+/** The origin-form (path and query) of an absolute-form request target; `/` when it does not parse. */
+function originForm(target: string): string {
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return '/';
+  }
+}
+
+/** Whether a route is of the device-facing surface (answered by the routes, not by the Express host). */
+function isDeviceRoute(route: Route): boolean {
+  return route.kind !== 'admin' && route.kind !== 'other';
+}
+
+/** Options of {@link deviceListener}. */
+export interface DeviceHostOptions {
+  context: ServerContext;
+  /**
+   * The routes that answer the device-facing surface (the default engine). Without them (`--engine
+   * msw`), every request goes to `host`, which runs the MSW handlers; journal and log stay here.
+   */
+  routes?: Routes;
+  /** The Express host (admin API, dashboard, analytics, the 404 of other paths; with `--engine msw` the MSW handlers): made on first use. */
+  host: () => RequestListener | Promise<RequestListener>;
+  /** Carries out a `pass` plan: the recording proxy; `next()` hands the request to the Express host, `next(error)` answers an error of its own. */
+  pass?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+  /** Hears each request once answered (or the client went away). */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * With a recorder (`record`, `replay --record-missing`): why a request under `/api/g1` must be
+   * refused (403) before anything else, or `undefined`: a foreign `Host` or a cross-site `Origin`
+   * (see `foreignRequest`), so that no web page can poison recordings or read the upstream's answers.
+   */
+  refusePass?: (req: IncomingMessage) => string | undefined;
+}
+
+/**
+ * The Node host of the device-facing surface, one pipeline for `serve`, `replay` and `record`:
+ * read the request (method, target, origin from `Host`) → plan it with the routes (checks,
+ * findings, the answer) → journal (requests to operations) and log → one writer: the header block
+ * and the body in one write, after the planned delay; `reset`/`hang` close the connection; `pass`
+ * goes to the recording proxy; what the routes leave (`none`: the admin API, the dashboard, other
+ * paths) goes to the Express host, with its path normalised first so that no odd spelling of
+ * `/__mockvideo` (`/%5F%5Fmockvideo/`) gets past the admin guard. A fault of mockvideo's own gives
+ * that client a JSON 500; the others go on.
+ */
+export function deviceListener(options: DeviceHostOptions): RequestListener {
+  const { context, routes, pass, onRequest } = options;
+  const originOf = originReader();
+  let host: RequestListener | Promise<RequestListener> | undefined;
+  const toHost = (req: IncomingMessage, res: ServerResponse) => {
+    const ready = (host ??= Promise.resolve(options.host()).then((made) => (host = made)));
+    if (typeof ready === 'function') return void ready(req, res);
+    ready.then(
+      (made) => made(req, res),
+      (error: Error) => answerFailure(req, res, new Error(`could not load its HTTP host: ${error.message}`)),
+    );
+  };
+
+  /** Journals (an operation) and logs the exchange when it ends; `sent` tells what was sent. */
+  const observe = (req: IncomingMessage, res: ServerResponse, route: Route, query: string, findings: readonly Finding[], sent: () => SentAnswer) => {
+    if (route.kind !== 'operation' && !onRequest) return;
+    const receivedAt = Date.now();
+    const start = process.hrtime.bigint();
+    res.once('close', () => {
+      const answer = sent();
+      if (route.kind === 'operation') {
+        const target: OperationTarget = { operation: route.operation, path: (req.url ?? '').split('?')[0]!, search: query };
+        journalExchange(context, req, target, findings, receivedAt, start, answer);
+      }
+      onRequest?.(logEntry(req.method ?? 'GET', route.kind === 'operation' ? route.operation : route.path, answer.status, answer.headers, start));
+    });
+  };
+  /** What was sent, read from the response (where someone else wrote it). */
+  const written = (res: ServerResponse, body: () => string) => (): SentAnswer => ({ status: res.headersSent ? res.statusCode : 0, headers: res.getHeaders(), body: body() });
+
+  const write = (req: IncomingMessage, res: ServerResponse, plan: Extract<Plan, { kind: 'answer' | 'drop' }>) => {
+    if (res.destroyed) return;
+    if (plan.kind === 'drop') return void req.socket.destroy();
+    const { body, head } = encodedOf(plan.answer, plan.route.kind === 'operation' ? plan.findings.length : -1);
+    res.writeHead(plan.answer.status, head);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
+  const carry = (req: IncomingMessage, res: ServerResponse, plan: Plan, query: string) => {
+    if (plan.kind === 'none') return toHost(req, res);
+    if (plan.kind === 'pass') {
+      if (!pass) return toHost(req, res);
+      // Set first, so that the proxy's own headers join it and the journal reads them all.
+      if (plan.route.kind === 'operation') res.setHeader(FINDINGS_HEADER, String(plan.findings.length));
+      observe(req, res, plan.route, query, plan.findings, written(res, captureBody(res)));
+      return pass(req, res, (error) => (error === undefined ? toHost(req, res) : answerFailure(req, res, error)));
+    }
+    const findings = plan.route.kind === 'operation' ? plan.findings.length : -1;
+    observe(req, res, plan.route, query, plan.findings, () =>
+      plan.kind === 'answer' && res.writableFinished
+        ? { status: plan.answer.status, headers: encodedOf(plan.answer, findings).head, body: bodyText(plan.answer) }
+        : { status: 0, headers: {}, body: '' },
+    );
+    if (plan.delayMs <= 0) return write(req, res, plan);
+    const timer = setTimeout(write, plan.delayMs, req, res, plan);
+    res.once('close', () => clearTimeout(timer));
+  };
+
+  return (req, res) => {
+    let target = req.url ?? '/';
+    if (target.length > MAX_URL_LENGTH) {
+      const answer = targetTooLong(target.length, MAX_URL_LENGTH);
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+      return;
+    }
+    // An absolute-form target (`GET http://host/api/g1/meta/cp`) is routed by its path; the host it names is never asked.
+    if (!target.startsWith('/')) target = originForm(target);
+    const at = target.indexOf('?');
+    const path = at < 0 ? target : target.slice(0, at);
+    const query = at < 0 ? '' : target.slice(at + 1);
+    const route = routeOf(path);
+    if (!isDeviceRoute(route)) {
+      // The admin guard and Express see the normalised path (a trailing slash kept): no odd spelling gets past them.
+      const seen = route.path === '/' || !path.endsWith('/') ? route.path : `${route.path}/`;
+      if (seen !== path) req.url = query ? `${seen}?${query}` : seen;
+      return toHost(req, res);
+    }
+    const origin = originOf(req);
+    if (origin === undefined) {
+      res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: 'Cannot read this request: it has no valid Host header.' }));
+      return;
+    }
+    if (options.refusePass && (route.kind === 'operation' || route.kind === 'upgrade' || route.kind === 'unknown-operation')) {
+      const refused = options.refusePass(req);
+      if (refused !== undefined) {
+        res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `Refused: ${refused}. The recorder forwards only requests of devices and tools to this server (add a name with --allow-host).` }));
+        return;
+      }
+    }
+    if (!routes) {
+      // --engine msw: the MSW handlers in the Express host answer; the journal and the log stay here.
+      const findings = route.kind === 'operation' ? queryFindings(route.operation, query, hasBody(req.headers)) : [];
+      observe(req, res, route, query, findings, written(res, captureBody(res)));
+      return toHost(req, res);
+    }
+    let plan: Plan | Promise<Plan>;
+    try {
+      plan = routes({ method: req.method ?? 'GET', path, query, origin, headers: req.headers });
+    } catch (error) {
+      return answerFailure(req, res, error);
+    }
+    if (!(plan instanceof Promise)) return carry(req, res, plan, query);
+    plan.then(
+      (ready) => carry(req, res, ready, query),
+      (error: unknown) => answerFailure(req, res, error),
+    );
+  };
+}
