@@ -171,3 +171,11 @@ describe('redaction property', () => {
     );
   });
 });
+
+describe('redaction of empty values', () => {
+  it('never finds a secret in an empty parameter (a pattern with nothing to match must match nothing)', () => {
+    const { recording, redactions } = buildRecording(exchange('{}', { query: splitQuery(`_st=${encodeURIComponent(TOKEN)}&_eset=&ref=`) }), DEFAULT_POLICY);
+    expect(recording.request.query).toEqual([['_st', '<SERVICE_TOKEN>'], ['_eset', ''], ['ref', '']]);
+    expect(redactions).toEqual([]);
+  });
+});

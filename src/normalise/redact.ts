@@ -103,8 +103,8 @@ class Tally {
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** What comes before an URL query value: `?name=`, `&name=` (also `\u0026` and `%26` for `&`, `%3D` and `\u003d` for `=`). */
-const URL_VALUE_BEFORE = '(?<=(?:[?&;]|\\\\[uU]0026|%26)[^=&?#\\s"\\\\]{1,64}(?:=|%3[dD]|\\\\[uU]003[dD]))';
+/** What comes before an URL query value: `?name=`, `&name=`, a query string's first `name=` (also `\u0026` and `%26` for `&`, `%3D` and `\u003d` for `=`). */
+const URL_VALUE_BEFORE = '(?<=(?:^|[?&;"]|\\\\[uU]0026|%26)[^=&?#\\s"\\\\]{1,64}(?:=|%3[dD]|\\\\[uU]003[dD]))';
 /** What comes after an URL query value. */
 const URL_VALUE_AFTER = '(?=[&#;"\'\\s\\\\<>]|%26|$)';
 
@@ -129,7 +129,7 @@ function namedPatterns(placeholders: ReadonlyMap<string, string>): { json: RegEx
   const names = [...placeholders.keys()].map(escapeRegex).join('|');
   return {
     json: new RegExp(`("(${names})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(")`, 'g'),
-    url: new RegExp(`((?:[?&;]|\\\\[uU]0026|%26|^)(${names})(?:=|%3[dD]))([^&#;\\s"'\\\\<>]*)`, 'g'),
+    url: new RegExp(`((?:[?&;"]|\\\\[uU]0026|%26|^)(${names})(?:=|%3[dD]))([^&#;\\s"'\\\\<>]*)`, 'g'),
   };
 }
 
@@ -156,6 +156,7 @@ function scanner(secrets: readonly Secret[], named: ReadonlyMap<string, string>,
     .sort((a, b) => b.value.length - a.value.length);
   const namedRegex = namedPatterns(named);
   return (text: string, where: string, binary = false): string => {
+    if (text === '') return text;
     let out = text;
     for (const secret of scanned) {
       const placeholder = binary ? String.fromCharCode(...new TextEncoder().encode(secret.placeholder)) : secret.placeholder;

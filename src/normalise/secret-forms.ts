@@ -77,7 +77,7 @@ function compile(value: string, binary: boolean): SecretPattern {
   const b64 = base64Forms(bytes).sort(byLength);
   const b64url = [...new Set(b64.map(toUrlSafe))].filter((form) => !b64.includes(form));
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-  const group = (forms: string[]) => (forms.length ? `(${forms.map((form) => textPattern(form, binary)).join('|')})` : '($^)');
+  const group = (forms: string[]) => (forms.length ? `(${forms.map((form) => textPattern(form, binary)).join('|')})` : '((?!))');
   const source = [`(${textPattern(value, binary)})`, group(b64), group(b64url), `(${hexPattern(hex)})`].join('|');
   return { regex: new RegExp(source, 'g') };
 }

@@ -2,7 +2,7 @@ import { hostname, networkInterfaces } from 'node:os';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { MockvideoError } from '../errors.js';
 import { parseFaultPlan } from '../faults/index.js';
-import { journalToHar } from '../journal/index.js';
+import { writeJournalHar } from '../journal/index.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../verify/index.js';
 import type { ServerContext } from './context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
@@ -154,7 +154,7 @@ export function adminRouter(context: ServerContext): express.Router {
 
   router.get('/requests.har', (req, res) => {
     res.type('application/json').attachment('mockvideo-requests.har');
-    res.send(JSON.stringify(journalToHar(context.journal.exchanges(journalFilter(req)), `${req.protocol}://${req.get('host') ?? 'localhost'}`)));
+    void writeJournalHar(res, context.journal.exchanges(journalFilter(req)), `${req.protocol}://${req.get('host') ?? 'localhost'}`);
   });
 
   router.get('/requests/:id', (req, res) => {

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/core.js';
+import { operationOfPath, type OperationName } from '../contract/core.js';
 import { queryFindings, type Finding } from '../findings/index.js';
 import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
-import type { JournalEntry, NewExchange } from '../journal/index.js';
-import { decodeComponent, splitQuery, type NormalisationPolicy, type RawPair } from '../normalise/index.js';
+import { journalView, journalViewOf, type JournalEntry, type JournalView, type NewExchange } from '../journal/index.js';
+import { decodeComponent, type NormalisationPolicy } from '../normalise/index.js';
 import { MATCH_HEADER } from '../replay/headers.js';
 import type { ServerContext } from './context.js';
 
@@ -17,12 +17,9 @@ function hasBody(req: IncomingMessage): boolean {
   return length > 0 || req.headers['transfer-encoding'] !== undefined;
 }
 
-function headerRecord(headers: Record<string, unknown>, redacted: readonly string[]): Record<string, string> {
+function headerRecord(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name] = redacted.includes(name.toLowerCase()) ? '<REDACTED>' : Array.isArray(value) ? value.join(', ') : String(value);
-  }
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
   return out;
 }
 
@@ -74,7 +71,9 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
       match: (res.getHeader(MATCH_HEADER) as string | undefined) ?? null,
       fault: (res.getHeader(FAULT_HEADER) as string | undefined) ?? (answered ? null : 'reset'),
     };
-    const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: responseBody() };
+    // The recording proxy hands over its redacted view (see setJournalView); the raw body is then not kept.
+    const view = journalViewOf(res);
+    const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: view ? '' : responseBody(), view };
     context.journal.add(deferredRecord(entry, facts));
   };
   // A response emits 'close' once in every case: after 'finish' when it was sent, or when the client went away.
@@ -99,6 +98,7 @@ interface RecordFacts {
   requestHeaders: IncomingHttpHeaders;
   responseHeaders: OutgoingHttpHeaders;
   responseBody: string;
+  view: JournalView | undefined;
 }
 
 /**
@@ -110,8 +110,10 @@ function journalRecord(
   known: Omit<JournalEntry, 'id' | 'time' | 'query'>,
   facts: RecordFacts,
 ): NewExchange {
-  const { policy } = facts;
-  const rawQuery: RawPair[] = splitQuery(facts.target.search).map(([name, value]) => [name, policy.secret.includes(decodeComponent(name)) ? SERVICE_TOKEN_PLACEHOLDER : value]);
+  const { policy, target } = facts;
+  // Redacted by the same function as recordings (see journalView).
+  const view = facts.view ?? journalView({ method: facts.method, path: target.path, search: target.search, requestHeaders: headerRecord(facts.requestHeaders), status: known.status, responseHeaders: headerRecord(facts.responseHeaders), body: facts.responseBody }, policy);
+  const { rawQuery } = view;
   // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
   const query = Object.create(null) as Record<string, string[]>;
   for (const [name, value] of rawQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
@@ -121,9 +123,9 @@ function journalRecord(
     method: facts.method,
     path: facts.target.path,
     rawQuery,
-    requestHeaders: headerRecord(facts.requestHeaders, policy.headers),
-    responseHeaders: headerRecord(facts.responseHeaders, policy.headers),
-    responseBody: facts.responseBody,
+    requestHeaders: view.requestHeaders,
+    responseHeaders: view.responseHeaders,
+    responseBody: view.responseBody,
   };
 }
 
