@@ -119,7 +119,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           if (json) json({ n: tally.exchanges, ...entry });
           else if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
           // Even with --quiet: a lost exchange is never silent.
-          if (entry.lost) process.stderr.write(lostExchangeLine(entry));
+          if (entry.lost) process.stderr.write(entry.lost.code === 'EREDACTION' ? `${entry.lost.message}\n` : lostExchangeLine(entry));
         },
       });
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
@@ -129,10 +129,10 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         recorder.stop().then(({ recorded }) => {
           process.stdout.write(
             `Recorded ${recorded} exchange${recorded === 1 ? '' : 's'} into ${args.out}: ${tally.exchanges} seen, ${tally.skipped} skipped (not recorded), ` +
-              `${tally.failures} failed (5xx or upstream errors, not recorded without --record-failures), ${tally.lost} lost (write errors)` +
-              `${tally.leaks ? `, ${tally.leaks} leaked secret value${tally.leaks === 1 ? '' : 's'} replaced` : ''}\n`,
+              `${tally.failures} failed (5xx or upstream errors, not recorded without --record-failures), ${tally.lost} lost (write errors or refused redactions)` +
+              `${tally.leaks ? `, ${tally.leaks} echo${tally.leaks === 1 ? '' : 'es'} of secrets redacted (listed on each exchange's line)` : ''}\n`,
           );
-          if (tally.lost) process.stderr.write(`[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`);
+          if (tally.lost) process.stderr.write(`[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors or refused redactions (listed above).\n`);
           // A session with lost exchanges is an incomplete recording: a script must be able to tell.
           process.exit(tally.lost ? EXIT.problems : EXIT.ok);
         }, exitWithError);
