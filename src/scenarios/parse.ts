@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { nestingProblem, sizeProblem } from './limits.js';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
 import { scenarioFaultsSchema, scenarioHeaderSchema, stubSchemas, type ScenarioFaults, type Stub } from './format.js';
@@ -35,6 +36,8 @@ function issuesToProblems(source: string, prefix: PropertyKey[], issues: readonl
  * @see seed "Endpoints" → "Operations" (operation names and payloads).
  */
 export function parseScenario(name: string, value: unknown, source: string): ParseResult {
+  const tooDeep = nestingProblem(value, source);
+  if (tooDeep) return { ok: false, problems: [tooDeep] };
   const header = scenarioHeaderSchema.safeParse(value);
   if (!header.success) return { ok: false, problems: issuesToProblems(source, [], header.error.issues) };
   const problems: ScenarioProblem[] = [];
@@ -79,6 +82,8 @@ export function parseScenario(name: string, value: unknown, source: string): Par
  * @see parseScenario
  */
 export function parseScenarioText(name: string, text: string, source: string): ParseResult {
+  const tooLarge = sizeProblem(text, source);
+  if (tooLarge) return { ok: false, problems: [tooLarge] };
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
