@@ -20,7 +20,18 @@ export interface JournalView {
 export function journalBody(text: string, recording?: string): string {
   if (text.length <= JOURNAL_BODY_LIMIT) return text;
   const where = recording ? `the whole body is in the recording ${recording}` : 'the whole body was not kept';
-  return `${text.slice(0, JOURNAL_BODY_LIMIT)}\n[mockvideo] body cut at ${JOURNAL_BODY_LIMIT} of ${text.length} characters: ${where}.`;
+  // A body cut by keptBody ends with NUL and its full length.
+  const length = /\u0000(\d+)$/.exec(text)?.[1] ?? String(text.length);
+  return `${text.slice(0, JOURNAL_BODY_LIMIT)}\n[mockvideo] body cut at ${JOURNAL_BODY_LIMIT} of ${length} characters: ${where}.`;
+}
+
+/**
+ * The part of a body the journal holds until it is first read (then redacted and cut at
+ * {@link JOURNAL_BODY_LIMIT}): twice the limit, so that a secret cut in two at this point lies past
+ * the part kept in the end. A longer body keeps a note of its length.
+ */
+export function keptBody(text: string): string {
+  return text.length <= 2 * JOURNAL_BODY_LIMIT ? text : `${text.slice(0, 2 * JOURNAL_BODY_LIMIT)}\u0000${text.length}`;
 }
 
 /** An exchange as the journal first sees it: raw, with secrets. `search` is the raw query without `?`. */

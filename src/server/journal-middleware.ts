@@ -4,7 +4,7 @@ import { operationOfPath, type OperationName } from '../contract/core.js';
 import { queryFindings, type Finding } from '../findings/index.js';
 import { FAULT_HEADER } from '../handlers/scenario-answer.js';
 import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
-import { journalView, journalViewOf, type JournalEntry, type JournalView, type NewExchange } from '../journal/index.js';
+import { journalView, journalViewOf, keptBody, type JournalEntry, type JournalView, type NewExchange } from '../journal/index.js';
 import { decodeComponent, type NormalisationPolicy } from '../normalise/index.js';
 import { MATCH_HEADER } from '../replay/headers.js';
 import type { ServerContext } from './context.js';
@@ -73,8 +73,8 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
     };
     // The recording proxy hands over its redacted view (see setJournalView); the raw body is then not kept.
     const view = journalViewOf(res);
-    const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: view ? '' : responseBody(), view };
-    context.journal.add(deferredRecord(entry, facts));
+    const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: view ? '' : keptBody(responseBody()), view };
+    context.journal.add(deferredRecord(entry, facts), view ? view.responseBody.length : facts.responseBody.length);
   };
   // A response emits 'close' once in every case: after 'finish' when it was sent, or when the client went away.
   res.on('close', journal);
