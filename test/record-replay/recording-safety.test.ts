@@ -200,4 +200,15 @@ describe('recording a hostile upstream (issue 21)', () => {
     expect(JSON.parse(stored.response.body).data).toEqual({ a: '<SERVICE_TOKEN>', _st: '<SERVICE_TOKEN>' });
     expect(stored.response.headers['x-echo']).toBe('<SERVICE_TOKEN>');
   });
+
+  it('refuses loudly to record a secret that sits in a parameter of the match key, and exits 1', async () => {
+    const dir = tempDir();
+    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
+    const answer = await getBytes(`${recorder.url}${clientPathWith('meta/cp', { _st: 'made-up-token-in-two-places', _res: 'made-up-token-in-two-places' })}`);
+    expect(answer.status).toBe(200);
+    expect(await recorder.stop('SIGINT')).toBe(1);
+    expect(recorder.stderr()).toMatch(/\[mockvideo\] Refused to record GET \/api\/g1\/meta\/cp: _st in request\.query\._res \(raw\), and replacing it would change the match key/);
+    expect(recorder.stdout()).toMatch(/1 refused \(a secret where redacting it would break the recording\)/);
+    expect(recordingFiles(dir)).toEqual([]);
+  });
 });
