@@ -71,9 +71,11 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
       match: (res.getHeader(MATCH_HEADER) as string | undefined) ?? null,
       fault: (res.getHeader(FAULT_HEADER) as string | undefined) ?? (answered ? null : 'reset'),
     };
-    // The recording proxy hands over its redacted view (see setJournalView); the raw body is then not kept.
+    // The recording proxy hands over its redacted view (see setJournalView): nothing raw is kept then.
     const view = journalViewOf(res);
-    const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: view ? '' : keptBody(responseBody()), view };
+    const facts = view
+      ? { receivedAt, method: req.method ?? 'GET', target: { ...target, search: '' }, policy: context.policy, requestHeaders: {}, responseHeaders: {}, responseBody: '', view }
+      : { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: keptBody(responseBody()), view };
     context.journal.add(deferredRecord(entry, facts), view ? view.responseBody.length : facts.responseBody.length);
   };
   // A response emits 'close' once in every case: after 'finish' when it was sent, or when the client went away.
