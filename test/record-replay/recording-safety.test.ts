@@ -211,4 +211,34 @@ describe('recording a hostile upstream (issue 21)', () => {
     expect(recorder.stdout()).toMatch(/1 refused \(a secret where redacting it would break the recording\)/);
     expect(recordingFiles(dir)).toEqual([]);
   });
+
+  it('a recorder killed with kill -9 leaves a lock that the next one takes over at once, saying so', async () => {
+    const dir = tempDir();
+    const first = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
+    const pid = first.child.pid!;
+    expect(await first.stop('SIGKILL')).toBe(null);
+    const started = Date.now();
+    const second = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
+    try {
+      // proper-lockfile alone would refuse for 10 s (until the lock's time stamp is stale).
+      expect(Date.now() - started).toBeLessThan(8000);
+      expect(second.stderr()).toContain(`Took over the lock on ${dir}: its owner, process ${pid}, is gone`);
+    } finally {
+      expect(await second.stop('SIGINT')).toBe(0);
+    }
+  });
+});
+
+describe('scenario limits from the command line (issue 21.7)', () => {
+  it('validate names a scenario nested 5,000 deep and a 5,000-file extends chain in one line each, no stack trace', async () => {
+    const dir = tempDir('mockvideo-scn-');
+    writeFileSync(join(dir, 'deep.json'), `{"operations":{"ad_config":{"data":${'['.repeat(5000)}${']'.repeat(5000)}}}}`);
+    for (let i = 0; i < 5000; i++) writeFileSync(join(dir, `chain-${i}.json`), JSON.stringify({ extends: i ? `chain-${i - 1}` : 'default', operations: {} }));
+    const { code, stdout, stderr } = await runCli(['validate', dir], { timeoutMs: 60_000 });
+    expect(code).toBe(1);
+    expect(stdout + stderr).not.toMatch(/RangeError|Maximum call stack|    at /);
+    expect(stdout).toMatch(/deep\.json: nested 65 levels deep or more, over the limit of 64/);
+    expect(stdout.match(/extends chain is \d+ scenarios long/g)).toHaveLength(1);
+    expect(stdout).toMatch(/chain-4999\.json at extends: its extends chain is 5001 scenarios long, over the limit of 32/);
+  });
 });
