@@ -115,7 +115,7 @@ function wholeValuePattern(value: string, binary: boolean): RegExp {
   const key = `${binary ? 'b' : 't'}\u0000${value}`;
   let regex = wholeValuePatterns.get(key);
   if (!regex) {
-    if (wholeValuePatterns.size >= 512) wholeValuePatterns.clear();
+    if (wholeValuePatterns.size >= 64) wholeValuePatterns.clear();
     const p = plainPattern(value, binary);
     regex = new RegExp(`(?<=")${p}(?=")|${URL_VALUE_BEFORE}${p}${URL_VALUE_AFTER}|^${p}$`, 'g');
     wholeValuePatterns.set(key, regex);

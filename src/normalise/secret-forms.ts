@@ -82,7 +82,7 @@ function compile(value: string, binary: boolean): SecretPattern {
   return { regex: new RegExp(source, 'g') };
 }
 
-const MAX_KEPT = 512;
+const MAX_KEPT = 64;
 const kept = new Map<string, SecretPattern>();
 
 /**
