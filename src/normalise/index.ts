@@ -11,4 +11,4 @@ export * from './query.js';
 export * from './recording.js';
 export * from './redact.js';
 export * from './cookies.js';
-export { secretPattern } from './secret-forms.js';
+export { secretForms } from './secret-forms.js';

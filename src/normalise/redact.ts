@@ -6,7 +6,8 @@ import { matchKey } from './match-key.js';
 import { REDACTED, type NormalisationPolicy } from './policy.js';
 import { decodeComponent, type RawPair } from './query.js';
 import type { Recording } from './recording.js';
-import { MIN_SCANNED_LENGTH, encodingOf, plainPattern, secretPattern, type SecretEncoding } from './secret-forms.js';
+import { findDecoded, type Needle, type Span } from './search-text.js';
+import { MIN_SCANNED_LENGTH, secretForms, type SecretEncoding } from './secret-forms.js';
 
 export { MIN_SCANNED_LENGTH, encodedForms, type SecretEncoding } from './secret-forms.js';
 
@@ -104,23 +105,24 @@ class Tally {
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What comes before an URL query value: `?name=`, `&name=`, a query string's first `name=` (also `\u0026` and `%26` for `&`, `%3D` and `\u003d` for `=`). */
-const URL_VALUE_BEFORE = '(?<=(?:^|[?&;"]|\\\\[uU]0026|%26)[^=&?#\\s"\\\\]{1,64}(?:=|%3[dD]|\\\\[uU]003[dD]))';
+const URL_VALUE_BEFORE = /(?:^|[?&;"]|\\[uU]0026|%26)[^=&?#\s"\\]{1,64}(?:=|%3[dD]|\\[uU]003[dD])$/;
 /** What comes after an URL query value. */
-const URL_VALUE_AFTER = '(?=[&#;"\'\\s\\\\<>]|%26|$)';
+const URL_VALUE_AFTER = /^(?:[&#;"'\s\\<>]|%26|$)/;
 
-const wholeValuePatterns = new Map<string, RegExp>();
+/** True when `span` of `text` is a whole value: a JSON string's, an URL query value or the whole text. */
+function isWholeValue(text: string, { start, end }: Span): boolean {
+  if (start === 0 && end === text.length) return true;
+  const before = text.slice(Math.max(0, start - 80), start);
+  const after = text.slice(end, end + 6);
+  return (before.endsWith('"') && after.startsWith('"')) || (URL_VALUE_BEFORE.test(before) && URL_VALUE_AFTER.test(after));
+}
 
-/** An identifier as a whole JSON string value, a whole URL query value or a whole header value. */
-function wholeValuePattern(value: string, binary: boolean): RegExp {
-  const key = `${binary ? 'b' : 't'}\u0000${value}`;
-  let regex = wholeValuePatterns.get(key);
-  if (!regex) {
-    if (wholeValuePatterns.size >= 64) wholeValuePatterns.clear();
-    const p = plainPattern(value, binary);
-    regex = new RegExp(`(?<=")${p}(?=")|${URL_VALUE_BEFORE}${p}${URL_VALUE_AFTER}|^${p}$`, 'g');
-    wholeValuePatterns.set(key, regex);
-  }
-  return regex;
+/** How an occurrence of a secret's plain value was written. */
+function textEncoding(written: string, value: string): SecretEncoding {
+  if (written === value) return 'raw';
+  if (written.includes('\\')) return 'json-escape';
+  if (written.includes('%') || written.includes('+')) return 'percent';
+  return 'raw';
 }
 
 /** Patterns for values under secret or identity names: `"_st": "…"` in JSON and `_st=…` in URLs, whatever the value's length. */
@@ -155,22 +157,30 @@ function scanner(secrets: readonly Secret[], named: ReadonlyMap<string, string>,
     .filter((s) => s.value.length >= MIN_SCANNED_LENGTH && s.value !== s.placeholder && !seen.has(s.value) && seen.add(s.value))
     .sort((a, b) => b.value.length - a.value.length);
   const namedRegex = namedPatterns(named);
+  type Label = { secret: Secret; encoding: SecretEncoding | 'whole-value' };
+  const needlesOf = (binary: boolean): Array<Needle<Label>> =>
+    scanned.flatMap((secret): Array<Needle<Label>> =>
+      secret.kind === 'secret'
+        ? secretForms(secret.value, binary).map((form) => ({ text: form.text, label: { secret, encoding: form.encoding }, ...(form.anyCase ? { anyCase: true } : {}) }))
+        : [{ text: secretForms(secret.value, binary).find((form) => form.encoding === 'raw')!.text, label: { secret, encoding: 'whole-value' as const } }],
+    );
+  const needles = { text: needlesOf(false), binary: undefined as Array<Needle<Label>> | undefined };
   return (text: string, where: string, binary = false): string => {
     if (text === '') return text;
     let out = text;
-    for (const secret of scanned) {
-      const placeholder = binary ? String.fromCharCode(...new TextEncoder().encode(secret.placeholder)) : secret.placeholder;
-      if (secret.kind === 'secret') {
-        out = out.replace(secretPattern(secret.value, binary).regex, (match: string, ...groups: Array<string | undefined>) => {
-          tally.add(secret.label, where, encodingOf(match, groups.slice(0, 4), binary ? String.fromCharCode(...new TextEncoder().encode(secret.value)) : secret.value));
-          return placeholder;
-        });
-      } else {
-        out = out.replace(wholeValuePattern(secret.value, binary), () => {
-          tally.add(secret.label, where, 'whole-value');
-          return placeholder;
-        });
+    const wanted = binary ? (needles.binary ??= needlesOf(true)) : needles.text;
+    const spans = findDecoded(text, wanted, binary, (span, label) => label.encoding !== 'whole-value' || isWholeValue(text, span));
+    if (spans.length) {
+      let rebuilt = '';
+      let at = 0;
+      for (const { start, end, label } of spans) {
+        const placeholder = binary ? String.fromCharCode(...new TextEncoder().encode(label.secret.placeholder)) : label.secret.placeholder;
+        const written = text.slice(start, end);
+        tally.add(label.secret.label, where, label.encoding === 'raw' ? textEncoding(written, binary ? wanted.find((n) => n.label === label)!.text : label.secret.value) : label.encoding);
+        rebuilt += text.slice(at, start) + placeholder;
+        at = end;
       }
+      out = rebuilt + text.slice(at);
     }
     if (namedRegex) {
       const under = (name: string, value: string, before: string, after: string, whole: string) => {
@@ -215,8 +225,8 @@ export function redactExchange(exchange: Exchange, policy: NormalisationPolicy):
     const kind = policy.secret.includes(name) ? 'secret' : 'identity';
     const value = decodeComponent(rawValue);
     secrets.push({ label: name, value, placeholder, kind });
-    // The value as sent, when it is not simply a percent-encoding of the decoded one (a malformed escape).
-    if (rawValue !== value && !new RegExp(`^${plainPattern(value)}$`).test(rawValue)) secrets.push({ label: name, value: rawValue, placeholder, kind });
+    // The value as sent too, when it is not simply a percent-encoding of the decoded one (it has a malformed escape).
+    if (/%(?![0-9A-Fa-f]{2})/.test(rawValue)) secrets.push({ label: name, value: rawValue, placeholder, kind });
     own.add(i);
     return [rawName, placeholder];
   });
