@@ -13,8 +13,6 @@ interface Decoded {
   from: Int32Array | undefined;
 }
 
-
-
 /** Which escapes a view of the text decodes; `twice`: JSON escapes of JSON inside a JSON string. */
 interface Decoding {
   percent: boolean;
