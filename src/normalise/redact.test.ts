@@ -179,3 +179,11 @@ describe('redaction of empty values', () => {
     expect(redactions).toEqual([]);
   });
 });
+
+describe('identifiers in nested JSON', () => {
+  it('redacts an identifier as a whole string value of JSON inside a JSON string', () => {
+    const body = JSON.stringify({ payload: JSON.stringify({ device: DEVICE, note: `x${DEVICE}` }) });
+    const { recording } = buildRecording(exchange(body), DEFAULT_POLICY);
+    expect(JSON.parse(JSON.parse(recording.response.body!).payload)).toEqual({ device: REDACTED, note: `x${DEVICE}` });
+  });
+});

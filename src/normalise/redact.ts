@@ -114,7 +114,8 @@ function isWholeValue(text: string, { start, end }: Span): boolean {
   if (start === 0 && end === text.length) return true;
   const before = text.slice(Math.max(0, start - 80), start);
   const after = text.slice(end, end + 6);
-  return (before.endsWith('"') && after.startsWith('"')) || (URL_VALUE_BEFORE.test(before) && URL_VALUE_AFTER.test(after));
+  // A quote, or an escaped one (`\"…\"`: JSON inside a JSON string), on both sides.
+  return (before.endsWith('"') && /^\\*"/.test(after)) || (URL_VALUE_BEFORE.test(before) && URL_VALUE_AFTER.test(after));
 }
 
 /** How an occurrence of a secret's plain value was written. */
