@@ -8,6 +8,8 @@ export interface NormaliseArgs {
   identity?: string[];
   'keep-identifiers'?: boolean;
   'redact-header'?: string[];
+  'secret-cookie'?: string[];
+  'secret-value'?: string[];
 }
 
 const list = (describe: string) => ({ type: 'string', array: true, describe, coerce: (values: string[]) => values.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean) }) as const;
@@ -24,7 +26,9 @@ export function normaliseOptions<T>(yargs: Argv<T>): Argv<T & NormaliseArgs> {
     .option('secret', list('Parameters stored as <SERVICE_TOKEN> and left out of the match key (replaces the default: _st)'))
     .option('identity', list('Device/user identifiers redacted and left out of the match key (replaces the default: _sdevid,_anoyid,_cam,_diordna,_app_coop_md5)'))
     .option('keep-identifiers', { type: 'boolean', describe: 'Keep identifier values in stored files (still left out of the match key)' })
-    .option('redact-header', list('More headers to store as <REDACTED> (Authorization, Cookie, Set-Cookie always are)')) as unknown as Argv<T & NormaliseArgs>;
+    .option('redact-header', list('More headers to store as <REDACTED> (Authorization always is; in Cookie and Set-Cookie only the values of secret cookies)'))
+    .option('secret-cookie', list('Cookies whose values are secret besides those named like a session, token or auth cookie (sid, *session*, *token*, *auth*, ...); "*" for every cookie'))
+    .option('secret-value', list('Raw secret values to find and redact everywhere, e.g. the _st of a HAR that already says <SERVICE_TOKEN> (also MOCKVIDEO_SECRET_VALUE)')) as unknown as Argv<T & NormaliseArgs>;
 }
 
 /**
@@ -39,5 +43,7 @@ export function policyFromArgs(args: NormaliseArgs): NormalisationPolicy {
   if (args.identity) overrides.identity = args.identity;
   if (args['redact-header']) overrides.headers = args['redact-header'];
   if (args['keep-identifiers'] !== undefined) overrides.keepIdentity = args['keep-identifiers'];
+  if (args['secret-cookie']) overrides.secretCookies = args['secret-cookie'];
+  if (args['secret-value']) overrides.secretValues = args['secret-value'];
   return resolvePolicy(overrides, 'the normalisation flags');
 }

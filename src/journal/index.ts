@@ -4,3 +4,4 @@
  */
 export * from './har.js';
 export * from './journal.js';
+export * from './journal-view.js';

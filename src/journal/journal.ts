@@ -41,6 +41,9 @@ export interface JournalExchange {
 /** Default number of requests the journal keeps. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
+/** Default most bytes of bodies the journal keeps in all (32 MiB); the oldest exchanges go first beyond it. */
+export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
+
 /**
  * The journal: the last `limit` requests to operations, oldest first, in a bounded ring (memory
  * stays flat however long the server runs). Listeners hear every new entry (for live views).
@@ -51,6 +54,8 @@ export type NewExchange = Omit<JournalExchange, 'entry'> & { entry: Omit<Journal
 /** One kept exchange: built from `make` when first read (then kept), with the id given at `add`. */
 interface Slot {
   id: number;
+  /** What it holds of bodies, in bytes (as told to `add`). */
+  bytes: number;
   make: (() => NewExchange) | undefined;
   built: JournalExchange | undefined;
 }
@@ -71,31 +76,43 @@ export class Journal {
   #start = 0;
   #size = 0;
   #nextId = 1;
+  #bytes = 0;
+  readonly maxBytes: number;
   #listeners = new Set<(exchange: JournalExchange) => void>();
 
-  constructor(limit = DEFAULT_JOURNAL_SIZE) {
+  /** @param maxBytes the most bytes of bodies kept in all (see {@link DEFAULT_JOURNAL_BYTES}). */
+  constructor(limit = DEFAULT_JOURNAL_SIZE, maxBytes = DEFAULT_JOURNAL_BYTES) {
     this.limit = limit;
+    this.maxBytes = maxBytes;
     this.#ring = new Array<Slot | undefined>(limit);
   }
 
   /**
    * Adds an exchange, or a function that makes it when it is first read (so a request that no one
    * looks at pays only for keeping its facts), and tells the listeners. Returns the id it gets.
+   * `bytes` is what it holds of bodies (default: its `responseBody` length when given as an object):
+   * beyond `maxBytes` in all, the oldest exchanges are forgotten.
    */
-  add(exchange: NewExchange | (() => NewExchange)): number {
-    const slot: Slot = { id: this.#nextId++, make: typeof exchange === 'function' ? exchange : () => exchange, built: undefined };
+  add(exchange: NewExchange | (() => NewExchange), bytes = typeof exchange === 'function' ? 0 : exchange.responseBody.length): number {
+    const slot: Slot = { id: this.#nextId++, bytes, make: typeof exchange === 'function' ? exchange : () => exchange, built: undefined };
     if (this.limit > 0) {
-      if (this.#size < this.limit) this.#ring[(this.#start + this.#size++) % this.limit] = slot;
-      else {
-        this.#ring[this.#start] = slot;
-        this.#start = (this.#start + 1) % this.limit;
-      }
+      if (this.#size === this.limit) this.#dropOldest();
+      this.#ring[(this.#start + this.#size++) % this.limit] = slot;
+      this.#bytes += bytes;
+      while (this.#bytes > this.maxBytes && this.#size > 1) this.#dropOldest();
     }
     if (this.#listeners.size) {
       const built = read(slot);
       for (const listener of this.#listeners) listener(built);
     }
     return slot.id;
+  }
+
+  #dropOldest(): void {
+    this.#bytes -= this.#ring[this.#start]!.bytes;
+    this.#ring[this.#start] = undefined;
+    this.#start = (this.#start + 1) % this.limit;
+    this.#size--;
   }
 
   /** The kept exchanges, oldest first, optionally only one operation's or one device's (`_sdevid`). */
@@ -126,6 +143,7 @@ export class Journal {
     this.#ring = new Array<Slot | undefined>(this.limit);
     this.#start = 0;
     this.#size = 0;
+    this.#bytes = 0;
   }
 
   /** Calls `listener` for every new exchange; returns the function that stops it. */

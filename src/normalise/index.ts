@@ -10,3 +10,5 @@ export * from './policy.js';
 export * from './query.js';
 export * from './recording.js';
 export * from './redact.js';
+export * from './cookies.js';
+export { secretForms } from './secret-forms.js';

@@ -8,7 +8,12 @@ import { MockvideoError } from '../errors.js';
  * - `volatile`: fresh on every request; left out of the match key, stored as sent.
  * - `secret`: left out of the match key; stored as `<SERVICE_TOKEN>`.
  * - `identity`: left out of the match key; stored as `<REDACTED>` unless `keepIdentity`.
- * - `headers`: request and response headers whose values are stored as `<REDACTED>`.
+ * - `headers`: request and response headers whose values are stored as `<REDACTED>` (for `cookie`
+ *   and `set-cookie`: only the values of secret cookies, see `isSecretCookie`).
+ * - `secretCookies`: cookie names whose values are secret besides those that look like a
+ *   session/token/auth cookie (`*`: every cookie).
+ * - `secretValues`: raw secret values searched for everywhere even when no request names them (the
+ *   `_st` of a HAR that already says `<SERVICE_TOKEN>`).
  */
 export interface NormalisationPolicy {
   readonly volatile: readonly string[];
@@ -18,6 +23,8 @@ export interface NormalisationPolicy {
   readonly keepIdentity: boolean;
   /** Lower-case header names. */
   readonly headers: readonly string[];
+  readonly secretCookies: readonly string[];
+  readonly secretValues: readonly string[];
 }
 
 /** The placeholder stored for a redacted identity value or credential header. */
@@ -37,10 +44,12 @@ export const DEFAULT_POLICY: NormalisationPolicy = Object.freeze({
   identity: Object.freeze([...IDENTITY_PARAMETERS]),
   keepIdentity: false,
   headers: Object.freeze([...CREDENTIAL_HEADERS]),
+  secretCookies: Object.freeze([]),
+  secretValues: Object.freeze([]),
 });
 
 /** A partial policy, as read from flags or a config file. */
-export type PolicyOverrides = Partial<Record<'volatile' | 'secret' | 'identity' | 'headers', readonly string[]>> & { keepIdentity?: boolean };
+export type PolicyOverrides = Partial<Record<'volatile' | 'secret' | 'identity' | 'headers' | 'secretCookies' | 'secretValues', readonly string[]>> & { keepIdentity?: boolean };
 
 function nameList(value: unknown, field: string, source: string): string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && v !== '')) {
@@ -61,6 +70,8 @@ export function resolvePolicy(overrides: PolicyOverrides = {}, source = 'normali
   const secret = overrides.secret ? nameList(overrides.secret, 'secret', source) : DEFAULT_POLICY.secret;
   const identity = overrides.identity ? nameList(overrides.identity, 'identity', source) : DEFAULT_POLICY.identity;
   const headers = overrides.headers ? nameList(overrides.headers, 'headers', source) : [];
+  const secretCookies = overrides.secretCookies ? nameList(overrides.secretCookies, 'secretCookies', source) : [];
+  const secretValues = overrides.secretValues ? nameList(overrides.secretValues, 'secretValues', source) : [];
   const seen = new Map<string, string>();
   for (const [list, names] of [['volatile', volatile], ['secret', secret], ['identity', identity]] as const) {
     for (const name of names) {
@@ -78,6 +89,8 @@ export function resolvePolicy(overrides: PolicyOverrides = {}, source = 'normali
     identity: Object.freeze([...identity]),
     keepIdentity: overrides.keepIdentity ?? false,
     headers: Object.freeze([...new Set([...CREDENTIAL_HEADERS, ...headers.map((h) => h.toLowerCase())])]),
+    secretCookies: Object.freeze([...secretCookies]),
+    secretValues: Object.freeze([...secretValues]),
   });
 }
 

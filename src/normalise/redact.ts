@@ -1,9 +1,15 @@
 import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/core.js';
-import { fromBase64, storeBody, toBase64, toBinaryString } from './body.js';
+import { PREFIX } from '../errors.js';
+import { storeBody, toBase64, toBinaryString, type StoredBody } from './body.js';
+import { redactCookieHeader, redactSetCookie } from './cookies.js';
 import { matchKey } from './match-key.js';
 import { REDACTED, type NormalisationPolicy } from './policy.js';
 import { decodeComponent, type RawPair } from './query.js';
 import type { Recording } from './recording.js';
+import { findDecoded, type Needle, type Span } from './search-text.js';
+import { MIN_SCANNED_LENGTH, secretForms, type SecretEncoding } from './secret-forms.js';
+
+export { MIN_SCANNED_LENGTH, encodedForms, type SecretEncoding } from './secret-forms.js';
 
 /** One HTTP exchange as seen on the wire, before redaction. Header names in any case. */
 export interface Exchange {
@@ -21,11 +27,52 @@ export interface Exchange {
   recordedAt: string;
 }
 
-/** A redacted recording, with how many leaked raw values the scan replaced. */
+/**
+ * Where a redaction replaced something outside the secret's own parameter or header, and how it
+ * was written there. `where` is a field of the recording (`response.body`,
+ * `response.headers.x-echo`, `request.query.ref`); `secret` names the secret (`_st`, `cookie sid`,
+ * `authorization`, `_sdevid`); `encoding` is how it was found: one of {@link SecretEncoding}, `named`
+ * (a value under a secret's own name: `"_st":"…"`, `_st=…`) or `whole-value` (an identifier as a
+ * whole JSON string or URL query value).
+ */
+export interface Redaction {
+  secret: string;
+  where: string;
+  encoding: SecretEncoding | 'named' | 'whole-value';
+  count: number;
+}
+
+/** An exchange with every secret replaced: what recordings and the journal store. */
+export interface RedactedParts {
+  path: string;
+  /** The raw query pairs, secrets and identifiers replaced by their placeholders. */
+  query: Array<[string, string]>;
+  requestHeaders: Record<string, string>;
+  responseHeaders: Record<string, string>;
+  body: StoredBody;
+  /** Every replacement outside a secret's own parameter or header. */
+  redactions: Redaction[];
+}
+
+/** A redacted recording, with the replacements made outside the secrets' own places. */
 export interface RedactedExchange {
   recording: Recording;
-  /** Occurrences of a redacted raw value found (and replaced) outside its own parameter or header. */
+  redactions: Redaction[];
+  /** The total count of {@link redactions}. */
   leaks: number;
+}
+
+/**
+ * Thrown by {@link buildRecording} when redacting a secret would make the recording invalid: the
+ * secret appears in the path, in a parameter of the match key, or breaks the JSON body. Nothing may be
+ * stored then (storing it unredacted would leak the secret).
+ */
+export class RedactionRefusedError extends Error {
+  readonly code = 'EREDACTION';
+  constructor(message: string) {
+    super(`${PREFIX} ${message}`);
+    this.name = 'RedactionRefusedError';
+  }
 }
 
 /** Request headers that are not stored: per-hop, or set by the connection. */
@@ -33,175 +80,236 @@ const UNSTORED_REQUEST_HEADERS = new Set(['host', 'connection', 'keep-alive', 't
 /** Response headers that are not stored: per-hop, or no longer true of the stored (decoded) body. */
 const UNSTORED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'date']);
 
-/** Shorter values are not scanned for: they cannot be told apart from ordinary text. */
-export const MIN_SCANNED_LENGTH = 4;
-
+/** A value to look for: a secret (found as any substring, in every encoding) or an identifier (found as a whole value). */
 interface Secret {
+  label: string;
   value: string;
   placeholder: string;
+  kind: 'secret' | 'identity';
 }
 
-function lowerHexEscapes(text: string): string {
-  return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-}
-
-/**
- * Every form in which `value` can appear in a URL, a header or a JSON body: plain,
- * percent-encoded (upper and lower hex, `%20` or `+` for a space, with and without the reserved
- * characters left alone) and JSON-escaped (with `&` as `\u0026`, as the service writes it).
- */
-export function encodedForms(value: string): string[] {
-  const component = encodeURIComponent(value);
-  const uri = encodeURI(value);
-  const json = JSON.stringify(value).slice(1, -1);
-  const forms = [value, component, lowerHexEscapes(component), component.replace(/%20/g, '+'), lowerHexEscapes(component).replace(/%20/g, '+'), uri, lowerHexEscapes(uri), json, json.replace(/&/g, '\\u0026')];
-  return [...new Set(forms)].filter((f) => f.length >= MIN_SCANNED_LENGTH).sort((a, b) => b.length - a.length);
-}
-
-function utf8Binary(text: string): string {
-  return String.fromCharCode(...new TextEncoder().encode(text));
-}
-
-/** A secret ready to scan for: its encoded forms (see {@link encodedForms}), computed once per recording. */
-interface ScannedSecret {
-  forms: readonly string[];
-  /** The forms with percent-escapes, as patterns that take each escape's hex digits in either case (`%2f` or `%2F` within one string). */
-  escaped: readonly RegExp[];
-  placeholder: string;
-  /**
-   * True when scanning for this secret a second time changes nothing, whatever was replaced in
-   * between: none of the characters its forms and patterns match (letters of a form with escapes in
-   * either case) is one of the placeholders', so no occurrence can appear across a placeholder put
-   * in by a scan. A later duplicate of such a secret is skipped.
-   */
-  rescanIsNoop: boolean;
-}
-
-/** The characters of the placeholders a scan puts in. */
-const PLACEHOLDER_CHARACTERS = new Set([...REDACTED, ...SERVICE_TOKEN_PLACEHOLDER]);
-
-function scannedSecret(value: string, placeholder: string): ScannedSecret {
-  const forms = encodedForms(value);
-  const escaped = forms
-    .filter((form) => /%[0-9A-Fa-f]{2}/.test(form))
-    .map((form) => new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%([0-9A-Fa-f])([0-9A-Fa-f])/g, (_m, a: string, b: string) => `%[${a.toLowerCase()}${a.toUpperCase()}][${b.toLowerCase()}${b.toUpperCase()}]`), 'g'));
-  const matched = forms.flatMap((form) => (form.includes('%') ? [...form, ...form.toLowerCase(), ...form.toUpperCase()] : [...form]));
-  return { forms, escaped, placeholder, rescanIsNoop: !matched.some((c) => PLACEHOLDER_CHARACTERS.has(c)) };
-}
-
-/** The most secrets kept ready to scan for (see {@link scannedSecretOf}). */
-const MAX_SCANNED_SECRETS = 512;
-
-/** Secrets ready to scan for, by placeholder and value: a client sends the same token and identifiers with every request. */
-const scannedSecrets = new Map<string, ScannedSecret>();
-
-/**
- * {@link scannedSecret}, remembered: the forms and patterns of a value are the same at every request
- * (the patterns are global regular expressions, but `String.prototype.replace` starts each one from 0).
- */
-function scannedSecretOf(value: string, placeholder: string): ScannedSecret {
-  const key = `${placeholder}\u0000${value}`;
-  let scanned = scannedSecrets.get(key);
-  if (!scanned) {
-    if (scannedSecrets.size >= MAX_SCANNED_SECRETS) scannedSecrets.clear();
-    scanned = scannedSecret(value, placeholder);
-    scannedSecrets.set(key, scanned);
+/** Counts replacements by secret, place and encoding. */
+class Tally {
+  readonly #counts = new Map<string, Redaction>();
+  add(secret: string, where: string, encoding: Redaction['encoding']): void {
+    const key = `${secret}\u0000${where}\u0000${encoding}`;
+    const known = this.#counts.get(key);
+    if (known) known.count++;
+    else this.#counts.set(key, { secret, where, encoding, count: 1 });
   }
-  return scanned;
+  list(): Redaction[] {
+    return [...this.#counts.values()];
+  }
 }
 
-/** Replaces every form of every secret in `text`; counts the replacements in `counter`. */
-function scrub(text: string, secrets: readonly ScannedSecret[], counter: { leaks: number }, binary = false): string {
-  let out = text;
-  // A replacement never puts a `%` in (placeholders have none), so text without one never gets one.
-  let mayHaveEscapes = out.includes('%');
-  for (const secret of secrets) {
-    const placeholder = binary ? utf8Binary(secret.placeholder) : secret.placeholder;
-    for (const form of secret.forms) {
-      const needle = binary ? utf8Binary(form) : form;
-      if (!out.includes(needle)) continue;
-      const parts = out.split(needle);
-      counter.leaks += parts.length - 1;
-      out = parts.join(placeholder);
-    }
-    // Escapes in mixed case (`tok%2fen%2B`): percent-encoded text is ASCII, so the same pattern serves the binary form.
-    if (mayHaveEscapes && (mayHaveEscapes = out.includes('%'))) {
-      for (const pattern of secret.escaped) {
-        out = out.replace(pattern, () => {
-          counter.leaks++;
-          return placeholder;
-        });
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** What comes before an URL query value: `?name=`, `&name=`, a query string's first `name=` (also `\u0026` and `%26` for `&`, `%3D` and `\u003d` for `=`). */
+const URL_VALUE_BEFORE = /(?:^|[?&;"]|\\[uU]0026|%26)[^=&?#\s"\\]{1,64}(?:=|%3[dD]|\\[uU]003[dD])$/;
+/** What comes after an URL query value. */
+const URL_VALUE_AFTER = /^(?:[&#;"'\s\\<>]|%26|$)/;
+
+/** True when `span` of `text` is a whole value: a JSON string's, an URL query value or the whole text. */
+function isWholeValue(text: string, { start, end }: Span): boolean {
+  if (start === 0 && end === text.length) return true;
+  const before = text.slice(Math.max(0, start - 80), start);
+  const after = text.slice(end, end + 6);
+  // A quote, or an escaped one (`\"…\"`: JSON inside a JSON string), on both sides.
+  return (before.endsWith('"') && /^\\*"/.test(after)) || (URL_VALUE_BEFORE.test(before) && URL_VALUE_AFTER.test(after));
+}
+
+/** How an occurrence of a secret's plain value was written. */
+function textEncoding(written: string, value: string): SecretEncoding {
+  if (written === value) return 'raw';
+  if (written.includes('\\')) return 'json-escape';
+  if (written.includes('%') || written.includes('+')) return 'percent';
+  return 'raw';
+}
+
+/** Patterns for values under secret or identity names: `"_st": "…"` in JSON and `_st=…` in URLs, whatever the value's length. */
+function namedPatterns(placeholders: ReadonlyMap<string, string>): { json: RegExp; url: RegExp } | undefined {
+  if (placeholders.size === 0) return undefined;
+  const names = [...placeholders.keys()].map(escapeRegex).join('|');
+  return {
+    json: new RegExp(`("(${names})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(")`, 'g'),
+    url: new RegExp(`((?:[?&;"]|\\\\[uU]0026|%26|^)(${names})(?:=|%3[dD]))([^&#;\\s"'\\\\<>]*)`, 'g'),
+  };
+}
+
+/** The secrets of a header value, and the stored value. */
+function headerSecrets(name: string, value: string, policy: NormalisationPolicy, secrets: Secret[]): string {
+  if (!policy.headers.includes(name)) return value;
+  if (name === 'cookie' || name === 'set-cookie') {
+    const redacted = (name === 'cookie' ? redactCookieHeader : redactSetCookie)(value, policy.secretCookies, REDACTED);
+    for (const secret of redacted.secrets) secrets.push({ label: `cookie ${secret.name}`, value: secret.value, placeholder: REDACTED, kind: 'secret' });
+    return redacted.text;
+  }
+  secrets.push({ label: name, value, placeholder: REDACTED, kind: 'secret' });
+  // `Bearer abc…`, `Basic abc…`: the credential alone may be echoed too.
+  const credential = /^\s*[A-Za-z][\w-]*\s+(\S+)\s*$/.exec(value)?.[1];
+  if (credential) secrets.push({ label: name, value: credential, placeholder: REDACTED, kind: 'secret' });
+  return REDACTED;
+}
+
+/** The scanner of one exchange: replaces every secret in a text and tallies where. */
+function scanner(secrets: readonly Secret[], named: ReadonlyMap<string, string>, tally: Tally) {
+  const seen = new Set<string>();
+  const scanned = secrets
+    .filter((s) => s.value.length >= MIN_SCANNED_LENGTH && s.value !== s.placeholder && !seen.has(s.value) && seen.add(s.value))
+    .sort((a, b) => b.value.length - a.value.length);
+  const namedRegex = namedPatterns(named);
+  type Label = { secret: Secret; encoding: SecretEncoding | 'whole-value' };
+  const needlesOf = (binary: boolean): Array<Needle<Label>> =>
+    scanned.flatMap((secret): Array<Needle<Label>> =>
+      secret.kind === 'secret'
+        ? secretForms(secret.value, binary).map((form) => ({ text: form.text, label: { secret, encoding: form.encoding }, ...(form.anyCase ? { anyCase: true } : {}) }))
+        : [{ text: secretForms(secret.value, binary).find((form) => form.encoding === 'raw')!.text, label: { secret, encoding: 'whole-value' as const } }],
+    );
+  const needles = { text: needlesOf(false), binary: undefined as Array<Needle<Label>> | undefined };
+  return (text: string, where: string, binary = false): string => {
+    if (text === '') return text;
+    let out = text;
+    const wanted = binary ? (needles.binary ??= needlesOf(true)) : needles.text;
+    const spans = findDecoded(text, wanted, binary, (span, label) => label.encoding !== 'whole-value' || isWholeValue(text, span));
+    if (spans.length) {
+      let rebuilt = '';
+      let at = 0;
+      for (const { start, end, label } of spans) {
+        const placeholder = binary ? String.fromCharCode(...new TextEncoder().encode(label.secret.placeholder)) : label.secret.placeholder;
+        const written = text.slice(start, end);
+        tally.add(label.secret.label, where, label.encoding === 'raw' ? textEncoding(written, binary ? wanted.find((n) => n.label === label)!.text : label.secret.value) : label.encoding);
+        rebuilt += text.slice(at, start) + placeholder;
+        at = end;
       }
+      out = rebuilt + text.slice(at);
     }
-  }
-  return out;
-}
-
-function storedHeaders(headers: Readonly<Record<string, string>>, unstored: ReadonlySet<string>, policy: NormalisationPolicy, secrets: Secret[]) {
-  const out: Record<string, string> = {};
-  for (const [rawName, value] of Object.entries(headers)) {
-    const name = rawName.toLowerCase();
-    if (unstored.has(name)) continue;
-    if (policy.headers.includes(name)) {
-      out[name] = REDACTED;
-      secrets.push({ value, placeholder: REDACTED });
-      // A cookie's value alone may show up elsewhere too.
-      for (const part of value.split(/[;,]/)) {
-        const at = part.indexOf('=');
-        if (at >= 0) secrets.push({ value: part.slice(at + 1).trim(), placeholder: REDACTED });
-      }
-    } else out[name] = value;
-  }
-  return out;
+    if (namedRegex) {
+      const under = (name: string, value: string, before: string, after: string, whole: string) => {
+        const placeholder = named.get(name)!;
+        if (value === '' || value === placeholder || value === SERVICE_TOKEN_PLACEHOLDER || value === REDACTED) return whole;
+        tally.add(name, where, 'named');
+        return `${before}${placeholder}${after}`;
+      };
+      out = out.replace(namedRegex.json, (whole, before: string, name: string, value: string, after: string) => under(name, value, before, after, whole));
+      out = out.replace(namedRegex.url, (whole, before: string, name: string, value: string) => under(name, value, before, '', whole));
+    }
+    return out;
+  };
 }
 
 /**
- * Turns an exchange into the recording that is stored: secrets (`_st`) become `<SERVICE_TOKEN>`,
- * identifiers become `<REDACTED>` (unless `policy.keepIdentity`), credential headers become
- * `<REDACTED>`; then the URL, every header and the body are scanned for the raw values of all of
- * them in every encoding ({@link encodedForms}) and any leak is replaced. Values shorter than
- * {@link MIN_SCANNED_LENGTH} characters are replaced in their own parameter only.
+ * Redacts an exchange under `policy`, for a recording or the journal alike:
+ *
+ * - the values of secret parameters (`_st`) become `<SERVICE_TOKEN>`, of identity parameters
+ *   `<REDACTED>` (unless `policy.keepIdentity`), in the query;
+ * - credential headers (`Authorization`, `policy.headers`) become `<REDACTED>`; in `Cookie` and
+ *   `Set-Cookie` only the values of secret cookies (see `isSecretCookie`), never other cookies or
+ *   attributes;
+ * - then the path, the other parameters, every header and the body are scanned: a secret value of at
+ *   least {@link MIN_SCANNED_LENGTH} characters in any encoding (see `secretPattern`), an identifier
+ *   of that length as a whole JSON string or URL query value, and any value under a secret or identity
+ *   name (`"_st":"…"`, `_st=…`) whatever its length. Each replacement is listed in `redactions`.
+ *
+ * Never throws. See {@link buildRecording} for the checks that a recording stays valid.
+ * @example redactExchange(exchange, DEFAULT_POLICY).redactions // [{ secret: '_st', where: 'response.body', encoding: 'base64', count: 1 }]
+ */
+export function redactExchange(exchange: Exchange, policy: NormalisationPolicy): RedactedParts {
+  const secrets: Secret[] = [];
+  const named = new Map<string, string>();
+  for (const name of policy.secret) named.set(name, SERVICE_TOKEN_PLACEHOLDER);
+  if (!policy.keepIdentity) for (const name of policy.identity) named.set(name, REDACTED);
+  const own = new Set<number>();
+  const query: Array<[string, string]> = exchange.query.map(([rawName, rawValue], i) => {
+    const name = decodeComponent(rawName);
+    const placeholder = named.get(name);
+    if (placeholder === undefined) return [rawName, rawValue];
+    const kind = policy.secret.includes(name) ? 'secret' : 'identity';
+    const value = decodeComponent(rawValue);
+    secrets.push({ label: name, value, placeholder, kind });
+    // The value as sent too, when it is not simply a percent-encoding of the decoded one (it has a malformed escape).
+    if (/%(?![0-9A-Fa-f]{2})/.test(rawValue)) secrets.push({ label: name, value: rawValue, placeholder, kind });
+    own.add(i);
+    return [rawName, placeholder];
+  });
+  for (const value of policy.secretValues) secrets.push({ label: 'secret value', value, placeholder: SERVICE_TOKEN_PLACEHOLDER, kind: 'secret' });
+  const storedHeaders = (headers: Readonly<Record<string, string>>, unstored: ReadonlySet<string>) => {
+    const out: Record<string, string> = {};
+    for (const [rawName, value] of Object.entries(headers)) {
+      const name = rawName.toLowerCase();
+      if (!unstored.has(name)) out[name] = headerSecrets(name, value, policy, secrets);
+    }
+    return out;
+  };
+  const requestHeaders = storedHeaders(exchange.requestHeaders, UNSTORED_REQUEST_HEADERS);
+  const responseHeaders = storedHeaders(exchange.responseHeaders, UNSTORED_RESPONSE_HEADERS);
+  const tally = new Tally();
+  const scan = scanner(secrets, named, tally);
+  const scanHeaders = (headers: Record<string, string>, side: string) => {
+    for (const name of Object.keys(headers)) if (headers[name] !== REDACTED) headers[name] = scan(headers[name]!, `${side}.headers.${name}`);
+  };
+  scanHeaders(requestHeaders, 'request');
+  scanHeaders(responseHeaders, 'response');
+  const scannedQuery = query.map(([name, value], i): [string, string] => (own.has(i) ? [name, value] : [name, scan(value, `request.query.${decodeComponent(name)}`)]));
+  const stored = storeBody(exchange.body);
+  const body: StoredBody =
+    stored.body !== undefined
+      ? { body: scan(stored.body, 'response.body') }
+      : { bodyBase64: toBase64(Uint8Array.from(scan(toBinaryString(exchange.body), 'response.body', true), (c) => c.charCodeAt(0))) };
+  return { path: scan(exchange.path, 'request.path'), query: scannedQuery, requestHeaders, responseHeaders, body, redactions: tally.list() };
+}
+
+/** True when `text` is JSON. */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One line listing redactions: `_st in response.body (base64) ×2; cookie sid in response.headers.x-echo (raw)`.
+ * Empty for none.
+ */
+export function describeRedactions(redactions: readonly Redaction[]): string {
+  return redactions.map((r) => `${r.secret} in ${r.where} (${r.encoding})${r.count > 1 ? ` ×${r.count}` : ''}`).join('; ');
+}
+
+/**
+ * Turns an exchange into the recording that is stored, redacted by {@link redactExchange}: secrets
+ * (`_st`) become `<SERVICE_TOKEN>`, identifiers and secret header and cookie values `<REDACTED>`,
+ * and every echo of them is replaced and listed in `redactions`.
  *
  * @throws Error when the path is not one of the six operations (callers check first).
+ * @throws RedactionRefusedError when a redaction would make the recording invalid: a secret in the
+ *   path, in a parameter of the match key, or a body that is JSON no longer being JSON.
  * @example buildRecording(exchange, DEFAULT_POLICY).recording.request.query // [['_st', '<SERVICE_TOKEN>'], ...]
  * @see docs/contract.md#authentication: write the token as <SERVICE_TOKEN>.
  */
 export function buildRecording(exchange: Exchange, policy: NormalisationPolicy): RedactedExchange {
   const operation: OperationName | undefined = operationOfPath(exchange.path);
-  if (!operation) throw new Error(`[mockvideo] ${exchange.path} is not an operation under /api/g1; only the six operations are recorded.`);
-  const secrets: Secret[] = [];
-  const query: Array<[string, string]> = exchange.query.map(([rawName, rawValue]) => {
-    const name = decodeComponent(rawName);
-    const placeholder = policy.secret.includes(name) ? SERVICE_TOKEN_PLACEHOLDER : policy.identity.includes(name) && !policy.keepIdentity ? REDACTED : undefined;
-    if (placeholder === undefined) return [rawName, rawValue];
-    secrets.push({ value: decodeComponent(rawValue), placeholder }, { value: rawValue, placeholder });
-    return [rawName, placeholder];
-  });
-  const requestHeaders = storedHeaders(exchange.requestHeaders, UNSTORED_REQUEST_HEADERS, policy, secrets);
-  const responseHeaders = storedHeaders(exchange.responseHeaders, UNSTORED_RESPONSE_HEADERS, policy, secrets);
-  const scan: ScannedSecret[] = [];
-  // A value usually comes twice (decoded and raw are the same text): a second scan for it is skipped when it cannot find anything new.
-  const scanned = new Set<ScannedSecret>();
-  for (const secret of secrets) {
-    if (secret.value.length < MIN_SCANNED_LENGTH || secret.value === secret.placeholder) continue;
-    const ready = scannedSecretOf(secret.value, secret.placeholder);
-    if (ready.rescanIsNoop && scanned.has(ready)) continue;
-    scanned.add(ready);
-    scan.push(ready);
-  }
-  const counter = { leaks: 0 };
-  const scrubbedQuery: Array<[string, string]> = query.map(([name, value]) => [scrub(name, scan, counter), value === SERVICE_TOKEN_PLACEHOLDER || value === REDACTED ? value : scrub(value, scan, counter)]);
-  const scrubHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value === REDACTED ? value : scrub(value, scan, counter)]));
-  const stored = storeBody(exchange.body);
-  const body = stored.body !== undefined ? { body: scrub(stored.body, scan, counter) } : { bodyBase64: toBase64(Uint8Array.from(scrub(toBinaryString(fromBase64(stored.bodyBase64)), scan, counter, true), (c) => c.charCodeAt(0))) };
-  const path = scrub(exchange.path, scan, counter);
+  if (!operation) throw new Error(`${PREFIX} ${exchange.path} is not an operation under /api/g1; only the six operations are recorded.`);
+  const parts = redactExchange(exchange, policy);
   const method = exchange.method.toUpperCase();
+  const request = `${method} ${exchange.path}`;
+  const refuse = (where: string, why: string) => {
+    const found = parts.redactions.filter((r) => r.where.startsWith(where));
+    throw new RedactionRefusedError(`Refused to record ${request}: ${describeRedactions(found)}, and ${why}. Nothing was written. If that value is not secret, take it out of --secret/--identity/--secret-cookie; otherwise record a session whose secrets do not appear there.`);
+  };
+  if (parts.path !== exchange.path) refuse('request.path', 'replacing it would change the path');
+  const key = matchKey(method, operation, parts.query, policy);
+  if (key !== matchKey(method, operation, exchange.query, policy)) refuse('request.query', 'replacing it would change the match key, so replay could not find the recording');
+  if (parts.body.body !== undefined && parts.redactions.some((r) => r.where === 'response.body')) {
+    const original = new TextDecoder().decode(exchange.body);
+    if (isJson(original) && !isJson(parts.body.body)) refuse('response.body', 'replacing it would make the JSON body invalid');
+  }
   const recording: Recording = {
     operation,
-    matchKey: matchKey(method, operation, scrubbedQuery, policy),
+    matchKey: key,
     recordedAt: exchange.recordedAt,
-    request: { method, path, query: scrubbedQuery, headers: scrubHeaders(requestHeaders) },
-    response: { status: exchange.status, headers: scrubHeaders(responseHeaders), ...body },
+    request: { method, path: parts.path, query: parts.query, headers: parts.requestHeaders },
+    response: { status: exchange.status, headers: parts.responseHeaders, ...parts.body },
   };
-  return { recording, leaks: counter.leaks };
+  return { recording, redactions: parts.redactions, leaks: parts.redactions.reduce((n, r) => n + r.count, 0) };
 }

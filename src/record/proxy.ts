@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Pool } from 'undici';
 import { API_PREFIX, operationOfPath, type OperationName } from '../contract/index.js';
-import { buildRecording, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
-import { HOP_BY_HOP, causeOf, decoded, flat, requestTarget, type UpstreamFailure } from './wire.js';
+import { journalView, setJournalView } from '../journal/journal-view.js';
+import { RedactionRefusedError, buildRecording, describeRedactions, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording, type Redaction } from '../normalise/index.js';
+import { DecodedTooLarge, causeOf, decoded, dropped, flat, requestTarget, type UpstreamFailure } from './wire.js';
 
 /** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
 export interface ProxyLogEntry {
@@ -16,20 +17,31 @@ export interface ProxyLogEntry {
   recorded: string | undefined;
   note: string;
   durationMs: number;
-  /** Leaked raw values of redacted parameters that the scan replaced. */
+  /** Echoes of secrets that the redaction replaced outside their own parameter or header (the sum of `redactions`). */
   leaks: number;
+  /** Each replacement outside a secret's own place: which secret, where, in which encoding, how often. */
+  redactions?: Redaction[];
   /**
    * Set when the client got the upstream's answer but its recording could not be stored (disk full,
-   * folder removed, ...): the exchange is lost. `code` is the error code (`ENOSPC`, `ENOTDIR`, ...).
+   * folder removed, ...) or its redaction was refused (`EREDACTION`: a secret in the path or the match
+   * key): the exchange is lost. `code` is the error code (`ENOSPC`, `ENOTDIR`, `EREDACTION`, ...).
    */
   lost?: { code: string; message: string };
 }
 
-/** The default largest upstream body, in bytes (32 MiB: far above any answer of the six operations). */
+/** The default largest upstream body, in bytes, as received and as decoded (32 MiB: far above any answer of the six operations). */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** The default most bytes of upstream bodies held at once by all exchanges in flight (128 MiB). */
+export const DEFAULT_MAX_IN_FLIGHT_BYTES = 128 * 1024 * 1024;
 
 /** An upstream body over the size limit. */
 class BodyTooLarge extends Error {}
+
+/** Upstream bodies in flight over the memory budget. */
+class OverBudget extends Error {}
+
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`;
 
 /**
  * The answer to the client when the upstream failed (see {@link causeOf}): 504 for a timeout, 502
@@ -64,8 +76,16 @@ export interface RecordingProxyOptions {
    * name). Default false: such an upstream is refused with a 502 and nothing is recorded.
    */
   insecureUpstream?: boolean;
-  /** The largest upstream body recorded, in bytes; a larger one gets a 502. Default {@link DEFAULT_MAX_BODY_BYTES}. */
+  /**
+   * The largest upstream body recorded, in bytes, both as received and once decoded (a gzip body
+   * that expands past it is stopped while decoding); a larger one gets a 502. Default {@link DEFAULT_MAX_BODY_BYTES}.
+   */
   maxBodyBytes?: number;
+  /**
+   * The most bytes of upstream bodies that all exchanges in flight may hold at once; an exchange that
+   * would pass it gets a 503 and is not recorded. Default {@link DEFAULT_MAX_IN_FLIGHT_BYTES} (at least 2 × `maxBodyBytes`).
+   */
+  maxInFlightBytes?: number;
   policy: NormalisationPolicy;
   /** Stores a recording; resolves with its name. */
   store: (recording: Recording) => Promise<string>;
@@ -123,6 +143,10 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   const { Pool: UndiciPool } = createRequire(import.meta.url)('undici') as typeof import('undici');
   const pool: Pool = new UndiciPool(upstream.origin, { connections: 128, pipelining: 1, ...(options.insecureUpstream ? { connect: { rejectUnauthorized: false } } : {}) });
   const inFlight = new Set<Promise<void>>();
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const budget = Math.max(options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES, 2 * limit);
+  // Bytes of upstream bodies (as received and decoded) held by the exchanges in flight.
+  let held = 0;
 
   async function exchange(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
@@ -133,101 +157,157 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     const method = (req.method ?? 'GET').toUpperCase();
     const requestHeaders = flat(req.headers);
     const headers: Record<string, string> = {};
-    for (const name in requestHeaders) if (!HOP_BY_HOP.has(name)) headers[name] = requestHeaders[name]!;
+    const unforwarded = dropped(requestHeaders);
+    for (const name in requestHeaders) if (!unforwarded.has(name)) headers[name] = requestHeaders[name]!;
     headers.host = upstream.host;
-    const log = (status: number, recorded: string | undefined, note: string, leaks = 0, lost?: ProxyLogEntry['lost']) =>
-      options.onExchange?.({ method, operation: operation ?? path, status, recorded, note, leaks, durationMs: Number(process.hrtime.bigint() - started) / 1e6, ...(lost ? { lost } : {}) });
-    let status: number;
-    let responseHeaders: Record<string, string | string[] | undefined>;
-    let body: Buffer;
-    // What was late when the deadline fired: the headers, or the rest of the body.
-    let phase: 'headers' | 'body' = 'headers';
-    let size = 0;
-    try {
-      const answer = await pool.request({
-        path: `${basePath}${target}`,
-        method: method as 'GET',
-        headers,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-        // The total deadline: headers and the whole body. undici's two timeouts above only bound the
-        // wait for the headers and the gap between two chunks, not a body that trickles without end.
-        signal: AbortSignal.timeout(options.timeoutMs),
+    const log = (status: number, recorded: string | undefined, note: string, redactions: Redaction[] = [], lost?: ProxyLogEntry['lost']) =>
+      options.onExchange?.({
+        method,
+        operation: operation ?? path,
+        status,
+        recorded,
+        note,
+        leaks: redactions.reduce((n, r) => n + r.count, 0),
+        ...(redactions.length ? { redactions } : {}),
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        ...(lost ? { lost } : {}),
       });
-      phase = 'body';
-      status = answer.statusCode;
-      responseHeaders = answer.headers;
-      const chunks: Buffer[] = [];
-      const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-      for await (const chunk of answer.body) {
-        size += (chunk as Buffer).length;
-        if (size > limit) throw new BodyTooLarge(`the body is larger than the limit of ${limit} bytes`);
-        chunks.push(chunk as Buffer);
-      }
-      body = Buffer.concat(chunks);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with ${error.message}. Nothing was recorded. Raise --max-body-size if the answer is right.`;
-        res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBODYTOOLARGE' }));
-        log(502, undefined, 'upstream body over the size limit');
+    // What this exchange adds to `held`; given back when it ends, however it ends.
+    let mine = 0;
+    const hold = (bytes: number) => {
+      if (held + bytes > budget) throw new OverBudget();
+      held += bytes;
+      mine += bytes;
+    };
+    try {
+      await forward();
+    } finally {
+      held -= mine;
+    }
+
+    async function forward(): Promise<void> {
+      let status: number;
+      let responseHeaders: Record<string, string | string[] | undefined>;
+      let body: Buffer;
+      // What was late when the deadline fired: the headers, or the rest of the body.
+      let phase: 'headers' | 'body' = 'headers';
+      let size = 0;
+      try {
+        const answer = await pool.request({
+          path: `${basePath}${target}`,
+          method: method as 'GET',
+          headers,
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+          // The total deadline: headers and the whole body. undici's two timeouts above only bound the
+          // wait for the headers and the gap between two chunks, not a body that trickles without end.
+          signal: AbortSignal.timeout(options.timeoutMs),
+        });
+        phase = 'body';
+        status = answer.statusCode;
+        responseHeaders = answer.headers;
+        const chunks: Buffer[] = [];
+        for await (const chunk of answer.body) {
+          size += (chunk as Buffer).length;
+          if (size > limit) throw new BodyTooLarge(`a body larger than the --max-body-size limit of ${mib(limit)} (${limit} bytes)`);
+          hold((chunk as Buffer).length);
+          chunks.push(chunk as Buffer);
+        }
+        body = Buffer.concat(chunks);
+      } catch (error) {
+        if (error instanceof BodyTooLarge) {
+          tooLarge(error.message, 'upstream body over the size limit');
+          return;
+        }
+        if (error instanceof OverBudget) {
+          overBudget();
+          return;
+        }
+        const cause = causeOf(error, phase);
+        const failed = failureAnswer(cause, upstream.origin, `${method} ${path}`, options.timeoutMs / 1000, size);
+        if (!res.headersSent) {
+          res.writeHead(failed.status, { 'content-type': 'application/json; charset=utf-8' });
+          res.end(JSON.stringify({ error: failed.message, upstream: upstream.origin, cause: cause.code }));
+        }
+        log(failed.status, undefined, `upstream ${cause.kind === 'timeout' ? 'timed out' : 'failed'}: ${cause.code}`);
         return;
       }
-      const cause = causeOf(error, phase);
-      const failed = failureAnswer(cause, upstream.origin, `${method} ${path}`, options.timeoutMs / 1000, size);
-      if (!res.headersSent) {
-        res.writeHead(failed.status, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ error: failed.message, upstream: upstream.origin, cause: cause.code }));
-      }
-      log(failed.status, undefined, `upstream ${cause.kind === 'timeout' ? 'timed out' : 'failed'}: ${cause.code}`);
-      return;
-    }
-    // A body that does not decode (say, invalid gzip) is no answer: the client gets a clear 502, not
-    // bytes it cannot read, and nothing is recorded.
-    const answerHeaders = flat(responseHeaders);
-    let plain: Buffer;
-    try {
-      plain = decoded(body, answerHeaders['content-encoding']);
-    } catch (error) {
-      const encoding = answerHeaders['content-encoding'];
-      const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with a body that does not decode as "${encoding}": ${(error as Error).message}. Nothing was recorded.`;
-      res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBADENCODING' }));
-      log(502, undefined, `upstream body does not decode as ${encoding}`);
-      return;
-    }
-    let recorded: string | undefined;
-    let note = '';
-    let leaks = 0;
-    let lost: ProxyLogEntry['lost'];
-    const wanted = operation && (!options.only || options.only.includes(operation));
-    if (!operation) note = 'not recorded: not an operation';
-    else if (method !== 'GET') note = 'not recorded: only GET is recorded';
-    else if (!wanted) note = 'not recorded: not in --only';
-    else if (status >= 500 && !options.recordFailures) note = 'not recorded: upstream failure (use --record-failures)';
-    else {
+      // A body that does not decode (say, invalid gzip) is no answer: the client gets a clear 502, not
+      // bytes it cannot read, and nothing is recorded.
+      const answerHeaders = flat(responseHeaders);
+      let plain: Buffer;
       try {
-        const result = buildRecording(
-          { method, path, query: splitQuery(at < 0 ? '' : target.slice(at + 1)), requestHeaders, status, responseHeaders: answerHeaders, body: plain, recordedAt: new Date().toISOString() },
-          options.policy,
-        );
-        leaks = result.leaks;
-        recorded = await options.store(result.recording);
-        options.onRecorded?.({ name: recorded, recording: result.recording });
-        if (leaks) note = `replaced ${leaks} leaked value${leaks === 1 ? '' : 's'}`;
+        plain = await decoded(body, answerHeaders['content-encoding'], limit);
+        if (plain !== body) hold(plain.length);
       } catch (error) {
-        // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
-        lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
-        note = `NOT RECORDED: ${lost.code}`;
+        if (error instanceof DecodedTooLarge) {
+          tooLarge(`${error.message.replace(/\d+ bytes$/, `the --max-body-size limit of ${mib(limit)} (${limit} bytes)`)}`, 'upstream body decodes past the size limit');
+          return;
+        }
+        if (error instanceof OverBudget) {
+          overBudget();
+          return;
+        }
+        const encoding = answerHeaders['content-encoding'];
+        const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with a body that does not decode as "${encoding}": ${(error as Error).message}. Nothing was recorded.`;
+        res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBADENCODING' }));
+        log(502, undefined, `upstream body does not decode as ${encoding}`);
+        return;
       }
+      let recorded: string | undefined;
+      let note = '';
+      let redactions: Redaction[] = [];
+      let lost: ProxyLogEntry['lost'];
+      let stored: Recording | undefined;
+      const wanted = operation && (!options.only || options.only.includes(operation));
+      if (!operation) note = 'not recorded: not an operation';
+      else if (method !== 'GET') note = 'not recorded: only GET is recorded';
+      else if (!wanted) note = 'not recorded: not in --only';
+      else if (status >= 500 && !options.recordFailures) note = 'not recorded: upstream failure (use --record-failures)';
+      else {
+        try {
+          const result = buildRecording(
+            { method, path, query: splitQuery(at < 0 ? '' : target.slice(at + 1)), requestHeaders, status, responseHeaders: answerHeaders, body: plain, recordedAt: new Date().toISOString() },
+            options.policy,
+          );
+          redactions = result.redactions;
+          recorded = await options.store(result.recording);
+          stored = result.recording;
+          options.onRecorded?.({ name: recorded, recording: result.recording });
+          if (redactions.length) note = `redacted ${describeRedactions(redactions)}`;
+        } catch (error) {
+          // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
+          lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
+          note = error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
+        }
+      }
+      // The journal keeps this exchange redacted as recordings are (never the raw answer), its body cut.
+      const facts = { method, path, search: at < 0 ? '' : target.slice(at + 1), requestHeaders, status, responseHeaders: answerHeaders, body: plain };
+      setJournalView(res, journalView(facts, options.policy, stored && recorded !== undefined ? { recording: stored, file: recorded } : undefined));
+      const out: Record<string, string | string[]> = {};
+      const unsent = dropped(answerHeaders);
+      for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined && !unsent.has(name.toLowerCase())) out[name] = value;
+      // A lost exchange goes without `responseHeaders` (e.g. `x-mockvideo-match: recorded`): they would claim it was recorded.
+      const extra = lost ? undefined : recorded !== undefined ? options.responseHeaders?.recorded : options.responseHeaders?.passthrough;
+      res.writeHead(status, extra ? { ...out, ...extra } : out);
+      res.end(body);
+      log(status, recorded, note, redactions, lost);
     }
-    const out: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) out[name] = value;
-    // A lost exchange goes without `responseHeaders` (e.g. `x-mockvideo-match: recorded`): they would claim it was recorded.
-    const extra = lost ? undefined : recorded !== undefined ? options.responseHeaders?.recorded : options.responseHeaders?.passthrough;
-    res.writeHead(status, extra ? { ...out, ...extra } : out);
-    res.end(body);
-    log(status, recorded, note, leaks, lost);
+
+    function tooLarge(what: string, note: string): void {
+      const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with ${what}. Nothing was recorded. Raise --max-body-size if the answer is right.`;
+      res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBODYTOOLARGE', limit }));
+      log(502, undefined, note);
+    }
+
+    function overBudget(): void {
+      const message = `[mockvideo] ${method} ${path} was not forwarded whole: the upstream answers in flight already hold ${mib(held)} of the ${mib(budget)} allowed. Nothing was recorded; repeat the request when fewer large answers are in flight.`;
+      res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+      res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBUDGET' }));
+      log(503, undefined, 'upstream answers in flight over the memory budget');
+    }
   }
 
   return {

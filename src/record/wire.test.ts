@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { causeOf, decoded, requestTarget } from './wire.js';
+import { DecodedTooLarge, causeOf, decoded, dropped, requestTarget } from './wire.js';
 
 describe('requestTarget', () => {
   it('keeps an origin-form target as sent, encoding and all', () => {
@@ -20,11 +20,27 @@ describe('decoded', () => {
     ['br', brotliCompressSync(body)],
     ['gzip, br', brotliCompressSync(gzipSync(body))],
     [undefined, body],
-  ] as const)('undoes content-encoding %s', (encoding, bytes) => {
-    expect(decoded(Buffer.from(bytes), encoding).equals(body)).toBe(true);
+  ] as const)('undoes content-encoding %s', async (encoding, bytes) => {
+    expect((await decoded(Buffer.from(bytes), encoding, 1024)).equals(body)).toBe(true);
   });
-  it('refuses an encoding it does not know, naming it', () => {
-    expect(() => decoded(body, 'zstd')).toThrow(/content-encoding "zstd"/);
+  it('refuses an encoding it does not know, naming it', async () => {
+    await expect(decoded(body, 'zstd', 1024)).rejects.toThrow(/content-encoding "zstd"/);
+  });
+  it('stops a gzip bomb at the limit of decoded bytes, without expanding it (issue 21.4)', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(100 * 1024);
+    const error = await decoded(bomb, 'gzip', 1024 * 1024).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DecodedTooLarge);
+    expect((error as DecodedTooLarge).limit).toBe(1024 * 1024);
+    expect((await decoded(bomb, 'gzip', 64 * 1024 * 1024)).length).toBe(64 * 1024 * 1024);
+  });
+});
+
+describe('dropped', () => {
+  it('adds the headers a Connection header names to the hop-by-hop ones (issue 21.6)', () => {
+    expect(dropped({ connection: 'keep-alive, X-Secret-Hop' }).has('x-secret-hop')).toBe(true);
+    expect(dropped({}).has('connection')).toBe(true);
+    expect(dropped({}).has('x-secret-hop')).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate, type ZlibOptions } from 'node:zlib';
 
 /** Headers that belong to one connection: never forwarded either way. */
 export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authorization', 'host']);
@@ -12,18 +13,51 @@ export function flat(headers: IncomingHttpHeaders | Record<string, string | stri
 }
 
 /**
- * Decodes a copy of a compressed body for storage, undoing `content-encoding` (gzip, deflate, br)
- * in reverse order.
- * @throws Error for an encoding it cannot decode.
+ * The headers not to forward of a message: the hop-by-hop ones ({@link HOP_BY_HOP}) and every header
+ * its `Connection` header names (`Connection: close, x-secret-hop`), lower case.
+ * @example dropped({ connection: 'keep-alive, X-Hop' }).has('x-hop') // true
  */
-export function decoded(body: Buffer, encoding: string | undefined): Buffer {
+export function dropped(headers: Readonly<Record<string, string>>): ReadonlySet<string> {
+  const named = (headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  return named.length ? new Set([...HOP_BY_HOP, ...named]) : HOP_BY_HOP;
+}
+
+/** A decoded body over its limit: `limit` in bytes. */
+export class DecodedTooLarge extends Error {
+  readonly limit: number;
+  constructor(limit: number, coding: string) {
+    super(`a "${coding}" body that decodes to more than ${limit} bytes`);
+    this.limit = limit;
+  }
+}
+
+type Decoder = (buffer: Buffer, options: ZlibOptions) => Promise<Buffer>;
+const DECODERS: Record<string, Decoder> = {
+  gzip: promisify(gunzip) as Decoder,
+  'x-gzip': promisify(gunzip) as Decoder,
+  deflate: promisify(inflate) as Decoder,
+  br: promisify(brotliDecompress) as Decoder,
+};
+
+/**
+ * Decodes a copy of a compressed body for storage, undoing `content-encoding` (gzip, deflate, br)
+ * in reverse order, without blocking: node:zlib works in its thread pool, chunk by chunk, and stops
+ * as soon as the output passes `limit` bytes (`maxOutputLength`), so a gzip bomb never expands in memory.
+ * @throws DecodedTooLarge when a decoded body would pass `limit` bytes.
+ * @throws Error for an encoding it cannot decode, or bytes that do not decode.
+ */
+export async function decoded(body: Buffer, encoding: string | undefined, limit: number): Promise<Buffer> {
   const codings = (encoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity').reverse();
   let out = body;
   for (const coding of codings) {
-    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out);
-    else if (coding === 'deflate') out = inflateSync(out);
-    else if (coding === 'br') out = brotliDecompressSync(out);
-    else throw new Error(`content-encoding "${coding}" is not supported`);
+    const decode = DECODERS[coding];
+    if (!decode) throw new Error(`content-encoding "${coding}" is not supported`);
+    try {
+      out = await decode(out, { maxOutputLength: limit });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new DecodedTooLarge(limit, coding);
+      throw error;
+    }
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import type { Entry, Har, Header } from 'har-format';
 import { operationOfPath } from '../contract/core.js';
-import { bodyBytes, buildRecording, fromBase64, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
+import { RedactionRefusedError, bodyBytes, buildRecording, fromBase64, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
 import { PACKAGE_VERSION } from '../version.generated.js';
 
 /** What {@link recordingsFromHar} made of a HAR: recordings in `startedDateTime` order, and the entries it skipped with why. */
@@ -55,21 +55,28 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
       continue;
     }
     const started = Date.parse(entry.startedDateTime);
-    const { recording, leaks } = buildRecording(
-      {
-        method: entry.request.method,
-        path,
-        query: splitQuery(match?.[2] ?? ''),
-        requestHeaders: headerRecord(entry.request.headers),
-        status: entry.response.status,
-        responseHeaders: headerRecord(entry.response.headers),
-        body,
-        recordedAt: new Date(Number.isNaN(started) ? 0 : started).toISOString(),
-      },
-      policy,
-    );
-    result.recordings.push(recording);
-    result.leaks += leaks;
+    let built: ReturnType<typeof buildRecording>;
+    try {
+      built = buildRecording(
+        {
+          method: entry.request.method,
+          path,
+          query: splitQuery(match?.[2] ?? ''),
+          requestHeaders: headerRecord(entry.request.headers),
+          status: entry.response.status,
+          responseHeaders: headerRecord(entry.response.headers),
+          body,
+          recordedAt: new Date(Number.isNaN(started) ? 0 : started).toISOString(),
+        },
+        policy,
+      );
+    } catch (error) {
+      if (!(error instanceof RedactionRefusedError)) throw error;
+      result.skipped.push({ url, reason: error.message.replace(/^\[mockvideo\] /, '') });
+      continue;
+    }
+    result.recordings.push(built.recording);
+    result.leaks += built.leaks;
   }
   return result;
 }

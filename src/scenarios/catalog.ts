@@ -1,4 +1,5 @@
 import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
+import { extendsChainProblem } from './limits.js';
 import { ScenarioError, UnknownScenarioError, formatJsonPath, type ScenarioProblem } from '../errors.js';
 import { compileStub, type CompiledStub } from './compile.js';
 import { consistencyProblems, responsesOf, type OperationOrigin } from './consistency.js';
@@ -88,6 +89,10 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
   }
   const resolved = new Map<string, Resolution | undefined>();
   const visiting: string[] = [];
+
+  const chains = extendsChainProblem(parsed);
+  if (chains.problem) problems.push(chains.problem);
+  for (const name of chains.tooLong) resolved.set(name, undefined);
 
   const resolve = (name: string): Resolution | undefined => {
     if (resolved.has(name)) return resolved.get(name);

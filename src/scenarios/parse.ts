@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { nestingProblem, sizeProblem } from './limits.js';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
 import { dataSchemaOf, scenarioFaultsSchema, scenarioHeaderSchema, stubSchemas, type ScenarioFaults, type Stub } from './format.js';
@@ -61,6 +62,8 @@ function issuesToProblems(source: string, prefix: PropertyKey[], issues: readonl
  * @see docs/contract.md#operations (operation names and payloads).
  */
 export function parseScenario(name: string, value: unknown, source: string): ParseResult {
+  const tooDeep = nestingProblem(value, source);
+  if (tooDeep) return { ok: false, problems: [tooDeep] };
   const header = scenarioHeaderSchema.safeParse(value);
   if (!header.success) return { ok: false, problems: issuesToProblems(source, [], header.error.issues), ...extendsOf(value) };
   // A scenario that extends another may give object data in part (completed and checked by the catalog).
@@ -111,6 +114,8 @@ export function parseScenario(name: string, value: unknown, source: string): Par
  * @see parseScenario
  */
 export function parseScenarioText(name: string, text: string, source: string): ParseResult {
+  const tooLarge = sizeProblem(text, source);
+  if (tooLarge) return { ok: false, problems: [tooLarge] };
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));

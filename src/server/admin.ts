@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { MockvideoError } from '../errors.js';
 import { parseFaultPlan } from '../faults/index.js';
-import { journalToHar } from '../journal/index.js';
+import { writeJournalHar } from '../journal/index.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../verify/index.js';
 import type { ServerContext } from './context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
@@ -102,10 +102,10 @@ export function adminRouter(context: ServerContext): express.Router {
   router.get('/requests.har', (req, res) => {
     // attachment() first: it sets a type from the .har extension (octet-stream), which type() then replaces.
     res.attachment('mockvideo-requests.har').type('application/json');
-    // `?ids=3,5,8`: only these requests (the dashboard's HAR of one start-up).
+    // `?ids=3,5,8`: only these requests (the dashboard's HAR of one start-up). Written entry by entry.
     const ids = query(req).get('ids')?.split(',').map(Number);
     const exchanges = context.journal.exchanges(journalFilter(req)).filter((x) => !ids || ids.includes(x.entry.id));
-    res.send(JSON.stringify(journalToHar(exchanges, `${req.protocol}://${req.get('host') ?? 'localhost'}`, undefined, req.socket.localAddress?.replace(/^::ffff:/, ''))));
+    void writeJournalHar(res, exchanges, `${req.protocol}://${req.get('host') ?? 'localhost'}`, undefined, req.socket.localAddress?.replace(/^::ffff:/, ''));
   });
 
   router.get('/requests/:id', (req, res) => {

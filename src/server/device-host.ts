@@ -2,6 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerRespo
 import type { TLSSocket } from 'node:tls';
 import { queryFindings, type Finding } from '../findings/index.js';
 import { FINDINGS_HEADER, MAX_URL_LENGTH, bodyBytes, targetTooLong, bodyText, hasBody, routeOf, type Answer, type Plan, type Route, type Routes } from '../routes/index.js';
+import { journalViewOf } from '../journal/journal-view.js';
 import type { ServerContext } from './context.js';
 import { captureBody, journalExchange, type OperationTarget, type SentAnswer } from './journal-exchange.js';
 import { logEntry, type RequestLogEntry } from './request-log.js';
@@ -142,7 +143,11 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     });
   };
   /** What was sent, read from the response (where someone else wrote it). */
-  const written = (res: ServerResponse, body: () => string) => (): SentAnswer => ({ status: res.headersSent ? res.statusCode : 0, headers: res.getHeaders(), body: body() });
+  const written = (res: ServerResponse, body: () => string) => (): SentAnswer => {
+    // The recording proxy hands over its redacted view: then the raw body is not read.
+    const view = journalViewOf(res);
+    return { status: res.headersSent ? res.statusCode : 0, headers: res.getHeaders(), body: view ? '' : body(), view };
+  };
 
   const write = (req: IncomingMessage, res: ServerResponse, plan: Extract<Plan, { kind: 'answer' | 'drop' }>) => {
     if (res.destroyed) return;

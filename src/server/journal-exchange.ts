@@ -1,18 +1,16 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { SERVICE_TOKEN_PLACEHOLDER, type OperationName } from '../contract/core.js';
+import type { OperationName } from '../contract/core.js';
 import type { Finding } from '../findings/index.js';
-import type { JournalEntry, NewExchange } from '../journal/index.js';
-import { decodeComponent, splitQuery, type NormalisationPolicy, type RawPair } from '../normalise/index.js';
+import type { JournalEntry, NewExchange } from '../journal/journal.js';
+import { journalView, keptBody, type JournalView } from '../journal/journal-view.js';
+import { decodeComponent, type NormalisationPolicy } from '../normalise/index.js';
 import { MATCH_HEADER, RECORDING_HEADER } from '../replay/headers.js';
 import { ANSWERED_BY_HEADER, FAULT_HEADER } from '../routes/index.js';
 import type { ServerContext } from './context.js';
 
-function headerRecord(headers: Record<string, unknown>, redacted: readonly string[]): Record<string, string> {
+function headerRecord(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name] = redacted.includes(name.toLowerCase()) ? '<REDACTED>' : Array.isArray(value) ? value.join(', ') : String(value);
-  }
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
   return out;
 }
 
@@ -23,17 +21,23 @@ export interface OperationTarget {
   search: string;
 }
 
-/** What was sent for one exchange: `status` 0 when no answer was (a reset, a hang, a client gone); `body` as UTF-8 text. */
+/**
+ * What was sent for one exchange: `status` 0 when no answer was (a reset, a hang, a client gone);
+ * `body` as UTF-8 text; `view`, the recording proxy's redacted view of the exchange when it handed
+ * one over (see `setJournalView`): then nothing raw of the exchange is kept.
+ */
 export interface SentAnswer {
   status: number;
   headers: OutgoingHttpHeaders | Readonly<Record<string, string>>;
   body: string;
+  view?: JournalView | undefined;
 }
 
 /**
  * Journals one exchange with an operation once `res` is answered or the client went away
  * (whichever comes first; once). `sent` tells what was sent (read when the exchange ends). Secrets
- * are redacted. The scenario, match and fault come from the sent headers `x-mockvideo-*` (fault
+ * are redacted by the same function as recordings (`journalView`); a body is kept up to the journal's
+ * limit (`keptBody`). The scenario, match and fault come from the sent headers `x-mockvideo-*` (fault
  * `reset` when nothing was sent). What only a reader of the journal needs (decoded query, header
  * records, the ISO time) is made when it is first read, so a request pays for none of it.
  */
@@ -52,8 +56,12 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, ta
   // In replay, the recording that answered (the dashboard names it per row).
   const recording = header(RECORDING_HEADER);
   if (recording !== null) entry.recording = recording;
-  const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: sent.headers, responseBody: sent.body };
-  context.journal.add(deferredRecord(entry, facts));
+  const { view } = sent;
+  const method = req.method ?? 'GET';
+  const facts: RecordFacts = view
+    ? { receivedAt, method, target: { ...target, search: '' }, policy: context.policy, requestHeaders: {}, responseHeaders: {}, responseBody: '', view }
+    : { receivedAt, method, target, policy: context.policy, requestHeaders: req.headers, responseHeaders: sent.headers, responseBody: keptBody(sent.body), view };
+  context.journal.add(deferredRecord(entry, facts), view ? view.responseBody.length : facts.responseBody.length);
 }
 
 /**
@@ -74,6 +82,7 @@ interface RecordFacts {
   requestHeaders: IncomingHttpHeaders;
   responseHeaders: OutgoingHttpHeaders | Readonly<Record<string, string>>;
   responseBody: string;
+  view: JournalView | undefined;
 }
 
 /**
@@ -82,8 +91,15 @@ interface RecordFacts {
  * and the header records. `receivedAt` is Unix time in milliseconds.
  */
 function journalRecord(known: Omit<JournalEntry, 'id' | 'time' | 'query'>, facts: RecordFacts): NewExchange {
-  const { policy } = facts;
-  const rawQuery: RawPair[] = splitQuery(facts.target.search).map(([name, value]) => [name, policy.secret.includes(decodeComponent(name)) ? SERVICE_TOKEN_PLACEHOLDER : value]);
+  const { policy, target } = facts;
+  // Redacted by the same function as recordings (see journalView).
+  const view =
+    facts.view ??
+    journalView(
+      { method: facts.method, path: target.path, search: target.search, requestHeaders: headerRecord(facts.requestHeaders), status: known.status, responseHeaders: headerRecord(facts.responseHeaders as Record<string, unknown>), body: facts.responseBody },
+      policy,
+    );
+  const { rawQuery } = view;
   // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
   const query = Object.create(null) as Record<string, string[]>;
   for (const [name, value] of rawQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
@@ -91,11 +107,11 @@ function journalRecord(known: Omit<JournalEntry, 'id' | 'time' | 'query'>, facts
   return {
     entry: { time: new Date(facts.receivedAt).toISOString(), operation, query, ...rest },
     method: facts.method,
-    path: facts.target.path,
+    path: target.path,
     rawQuery,
-    requestHeaders: headerRecord(facts.requestHeaders, policy.headers),
-    responseHeaders: headerRecord(facts.responseHeaders as Record<string, unknown>, policy.headers),
-    responseBody: facts.responseBody,
+    requestHeaders: view.requestHeaders,
+    responseHeaders: view.responseHeaders,
+    responseBody: view.responseBody,
   };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { open, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -469,14 +470,41 @@ function safeList(dir: string): string[] {
   }
 }
 
+/** The file next to the lock that names its owner: `{"pid": 1234, "host": "laptop"}`. */
+const LOCK_OWNER_FILE = '.mockvideo.lock.owner';
+
+/** True when the process `pid` runs on this machine (a signal 0 reaches it, or it is someone else's). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The owner of the lock on `dir` when it is a process of this machine that is gone, else `undefined`. */
+function deadOwner(dir: string): number | undefined {
+  try {
+    const owner = JSON.parse(readFileSync(join(dir, LOCK_OWNER_FILE), 'utf8')) as { pid?: unknown; host?: unknown };
+    if (typeof owner.pid !== 'number' || owner.host !== hostname() || owner.pid === process.pid) return undefined;
+    return isAlive(owner.pid) ? undefined : owner.pid;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Makes sure mockvideo may record into `dir`, before the first request: creates it, writes and
- * removes a probe file, and takes a lock (proper-lockfile; a lock left by a crashed process goes
- * stale after 10 s) so that a second `record` on the same folder is refused instead of
- * interleaving files. Returns the function that releases the lock.
+ * removes a probe file, and takes a lock (proper-lockfile, whose lock goes stale only when its
+ * mtime is 10 s old; it knows no process ids) so that a second `record` on the same folder is
+ * refused instead of interleaving files. The lock's owner (pid and host name) is written next to it:
+ * a lock whose owner process is gone (killed with `kill -9`) is taken over at once, with a line on
+ * stderr saying so. Returns the function that releases the lock.
  *
  * A lock lost while recording (its folder removed or replaced) is reported on stderr, not thrown:
- * the process keeps answering clients, and releasing a lock that is gone resolves.
+ * the process keeps answering clients. Releasing never throws: a lock that is gone, or a folder
+ * that became read-only (`EROFS`), gives one line on stderr, so the end summary is always printed.
  *
  * @throws MockvideoError (`MV_USAGE`) naming the folder and the cause: not writable, or in use.
  */
@@ -490,18 +518,40 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
     throw new MockvideoError('MV_USAGE', `Cannot record into ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Choose a folder you can write to with --out.`);
   }
   const { lock } = await import('proper-lockfile');
+  const lockfilePath = join(dir, '.mockvideo.lock');
+  // proper-lockfile's default for a lost lock throws from a timer, which would end the process.
+  const onCompromised = (error: Error) =>
+    process.stderr.write(`${PREFIX} Lost the lock on ${dir} (${error.message}): was the folder removed? Recording goes on, but another recorder could now write into it.\n`);
+  const take = () => lock(dir, { lockfilePath, stale: 10_000, update: 2_000, realpath: false, onCompromised });
+  let release: () => Promise<void>;
   try {
-    // proper-lockfile's default for a lost lock throws from a timer, which would end the process.
-    const onCompromised = (error: Error) =>
-      process.stderr.write(`${PREFIX} Lost the lock on ${dir} (${error.message}): was the folder removed? Recording goes on, but another recorder could now write into it.\n`);
-    const release = await lock(dir, { lockfilePath: join(dir, '.mockvideo.lock'), stale: 10_000, update: 2_000, realpath: false, onCompromised });
-    return () =>
-      release().catch((error: NodeJS.ErrnoException) => {
-        // Already lost, or its folder is gone or now a file: nothing is left to release.
-        if (error.code !== 'ERELEASED' && error.code !== 'ENOENT' && error.code !== 'ENOTDIR') throw error;
-      });
+    release = await take();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-    throw new MockvideoError('MV_USAGE', `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`);
+    const dead = deadOwner(dir);
+    if (dead === undefined) throw new MockvideoError('MV_USAGE', `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`);
+    rmSync(lockfilePath, { recursive: true, force: true });
+    process.stderr.write(`${PREFIX} Took over the lock on ${dir}: its owner, process ${dead}, is gone (it was stopped without releasing it).\n`);
+    try {
+      release = await take();
+    } catch {
+      throw new MockvideoError('MV_USAGE', `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`);
+    }
   }
+  try {
+    writeFileSync(join(dir, LOCK_OWNER_FILE), JSON.stringify({ pid: process.pid, host: hostname() }));
+  } catch {
+    // Without it, a stale lock is taken over after 10 s instead of at once.
+  }
+  return async () => {
+    try {
+      await release();
+      rmSync(join(dir, LOCK_OWNER_FILE), { force: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Already lost, or its folder is gone or now a file: nothing is left to release.
+      if (code === 'ERELEASED' || code === 'ENOENT' || code === 'ENOTDIR') return;
+      process.stderr.write(`${PREFIX} Could not release the lock on ${dir}: ${code ?? (error as Error).message}. The recordings written are whole; remove ${lockfilePath} if a later record refuses the folder.\n`);
+    }
+  };
 }

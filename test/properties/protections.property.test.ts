@@ -3,7 +3,8 @@
 // property here failed with its protection taken out):
 // - redaction: the existing property checks the forms `encodedForms` itself lists, so dropping a
 //   form (lower-case hex, `+` for space, JSON-escaped, `\u0026`, reserved characters left alone)
-//   went unnoticed by it; here the forms are spelled out independently of the code;
+//   went unnoticed by it; here the forms are spelled out independently of the code. A secret (`_st`)
+//   is found anywhere; an identifier only as a whole value (issue 21: never inside other text);
 // - the match key: an ignored parameter whose name is percent-encoded (`%5Fst`) must be ignored too.
 // (The scenario parser's random `faults` section and random text are in src/scenarios/parse.property.test.ts.)
 import fc from 'fast-check';
@@ -35,17 +36,18 @@ const awkward = fc
   // A value that is part of a placeholder would be "found" again in the placeholder that replaced it.
   .filter((s) => formsOf(s).every((form) => !'<SERVICE_TOKEN><REDACTED>'.includes(form)));
 
-const redactedName = fc.constantFrom(...DEFAULT_POLICY.secret, ...DEFAULT_POLICY.identity);
+const secretName = fc.constantFrom(...DEFAULT_POLICY.secret);
+const identityName = fc.constantFrom(...DEFAULT_POLICY.identity);
 
 describe('redaction properties', () => {
   it('a recording never holds a redacted value in any form, wherever the client and the upstream repeat it', () => {
     fc.assert(
-      fc.property(awkward, redactedName, fc.integer({ min: 0, max: 8 }), (secret, name, pick) => {
+      fc.property(awkward, secretName, fc.integer({ min: 0, max: 8 }), (secret, name, pick) => {
         const forms = formsOf(secret);
         const exchange: Exchange = {
           method: 'GET',
           path: '/api/g1/meta/cp',
-          query: splitQuery(`${name}=${encodeURIComponent(secret)}&echo=${encodeURIComponent(forms[pick % forms.length]!)}&_region=IN`),
+          query: splitQuery(`${name}=${encodeURIComponent(secret)}&_nonce=${encodeURIComponent(forms[pick % forms.length]!)}&_region=IN`),
           requestHeaders: { referer: `https://app.example/?${name}=${forms[(pick + 1) % forms.length]}`, 'user-agent': 'ua' },
           status: 200,
           responseHeaders: Object.fromEntries(forms.map((form, i) => [`x-echo-${i}`, `v=${form};`])),
@@ -60,6 +62,27 @@ describe('redaction properties', () => {
           ...Object.values(recording.response.headers),
           recording.response.body ?? '',
         ];
+        for (const form of forms) for (const text of stored) expect(text.includes(form), `${JSON.stringify(form)} in ${JSON.stringify(text)}`).toBe(false);
+      }),
+    );
+  });
+
+  it('an identifier never stays as a whole JSON string value, URL query value or header value, in any form', () => {
+    fc.assert(
+      fc.property(awkward, identityName, (value, name) => {
+        const forms = formsOf(value).filter((form) => !form.includes('"'));
+        const exchange: Exchange = {
+          method: 'GET',
+          path: '/api/g1/meta/cp',
+          query: splitQuery(`${name}=${encodeURIComponent(value)}&_region=IN`),
+          requestHeaders: { 'x-device': forms[0]!, 'user-agent': 'ua' },
+          status: 200,
+          responseHeaders: Object.fromEntries(forms.map((form, i) => [`x-echo-${i}`, `https://x.example/p?d=${form}&n=1`])),
+          body: new TextEncoder().encode(`{"data":{"echo":[${forms.map((form) => `"${form}"`).join(',')}]},"msg":"OK","result":1}`),
+          recordedAt: '2026-01-01T00:00:00.000Z',
+        };
+        const { recording } = buildRecording(exchange, DEFAULT_POLICY);
+        const stored = [...recording.request.query.flat(), ...Object.values(recording.request.headers), ...Object.values(recording.response.headers), recording.response.body ?? ''];
         for (const form of forms) for (const text of stored) expect(text.includes(form), `${JSON.stringify(form)} in ${JSON.stringify(text)}`).toBe(false);
       }),
     );

@@ -99,7 +99,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       const { formatProxyLine, lostExchangeLine, startRecorder } = await import('../../server/record-server.js');
       const { quiet, log } = args as unknown as OutputArgs;
       const json = log === 'json' && !quiet ? jsonLines('exchange') : undefined;
-      const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, lost: 0, leaks: 0 };
+      const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, lost: 0, refused: 0, leaks: 0 };
       const recorder = await startRecorder({
         upstream,
         out: args.out,
@@ -115,6 +115,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         onExchange: (entry) => {
           tally.exchanges++;
           if (entry.recorded !== undefined) tally.recorded++;
+          else if (entry.lost?.code === 'EREDACTION') tally.refused++;
           else if (entry.lost) tally.lost++;
           else if (entry.status >= 500) tally.failures++;
           else tally.skipped++;
@@ -122,7 +123,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           if (json) json({ n: tally.exchanges, ...entry });
           else if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
           // Even with --quiet: a lost exchange is never silent.
-          if (entry.lost) process.stderr.write(lostExchangeLine(entry));
+          if (entry.lost) process.stderr.write(entry.lost.code === 'EREDACTION' ? `${entry.lost.message}\n` : lostExchangeLine(entry));
         },
       });
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
@@ -134,11 +135,13 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           process.stdout.write(
             `Recorded ${recorded} exchange${recorded === 1 ? '' : 's'} into ${args.out}: ${tally.exchanges} seen, ${tally.skipped} skipped (not recorded), ` +
               `${tally.failures} failed (5xx or upstream errors, not recorded without --record-failures), ${tally.lost} lost (write errors)` +
-              `${tally.leaks ? `, ${tally.leaks} leaked secret value${tally.leaks === 1 ? '' : 's'} replaced` : ''}\n`,
+              `${tally.refused ? `, ${tally.refused} refused (a secret where redacting it would break the recording)` : ''}` +
+              `${tally.leaks ? `, ${tally.leaks} echo${tally.leaks === 1 ? '' : 'es'} of secrets redacted (listed on each exchange's line)` : ''}\n`,
           );
           if (tally.lost) process.stderr.write(`[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`);
+          if (tally.refused) process.stderr.write(`[mockvideo] ${tally.refused} exchange${tally.refused === 1 ? ' was' : 's were'} answered but NOT recorded: redacting a secret would have broken the recording (listed above).\n`);
           // A session with lost exchanges is an incomplete recording: a script must be able to tell.
-          process.exit(tally.lost ? EXIT.problems : EXIT.ok);
+          process.exit(tally.lost || tally.refused ? EXIT.problems : EXIT.ok);
         }, exitWithError);
       }, `[mockvideo] Stopped at once: exchanges still in flight were not recorded (the files written are whole).\n`);
     } catch (error) {

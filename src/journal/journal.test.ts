@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { journalToHar, writeJournalHar } from './har.js';
+import { DEFAULT_POLICY } from '../normalise/index.js';
+import { JOURNAL_BODY_LIMIT, journalBody, journalView, keptBody } from './journal-view.js';
+import { Journal, type NewExchange } from './journal.js';
+
+function exchange(body: string): NewExchange {
+  return {
+    entry: { time: '', operation: 'meta/cp', query: {}, scenario: null, status: 200, durationMs: 0, findings: [], match: null, fault: null },
+    method: 'GET',
+    path: '/api/g1/meta/cp',
+    rawQuery: [],
+    requestHeaders: {},
+    responseHeaders: {},
+    responseBody: body,
+  };
+}
+
+describe('Journal byte budget (issue 21.5)', () => {
+  it('forgets the oldest exchanges once their bodies pass maxBytes, keeping ids in order', () => {
+    const journal = new Journal(1000, 250);
+    for (let i = 0; i < 10; i++) journal.add(exchange('x'.repeat(100)));
+    expect(journal.exchanges().map((x) => x.entry.id)).toEqual([9, 10]);
+    expect(journal.get(9)?.entry.id).toBe(9);
+    expect(journal.get(8)).toBeUndefined();
+  });
+
+  it('still keeps at most `limit` exchanges', () => {
+    const journal = new Journal(3);
+    for (let i = 0; i < 5; i++) journal.add(exchange(''));
+    expect(journal.exchanges().map((x) => x.entry.id)).toEqual([3, 4, 5]);
+  });
+});
+
+describe('journal view (issue 21.2, 21.5)', () => {
+  it('cuts a body at 64 KiB, naming the recording that holds it all', () => {
+    const body = 'y'.repeat(200_000);
+    expect(journalBody(body, 'meta-cp/0a1b2c3d4e5f-000.json')).toBe(`${'y'.repeat(JOURNAL_BODY_LIMIT)}\n[mockvideo] body cut at ${JOURNAL_BODY_LIMIT} of 200000 characters: the whole body is in the recording meta-cp/0a1b2c3d4e5f-000.json.`);
+    expect(journalBody(keptBody(body))).toMatch(/body cut at 65536 of 200000 characters: the whole body was not kept\.$/);
+  });
+
+  it('redacts with the recordings\' function: the token and its echoes, secret cookies; identifiers stay for filtering', () => {
+    const token = 'made-up-journal-token-1';
+    const view = journalView(
+      {
+        method: 'GET',
+        path: '/api/g1/meta/cp',
+        search: `_st=${token}&_sdevid=${'a'.repeat(64)}`,
+        requestHeaders: { cookie: 'ab=true; sid=made-up-sid-value' },
+        status: 200,
+        responseHeaders: { 'x-echo': Buffer.from(token).toString('base64') },
+        body: `{"echo":"${token.replace(/-/g, '\\u002d')}"}`,
+      },
+      DEFAULT_POLICY,
+    );
+    expect(view).toEqual({
+      rawQuery: [['_st', '<SERVICE_TOKEN>'], ['_sdevid', 'a'.repeat(64)]],
+      requestHeaders: { cookie: 'ab=true; sid=<REDACTED>' },
+      responseHeaders: { 'x-echo': '<SERVICE_TOKEN>' },
+      responseBody: '{"echo":"<SERVICE_TOKEN>"}',
+    });
+  });
+});
+
+describe('journal and HAR redaction property (issue 21.3)', () => {
+  const token = fc
+    .array(fc.constantFrom('/', '+', '=', '&', '%', ' ', 'a', 'Z', '0', '9', '-', '_', 'é'), { minLength: 8, maxLength: 32 })
+    .map((chars) => chars.join(''))
+    .filter((t) => t.trim().length >= 8);
+  const b64 = (t: string) => Buffer.from(t).toString('base64');
+  const echoes: Array<(t: string) => string> = [
+    (t) => t,
+    (t) => encodeURIComponent(t),
+    (t) => encodeURIComponent(t).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()).replace(/%20/g, '+'),
+    (t) => JSON.stringify(t).slice(1, -1).replace(/\//g, '\\/').replace(/=/g, '\\u003d'),
+    b64,
+    (t) => b64(t).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+    (t) => Buffer.from(t).toString('hex'),
+  ];
+
+  it('leaves 0 hits of a random token echoed in random encodings in the journal view and its HAR', async () => {
+    await fc.assert(
+      fc.asyncProperty(token, fc.array(fc.nat(echoes.length - 1), { minLength: 1, maxLength: 5 }), async (secret, picks) => {
+        const body = `{"data":{${picks.map((p, i) => `"e${i}":"${echoes[p]!(secret)}"`).join(',')}}}`;
+        const view = journalView({ method: 'GET', path: '/api/g1/meta/cp', search: `_st=${encodeURIComponent(secret)}`, requestHeaders: {}, status: 200, responseHeaders: { 'x-echo': echoes[picks[0]!]!(secret) }, body }, DEFAULT_POLICY);
+        const journal = new Journal();
+        journal.add({ ...exchange(view.responseBody), ...view });
+        const chunks: string[] = [];
+        await writeJournalHar({ write: (c) => chunks.push(c) > 0, end: () => undefined, once: () => undefined }, journal.exchanges(), 'http://127.0.0.1:1');
+        const har = chunks.join('');
+        expect(JSON.parse(har).log.entries).toHaveLength(1);
+        for (const encode of echoes) expect(har).not.toContain(encode(secret));
+      }),
+    );
+  });
+});
+
+describe('writeJournalHar (issue 21.5)', () => {
+  it('streams the same HAR as journalToHar, entry by entry, waiting for drain', async () => {
+    const journal = new Journal();
+    for (let i = 0; i < 3; i++) journal.add(exchange(`{"n":${i}}`));
+    const chunks: string[] = [];
+    const listeners = new Map<string, () => void>();
+    const sink = {
+      write: (chunk: string) => {
+        chunks.push(chunk);
+        setImmediate(() => listeners.get('drain')?.());
+        return false;
+      },
+      end: () => undefined,
+      once: (event: 'drain' | 'close', listener: () => void) => listeners.set(event, listener),
+    };
+    await writeJournalHar(sink, journal.exchanges(), 'http://127.0.0.1:1', '1.0.0');
+    expect(chunks.length).toBe(5);
+    expect(JSON.parse(chunks.join(''))).toEqual(journalToHar(journal.exchanges(), 'http://127.0.0.1:1', '1.0.0'));
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { findDecoded } from './search-text.js';
+
+const spans = (text: string, needle: string, binary = false) => findDecoded(text, [{ text: needle, label: 'x' }], binary).map(({ start, end }) => text.slice(start, end));
+
+describe('findDecoded', () => {
+  it('finds a value however it is escaped, and gives back the span as written', () => {
+    expect(spans('a "tok\\/en\\u003d1" b', 'tok/en=1')).toEqual(['tok\\/en\\u003d1']);
+    expect(spans('?t=tok%2Fen%3d1&x', 'tok/en=1')).toEqual(['tok%2Fen%3d1']);
+    expect(spans('{"inner":"{\\"t\\":\\"tok\\\\/en\\\\u003d1\\"}"}', 'tok/en=1')).toEqual(['tok\\\\/en\\\\u003d1']);
+    expect(spans('q=a+b%2Bc', 'a b+c')).toEqual(['a+b%2Bc']);
+    expect(spans('raw a%00b\\"c here', 'a%00b\\"c')).toEqual(['a%00b\\"c']);
+    expect(spans('x %E2%82%AC1234567 y', '€1234567')).toEqual(['%E2%82%AC1234567']);
+  });
+
+  it('keeps indexes right after a leading U+FEFF, a lone surrogate and a malformed escape', () => {
+    expect(spans('\uFEFF\\u0041bcdefgh', 'Abcdefgh')).toEqual(['\\u0041bcdefgh']);
+    expect(spans('\uD800 %zz \\u0041bcdefgh', 'Abcdefgh')).toEqual(['\\u0041bcdefgh']);
+  });
+
+  it('searches a long text window by window without missing a find across a window edge', () => {
+    const text = `${'x'.repeat((1 << 20) - 5)}tok\\/en\\u003d1${'y'.repeat(3 << 20)}`;
+    expect(spans(text, 'tok/en=1')).toEqual(['tok\\/en\\u003d1']);
+  });
+
+  it('finds bytes in a binary (Latin-1) text', () => {
+    expect(spans('\xff\xfe%C3%A9tokenabc\x00', 'Ã©tokenabc', true)).toEqual(['%C3%A9tokenabc']);
+  });
+});

@@ -1,0 +1,51 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { claimRecordingDir } from './recordings.js';
+
+/** A lock left as `kill -9` leaves it: the lock folder, fresh, and its owner file naming `pid`. */
+function leftLock(pid: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mockvideo-lock-'));
+  mkdirSync(join(dir, '.mockvideo.lock'));
+  writeFileSync(join(dir, '.mockvideo.lock.owner'), JSON.stringify({ pid, host: hostname() }));
+  return dir;
+}
+
+function stderrLines() {
+  const lines: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  return lines;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('claimRecordingDir (issue 21.7)', () => {
+  it('takes over at once a lock whose owner process is gone, saying so', async () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const dir = leftLock(Number(gone.stdout.toString()));
+    const lines = stderrLines();
+    const release = await claimRecordingDir(dir);
+    expect(lines.join('')).toMatch(new RegExp(`Took over the lock on .*: its owner, process ${gone.stdout.toString()}, is gone`));
+    await release();
+    expect(existsSync(join(dir, '.mockvideo.lock'))).toBe(false);
+  });
+
+  it('still refuses a folder whose lock owner is alive', async () => {
+    const dir = leftLock(process.ppid);
+    await expect(claimRecordingDir(dir)).rejects.toThrow(/is being recorded into by another mockvideo process/);
+  });
+
+  it('releasing never throws: a lock it cannot remove gives one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockvideo-lock-'));
+    const release = await claimRecordingDir(dir);
+    writeFileSync(join(dir, '.mockvideo.lock', 'in-the-way'), '');
+    const lines = stderrLines();
+    await expect(release()).resolves.toBeUndefined();
+    expect(lines.join('')).toMatch(/Could not release the lock on .*: ENOTEMPTY\. The recordings written are whole/);
+  });
+});
