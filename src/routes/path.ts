@@ -106,7 +106,7 @@ const remembered = new Map<string, Route>();
  * rest of `/__mockvideo`, or anything else. Routes are shared and frozen; never throws.
  *
  * @example routeOf('/scenarios/gallery/api/g1/meta/cp') // { kind: 'operation', operation: 'meta/cp', scenario: 'gallery', … }
- * @see seed "Endpoints" → "Operations".
+ * @see docs/contract.md#operations.
  */
 export function routeOf(rawPath: string): Route {
   let route = remembered.get(rawPath);

@@ -14,7 +14,7 @@ import { ANSWERED_BY_HEADER } from './select-scenario.js';
  * this operation's response ("The upgrade operation's response is not shown").
  *
  * @returns `undefined` when `uri` is missing or not of the seed's form.
- * @see seed "Plugin entry" → `market_sign` → `ext_<market>_external_url`.
+ * @see docs/contract.md#plugin-entry (`market_sign`, `ext_<market>_external_url`).
  */
 export function upgradeData(entries: readonly EntryLike[], uri: string | null): object | undefined {
   const m = UPGRADE_URI.exec(uri ?? '');
