@@ -1,23 +1,8 @@
-import { readdirSync } from 'node:fs';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlers, scenarioNames } from './shipped-handlers.js';
+import { handlers } from './shipped-handlers.js';
 
-const SHIPPED_FILES = readdirSync(new URL('../../scenarios/', import.meta.url))
-  .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'))
-  .map((f) => f.slice(0, -'.json'.length));
-
-describe('scenarioNames', () => {
-  it('names every shipped scenario file, default first', () => {
-    expect([...scenarioNames].sort()).toEqual([...SHIPPED_FILES].sort());
-    expect(scenarioNames[0]).toBe('default');
-  });
-
-  it('cannot be changed by a test', () => {
-    expect(Object.isFrozen(scenarioNames)).toBe(true);
-  });
-});
-
+// scenarioNames is tested with ScenarioName in src/scenarios/scenario-names.test.ts.
 describe('handlers', () => {
   const server = setupServer(...handlers);
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
