@@ -1,4 +1,5 @@
 import type { OperationName } from '../contract/operation-table.js';
+import type { StateScope } from '../state/client-state.js';
 import { faultHits, type Fault } from './fault.js';
 
 /** The most requests one planned fault may be set for (bounds absurd values). */
@@ -10,12 +11,19 @@ export interface PlannedFault {
   /** The operation it applies to; `undefined` for every operation. */
   operation?: OperationName;
   fault: Fault;
-  /** Requests it still applies to; `null` until cleared. */
+  /** Requests it still applies to (in `client` state: for each client); `null` until cleared. */
   remaining: number | null;
   /** Requests it has hit so far. */
   fired: number;
   /** Requests it has seen so far (hit or not, for `rate`). */
   seen: number;
+  /**
+   * Whose requests `times` and `rate` count: `client` (each client gets the fault `times` times:
+   * `remaining` is then what each client had at the start), `global` (the server's requests together).
+   */
+  state: StateScope;
+  /** In `client` state: requests seen and hit per client (see `clientOf`); `fired` and `seen` count them all. */
+  clients?: Record<string, { seen: number; fired: number }>;
 }
 
 /** What the admin API and flags give to plan a fault. */
@@ -24,6 +32,8 @@ export interface FaultPlan {
   fault: Fault;
   /** Default: until cleared. */
   times?: number;
+  /** Whose requests `times` counts; default: the board's `scope`, the server's `--state` (see {@link PlannedFault.state}). */
+  state?: StateScope;
 }
 
 /**
@@ -33,19 +43,38 @@ export interface FaultPlan {
 export class FaultBoard {
   #planned: PlannedFault[] = [];
   #nextId = 1;
+  /** The state of faults planned without one: the server's `--state`. */
+  readonly scope: StateScope;
+
+  constructor(scope: StateScope = 'global') {
+    this.scope = scope;
+  }
 
   /** Plans a fault; returns it with its id. */
   add(plan: FaultPlan): PlannedFault {
-    const planned: PlannedFault = { id: this.#nextId++, fault: plan.fault, remaining: plan.times ?? null, fired: 0, seen: 0 };
+    const planned: PlannedFault = { id: this.#nextId++, fault: plan.fault, remaining: plan.times ?? null, fired: 0, seen: 0, state: plan.state ?? this.scope };
     if (plan.operation) planned.operation = plan.operation;
     this.#planned.push(planned);
     return planned;
   }
 
-  /** The fault for the next request of `operation`, if one is planned and hits; counts it. */
-  take(operation: OperationName): Fault | undefined {
+  /**
+   * The fault for the next request of `operation` from `client` (see `clientOf`; read only for a
+   * fault counted per client), if one is planned and hits; counts it.
+   */
+  take(operation: OperationName, client: () => string = () => 'unknown'): Fault | undefined {
     for (const planned of this.#planned) {
       if (planned.operation !== undefined && planned.operation !== operation) continue;
+      if (planned.state === 'client') {
+        const counts = ((planned.clients ??= Object.create(null) as Record<string, { seen: number; fired: number }>)[client()] ??= { seen: 0, fired: 0 });
+        if (planned.remaining !== null && counts.fired >= planned.remaining) continue;
+        const hit = faultHits(planned.fault, counts.seen++);
+        planned.seen++;
+        if (!hit) continue;
+        counts.fired++;
+        planned.fired++;
+        return planned.fault;
+      }
       if (planned.remaining !== null && planned.remaining <= 0) continue;
       const hit = faultHits(planned.fault, planned.seen++);
       if (!hit) continue;
@@ -54,6 +83,15 @@ export class FaultBoard {
       return planned.fault;
     }
     return undefined;
+  }
+
+  /** Forgets the per-client counts of every fault, for one client (see `clientOf`) or all: they get `times` again. */
+  resetClients(client?: string): void {
+    for (const planned of this.#planned) {
+      if (!planned.clients) continue;
+      if (client === undefined) delete planned.clients;
+      else delete planned.clients[client];
+    }
   }
 
   /** The planned faults, used up ones included (their `remaining` is 0). */

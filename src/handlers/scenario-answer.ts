@@ -2,6 +2,8 @@ import { toServiceJson, type OperationName } from '../contract/core.js';
 import type { FaultBoard } from '../faults/board.js';
 import { HANG_MS, delayOf, type Fault } from '../faults/fault.js';
 import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/compile.js';
+import { clientOf } from '../state/client-state.js';
+import { statefulAnswer } from '../state/stateful-answer.js';
 import { methodNotAllowed, noStubMatched, unknownScenario } from './error-responses.js';
 import type { ScenarioResponder } from './responder.js';
 import { ANSWERED_BY_HEADER } from './select-scenario.js';
@@ -35,6 +37,8 @@ export interface OperationRequest {
   query: URLSearchParams | (() => URLSearchParams);
   /** The origin the client used (`http://10.0.2.2:8787`), for `{origin}` in bodies; read only when a body has one. */
   origin: () => string;
+  /** The connection's address, which names the client when the query has neither `_sdevid` nor `_anoyid` (see `clientOf`). */
+  address?: string;
 }
 
 /** Where a scenario answer comes from: the responder (catalog and sequence counters), the active scenario, server-wide faults. */
@@ -123,10 +127,15 @@ export function planScenarioAnswer(source: ScenarioAnswerSource, operation: Oper
   // Read the catalog per request: a reload (watch mode) replaces it in the responder.
   const { responder } = source;
   if (!responder.catalog.has(scenario)) return now(unknownScenario(scenario, responder.catalog.names));
-  const planned = source.faults?.take(operation);
-  const outcome = responder.respond(scenario, operation, request.query);
+  let params: URLSearchParams | undefined;
+  const query = () => (params ??= typeof request.query === 'function' ? request.query() : request.query);
+  let client: string | undefined;
+  const clientNow = () => (client ??= clientOf(query(), request.address));
+  const planned = source.faults?.take(operation, clientNow);
+  const outcome = responder.respond(scenario, operation, query, clientNow);
   if (!outcome.matched) return now(preparedAnswer(noStubMatched(scenario, operation, outcome.stubs), scenario));
   const fault = planned ?? outcome.fault;
-  const normal = () => preparedAnswer(outcome.response, scenario, outcome.response.hasOrigin ? request.origin() : '');
-  return fault ? planFault(fault, normal, { [ANSWERED_BY_HEADER]: scenario }) : now(normal());
+  const { response } = outcome;
+  const normal = () => statefulAnswer(preparedAnswer(response, scenario, response.hasOrigin ? request.origin() : ''), outcome.step, response.hasNow ? responder.clock.nowSeconds() : undefined);
+  return fault ? planFault(fault, normal, { [ANSWERED_BY_HEADER]: scenario }) : { delayMs: responder.latencyOf(response), answer: normal() };
 }

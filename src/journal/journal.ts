@@ -21,6 +21,8 @@ export interface JournalEntry {
   match: string | null;
   /** The fault applied, or `null`. */
   fault: string | null;
+  /** Which step of a sequence (scenario stub or replayed recordings) the answer was, `"2/3"` (see `stepText`), or `null`. */
+  step?: string | null;
 }
 
 /** What the journal keeps besides the entry, for the HAR export and the detail view. */

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Pool } from 'undici';
 import { API_PREFIX, operationOfPath, type OperationName } from '../contract/index.js';
 import { buildRecording, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
+import { measuredLatency } from '../latency/latency.js';
 import { HOP_BY_HOP, causeOf, decoded, flat, requestTarget, type UpstreamFailure } from './wire.js';
 
 /** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
@@ -143,6 +144,10 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     // What was late when the deadline fired: the headers, or the rest of the body.
     let phase: 'headers' | 'body' = 'headers';
     let size = 0;
+    // When the request went, its answer's headers came and its last byte came (for `response.latency`).
+    const sentNs = process.hrtime.bigint();
+    let headersNs = sentNs;
+    let lastByteNs = sentNs;
     try {
       const answer = await pool.request({
         path: `${basePath}${target}`,
@@ -155,6 +160,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         signal: AbortSignal.timeout(options.timeoutMs),
       });
       phase = 'body';
+      headersNs = process.hrtime.bigint();
       status = answer.statusCode;
       responseHeaders = answer.headers;
       const chunks: Buffer[] = [];
@@ -165,6 +171,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         chunks.push(chunk as Buffer);
       }
       body = Buffer.concat(chunks);
+      lastByteNs = process.hrtime.bigint();
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with ${error.message}. Nothing was recorded. Raise --max-body-size if the answer is right.`;
@@ -212,6 +219,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
           options.policy,
         );
         leaks = result.leaks;
+        result.recording.response.latency = measuredLatency(sentNs, headersNs, lastByteNs);
         recorded = await options.store(result.recording);
         options.onRecorded?.({ name: recorded, recording: result.recording });
         if (leaks) note = `replaced ${leaks} leaked value${leaks === 1 ? '' : 's'}`;

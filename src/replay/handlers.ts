@@ -4,7 +4,8 @@ import { errorBody, methodNotAllowed, unknownOperation } from '../handlers/error
 import { REDACTED, type NamedRecording } from '../normalise/index.js';
 import { formatNearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { DIFFERENCES_HEADER, MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchKind, type ReplayerOptions } from './replayer.js';
-import type { IndexedRecording } from './recording-index.js';
+import { STEP_HEADER } from '../state/client-state.js';
+import { sequenceStep, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
 
 /** Options of {@link createReplayHandlers}. */
@@ -31,6 +32,8 @@ export function replayResponse(entry: IndexedRecording, response: RecordedRespon
   headers.set(MATCH_HEADER, kind);
   headers.set(RECORDING_HEADER, entry.name);
   if (kind === 'nearest') headers.set(DIFFERENCES_HEADER, differences.map((d) => d.parameter).join(', ') || '(none)');
+  const step = sequenceStep(entry);
+  if (step !== undefined) headers.set(STEP_HEADER, step);
   // Never HttpResponse.json(): re-serialising would turn the service's \u0026 escapes into &.
   return new HttpResponse(response.body as BodyInit, { status: response.status, headers });
 }

@@ -1,5 +1,6 @@
 import type { Entry, Har, Header } from 'har-format';
 import { operationOfPath } from '../contract/core.js';
+import { harLatency } from '../latency/latency.js';
 import { bodyBytes, buildRecording, fromBase64, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
 
 /** What {@link recordingsFromHar} made of a HAR: recordings in `startedDateTime` order, and the entries it skipped with why. */
@@ -67,6 +68,8 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
       },
       policy,
     );
+    const latency = harLatency(entry.timings);
+    if (latency) recording.response.latency = latency;
     result.recordings.push(recording);
     result.leaks += leaks;
   }
@@ -90,9 +93,10 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
     const size = bodyBytes(response).length;
     const headers = (record: Record<string, string>): Header[] => Object.entries(record).map(([name, value]) => ({ name, value }));
     const mimeType = response.headers['content-type'] ?? 'application/octet-stream';
+    const { headersMs = 0, lastByteMs = 0 } = response.latency ?? {};
     return {
       startedDateTime: recording.recordedAt,
-      time: 0,
+      time: lastByteMs,
       request: {
         method: request.method,
         url: `${base}${request.path}${search ? `?${search}` : ''}`,
@@ -115,7 +119,7 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
         bodySize: size,
       },
       cache: {},
-      timings: { send: 0, wait: 0, receive: 0 },
+      timings: { send: 0, wait: headersMs, receive: Math.round((lastByteMs - headersMs) * 10) / 10 },
     };
   });
   return { log: { version: '1.2', creator: { name: 'mockvideo', version: options.version ?? '0.0.0' }, entries } };

@@ -3,6 +3,11 @@ import { DEFAULT_POLICY, decodeComponent, hasEncodedName, matchKeyOf, queryMulti
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
+import { latencyDelayMs, type LatencySetting } from '../latency/latency.js';
+import { ClientStates, clientOf } from '../state/client-state.js';
+
+/** The prefix of the replayer's counters in its `ClientStates` (a scenario's are `<scenario>\u0000…`). */
+const SEQUENCE_PREFIX = 'replay\u0000';
 
 /** The most queries whose exact match `Replayer.served` remembers (then forgotten all at once). */
 export const MAX_KNOWN_QUERIES = 1024;
@@ -52,6 +57,10 @@ export interface ReplayerOptions {
   match?: MatchMode;
   /** Default {@link DEFAULT_POLICY}; ignored when the replayer is given a {@link RecordingIndex} (it has its own). */
   policy?: NormalisationPolicy;
+  /** Where sequences are counted (per client by default; share a server's to reset both at once). */
+  state?: ClientStates;
+  /** How recorded latencies are served (`--latency`); default `none`: at once. */
+  latency?: LatencySetting;
 }
 
 /**
@@ -69,8 +78,10 @@ export interface ReplayerOptions {
 export class Replayer {
   #index: RecordingIndex;
   readonly match: MatchMode;
-  /** How many times each sequence (the recordings of one key, known by the name of its first) was served. */
-  readonly #served = new Map<string, number>();
+  /** How many times each sequence (the recordings of one key, known by the name of its first) was served, per client. */
+  readonly #state: ClientStates;
+  /** How recorded latencies are served. */
+  latency: LatencySetting;
   readonly #used = new Set<string>();
   /** The recordings of exact matches found by `served`, by {@link memoKey}; valid for `#knownFor` while it has `#knownSize` recordings. */
   readonly #known = new Map<string, readonly IndexedRecording[]>();
@@ -83,6 +94,8 @@ export class Replayer {
   constructor(recordings: readonly NamedRecording[] | RecordingIndex, options: ReplayerOptions = {}) {
     this.#index = recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, options.policy ?? DEFAULT_POLICY);
     this.match = options.match ?? 'nearest';
+    this.#state = options.state ?? new ClientStates();
+    this.latency = options.latency ?? 'none';
   }
   /** The recordings it answers from, indexed by match key. */
   get index(): RecordingIndex {
@@ -98,7 +111,7 @@ export class Replayer {
     this.#index = recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, this.#index.policy);
     // Reads under way belong to the old index (their callers still get them).
     this.#reading = new Map();
-    this.#served.clear();
+    this.#state.forget(SEQUENCE_PREFIX);
     this.#used.clear();
   }
 
@@ -111,7 +124,7 @@ export class Replayer {
     if (!operation) return { kind: 'not-operation' };
     const pairs = splitQuery(search);
     const query = queryMultimap(pairs, this.#index.policy);
-    const served = this.#serve(method, operation, query, mode, this.#index.find(method, operation, query));
+    const served = this.#serve(method, operation, query, mode, this.#index.find(method, operation, query), search);
     if (served) return served;
     const names = pairs.map(([name]) => decodeComponent(name));
     const key = matchKeyOf(method, operation, query);
@@ -137,22 +150,22 @@ export class Replayer {
     }
     const memo = memoKey(method, operation, search, this.#index.policy);
     const known = memo === undefined ? undefined : this.#known.get(memo);
-    if (known) return { kind: 'exact', entry: this.#next(known) };
+    if (known) return { kind: 'exact', entry: this.#next(known, search) };
     const query = queryMultimap(splitQuery(search), this.#index.policy);
     const exact = this.#index.find(method, operation, query);
     if (exact && memo !== undefined) {
       if (this.#known.size >= MAX_KNOWN_QUERIES) this.#known.clear();
       this.#known.set(memo, exact);
     }
-    return this.#serve(method, operation, query, mode, exact);
+    return this.#serve(method, operation, query, mode, exact, search);
   }
 
-  #serve(method: string, operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
-    if (exact) return { kind: 'exact', entry: this.#next(exact) };
+  #serve(method: string, operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined, search: string): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
+    if (exact) return { kind: 'exact', entry: this.#next(exact, search) };
 
     if (mode === 'nearest') {
       const [best] = closest(this.#index, operation, query, 1);
-      if (best) return { kind: 'nearest', entry: this.#next(this.#index.sequenceOf(best.entry)), differences: best.differences };
+      if (best) return { kind: 'nearest', entry: this.#next(this.#index.sequenceOf(best.entry), search), differences: best.differences };
     }
     return undefined;
   }
@@ -161,9 +174,24 @@ export class Replayer {
    * The response of a recording `find` returned: from memory, or read from the index's source.
    * Requests for one recording while it is being read share that read (50 clients asking for a
    * recording beyond the source's cache cause one file read, not 50).
+   * With a {@link latency} other than `none`, it resolves once the recording's latency (scaled, see
+   * `latencyDelayMs`) has passed since the call: the answer goes as late as the real service's did.
    * @throws RecordingUnavailableError when its file cannot be read any more (removed or broken since it was indexed).
    */
   response(entry: IndexedRecording): RecordedResponse | Promise<RecordedResponse> {
+    const response = this.#read(entry);
+    return this.latency === 'none' ? response : this.#afterLatency(response, performance.now());
+  }
+
+  /** `response` once its recorded latency has passed since `since` (`performance.now()` ms). */
+  async #afterLatency(response: RecordedResponse | Promise<RecordedResponse>, since: number): Promise<RecordedResponse> {
+    const read = await response;
+    const wait = latencyDelayMs(read.latency, this.latency) - (performance.now() - since);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return read;
+  }
+
+  #read(entry: IndexedRecording): RecordedResponse | Promise<RecordedResponse> {
     const pending = this.#reading.get(entry.name);
     if (pending) return pending;
     const response = this.#index.response(entry);
@@ -177,10 +205,11 @@ export class Replayer {
     return response;
   }
 
-  #next(entries: readonly IndexedRecording[]): IndexedRecording {
-    const first = entries[0]!.name;
-    const served = this.#served.get(first) ?? 0;
-    this.#served.set(first, served + 1);
+  #next(entries: readonly IndexedRecording[], search: string): IndexedRecording {
+    const key = `${SEQUENCE_PREFIX}${entries[0]!.name}`;
+    const counters = this.#state.counters(this.#state.scope === 'global' ? '' : clientOf(search), entries[0]!.operation);
+    const served = counters.get(key) ?? 0;
+    counters.set(key, served + 1);
     const entry = entries[Math.min(served, entries.length - 1)]!;
     this.#used.add(entry.name);
     return entry;
@@ -197,8 +226,8 @@ export class Replayer {
     return [...this.#index.names()].filter((name) => !this.#used.has(name));
   }
 
-  /** Starts every sequence from its first recording again. */
+  /** Starts every sequence from its first recording again, for every client. */
   resetSequences(): void {
-    this.#served.clear();
+    this.#state.forget(SEQUENCE_PREFIX);
   }
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/operations.js';
 import type { Fault } from '../faults/fault.js';
 import { answerStatusSchema, faultSchema } from '../faults/fault-schema.js';
+import type { RecordedLatency } from '../latency/latency.js';
+import { latencySchema } from '../latency/latency-schema.js';
 
 /**
  * A scenario name: lowercase letters, digits and dashes, starting with a letter or digit. Names
@@ -38,6 +40,7 @@ function responseShape(data: z.ZodType) {
       .optional()
       .describe('Extra response headers: HTTP token names, Latin-1 values.'),
     fault: faultSchema.optional().describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
+    latency: latencySchema.optional(),
   };
 }
 
@@ -80,6 +83,11 @@ const operations = z.strictObject(
   Object.fromEntries(OPERATION_NAMES.map((name) => [name, operationSchema(name).optional()])) as Record<OperationName, z.ZodOptional<ReturnType<typeof operationSchema>>>,
 );
 
+/** The scenario setting `"state"` (see `StateScope` in `src/state/client-state.ts`). */
+const stateSchema = z
+  .enum(['client', 'global'])
+  .describe('Whose sequences and fault counts a request advances: "client" (per device, started again at each start-up; the default of --state) or "global" (one set for the whole server).');
+
 /**
  * The top level of a scenario file with `operations` left unchecked: the parser checks the top level
  * with this, then each operation with {@link stubSchemas}.
@@ -90,6 +98,7 @@ export const scenarioHeaderSchema = z.strictObject({
   extends: z.string().regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)').optional(),
   operations: z.record(z.string(), z.unknown()),
   faults: z.record(z.string(), z.unknown()).optional(),
+  state: stateSchema.optional(),
 });
 
 /**
@@ -123,6 +132,7 @@ export const scenarioFileSchema = z.strictObject({
   extends: z.string().regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)').optional().describe('A scenario whose operations this one inherits; operations given here replace the inherited ones whole.'),
   operations: operations.describe('Operation name → stub or list of stubs.'),
   faults: scenarioFaultsSchema.optional().describe('Operation name or "*" → a fault applied on top of the stubs (delay, status, envelope, malformed-json, empty, reset, hang).'),
+  state: stateSchema.optional(),
 });
 
 /** A parsed scenario file. @see scenarioFileSchema */
@@ -132,6 +142,7 @@ export type ScenarioFile = z.infer<typeof scenarioFileSchema>;
 export interface StubResponse {
   data?: unknown;
   fault?: Fault;
+  latency?: RecordedLatency;
   msg?: string;
   result?: number;
   status?: number;
@@ -150,6 +161,7 @@ export interface Stub {
   status?: number;
   headers?: Record<string, string>;
   fault?: Fault;
+  latency?: RecordedLatency;
 }
 
 /**

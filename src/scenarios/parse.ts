@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
+import { resolveNowIn } from '../clock/clock.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
 import { scenarioFaultsSchema, scenarioHeaderSchema, stubSchemas, type ScenarioFaults, type Stub } from './format.js';
 
@@ -17,6 +18,8 @@ export interface ParsedScenario {
   listed: ReadonlySet<OperationName>;
   /** The fault overlay, by operation or `*`. */
   faults: ScenarioFaults;
+  /** The scenario setting `"state"`, when given (inherited through `extends`). */
+  state?: 'client' | 'global';
 }
 
 /** The outcome of parsing: the scenario, or every problem found (never both, never a throw). */
@@ -56,7 +59,8 @@ export function parseScenario(name: string, value: unknown, source: string): Par
     list.forEach((stub, index) => {
       const at: PropertyKey[] = Array.isArray(entry) ? ['operations', op, index] : ['operations', op];
       const isSequence = typeof stub === 'object' && stub !== null && 'sequence' in stub;
-      const result = (isSequence ? schemas.sequence : schemas.single).safeParse(stub);
+      // A time relative to the clock ("{now-2y}") is checked as the integer it becomes.
+      const result = (isSequence ? schemas.sequence : schemas.single).safeParse(resolveNowIn(stub, Math.floor(Date.now() / 1000)));
       if (result.success) stubs.push(stub as Stub);
       else problems.push(...issuesToProblems(source, at, result.error.issues));
     });
@@ -71,6 +75,7 @@ export function parseScenario(name: string, value: unknown, source: string): Par
   if (problems.length) return { ok: false, problems };
   const scenario: ParsedScenario = { name, source, description: header.data.description ?? '', operations, listed, faults };
   if (header.data.extends !== undefined) scenario.extends = header.data.extends;
+  if (header.data.state !== undefined) scenario.state = header.data.state;
   return { ok: true, scenario };
 }
 

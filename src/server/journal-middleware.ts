@@ -7,6 +7,7 @@ import { ANSWERED_BY_HEADER } from '../handlers/select-scenario.js';
 import type { JournalEntry, NewExchange } from '../journal/index.js';
 import { decodeComponent, splitQuery, type NormalisationPolicy, type RawPair } from '../normalise/index.js';
 import { MATCH_HEADER } from '../replay/headers.js';
+import { STEP_HEADER } from '../state/client-state.js';
 import type { ServerContext } from './context.js';
 
 /** The response header that counts the contract findings of a request. */
@@ -41,9 +42,9 @@ export function operationTarget(target: string): OperationTarget | undefined {
   return operation ? { operation, path, search: at < 0 ? '' : target.slice(at + 1) } : undefined;
 }
 
-/** The contract findings of a request to an operation (see `queryFindings`: shared and frozen, never change them). */
-export function findingsOf(req: IncomingMessage, target: OperationTarget): readonly Finding[] {
-  return queryFindings(target.operation, target.search, hasBody(req));
+/** The contract findings of a request to an operation (see `queryFindings`: shared and frozen, never change them); `nowSeconds`: the server's clock (default real time). */
+export function findingsOf(req: IncomingMessage, target: OperationTarget, nowSeconds?: number): readonly Finding[] {
+  return queryFindings(target.operation, target.search, hasBody(req), nowSeconds);
 }
 
 /** The 400 answer body of `--strict-requests` for a request with findings. */
@@ -73,6 +74,7 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, re
       findings,
       match: (res.getHeader(MATCH_HEADER) as string | undefined) ?? null,
       fault: (res.getHeader(FAULT_HEADER) as string | undefined) ?? (answered ? null : 'reset'),
+      step: (res.getHeader(STEP_HEADER) as string | undefined) ?? null,
     };
     const facts = { receivedAt, method: req.method ?? 'GET', target, policy: context.policy, requestHeaders: req.headers, responseHeaders: res.getHeaders(), responseBody: responseBody() };
     context.journal.add(deferredRecord(entry, facts));
@@ -160,7 +162,7 @@ export function journalMiddleware(context: ServerContext) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const target = operationTarget(req.originalUrl);
     if (!target) return next();
-    const findings = findingsOf(req, target);
+    const findings = findingsOf(req, target, context.responder.clock.nowSeconds());
     journalExchange(context, req, res, target, findings, captureBody(res));
     if (context.strictRequests && findings.length) {
       res.status(400).json(strictRequestsError(findings));

@@ -9,7 +9,11 @@ import { MATCH_HEADER, Replayer, type MatchMode } from '../replay/replayer.js';
 import { loadScenarioCatalog } from '../storage/load-catalog.js';
 import { loadRecordingIndex } from '../storage/load-recordings.js';
 import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
+import type { ClockSetting } from '../clock/clock.js';
+import type { LatencySetting } from '../latency/latency.js';
+import type { StateScope } from '../state/client-state.js';
 import { createServerContext, type ServerContext } from './context.js';
+import { clockAware } from './clock-aware.js';
 import { fastPathListener } from './fast-path-listener.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
@@ -33,6 +37,13 @@ export interface ReplayServerOptions {
   onProgress?: (done: number, total: number, file: string) => void;
   /** Bytes of responses kept in memory; the others are read from their files when served. Default 8 MiB. */
   cacheBytes?: number;
+  /** `--state`: sequences per client (default) or for the server; `quietGapMs` ends a client's start-up. */
+  state?: StateScope;
+  quietGapMs?: number;
+  /** `--clock` / `--clock-offset`. */
+  clock?: ClockSetting;
+  /** `--latency`: how recorded latencies are served; default `none` (at once). */
+  latency?: LatencySetting;
   /**
    * Answer the requests a recording answers through the replay fast path (see `createReplayFastPath`)
    * in front of Express and msw; default true. `false` sends every request through Express and msw.
@@ -63,16 +74,22 @@ export interface RunningReplay {
 export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplay> {
   const { index, problems } = loadRecordingIndex(options.dir, options.policy, { ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   if (problems.length) throw new RecordingError(options.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
-  const replayer = new Replayer(index, { match: options.match });
   // The live state (journal, findings, admin API, dashboard); its active scenario answers the misses
   // when there is a fallback, and can be switched like in `serve`.
+  const latency = options.latency ?? 'none';
   const context = createServerContext({
     mode: 'replay',
     catalog: loadScenarioCatalog(options.scenariosDir),
     scenario: options.fallbackScenario ?? 'default',
     policy: options.policy,
     details: { recordings: options.dir, ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
+    ...(options.state ? { state: options.state } : {}),
+    ...(options.quietGapMs !== undefined ? { quietGapMs: options.quietGapMs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    latency,
   });
+  // One counter store with the fallback scenario's: a state reset resets both.
+  const replayer = new Replayer(index, { match: options.match, state: context.responder.state, latency });
   // The HTTP host and the MSW handlers are loaded here, not with the command line (see `serve`'s fast path).
   // One after the other: http-middleware require()s msw, which must not be half-loaded by a parallel import().
   const { contextHandlers } = await import('./context-handlers.js');
@@ -111,7 +128,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     const { createReplayFastPath } = await import('./replay-fast-path.js');
     // With a fallback scenario or --record-missing, what has no exact recording is theirs to answer.
     const fast = createReplayFastPath(context, { replayer, exactOnly: Boolean(fallback || options.recordMissing), ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
-    listener = fastPathListener(fast, app);
+    listener = clockAware(context, fastPathListener(fast, app), app);
   }
   const running = await listen(listener, options.port, options.host);
   return {

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type express from 'express';
 import { createServerContext, replaceCatalog, type ServerContext, type ServerContextOptions } from './context.js';
 import { createFastPath } from './fast-path.js';
+import { clockAware } from './clock-aware.js';
 import { fastPathListener } from './fast-path-listener.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
@@ -77,7 +78,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
     );
   let listener: RequestListener;
   if (fastPath) {
-    listener = fastPathListener(createFastPath(context, onRequest ? { onRequest } : {}), toHost);
+    listener = clockAware(context, fastPathListener(createFastPath(context, onRequest ? { onRequest } : {}), toHost), toHost);
   } else {
     const express = await fullHost();
     listener = express;

@@ -7,9 +7,10 @@ import { keepHeapSmall } from '../heap.js';
 import { requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { hostOption, portOption, scenariosDirOption } from '../options.js';
+import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
 import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
-interface ReplayArgs extends NormaliseArgs {
+interface ReplayArgs extends NormaliseArgs, StateArgs {
   dir: string;
   match: MatchMode;
   'fallback-scenario'?: string;
@@ -38,6 +39,8 @@ export interface RunReplayOptions {
   output?: OutputArgs;
   /** Reload the folder when its files change (not with `recordMissing`, which writes into it). */
   watch?: boolean;
+  /** `--state`, `--gap`, `--clock`, `--clock-offset`, `--latency` (see `stateSettings`). */
+  settings?: ReturnType<typeof stateSettings>;
 }
 
 /**
@@ -66,6 +69,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}),
     ...(options.scenariosDir ? { scenariosDir: options.scenariosDir } : {}),
     ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
+    ...options.settings,
     ...(onRequest ? { onRequest } : {}),
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
     onProgress: progressCallback('Loading recordings'),
@@ -125,11 +129,13 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         .option('insecure-upstream', insecureUpstreamOption)
         .option('port', portOption)
         .option('host', hostOption)
-        .option('watch', { type: 'boolean', default: true, describe: 'Reload the recordings when their files change; broken files keep the last good set serving (--no-watch to turn off)' }),
+        .option('watch', { type: 'boolean', default: true, describe: 'Reload the recordings when their files change; broken files keep the last good set serving (--no-watch to turn off)' })
+        .options(stateOptions),
     )
       .example('$0 replay recordings/session1', 'Replay a session on http://127.0.0.1:8787')
       .example('$0 replay recordings/session1 --match strict', 'Explain every request that was not recorded')
-      .example('$0 replay recordings/session1 --fallback-scenario default', 'Answer what is missing from a scenario') as unknown as Argv<ReplayArgs>,
+      .example('$0 replay recordings/session1 --fallback-scenario default', 'Answer what is missing from a scenario')
+      .example('$0 replay recordings/session1 --latency recorded', 'Answer as slowly as the real service did') as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
     try {
       if (args.recordMissing && !args.upstream) throw new MockvideoError('MV_USAGE', '--record-missing needs --upstream URL (the real service to fetch what is missing from).');
@@ -144,6 +150,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         recordMissing: args.recordMissing ? { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000, insecureUpstream: args.insecureUpstream } : undefined,
         output: args as unknown as OutputArgs,
         watch: args.watch,
+        settings: stateSettings(args),
       });
     } catch (error) {
       exitWithError(error);
