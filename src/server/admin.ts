@@ -107,8 +107,8 @@ function guard(context: ServerContext) {
       return;
     }
     // A POST without a body (`POST /state/reset`) needs no content type; any body must be JSON.
-    const json = req.is('application/json');
-    if ((req.method === 'PUT' && !json) || (req.method === 'POST' && json === false)) {
+    const empty = req.method === 'POST' && !(Number(req.headers['content-length'] ?? 0) > 0) && req.headers['transfer-encoding'] === undefined;
+    if ((req.method === 'POST' || req.method === 'PUT') && !empty && !req.is('application/json')) {
       res.status(415).json({ error: `${req.method} ${req.originalUrl} takes a JSON body: send "Content-Type: application/json".` });
       return;
     }
