@@ -130,7 +130,7 @@ export function parseClockSetting(value: unknown): ClockSetting {
  * `"{now}"`, `"{now-2y}"`, `"{now+3d}"`, `"{now-1d-12h}"` (units as {@link parseDuration}) where the
  * contract wants an integer Unix time in seconds (`updated_at`). When the answer is built, the whole
  * string, quotes included, becomes that integer: `"updated_at": "{now-2y}"` is sent as
- * `"updated_at": 1706702400` with the clock at 2026-01-31T12:00:00Z.
+ * `"updated_at": 1706788800` with the clock at 2026-01-31T12:00:00Z.
  */
 export const NOW_PLACEHOLDER = /"\{now((?:[+-]\d+[smhdwy])*)\}"/g;
 
