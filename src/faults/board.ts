@@ -11,15 +11,17 @@ export interface PlannedFault {
   /** The operation it applies to; `undefined` for every operation. */
   operation?: OperationName;
   fault: Fault;
-  /** Requests it still applies to (in `client` state: for each client); `null` until cleared. */
+  /** Requests it still applies to (in `client` state: for the client that asked last); `null` until cleared. */
   remaining: number | null;
+  /** The requests it was planned for (in `client` state: for each client); `null` until cleared. */
+  times: number | null;
   /** Requests it has hit so far. */
   fired: number;
   /** Requests it has seen so far (hit or not, for `rate`). */
   seen: number;
   /**
-   * Whose requests `times` and `rate` count: `client` (each client gets the fault `times` times:
-   * `remaining` is then what each client had at the start), `global` (the server's requests together).
+   * Whose requests `times` and `rate` count: `client` (each client gets the fault `times` times),
+   * `global` (the server's requests together).
    */
   state: StateScope;
   /** In `client` state: requests seen and hit per client (see `clientOf`); `fired` and `seen` count them all. */
@@ -52,7 +54,7 @@ export class FaultBoard {
 
   /** Plans a fault; returns it with its id. */
   add(plan: FaultPlan): PlannedFault {
-    const planned: PlannedFault = { id: this.#nextId++, fault: plan.fault, remaining: plan.times ?? null, fired: 0, seen: 0, state: plan.state ?? this.scope };
+    const planned: PlannedFault = { id: this.#nextId++, fault: plan.fault, remaining: plan.times ?? null, times: plan.times ?? null, fired: 0, seen: 0, state: plan.state ?? this.scope };
     if (plan.operation) planned.operation = plan.operation;
     this.#planned.push(planned);
     return planned;
@@ -67,12 +69,14 @@ export class FaultBoard {
       if (planned.operation !== undefined && planned.operation !== operation) continue;
       if (planned.state === 'client') {
         const counts = ((planned.clients ??= Object.create(null) as Record<string, { seen: number; fired: number }>)[client()] ??= { seen: 0, fired: 0 });
-        if (planned.remaining !== null && counts.fired >= planned.remaining) continue;
-        const hit = faultHits(planned.fault, counts.seen++);
+        // `remaining` shows what the client asking now has left.
+        planned.remaining = planned.times === null ? null : planned.times - counts.fired;
+        if (planned.remaining !== null && planned.remaining <= 0) continue;
         planned.seen++;
-        if (!hit) continue;
+        if (!faultHits(planned.fault, counts.seen++)) continue;
         counts.fired++;
         planned.fired++;
+        if (planned.remaining !== null) planned.remaining--;
         return planned.fault;
       }
       if (planned.remaining !== null && planned.remaining <= 0) continue;
@@ -91,6 +95,7 @@ export class FaultBoard {
       if (!planned.clients) continue;
       if (client === undefined) delete planned.clients;
       else delete planned.clients[client];
+      planned.remaining = planned.times;
     }
   }
 

@@ -94,13 +94,13 @@ function withoutConnection(headers: Record<string, unknown>): Record<string, unk
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !CONNECTION.has(name)));
 }
 
-/** Every recording file of a folder, name → text, with the recording time taken out. */
+/** Every recording file of a folder, name → text, with the recording time and the measured latency taken out. */
 function recordingsOf(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const folder of readdirSync(dir, { withFileTypes: true })) {
     if (!folder.isDirectory()) continue;
     for (const file of readdirSync(join(dir, folder.name)).sort()) {
-      out[`${folder.name}/${file}`] = readFileSync(join(dir, folder.name, file), 'utf8').replace(/"recordedAt": "[^"]*"/, '"recordedAt": "<time>"');
+      out[`${folder.name}/${file}`] = readFileSync(join(dir, folder.name, file), 'utf8').replace(/"recordedAt": "[^"]*"/, '"recordedAt": "<time>"').replace(/"latency": \{[^}]*\}/, '"latency": "<measured>"');
     }
   }
   return out;
