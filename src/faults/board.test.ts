@@ -1,45 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { FaultBoard } from './board.js';
-import { parseFaultFlag, parseFaultPlan } from './plan.js';
-import { faultHits } from './fault.js';
 
-describe('fault plans', () => {
-  it('reads --fault flags', () => {
-    expect(parseFaultFlag('meta/setting=reset')).toEqual({ operation: 'meta/setting', fault: { kind: 'reset' } });
-    expect(parseFaultFlag('delay:200-800')).toEqual({ fault: { kind: 'delay', ms: [200, 800] } });
-    expect(parseFaultFlag('*=status')).toEqual({ fault: { kind: 'status', status: 500 } });
-    expect(parseFaultFlag('ad_config=envelope:-3')).toEqual({ operation: 'ad_config', fault: { kind: 'envelope', result: -3 } });
+const reset = { kind: 'reset' } as const;
+
+describe('FaultBoard', () => {
+  it('counts times per client in client state: each client gets the fault that often', () => {
+    const board = new FaultBoard('client');
+    board.add({ operation: 'meta/cp', fault: reset, times: 1 });
+    const take = (client: string) => board.take('meta/cp', () => client)?.kind ?? null;
+    expect([take('a'), take('a'), take('b'), take('b')]).toEqual(['reset', null, 'reset', null]);
+    expect(board.list()[0]).toMatchObject({ state: 'client', times: 1, remaining: 0, fired: 2, clients: { a: { fired: 1 }, b: { fired: 1 } } });
+    board.resetClients('a');
+    expect(take('a')).toBe('reset');
+    expect(take('b')).toBeNull();
   });
 
-  it.each([
-    ['meta/nope=reset', /"operation" must be one of ad_config, meta\/cp/],
-    ['meta/cp=explode', /Kinds: delay, status, envelope, malformed-json, empty, reset, hang/],
-    ['delay:99999999', /--fault delay:99999999: Invalid fault: "ms"/],
-  ])('names what is wrong in --fault %s', (flag, message) => {
-    expect(() => parseFaultFlag(flag)).toThrow(message);
+  it('counts times for the whole server in global state, or when the fault says so', () => {
+    const board = new FaultBoard('client');
+    board.add({ operation: 'meta/cp', fault: reset, times: 1, state: 'global' });
+    expect([board.take('meta/cp', () => 'a'), board.take('meta/cp', () => 'b')].map((f) => f?.kind ?? null)).toEqual(['reset', null]);
+    expect(board.list()[0]).toMatchObject({ state: 'global', remaining: 0, fired: 1 });
   });
 
-  it('bounds times', () => {
-    expect(() => parseFaultPlan({ kind: 'reset', times: 1e9 })).toThrow(/"times" must be an integer from 1 to 100000/);
-    expect(() => parseFaultPlan({ kind: 'reset', times: 0 })).toThrow(/"times"/);
-  });
-
-  it('applies a planned fault to the next `times` requests of its operation only', () => {
-    const board = new FaultBoard();
-    board.add({ operation: 'meta/setting', fault: { kind: 'reset' }, times: 2 });
-    expect(board.take('meta/cp')).toBeUndefined();
-    expect(board.take('meta/setting')).toEqual({ kind: 'reset' });
-    expect(board.take('meta/setting')).toEqual({ kind: 'reset' });
-    expect(board.take('meta/setting')).toBeUndefined();
-    expect(board.list()[0]).toMatchObject({ fired: 2, remaining: 0 });
-  });
-
-  it('hits a deterministic share with a rate and seed', () => {
-    const hits = (seed: number) => Array.from({ length: 1000 }, (_, n) => faultHits({ rate: 0.3, seed }, n));
-    const share = hits(7).filter(Boolean).length / 1000;
-    expect(share).toBeGreaterThan(0.25);
-    expect(share).toBeLessThan(0.35);
-    expect(hits(7)).toEqual(hits(7));
-    expect(hits(8)).not.toEqual(hits(7));
+  it('keeps no per-client counts for a fault that hits every request until cleared', () => {
+    const board = new FaultBoard('client');
+    board.add({ fault: reset });
+    for (const client of ['a', 'b', 'c']) expect(board.take('ad_config', () => client)?.kind).toBe('reset');
+    expect(board.list()[0]!.clients).toBeUndefined();
   });
 });

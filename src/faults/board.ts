@@ -1,5 +1,5 @@
 import type { OperationName } from '../contract/operation-table.js';
-import type { StateScope } from '../state/client-state.js';
+import { MAX_CLIENTS, type StateScope } from '../state/client-state.js';
 import { faultHits, type Fault } from './fault.js';
 
 /** The most requests one planned fault may be set for (bounds absurd values). */
@@ -26,6 +26,18 @@ export interface PlannedFault {
   state: StateScope;
   /** In `client` state: requests seen and hit per client (see `clientOf`); `fired` and `seen` count them all. */
   clients?: Record<string, { seen: number; fired: number }>;
+}
+
+/** The counts of `client` for a fault counted per client; beyond {@link MAX_CLIENTS} clients, the oldest is forgotten. */
+function countsOf(planned: PlannedFault, client: string): { seen: number; fired: number } {
+  const clients = (planned.clients ??= Object.create(null) as Record<string, { seen: number; fired: number }>);
+  let counts = clients[client];
+  if (!counts) {
+    const known = Object.keys(clients);
+    if (known.length >= MAX_CLIENTS) delete clients[known[0]!];
+    counts = clients[client] = { seen: 0, fired: 0 };
+  }
+  return counts;
 }
 
 /** What the admin API and flags give to plan a fault. */
@@ -67,8 +79,9 @@ export class FaultBoard {
   take(operation: OperationName, client: () => string = () => 'unknown'): Fault | undefined {
     for (const planned of this.#planned) {
       if (planned.operation !== undefined && planned.operation !== operation) continue;
-      if (planned.state === 'client') {
-        const counts = ((planned.clients ??= Object.create(null) as Record<string, { seen: number; fired: number }>)[client()] ??= { seen: 0, fired: 0 });
+      // A fault that hits every request until cleared counts nothing per client.
+      if (planned.state === 'client' && (planned.times !== null || (planned.fault.rate ?? 1) < 1)) {
+        const counts = countsOf(planned, client());
         // `remaining` shows what the client asking now has left.
         planned.remaining = planned.times === null ? null : planned.times - counts.fired;
         if (planned.remaining !== null && planned.remaining <= 0) continue;
