@@ -67,7 +67,7 @@ export interface ReplayerOptions {
  * The replay engine: finds the recording of a request (exact key first, one step per query
  * parameter; then, in `nearest` mode, the closest recording of the same operation, without scanning
  * the recordings), serves several recordings of one key in recorded order with the last one
- * repeating, and remembers which recordings were used. Pure of I/O: runs in any runtime; the
+ * repeating (per client by default: see `ClientStates`), and remembers which recordings were used. Pure of I/O: runs in any runtime; the
  * responses of recordings indexed by reference come from the index's `RecordingSource`.
  *
  * @example
