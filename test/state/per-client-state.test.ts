@@ -35,6 +35,14 @@ describe('sequences per client (serve --scenario settings-twice)', () => {
     expect(requests.map((r: { step: string; query: { _sdevid: string[] } }) => `${r.query._sdevid[0]![0]}:${r.step}`)).toEqual(['a:1/2', 'b:1/2', 'a:2/2', 'b:2/2', 'b:2/2']);
   });
 
+  it('a request naming no device (no _sdevid, no _anoyid) is counted for its connection address', async () => {
+    server = await startCli(['serve', '--port', '0', '--scenario', 'settings-twice']);
+    const anonymous = async () => (await fetch(`${server!.url}/api/g1/meta/setting?ref=`)).headers.get('x-mockvideo-step');
+    expect([await anonymous(), await anonymous(), (await setting(DEVICE_A))[1]]).toEqual(['1/2', '2/2', '1/2']);
+    const { clients } = await (await admin('/state')).json();
+    expect(clients.map((c: { client: string }) => c.client.replace(/^address:.*127\.0\.0\.1$/, 'address:127.0.0.1'))).toEqual(['address:127.0.0.1', `sdevid:${DEVICE_A}`]);
+  });
+
   it("the same device's next start-up, after the quiet gap, gets the first answer again; a burst of only localplay/recomm is no start-up", async () => {
     server = await startCli(['serve', '--port', '0', '--scenario', 'settings-twice', '--gap', '0.3']);
     expect([await setting(DEVICE_A), await setting(DEVICE_A)]).toEqual([['3', '1/2'], ['4', '2/2']]);
