@@ -3,7 +3,7 @@ import { DEFAULT_POLICY, decodeComponent, hasEncodedName, matchKeyOf, queryMulti
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
-import { latencyDelayMs, type LatencySetting } from '../latency/latency.js';
+import type { LatencySetting } from '../latency/latency.js';
 import { ClientStates, clientOf } from '../state/client-state.js';
 
 /** The prefix of the replayer's counters in its `ClientStates` (a scenario's are `<scenario>\u0000…`). */
@@ -80,7 +80,7 @@ export class Replayer {
   readonly match: MatchMode;
   /** How many times each sequence (the recordings of one key, known by the name of its first) was served, per client. */
   readonly #state: ClientStates;
-  /** How recorded latencies are served. */
+  /** How recorded latencies are served (read by the routes: the answer's delay, see `RecordingAnswers.delayMs`). */
   latency: LatencySetting;
   readonly #used = new Set<string>();
   /** The recordings of exact matches found by `find`, by {@link memoKey}; valid for `#knownFor` while it has `#knownSize` recordings. */
@@ -168,18 +168,6 @@ export class Replayer {
    * @throws RecordingUnavailableError when its file cannot be read any more (removed or broken since it was indexed).
    */
   response(entry: IndexedRecording): RecordedResponse | Promise<RecordedResponse> {
-    return this.#read(entry);
-  }
-
-  /**
-   * How long to wait before sending a recorded response, in milliseconds: its recorded latency
-   * scaled by {@link latency} (see `latencyDelayMs`); 0 with `none` or without a recorded latency.
-   */
-  delayMs(response: RecordedResponse): number {
-    return this.latency === 'none' || !response.latency ? 0 : latencyDelayMs(response.latency, this.latency);
-  }
-
-  #read(entry: IndexedRecording): RecordedResponse | Promise<RecordedResponse> {
     const pending = this.#reading.get(entry.name);
     if (pending) return pending;
     const response = this.#index.response(entry);

@@ -1,6 +1,6 @@
 import type { OperationName } from '../contract/core.js';
 import { faultHits, type Fault } from '../faults/fault.js';
-import type { ScenarioCatalog } from '../scenarios/catalog.js';
+import type { CompiledScenario, ScenarioCatalog } from '../scenarios/catalog.js';
 import { stubMatches, type CompiledStub, type PreparedResponse } from '../scenarios/compile.js';
 import { Clock } from '../clock/clock.js';
 import { latencyDelayMs, type LatencySetting } from '../latency/latency.js';
@@ -14,6 +14,19 @@ export interface ResponderOptions {
   clock?: Clock;
   /** How stub latencies are served (default `recorded`: as written). */
   latency?: LatencySetting;
+}
+
+const counting = new WeakMap<CompiledScenario, boolean>();
+
+/** Whether answering `scenario` counts requests: it has a sequence, or a fault (a stub's or the overlay's) with a `rate`. */
+function counts(scenario: CompiledScenario): boolean {
+  let known = counting.get(scenario);
+  if (known === undefined) {
+    const rated = (fault: Fault | undefined) => fault !== undefined && (fault.rate ?? 1) < 1;
+    known = Object.values(scenario.faults).some(rated) || Object.values<readonly CompiledStub[]>(scenario.operations).some((stubs) => stubs.some((stub) => stub.responses.length > 1 || stub.responses.some((r) => rated(r.fault))));
+    counting.set(scenario, known);
+  }
+  return known;
 }
 
 /** What a scenario answers for one request: the prepared response, or no stub matched. */
@@ -69,7 +82,8 @@ export class ScenarioResponder {
   respond(scenario: string, operation: OperationName, query: URLSearchParams | string, address?: string): StubOutcome {
     const compiled = this.#catalog.get(scenario);
     const scope = compiled.state ?? this.state.scope;
-    const served = this.state.counters(scope === 'global' ? '' : clientOf(query, address), operation, scope);
+    // A scenario without sequences or fault rates counts nothing: its requests pay for no client.
+    const served = counts(compiled) ? this.state.counters(scope === 'global' ? '' : clientOf(query, address), operation, scope) : undefined;
     const stubs = compiled.operations[operation];
     let params = typeof query === 'string' ? undefined : query;
     let index = -1;
@@ -85,7 +99,7 @@ export class ScenarioResponder {
     const key = `${scenario}\u0000${operation}\u0000${index}`;
     let response = responses[0]!;
     let step: string | undefined;
-    if (responses.length > 1) {
+    if (served && responses.length > 1) {
       const count = served.get(key) ?? 0;
       served.set(key, count + 1);
       response = responses[Math.min(count, responses.length - 1)]!;
@@ -95,6 +109,7 @@ export class ScenarioResponder {
     const fault = response.fault ?? compiled.faults[operation];
     const matched = step === undefined ? { matched: true as const, response } : { matched: true as const, response, step };
     if (!fault) return matched;
+    if (!served) return { ...matched, fault };
     // A fault with a rate hits a deterministic share of the requests it applies to.
     const faultKey = response.fault ? `${key}\u0000${responses.indexOf(response)}\u0000fault` : `${scenario}\u0000${operation}\u0000overlay`;
     const seen = served.get(faultKey) ?? 0;

@@ -124,7 +124,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     const { createScenarioHandlers } = await import('../msw/handlers.js');
     const { createReplayHandlers } = await import('../msw/replay-handlers.js');
     const fallback = options.fallbackScenario ? createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }) : undefined;
-    device = mswEngine(createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}) }));
+    device = mswEngine(createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}), clock: context.responder.clock }));
   }
   const { createApp } = await import('./app.js');
   const app = createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware as unknown as RequestHandler] } : {}) });

@@ -36,6 +36,7 @@ function rawValue(query: string, name: string): string | undefined {
   const end = query.indexOf('&', start);
   const value = query.slice(start, end < 0 ? undefined : end);
   if (!value) return undefined;
+  if (!value.includes('%') && !value.includes('+')) return value;
   try {
     return decodeURIComponent(value.replace(/\+/g, ' '));
   } catch {
