@@ -144,5 +144,5 @@ export function planScenarioAnswer(source: ScenarioAnswerSource, operation: Oper
   const { response, step } = outcome;
   // The shared answer, with the clock's times and the sequence step when it has them (see `statefulAnswer`).
   const normal = () => statefulAnswer(preparedAnswer(response, scenario, request.origin), step, response.hasNow ? responder.clock.nowSeconds() : undefined);
-  return faults.length > 0 ? planFaults(faults, normal, { [ANSWERED_BY_HEADER]: scenario }) : { delayMs: response.latency ? responder.latencyOf(response) : 0, answer: normal() };
+  return faults.length > 0 ? planFaults(faults, normal, { [ANSWERED_BY_HEADER]: scenario }) : { delayMs: responder.latencyOf(response), answer: normal() };
 }
