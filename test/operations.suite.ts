@@ -37,6 +37,8 @@ export interface Journaled {
   scenario: string | null;
   match: string | null;
   fault: string | null;
+  /** The sequence step (`x-mockvideo-step`), or `null`. */
+  step: string | null;
   findings: number;
 }
 
@@ -131,8 +133,16 @@ const SHIPPED = ['default', 'gallery', 'non-gallery', 'empty-ad-config', 'no-rec
 
 /** The journal entry an answer makes for a request to an operation (see `journalExchange`). */
 function expectedEntry(operation: OperationName, seen: Seen): Journaled {
-  if (seen === 'reset') return { operation, status: 0, scenario: null, match: null, fault: 'reset', findings: -1 };
-  return { operation, status: seen.status, scenario: seen.headers['x-mockvideo-scenario'] ?? null, match: seen.headers['x-mockvideo-match'] ?? null, fault: seen.headers['x-mockvideo-fault'] ?? null, findings: Number(seen.headers['x-mockvideo-findings'] ?? -1) };
+  if (seen === 'reset') return { operation, status: 0, scenario: null, match: null, fault: 'reset', step: null, findings: -1 };
+  return {
+    operation,
+    status: seen.status,
+    scenario: seen.headers['x-mockvideo-scenario'] ?? null,
+    match: seen.headers['x-mockvideo-match'] ?? null,
+    fault: seen.headers['x-mockvideo-fault'] ?? null,
+    step: seen.headers['x-mockvideo-step'] ?? null,
+    findings: Number(seen.headers['x-mockvideo-findings'] ?? -1),
+  };
 }
 
 /** The operation an exchange's path goes to (the path rule's own property test covers the rule). */
@@ -211,6 +221,12 @@ export function operationsSuite(subject: Subject): void {
       it('connection faults: reset and hang-free scenarios named by header', async () => {
         const seen = await expectSame([{ method: 'GET', path: clientPath('meta/cp'), headers: { 'x-mockvideo-scenario': 'connection-reset' } }, { method: 'GET', path: clientPath('meta/setting') }]);
         expect(seen[1]).not.toBe('reset');
+      });
+
+      it('sequences per device: two devices interleaving against settings-twice each get the first answer, then the second (issue 18)', async () => {
+        const asDevice = (device: string): Exchange => ({ method: 'GET', path: `/scenarios/settings-twice${clientPath('meta/setting').replace(/_sdevid=[0-9a-f]+/, `_sdevid=${device.repeat(64)}`)}` });
+        const seen = await expectSame([asDevice('a'), asDevice('b'), asDevice('a'), asDevice('b'), asDevice('b')]);
+        expect(seen.map((s) => (s === 'reset' ? 'reset' : s.headers['x-mockvideo-step']))).toEqual(['1/2', '1/2', '2/2', '2/2', '2/2']);
       });
 
       it('error answers: unknown scenario (prefix and header), other methods, unknown operations', async () => {

@@ -104,3 +104,41 @@ describe('malformedBody', () => {
     expect(() => JSON.parse(malformedBody(''))).toThrow();
   });
 });
+
+describe('FaultBoard state (issue 18)', () => {
+  const reset = { kind: 'reset' } as const;
+
+  it('counts times per client in client state: each client gets the fault that often', () => {
+    const board = new FaultBoard('client');
+    board.add({ operation: 'meta/cp', fault: reset, times: 1 });
+    const take = (client: string) => board.take('meta/cp', { query: `_sdevid=${client}` })[0]?.kind ?? null;
+    expect([take('a'), take('a'), take('b'), take('b')]).toEqual(['reset', null, 'reset', null]);
+    expect(board.list()[0]).toMatchObject({ state: 'client', times: 1, remaining: 0, fired: 2, clients: { 'sdevid:a': { fired: 1 }, 'sdevid:b': { fired: 1 } } });
+    board.resetClients('sdevid:a');
+    expect(take('a')).toBe('reset');
+    expect(take('b')).toBeNull();
+  });
+
+  it('counts times for the whole server in global state, or when the fault says so', () => {
+    const board = new FaultBoard('client');
+    board.add({ operation: 'meta/cp', fault: reset, times: 1, state: 'global' });
+    expect([board.take('meta/cp', { query: '_sdevid=a' }), board.take('meta/cp', { query: '_sdevid=b' })].map((f) => f[0]?.kind ?? null)).toEqual(['reset', null]);
+    expect(board.list()[0]).toMatchObject({ state: 'global', remaining: 0, fired: 1 });
+  });
+
+  it('keeps no per-client counts for a fault that hits every request until cleared', () => {
+    const board = new FaultBoard('client');
+    board.add({ fault: reset });
+    for (const client of ['a', 'b', 'c']) expect(board.take('ad_config', { query: `_sdevid=${client}` })[0]?.kind).toBe('reset');
+    expect(board.list()[0]!.clients).toBeUndefined();
+  });
+
+  it('keeps the delay and the outcome of per-client faults apart: one device using its reset leaves the delay', () => {
+    const board = new FaultBoard('client');
+    board.add({ fault: { kind: 'delay', ms: [10, 10] } });
+    board.add({ operation: 'meta/cp', fault: reset, times: 1 });
+    expect(board.take('meta/cp', { query: '_sdevid=a' }).map((f) => f.kind)).toEqual(['delay', 'reset']);
+    expect(board.take('meta/cp', { query: '_sdevid=a' }).map((f) => f.kind)).toEqual(['delay']);
+    expect(board.take('meta/cp', { query: '_sdevid=b' }).map((f) => f.kind)).toEqual(['delay', 'reset']);
+  });
+});

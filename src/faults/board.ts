@@ -1,4 +1,5 @@
 import type { OperationName } from '../contract/operation-table.js';
+import { MAX_CLIENTS, clientOf, type ClientRequest, type StateScope } from '../state/client-state.js';
 import { faultHits, faultSpec, isOutcomeFault, type Fault } from './fault.js';
 
 /** The most requests one planned fault may be set for (bounds absurd values). */
@@ -12,12 +13,38 @@ export interface PlannedFault {
   /** The operation it applies to; `undefined` for every operation. */
   operation?: OperationName;
   fault: Fault;
-  /** Requests it still applies to; `null` until cleared. */
+  /** Requests it still applies to (in `client` state: for the client that asked last); `null` until cleared. */
   remaining: number | null;
+  /** The requests it was planned for (in `client` state: for each client); `null` until cleared. */
+  times: number | null;
   /** Requests it has hit so far. */
   fired: number;
   /** Requests it has seen so far (hit or not, for `rate`). */
   seen: number;
+  /**
+   * Whose requests `times` and `rate` count: `client` (each client gets the fault `times` times),
+   * `global` (the server's requests together).
+   */
+  state: StateScope;
+  /** In `client` state: requests seen and hit per client (see `clientOf`); `fired` and `seen` count them all. */
+  clients?: Record<string, { seen: number; fired: number }>;
+}
+
+/** The counts of `client` for a fault counted per client; beyond {@link MAX_CLIENTS} clients, the oldest is forgotten. */
+function countsOf(planned: PlannedFault, client: string): { seen: number; fired: number } {
+  const clients = (planned.clients ??= Object.create(null) as Record<string, { seen: number; fired: number }>);
+  let counts = clients[client];
+  if (!counts) {
+    const known = Object.keys(clients);
+    if (known.length >= MAX_CLIENTS) delete clients[known[0]!];
+    counts = clients[client] = { seen: 0, fired: 0 };
+  }
+  return counts;
+}
+
+/** Whether `planned` counts per client: in `client` state, with `times` or a `rate` (a fault that hits every request until cleared counts nothing per client). */
+function countsPerClient(planned: PlannedFault): boolean {
+  return planned.state === 'client' && (planned.times !== null || (planned.fault.rate ?? 1) < 1);
 }
 
 /** What the admin API and flags give to plan a fault. */
@@ -26,6 +53,8 @@ export interface FaultPlan {
   fault: Fault;
   /** Default: until cleared. */
   times?: number;
+  /** Whose requests `times` counts; default: the board's `scope`, the server's `--state` (see {@link PlannedFault.state}). */
+  state?: StateScope;
 }
 
 /**
@@ -39,27 +68,37 @@ export interface FaultPlan {
 export class FaultBoard {
   #planned: PlannedFault[] = [];
   #nextId = 1;
+  /** The state of faults planned without one: the server's `--state`. */
+  readonly scope: StateScope;
+
+  constructor(scope: StateScope = 'global') {
+    this.scope = scope;
+  }
 
   /** Plans a fault; returns it with its id. */
   add(plan: FaultPlan): PlannedFault {
-    const planned: PlannedFault = { id: this.#nextId++, spec: faultSpec(plan.operation, plan.fault), fault: plan.fault, remaining: plan.times ?? null, fired: 0, seen: 0 };
+    const planned: PlannedFault = { id: this.#nextId++, spec: faultSpec(plan.operation, plan.fault), fault: plan.fault, remaining: plan.times ?? null, times: plan.times ?? null, fired: 0, seen: 0, state: plan.state ?? this.scope };
     if (plan.operation) planned.operation = plan.operation;
     this.#planned.push(planned);
     return planned;
   }
 
   /**
-   * The faults for the next request of `operation`: at most one `delay` and one other kind, the
-   * `delay` first (see {@link FaultBoard}); empty when none applies. A fault with a `rate` that
-   * misses this request leaves its effect alone (a less specific fault does not stand in). Counts
-   * what it takes.
+   * The faults for the next request of `operation` from the client `request` names (see `clientOf`;
+   * read only for a fault counted per client; without one, the shared client `unknown`): at most one `delay` and one other kind, the `delay` first (see
+   * {@link FaultBoard}); empty when none applies. A fault with a `rate` that misses this request
+   * leaves its effect alone (a less specific fault does not stand in). Counts what it takes: a fault
+   * in `client` state with `times` or a `rate` counts per client, `remaining` then showing what the
+   * client asking now has left.
    */
-  take(operation: OperationName): Fault[] {
+  take(operation: OperationName, request?: ClientRequest): Fault[] {
     let delay: PlannedFault | undefined;
     let outcome: PlannedFault | undefined;
+    let asking: string | undefined;
     // In the order planned: a later fault of equal specificity replaces an earlier one.
     for (const planned of this.#planned) {
       if (planned.operation !== undefined && planned.operation !== operation) continue;
+      if (countsPerClient(planned)) planned.remaining = planned.times === null ? null : planned.times - countsOf(planned, (asking ??= request ? clientOf(request.query, request.address) : 'unknown')).fired;
       if (planned.remaining !== null && planned.remaining <= 0) continue;
       const current = isOutcomeFault(planned.fault) ? outcome : delay;
       if (current && current.operation !== undefined && planned.operation === undefined) continue;
@@ -68,12 +107,26 @@ export class FaultBoard {
     }
     const taken: Fault[] = [];
     for (const planned of [delay, outcome]) {
-      if (!planned || !faultHits(planned.fault, planned.seen++)) continue;
+      if (!planned) continue;
+      const counts = countsPerClient(planned) ? countsOf(planned, (asking ??= request ? clientOf(request.query, request.address) : 'unknown')) : undefined;
+      const seen = planned.seen++;
+      if (!faultHits(planned.fault, counts ? counts.seen++ : seen)) continue;
+      if (counts) counts.fired++;
       planned.fired++;
       if (planned.remaining !== null) planned.remaining--;
       taken.push(planned.fault);
     }
     return taken;
+  }
+
+  /** Forgets the per-client counts of every fault, for one client (see `clientOf`) or all: they get `times` again. */
+  resetClients(client?: string): void {
+    for (const planned of this.#planned) {
+      if (!planned.clients) continue;
+      if (client === undefined) delete planned.clients;
+      else delete planned.clients[client];
+      planned.remaining = planned.times;
+    }
   }
 
   /** The planned faults, used up ones included (their `remaining` is 0). */

@@ -10,14 +10,14 @@ import { FAULT_KINDS, MAX_DELAY_MS } from './fault.js';
 import { faultSchema } from './fault-schema.js';
 
 /**
- * Reads a fault plan from its JSON form (admin API): `{"operation"?, "kind", "times"?, ...fields}`.
+ * Reads a fault plan from its JSON form (admin API): `{"operation"?, "kind", "times"?, "state"?, ...fields}`.
  * @throws MockvideoError (`MV_USAGE`) naming the field and the allowed values.
  */
 export function parseFaultPlan(value: unknown): FaultPlan {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new MockvideoError('MV_USAGE', 'A fault is a JSON object, e.g. {"operation": "meta/setting", "kind": "reset", "times": 1}.');
   }
-  const { operation, times, ...rest } = value as Record<string, unknown>;
+  const { operation, times, state, ...rest } = value as Record<string, unknown>;
   const plan: Partial<FaultPlan> = {};
   if (operation !== undefined) {
     if (typeof operation !== 'string' || !isOperationName(operation)) {
@@ -30,6 +30,10 @@ export function parseFaultPlan(value: unknown): FaultPlan {
       throw new MockvideoError('MV_USAGE', `"times" must be an integer from 1 to ${MAX_TIMES}, got ${JSON.stringify(times)}.`);
     }
     plan.times = times;
+  }
+  if (state !== undefined) {
+    if (state !== 'client' && state !== 'global') throw new MockvideoError('MV_USAGE', `"state" must be "client" (times counted per device) or "global" (counted for the whole server), got ${JSON.stringify(state)}.`);
+    plan.state = state;
   }
   const fault = faultSchema.safeParse(rest);
   if (!fault.success) {

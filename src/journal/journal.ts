@@ -23,6 +23,8 @@ export interface JournalEntry {
   fault: string | null;
   /** In replay: the recording file that answered (`meta-cp/0a1b2c3d4e5f-000.json`), when one did. */
   recording?: string;
+  /** Which step of a sequence (scenario stub or replayed recordings) the answer was, `"2/3"` (see `stepText`), when it was one. */
+  step?: string;
 }
 
 /** What the journal keeps besides the entry, for the HAR export and the detail view. */

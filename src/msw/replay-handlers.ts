@@ -1,4 +1,5 @@
 import { getResponse, type HttpHandler } from 'msw';
+import type { Clock } from '../clock/clock.js';
 import type { NamedRecording } from '../normalise/index.js';
 import { Replayer, type ReplayerOptions } from '../replay/replayer.js';
 import type { NearMissReport } from '../replay/near-miss.js';
@@ -17,6 +18,8 @@ export interface ReplayHandlerOptions extends ReplayerOptions {
   recordMissing?: boolean;
   /** Called with the report of each request no recording answers. */
   onMiss?: (report: NearMissReport) => void;
+  /** The clock the `_ts` finding checks against (a server's `--clock`); default real time. */
+  clock?: Clock;
 }
 
 /** A replay fallback that asks msw `handlers` (their answer as a plan; `undefined` when none answers). */
@@ -54,5 +57,5 @@ export function createReplayHandlers(recordings: readonly NamedRecording[], opti
     ...(options.fallback ? { fallback: handlersFallback(options.fallback) } : {}),
     ...(options.onMiss ? { onMiss: options.onMiss } : {}),
   };
-  return routeHandlers(createRoutes({ replay }), options.baseUrl);
+  return routeHandlers(createRoutes({ replay, ...(options.clock ? { clock: options.clock } : {}) }), options.baseUrl);
 }

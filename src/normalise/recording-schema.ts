@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { OPERATION_NAMES, operationOfPath } from '../contract/core.js';
 import { formatJsonPath } from '../errors.js';
+import { latencySchema } from '../latency/latency-schema.js';
 import type { Recording, RecordingProblem } from './recording.js';
 
 const headerMap = z.record(z.string(), z.string());
@@ -26,6 +27,7 @@ export const recordingSchema = z.strictObject({
     headers: headerMap,
     body: z.string().optional(),
     bodyBase64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64').optional(),
+    latency: latencySchema.optional(),
   }),
 });
 

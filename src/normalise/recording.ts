@@ -4,6 +4,7 @@
  * @module
  */
 import type { OperationName } from '../contract/core.js';
+import type { RecordedLatency } from '../latency/latency.js';
 import type { RawPair } from './query.js';
 
 /**
@@ -15,6 +16,8 @@ import type { RawPair } from './query.js';
  *   `response.bodyBase64` when the bytes are not UTF-8.
  * - `matchKey`: the key it was stored under (see `matchKey`); replay recomputes it from `request`.
  * - `recordedAt`: ISO 8601 time of the exchange.
+ * - `response.latency`: how long the upstream took (milliseconds to headers and to the last byte),
+ *   when known; `replay --latency recorded` answers that late.
  */
 export interface Recording {
   operation: OperationName;
@@ -31,6 +34,7 @@ export interface Recording {
     headers: Record<string, string>;
     body?: string;
     bodyBase64?: string;
+    latency?: RecordedLatency;
   };
 }
 

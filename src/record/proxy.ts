@@ -4,6 +4,7 @@ import type { Pool } from 'undici';
 import { API_PREFIX, operationOfPath, type OperationName } from '../contract/index.js';
 import { journalView, setJournalView } from '../journal/journal-view.js';
 import { RedactionRefusedError, buildRecording, describeRedactions, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording, type Redaction } from '../normalise/index.js';
+import { measuredLatency } from '../latency/latency.js';
 import { DecodedTooLarge, causeOf, decoded, dropped, flat, requestTarget, type UpstreamFailure } from './wire.js';
 
 /** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
@@ -192,6 +193,10 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       // What was late when the deadline fired: the headers, or the rest of the body.
       let phase: 'headers' | 'body' = 'headers';
       let size = 0;
+      // When the request went, its answer's headers came and its last byte came (for `response.latency`).
+      const sentNs = process.hrtime.bigint();
+      let headersNs = sentNs;
+      let lastByteNs = sentNs;
       try {
         const answer = await pool.request({
           path: `${basePath}${target}`,
@@ -204,6 +209,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
           signal: AbortSignal.timeout(options.timeoutMs),
         });
         phase = 'body';
+        headersNs = process.hrtime.bigint();
         status = answer.statusCode;
         responseHeaders = answer.headers;
         const chunks: Buffer[] = [];
@@ -214,6 +220,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
           chunks.push(chunk as Buffer);
         }
         body = Buffer.concat(chunks);
+        lastByteNs = process.hrtime.bigint();
       } catch (error) {
         if (error instanceof BodyTooLarge) {
           tooLarge(error.message, 'upstream body over the size limit');
@@ -272,6 +279,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
             options.policy,
           );
           redactions = result.redactions;
+          result.recording.response.latency = measuredLatency(sentNs, headersNs, lastByteNs);
           recorded = await options.store(result.recording);
           stored = result.recording;
           options.onRecorded?.({ name: recorded, recording: result.recording });

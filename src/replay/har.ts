@@ -1,5 +1,6 @@
 import type { Entry, Har, Header } from 'har-format';
 import { operationOfPath } from '../contract/core.js';
+import { harLatency } from '../latency/latency.js';
 import { RedactionRefusedError, bodyBytes, buildRecording, fromBase64, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
 import { PACKAGE_VERSION } from '../version.generated.js';
 
@@ -75,6 +76,8 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
       result.skipped.push({ url, reason: error.message.replace(/^\[mockvideo\] /, '') });
       continue;
     }
+    const latency = harLatency(entry.timings);
+    if (latency) built.recording.response.latency = latency;
     result.recordings.push(built.recording);
     result.leaks += built.leaks;
   }
@@ -131,10 +134,11 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
     const size = bodyBytes(response).length;
     const headers = (record: Record<string, string>): Header[] => Object.entries(record).map(([name, value]) => ({ name, value }));
     const mimeType = response.headers['content-type'] ?? 'application/octet-stream';
+    const { headersMs = 0, lastByteMs = 0 } = response.latency ?? {};
     return {
       pageref: PAGE_ID,
       startedDateTime: recording.recordedAt,
-      time: 0,
+      time: lastByteMs,
       request: {
         method: request.method,
         url: `${base}${request.path}${search ? `?${search}` : ''}`,
@@ -157,7 +161,7 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
         bodySize: size,
       },
       cache: {},
-      timings: { send: 0, wait: 0, receive: 0 },
+      timings: { send: 0, wait: headersMs, receive: Math.round((lastByteMs - headersMs) * 10) / 10 },
       ...(serverIPAddress ? { serverIPAddress } : {}),
       _resourceType: 'fetch',
     };

@@ -1,5 +1,6 @@
 import { OPERATION_NAMES, operationOfPath, type OperationName } from '../contract/core.js';
 import { matchKey, matchKeyOf, queryMultimap, type NamedRecording, type NormalisationPolicy, type QueryMultimap, type Recording } from '../normalise/index.js';
+import { stepText } from '../state/client-state.js';
 import { IntList, TextPool } from './compact.js';
 import { OperationIndex } from './operation-index.js';
 import { responseOf, type RecordedResponse, type RecordingRef, type RecordingSource } from './recording-source.js';
@@ -40,6 +41,16 @@ class Entry implements IndexedRecording {
   get query(): QueryMultimap {
     return this.operationIndex.queryOf(this.position);
   }
+}
+
+/**
+ * Which step of its key's sequence (the recordings of one match key, served in recorded order) a
+ * recording is, as `stepText` writes it (`"2/3"`); `undefined` when its key has one recording.
+ */
+export function sequenceStep(recording: IndexedRecording): string | undefined {
+  const entry = entryOf(recording);
+  const ids = entry.operationIndex.recordingsOf(entry.position);
+  return ids.length > 1 ? stepText(ids.indexOf(entry.id), ids.length) : undefined;
 }
 
 function entryOf(recording: IndexedRecording): Entry {

@@ -1,5 +1,6 @@
 import type { OperationName } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
+import type { RecordedLatency } from '../latency/latency.js';
 import { bodyBytes, type RawPair, type Recording } from '../normalise/index.js';
 
 /**
@@ -10,6 +11,8 @@ export interface RecordedResponse {
   status: number;
   headers: Record<string, string>;
   body: Uint8Array;
+  /** How long the upstream took, when recorded (see `RecordedLatency`). */
+  latency?: RecordedLatency;
 }
 
 /**
@@ -40,7 +43,9 @@ export interface RecordingSource {
 
 /** The response of a recording held in memory, as a {@link RecordedResponse}. @throws Error when `bodyBase64` is not base64. */
 export function responseOf(response: Recording['response']): RecordedResponse {
-  return { status: response.status, headers: response.headers, body: bodyBytes(response) };
+  const recorded: RecordedResponse = { status: response.status, headers: response.headers, body: bodyBytes(response) };
+  if (response.latency) recorded.latency = response.latency;
+  return recorded;
 }
 
 /**

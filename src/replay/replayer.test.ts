@@ -1,6 +1,7 @@
 import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, buildRecording, splitQuery, type NamedRecording } from '../normalise/index.js';
+import { ClientStates } from '../state/client-state.js';
 import { createReplayHandlers } from '../msw/replay-handlers.js';
 import { formatNearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
@@ -172,8 +173,9 @@ describe('Replayer over recordings indexed by reference', () => {
 
   const exactOf = (outcome: ReturnType<Replayer['find']>) => (outcome.kind === 'exact' ? outcome : undefined);
 
+  // Sequences for the whole server: each request comes from another device.
   it('find() remembers exact matches by the query without its volatile, secret and identity values, and forgets them when the recordings change', () => {
-    const replayer = new Replayer(recordings.slice(0, 2), { match: 'strict' });
+    const replayer = new Replayer(recordings.slice(0, 2), { match: 'strict', state: new ClientStates({ scope: 'global' }) });
     const ask = (nonce: number) => exactOf(replayer.find('GET', '/api/g1/localplay/diversion', `ref=&is_from_gallery=false&_region=IN&_model=Redmi%20Note&_nonce=${nonce}&_ts=${nonce}&_st=S${nonce}&_sdevid=d${nonce}&ref=app`));
     expect(ask(1)?.entry.name).toBe('localplay-diversion/b-000.json');
     expect(ask(2)?.entry.name).toBe('localplay-diversion/b-000.json');

@@ -3,6 +3,11 @@ import { DEFAULT_POLICY, decodeComponent, hasEncodedName, matchKeyOf, queryMulti
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
+import type { LatencySetting } from '../latency/latency.js';
+import { ClientStates, clientOf } from '../state/client-state.js';
+
+/** The prefix of the replayer's counters in its `ClientStates` (a scenario's are `<scenario>\u0000…`). */
+const SEQUENCE_PREFIX = 'replay\u0000';
 
 /** The most queries whose exact match `Replayer.find` remembers (then forgotten all at once). */
 export const MAX_KNOWN_QUERIES = 1024;
@@ -52,13 +57,17 @@ export interface ReplayerOptions {
   match?: MatchMode;
   /** Default {@link DEFAULT_POLICY}; ignored when the replayer is given a {@link RecordingIndex} (it has its own). */
   policy?: NormalisationPolicy;
+  /** Where sequences are counted (per client by default; share a server's to reset both at once). */
+  state?: ClientStates;
+  /** How recorded latencies are served (`--latency`); default `none`: at once. */
+  latency?: LatencySetting;
 }
 
 /**
  * The replay engine: finds the recording of a request (exact key first, one step per query
  * parameter; then, in `nearest` mode, the closest recording of the same operation, without scanning
  * the recordings), serves several recordings of one key in recorded order with the last one
- * repeating, and remembers which recordings were used. Pure of I/O: runs in any runtime; the
+ * repeating (per client by default: see `ClientStates`), and remembers which recordings were used. Pure of I/O: runs in any runtime; the
  * responses of recordings indexed by reference come from the index's `RecordingSource`.
  *
  * @example
@@ -69,8 +78,10 @@ export interface ReplayerOptions {
 export class Replayer {
   #index: RecordingIndex;
   readonly match: MatchMode;
-  /** How many times each sequence (the recordings of one key, known by the name of its first) was served. */
-  readonly #served = new Map<string, number>();
+  /** How many times each sequence (the recordings of one key, known by the name of its first) was served, per client. */
+  readonly #state: ClientStates;
+  /** How recorded latencies are served (read by the routes: the answer's delay, see `RecordingAnswers.delayMs`). */
+  latency: LatencySetting;
   readonly #used = new Set<string>();
   /** The recordings of exact matches found by `find`, by {@link memoKey}; valid for `#knownFor` while it has `#knownSize` recordings. */
   readonly #known = new Map<string, readonly IndexedRecording[]>();
@@ -83,6 +94,8 @@ export class Replayer {
   constructor(recordings: readonly NamedRecording[] | RecordingIndex, options: ReplayerOptions = {}) {
     this.#index = recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, options.policy ?? DEFAULT_POLICY);
     this.match = options.match ?? 'nearest';
+    this.#state = options.state ?? new ClientStates();
+    this.latency = options.latency ?? 'none';
   }
   /** The recordings it answers from, indexed by match key. */
   get index(): RecordingIndex {
@@ -98,7 +111,7 @@ export class Replayer {
     this.#index = recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, this.#index.policy);
     // Reads under way belong to the old index (their callers still get them).
     this.#reading = new Map();
-    this.#served.clear();
+    this.#state.forget(SEQUENCE_PREFIX);
     this.#used.clear();
   }
 
@@ -106,9 +119,11 @@ export class Replayer {
   /**
    * The recording for one request: `search` is the raw query string (with or without `?`). Exact
    * matches of queries seen before are remembered (a client sends the same queries again and again
-   * but for their volatile values); a miss changes nothing (no sequence, no used list).
+   * but for their volatile values); a miss changes nothing (no sequence, no used list). `address`:
+   * the connection's, which names the client of a query without `_sdevid` and `_anoyid` (see
+   * `clientOf`; sequences advance per client unless the state is `global`).
    */
-  find(method: string, pathname: string, search: string, mode: MatchMode = this.match): ReplayOutcome {
+  find(method: string, pathname: string, search: string, mode: MatchMode = this.match, address?: string): ReplayOutcome {
     method = method.toUpperCase();
     // HEAD is answered like GET (the host drops the body).
     if (method === 'HEAD') method = 'GET';
@@ -121,7 +136,7 @@ export class Replayer {
     }
     const memo = memoKey(method, operation, search, this.#index.policy);
     const known = memo === undefined ? undefined : this.#known.get(memo);
-    if (known) return { kind: 'exact', entry: this.#next(known) };
+    if (known) return { kind: 'exact', entry: this.#next(known, search, address) };
     const pairs = splitQuery(search);
     const query = queryMultimap(pairs, this.#index.policy);
     const exact = this.#index.find(method, operation, query);
@@ -129,19 +144,19 @@ export class Replayer {
       if (this.#known.size >= MAX_KNOWN_QUERIES) this.#known.clear();
       this.#known.set(memo, exact);
     }
-    const served = this.#serve(method, operation, query, mode, exact);
+    const served = this.#serve(method, operation, query, mode, exact, search, address);
     if (served) return served;
     const names = pairs.map(([name]) => decodeComponent(name));
     const key = matchKeyOf(method, operation, query);
     return { kind: 'miss', report: nearMissReport(this.#index, { method, operation, key, query, names }, this.#index.policy) };
   }
 
-  #serve(method: string, operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
-    if (exact) return { kind: 'exact', entry: this.#next(exact) };
+  #serve(method: string, operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined, search: string, address: string | undefined): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
+    if (exact) return { kind: 'exact', entry: this.#next(exact, search, address) };
 
     if (mode === 'nearest') {
       const [best] = closest(this.#index, operation, query, 1);
-      if (best) return { kind: 'nearest', entry: this.#next(this.#index.sequenceOf(best.entry)), differences: best.differences };
+      if (best) return { kind: 'nearest', entry: this.#next(this.#index.sequenceOf(best.entry), search, address), differences: best.differences };
     }
     return undefined;
   }
@@ -166,10 +181,11 @@ export class Replayer {
     return response;
   }
 
-  #next(entries: readonly IndexedRecording[]): IndexedRecording {
-    const first = entries[0]!.name;
-    const served = this.#served.get(first) ?? 0;
-    this.#served.set(first, served + 1);
+  #next(entries: readonly IndexedRecording[], search: string, address: string | undefined): IndexedRecording {
+    const key = `${SEQUENCE_PREFIX}${entries[0]!.name}`;
+    const counters = this.#state.counters(this.#state.scope === 'global' ? '' : clientOf(search.startsWith('?') ? search.slice(1) : search, address), entries[0]!.operation);
+    const served = counters.get(key) ?? 0;
+    counters.set(key, served + 1);
     const entry = entries[Math.min(served, entries.length - 1)]!;
     this.#used.add(entry.name);
     return entry;
@@ -186,8 +202,8 @@ export class Replayer {
     return [...this.#index.names()].filter((name) => !this.#used.has(name));
   }
 
-  /** Starts every sequence from its first recording again. */
+  /** Starts every sequence from its first recording again, for every client. */
   resetSequences(): void {
-    this.#served.clear();
+    this.#state.forget(SEQUENCE_PREFIX);
   }
 }

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock/clock.js';
 import { API_PREFIX } from '../contract/core.js';
 import { queryFindings, type Finding } from '../findings/index.js';
 import { MATCH_HEADER } from '../replay/headers.js';
@@ -39,6 +40,8 @@ export interface RoutesOptions {
   record?: boolean;
   /** Answer requests to operations with contract findings with 400 (`--strict-requests`); read per request. */
   strictRequests?: () => boolean;
+  /** The clock the `_ts` finding checks against (`--clock`); default the scenarios' responder's, else real time. */
+  clock?: Clock;
 }
 
 /** Plans one request: see {@link createRoutes}. */
@@ -66,7 +69,7 @@ function fromPlanned(route: Route, findings: readonly Finding[], planned: Planne
 /** The scenario's plan for a request to an operation (the scenario the request picks, else the active one). */
 function scenarioPlan(source: ScenarioAnswerSource, request: RouteRequest, route: OperationRoute, findings: readonly Finding[]): Plan {
   const scenario = requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER));
-  return fromPlanned(route, findings, planScenarioAnswer(source, route.operation, { method: request.method, scenario, query: request.query, origin: request.origin }));
+  return fromPlanned(route, findings, planScenarioAnswer(source, route.operation, { method: request.method, scenario, query: request.query, origin: request.origin, address: request.address }));
 }
 
 /** A replay fallback (see {@link ReplayRoutes.fallback}) that answers from scenarios, as `--fallback-scenario` does. */
@@ -88,7 +91,7 @@ function asFallback(plan: Plan): Plan {
 function recordingPlan(recordings: RecordingAnswers, route: OperationRoute, findings: readonly Finding[], found: ReplayOutcome): Plan | Promise<Plan> | undefined {
   if (found.kind !== 'exact' && found.kind !== 'nearest') return undefined;
   const made = recordings.answer(found.entry, found.kind, found.kind === 'nearest' ? found.differences : []);
-  return made instanceof Promise ? made.then((done) => answer(route, findings, done)) : answer(route, findings, made);
+  return made instanceof Promise ? made.then((done) => answer(route, findings, done, recordings.delayMs(done))) : answer(route, findings, made, recordings.delayMs(made));
 }
 
 /** The plan of a request no recording answers exactly (nor a fallback): the near-miss 404, heard by `onMiss`. */
@@ -115,6 +118,7 @@ function missPlan(replayRoutes: ReplayRoutes, request: RouteRequest, route: Oper
  */
 export function createRoutes(options: RoutesOptions): Routes {
   const { scenarios, replay, record = false, strictRequests } = options;
+  const clock = options.clock ?? scenarios?.responder.clock;
   const recordings = replay ? new RecordingAnswers(replay.replayer) : undefined;
   let downloads: Downloads | Promise<Downloads> | undefined;
   const downloadsNow = (source: ScenarioAnswerSource) =>
@@ -124,7 +128,7 @@ export function createRoutes(options: RoutesOptions): Routes {
     const path = `${API_PREFIX}/${route.operation}`;
     const { replayer } = replayRoutes;
     const mode = replayRoutes.recordMissing || replayRoutes.fallback ? 'strict' : replayer.match;
-    const outcome = replayer.find(request.method, path, request.query, mode);
+    const outcome = replayer.find(request.method, path, request.query, mode, request.address);
     if (outcome.kind === 'exact') return recordingPlan(recordings!, route, findings, outcome)!;
     if (replayRoutes.recordMissing) return { kind: 'pass', route, findings };
     if (!replayRoutes.fallback) return recordingPlan(recordings!, route, findings, outcome) ?? missPlan(replayRoutes, request, route, findings, outcome);
@@ -136,7 +140,7 @@ export function createRoutes(options: RoutesOptions): Routes {
   };
 
   const operation = (request: RouteRequest, route: OperationRoute): Plan | Promise<Plan> => {
-    const findings = queryFindings(route.operation, request.query, hasBody(request.headers));
+    const findings = queryFindings(route.operation, request.query, hasBody(request.headers), clock?.nowSeconds());
     if (strictRequests?.() && findings.length) return answer(route, findings, strictRequestsError(findings));
     if (record) return { kind: 'pass', route, findings };
     if (replay) {

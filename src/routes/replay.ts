@@ -1,7 +1,9 @@
 import { REDACTED } from '../normalise/index.js';
 import { DIFFERENCES_HEADER, MATCH_HEADER, RECORDING_HEADER, type MatchKind } from '../replay/headers.js';
 import { formatNearMissReport, type Difference, type NearMissReport } from '../replay/near-miss.js';
-import type { IndexedRecording } from '../replay/recording-index.js';
+import { latencyDelayMs, type RecordedLatency } from '../latency/latency.js';
+import { sequenceStep, type IndexedRecording } from '../replay/recording-index.js';
+import { STEP_HEADER } from '../state/client-state.js';
 import type { RecordedResponse } from '../replay/recording-source.js';
 import type { Replayer } from '../replay/replayer.js';
 import { errorBody } from './errors.js';
@@ -9,7 +11,8 @@ import { headerValue, type Answer, type RequestHeaders } from './request.js';
 
 /**
  * The stored answer of a recording, byte for byte, with how it was matched (`x-mockvideo-match`,
- * `x-mockvideo-recording`, and for `nearest` `x-mockvideo-differences`). A redacted credential
+ * `x-mockvideo-recording`, for `nearest` `x-mockvideo-differences`, and for one of several
+ * recordings of a key `x-mockvideo-step`, e.g. `2/3`: see `sequenceStep`). A redacted credential
  * header (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
  */
 export function replayAnswer(entry: IndexedRecording, response: RecordedResponse, kind: MatchKind, differences: readonly Difference[] = []): Answer {
@@ -21,6 +24,8 @@ export function replayAnswer(entry: IndexedRecording, response: RecordedResponse
   headers[MATCH_HEADER] = kind;
   headers[RECORDING_HEADER] = entry.name;
   if (kind === 'nearest') headers[DIFFERENCES_HEADER] = differences.map((d) => d.parameter).join(', ') || '(none)';
+  const step = sequenceStep(entry);
+  if (step !== undefined) headers[STEP_HEADER] = step;
   return { status: response.status, headers, body: response.body };
 }
 
@@ -48,6 +53,8 @@ export function missAnswer(report: NearMissReport, headers: RequestHeaders): Ans
  */
 export class RecordingAnswers {
   readonly #exact = new WeakMap<RecordedResponse, { name: string; answer: Answer }>();
+  /** The recorded latency of each answer made from a response that has one. */
+  readonly #latencies = new WeakMap<Answer, RecordedLatency>();
   readonly #replayer: Replayer;
 
   constructor(replayer: Replayer) {
@@ -66,12 +73,23 @@ export class RecordingAnswers {
     return this.#of(entry, response, kind, differences);
   }
 
+  /** How long to wait before sending `answer` (one of {@link answer}'s), in milliseconds: its recorded latency as the replayer's `latency` says (0 with `none`). */
+  delayMs(answer: Answer): number {
+    const { latency } = this.#replayer;
+    return latency === 'none' ? 0 : latencyDelayMs(this.#latencies.get(answer), latency);
+  }
+
   #of(entry: IndexedRecording, response: RecordedResponse, kind: 'exact' | 'nearest', differences: readonly Difference[]): Answer {
-    if (kind === 'nearest') return replayAnswer(entry, response, kind, differences);
+    if (kind === 'nearest') return this.#timed(replayAnswer(entry, response, kind, differences), response);
     const cached = this.#exact.get(response);
     if (cached && cached.name === entry.name) return cached.answer;
-    const answer = replayAnswer(entry, response, 'exact');
+    const answer = this.#timed(replayAnswer(entry, response, 'exact'), response);
     this.#exact.set(response, { name: entry.name, answer });
+    return answer;
+  }
+
+  #timed(answer: Answer, response: RecordedResponse): Answer {
+    if (response.latency) this.#latencies.set(answer, response.latency);
     return answer;
   }
 }

@@ -23,6 +23,11 @@ export interface RouteRequest {
   /** The origin the client used (`http://10.0.2.2:8787`), for `{origin}` in bodies. */
   origin: string;
   headers: RequestHeaders;
+  /**
+   * The connection's remote address, when the adapter knows it (the Node host; msw does not): it
+   * names the client of a request without `_sdevid` and `_anoyid` (see `clientOf`).
+   */
+  address?: string | undefined;
 }
 
 /**

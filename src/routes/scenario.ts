@@ -4,6 +4,7 @@ import { FAULT_DEFAULTS, HANG_MS, combineFaults, delayOf, isOutcomeFault, type F
 import { malformedBody } from '../faults/malformed.js';
 import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/compile.js';
 import { methodNotAllowed, noStubMatched, unknownScenario } from './errors.js';
+import { statefulAnswer } from '../state/stateful-answer.js';
 import type { ScenarioResponder } from './responder.js';
 import type { Answer as RouteAnswer } from './request.js';
 import { ANSWERED_BY_HEADER } from './select-scenario.js';
@@ -35,6 +36,8 @@ export interface OperationRequest {
   query: string;
   /** The origin the client used (`http://10.0.2.2:8787`), for `{origin}` in bodies. */
   origin: string;
+  /** The connection's address, which names the client when the query has neither `_sdevid` nor `_anoyid` (see `clientOf`); absent under msw. */
+  address?: string | undefined;
 }
 
 /** Where a scenario answer comes from: the responder (catalog and sequence counters), the active scenario, server-wide faults. */
@@ -134,10 +137,12 @@ export function planScenarioAnswer(source: ScenarioAnswerSource, operation: Oper
   // Read the catalog per request: a reload (watch mode) replaces it in the responder.
   const { responder } = source;
   if (!responder.catalog.has(scenario)) return now(unknownScenario(scenario, responder.catalog.names));
-  const planned = source.faults?.take(operation) ?? [];
-  const outcome = responder.respond(scenario, operation, request.query);
+  const planned = source.faults?.take(operation, request) ?? [];
+  const outcome = responder.respond(scenario, operation, request.query, request.address);
   if (!outcome.matched) return now(preparedAnswer(noStubMatched(scenario, operation, outcome.stubs), scenario));
   const faults = combineFaults(planned, outcome.fault);
-  const normal = () => preparedAnswer(outcome.response, scenario, request.origin);
-  return faults.length > 0 ? planFaults(faults, normal, { [ANSWERED_BY_HEADER]: scenario }) : now(normal());
+  const { response, step } = outcome;
+  // The shared answer, with the clock's times and the sequence step when it has them (see `statefulAnswer`).
+  const normal = () => statefulAnswer(preparedAnswer(response, scenario, request.origin), step, response.hasNow ? responder.clock.nowSeconds() : undefined);
+  return faults.length > 0 ? planFaults(faults, normal, { [ANSWERED_BY_HEADER]: scenario }) : { delayMs: responder.latencyOf(response), answer: normal() };
 }

@@ -26,6 +26,8 @@ export interface CompiledScenario {
   operations: Readonly<Record<OperationName, readonly CompiledStub[]>>;
   /** The fault each operation's answers get when their stub has none (from `faults`, `*` resolved). */
   faults: Readonly<Partial<Record<OperationName, Fault>>>;
+  /** The scenario setting `"state"` (its own or inherited); `undefined`: the server's `--state`. */
+  state?: 'client' | 'global';
 }
 
 /**
@@ -63,6 +65,7 @@ interface Resolution {
   operations: Partial<Record<OperationName, OperationOrigin>>;
   ancestry: string[];
   faults: ScenarioFaults;
+  state?: 'client' | 'global';
 }
 
 /**
@@ -114,7 +117,7 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
       visiting.pop();
       if (resolved.has(name)) return undefined; // failed inside a cycle
       if (!parent) return fail('extends', `extends scenario "${scenario.extends}", which has problems (listed with its file)`);
-      inherited = { operations: parent.operations, ancestry: [scenario.extends, ...parent.ancestry], faults: parent.faults };
+      inherited = { operations: parent.operations, ancestry: [scenario.extends, ...parent.ancestry], faults: parent.faults, ...(parent.state ? { state: parent.state } : {}) };
     }
     const operations = { ...inherited.operations };
     const dataProblems: ScenarioProblem[] = [];
@@ -153,7 +156,8 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
       resolved.set(name, undefined);
       return undefined;
     }
-    const resolution = { operations, ancestry: inherited.ancestry, faults: { ...inherited.faults, ...scenario.faults } };
+    const state = scenario.state ?? inherited.state;
+    const resolution: Resolution = { operations, ancestry: inherited.ancestry, faults: { ...inherited.faults, ...scenario.faults }, ...(state ? { state } : {}) };
     resolved.set(name, resolution);
     return resolution;
   };
@@ -170,7 +174,7 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
       const fault = resolution.faults[op] ?? resolution.faults['*'];
       if (fault) faults[op] = fault;
     }
-    compiled.push({ name: scenario.name, description: scenario.description, source: scenario.source, ancestry: resolution.ancestry, operations, faults });
+    compiled.push({ name: scenario.name, description: scenario.description, source: scenario.source, ancestry: resolution.ancestry, operations, faults, ...(resolution.state ? { state: resolution.state } : {}) });
   }
   return { catalog: new ScenarioCatalog(compiled), problems };
 }

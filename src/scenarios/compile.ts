@@ -1,5 +1,7 @@
 import { SUCCESS_MSG, SUCCESS_RESULT, toServiceJson } from '../contract/core.js';
+import { hasNowPlaceholder } from '../clock/clock.js';
 import type { Fault } from '../faults/fault.js';
+import type { RecordedLatency } from '../latency/latency.js';
 import type { Stub, StubResponse } from './format.js';
 
 /**
@@ -14,6 +16,10 @@ export interface PreparedResponse {
   hasOrigin?: boolean;
   /** A fault that changes or replaces this answer. */
   fault?: Fault;
+  /** True when `body` holds a time relative to the clock (`"{now-2y}"`, see `NOW_PLACEHOLDER`), resolved per answer. */
+  hasNow?: boolean;
+  /** How long the real service took (from a recording): the answer waits for it (see `--latency`). */
+  latency?: RecordedLatency;
 }
 
 /**
@@ -69,6 +75,8 @@ export function prepareResponse(response: StubResponse): PreparedResponse {
   const prepared: PreparedResponse = { status: response.status ?? 200, headers: responseHeaders(response.headers ?? {}), body };
   if (body.includes(ORIGIN_PLACEHOLDER)) prepared.hasOrigin = true;
   if (response.fault) prepared.fault = response.fault;
+  if (hasNowPlaceholder(body)) prepared.hasNow = true;
+  if (response.latency) prepared.latency = response.latency;
   return prepared;
 }
 

@@ -4,6 +4,8 @@ import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/ope
 import type { Fault } from '../faults/fault.js';
 import { answerStatusSchema, faultSchema } from '../faults/fault-schema.js';
 import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
+import type { RecordedLatency } from '../latency/latency.js';
+import { latencySchema } from '../latency/latency-schema.js';
 
 /**
  * A scenario name: lowercase letters, digits and dashes, starting with a letter or digit. Names
@@ -41,6 +43,7 @@ function responseShape(data: z.ZodType) {
       .describe('Extra response headers: HTTP token names, Latin-1 values.'),
     fault: faultSchema.optional().describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
     body: z.string().optional().describe('The exact body text, served as written ({origin} still replaced) instead of an envelope made from data, msg and result: a recorded answer kept byte for byte. A 2xx body that is a JSON envelope is checked against the contract.'),
+    latency: latencySchema.optional(),
   };
 }
 
@@ -117,6 +120,11 @@ const operations = z.strictObject(
   Object.fromEntries(OPERATION_NAMES.map((name) => [name, operationSchema(name).optional()])) as Record<OperationName, z.ZodOptional<ReturnType<typeof operationSchema>>>,
 );
 
+/** The scenario setting `"state"` (see `StateScope` in `src/state/client-state.ts`). */
+const stateSchema = z
+  .enum(['client', 'global'])
+  .describe('Whose sequences and fault counts a request advances: "client" (per device, started again at each start-up; the default of --state) or "global" (one set for the whole server).');
+
 /**
  * The top level of a scenario file with `operations` left unchecked: the parser checks the top level
  * with this, then each operation with {@link stubSchemas}.
@@ -127,6 +135,7 @@ export const scenarioHeaderSchema = z.strictObject({
   extends: z.string().regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)').optional(),
   operations: z.record(z.string(), z.unknown()),
   faults: z.record(z.string(), z.unknown()).optional(),
+  state: stateSchema.optional(),
 });
 
 /**
@@ -164,6 +173,7 @@ export const scenarioFileSchema = z.strictObject({
     .describe('A scenario whose operations this one inherits. Operations given here replace the inherited ones, except object-valued data (ad_config, meta/setting, localplay/diversion): fields left out come from the parent\'s first stub (objects merged, arrays replaced; {} stays empty).'),
   operations: operations.describe('Operation name → stub or list of stubs.'),
   faults: scenarioFaultsSchema.optional().describe('Operation name or "*" → a fault applied on top of the stubs (delay, status, envelope, malformed-json, empty, reset, hang).'),
+  state: stateSchema.optional(),
 });
 
 /** A parsed scenario file. @see scenarioFileSchema */
@@ -175,6 +185,7 @@ export interface StubResponse {
   /** The exact body text, instead of the envelope of `data`, `msg` and `result`. */
   body?: string;
   fault?: Fault;
+  latency?: RecordedLatency;
   msg?: string;
   result?: number;
   status?: number;
@@ -194,6 +205,7 @@ export interface Stub {
   status?: number;
   headers?: Record<string, string>;
   fault?: Fault;
+  latency?: RecordedLatency;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { nestingProblem, sizeProblem } from './limits.js';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
+import { resolveNowIn } from '../clock/clock.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
 import { dataSchemaOf, scenarioFaultsSchema, scenarioHeaderSchema, stubSchemas, type ScenarioFaults, type Stub } from './format.js';
 import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
@@ -32,6 +33,8 @@ export interface ParsedScenario {
   inheritsData?: ReadonlySet<OperationName>;
   /** Checks completed `data` of an operation against the contract (set with {@link inheritsData}). */
   checkData?: (operation: OperationName, data: unknown) => DataIssue[];
+  /** The scenario setting `"state"`, when given (inherited through `extends`). */
+  state?: 'client' | 'global';
 }
 
 /** The outcome of parsing: the scenario, or every problem found (never both, never a throw). */
@@ -87,7 +90,8 @@ export function parseScenario(name: string, value: unknown, source: string): Par
     list.forEach((stub, index) => {
       const at: PropertyKey[] = Array.isArray(entry) ? ['operations', op, index] : ['operations', op];
       const isSequence = typeof stub === 'object' && stub !== null && 'sequence' in stub;
-      const result = (isSequence ? schemas.sequence : schemas.single).safeParse(stub);
+      // A time relative to the clock ("{now-2y}") is checked as the integer it becomes.
+      const result = (isSequence ? schemas.sequence : schemas.single).safeParse(resolveNowIn(stub, Math.floor(Date.now() / 1000)));
       if (result.success) stubs.push(stub as Stub);
       else problems.push(...issuesToProblems(source, at, result.error.issues));
     });
@@ -106,6 +110,7 @@ export function parseScenario(name: string, value: unknown, source: string): Par
     const inherits = OBJECT_DATA_OPERATIONS.filter((op) => operations[op] !== undefined);
     if (inherits.length) Object.assign(scenario, { inheritsData: new Set(inherits), checkData });
   }
+  if (header.data.state !== undefined) scenario.state = header.data.state;
   return { ok: true, scenario };
 }
 

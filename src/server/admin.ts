@@ -8,6 +8,7 @@ import { dashboardRoutes } from './dashboard-routes.js';
 import { foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
 
 export { foreignRequest, hostName, isLoopback, mayMutate, ownHostNames } from './host-guard.js';
+import { stateRoutes } from './state-routes.js';
 
 /** Where the admin API lives. */
 export const ADMIN_PREFIX = '/__mockvideo';
@@ -52,7 +53,9 @@ function guard(context: ServerContext) {
       });
       return;
     }
-    if ((req.method === 'POST' || req.method === 'PUT') && !req.is('application/json')) {
+    // A POST without a body (`POST /state/reset`) needs no content type; any body must be JSON.
+    const empty = req.method === 'POST' && !(Number(req.headers['content-length'] ?? 0) > 0) && req.headers['transfer-encoding'] === undefined;
+    if ((req.method === 'POST' || req.method === 'PUT') && !empty && !req.is('application/json')) {
       res.status(415).json({ error: `${req.method} ${req.originalUrl} takes a JSON body: send "Content-Type: application/json".` });
       return;
     }
@@ -72,8 +75,10 @@ export function adminRouter(context: ServerContext): express.Router {
   router.use(express.json({ limit: '64kb' }));
 
   router.get('/health', (_req, res) => {
-    res.json({ ok: true, mode: context.mode, scenario: context.active.scenario, scenariosVersion: context.catalogVersion, uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000), ...context.details, ...(context.deviceUrls ? { deviceUrls: context.deviceUrls } : {}) });
+    res.json({ ok: true, mode: context.mode, scenario: context.active.scenario, scenariosVersion: context.catalogVersion, uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000), ...context.details, ...(context.deviceUrls ? { deviceUrls: context.deviceUrls } : {}), clock: context.responder.clock.view(), state: context.responder.state.scope });
   });
+
+  router.use(stateRoutes(context)); // GET /state, POST /state/reset, GET|PUT /clock
 
   router.get('/scenarios', (_req, res) => {
     res.json({ active: context.active.scenario, scenarios: context.catalog.list().map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })) });
@@ -152,7 +157,7 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.use((req: Request, res: Response) => {
-    res.status(404).json({ error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, calls: ['GET /health', 'GET /scenarios', 'GET|PUT /scenario', 'GET|DELETE /requests', 'GET /requests/:id', 'GET /requests.har', 'GET /verify', 'GET|POST|DELETE /faults', 'GET /devices', 'PUT /devices/:sdevid/name', 'GET /start-ups'] });
+    res.status(404).json({ error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, calls: ['GET /health', 'GET /scenarios', 'GET|PUT /scenario', 'GET|DELETE /requests', 'GET /requests/:id', 'GET /requests.har', 'GET /verify', 'GET|POST|DELETE /faults', 'GET /devices', 'PUT /devices/:sdevid/name', 'GET /start-ups', 'GET /state', 'POST /state/reset', 'GET|PUT /clock'] });
   });
   // Malformed JSON bodies and the like: a clear 400, never a crash.
   router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {

@@ -1,5 +1,8 @@
+import { Clock, type ClockSetting } from '../clock/clock.js';
 import { FaultBoard, type FaultPlan } from '../faults/board.js';
 import { ScenarioResponder } from '../routes/responder.js';
+import type { LatencySetting } from '../latency/latency.js';
+import { ClientStates, type StateScope } from '../state/client-state.js';
 import type { DeviceUrl } from './addresses.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from '../journal/journal.js';
 import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/policy.js';
@@ -50,6 +53,14 @@ export interface ServerContextOptions {
   adminToken?: string;
   faults?: readonly FaultPlan[];
   details?: Record<string, string>;
+  /** `--state`: sequences and fault counts per client (default) or for the whole server. */
+  state?: StateScope;
+  /** The quiet gap that ends a client's burst (its start-up), in milliseconds; default 5000. */
+  quietGapMs?: number;
+  /** `--clock` / `--clock-offset`; default real time. */
+  clock?: ClockSetting;
+  /** `--latency`: how recorded latencies are served; default `recorded`. */
+  latency?: LatencySetting;
 }
 
 /**
@@ -58,9 +69,13 @@ export interface ServerContextOptions {
  */
 export function createServerContext(options: ServerContextOptions): ServerContext {
   const scenario = options.catalog.get(options.scenario).name;
-  const faults = new FaultBoard();
+  const faults = new FaultBoard(options.state ?? 'client');
   for (const plan of options.faults ?? []) faults.add(plan);
-  const responder = new ScenarioResponder(options.catalog);
+  const responder = new ScenarioResponder(options.catalog, {
+    state: new ClientStates({ ...(options.state ? { scope: options.state } : {}), ...(options.quietGapMs !== undefined ? { quietGapMs: options.quietGapMs } : {}) }),
+    clock: new Clock(options.clock),
+    ...(options.latency !== undefined ? { latency: options.latency } : {}),
+  });
   const context: ServerContext = {
     mode: options.mode,
     get catalog() {

@@ -210,13 +210,13 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     }
     if (!routes) {
       // --engine msw: the MSW handlers in the Express host answer; the journal and the log stay here.
-      const findings = route.kind === 'operation' ? queryFindings(route.operation, query, hasBody(req.headers)) : [];
+      const findings = route.kind === 'operation' ? queryFindings(route.operation, query, hasBody(req.headers), context.responder.clock.nowSeconds()) : [];
       observe(req, res, route, query, findings, written(res, captureBody(res)));
       return toHost(req, res);
     }
     let plan: Plan | Promise<Plan>;
     try {
-      plan = routes({ method: req.method ?? 'GET', path, query, origin, headers: req.headers });
+      plan = routes({ method: req.method ?? 'GET', path, query, origin, headers: req.headers, address: req.socket.remoteAddress });
     } catch (error) {
       return answerFailure(req, res, error);
     }

@@ -6,6 +6,7 @@ import { journalView, keptBody, type JournalView } from '../journal/journal-view
 import { decodeComponent, type NormalisationPolicy } from '../normalise/index.js';
 import { MATCH_HEADER, RECORDING_HEADER } from '../replay/headers.js';
 import { ANSWERED_BY_HEADER, FAULT_HEADER } from '../routes/index.js';
+import { STEP_HEADER } from '../state/client-state.js';
 import type { ServerContext } from './context.js';
 
 function headerRecord(headers: Record<string, unknown>): Record<string, string> {
@@ -56,6 +57,9 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, ta
   // In replay, the recording that answered (the dashboard names it per row).
   const recording = header(RECORDING_HEADER);
   if (recording !== null) entry.recording = recording;
+  // Which step of a sequence the answer was (scenario stubs and replayed recordings).
+  const step = header(STEP_HEADER);
+  if (step !== null) entry.step = step;
   const { view } = sent;
   const method = req.method ?? 'GET';
   const facts: RecordFacts = view

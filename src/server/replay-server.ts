@@ -11,6 +11,9 @@ import { createRoutes, scenarioFallback } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { deviceListener } from './device-host.js';
 import { foreignRequest, ownHostNames } from './host-guard.js';
+import type { ClockSetting } from '../clock/clock.js';
+import type { LatencySetting } from '../latency/latency.js';
+import type { StateScope } from '../state/client-state.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
 import type { Engine } from './serve-server.js';
@@ -38,6 +41,13 @@ export interface ReplayServerOptions {
   cacheBytes?: number;
   /** Default `routes`; `msw` (`--engine msw`): the generated replay handlers through `@mswjs/http-middleware` in Express (slower, same answers). */
   engine?: Engine;
+  /** `--state`: sequences per client (default) or for the server; `quietGapMs` ends a client's start-up. */
+  state?: StateScope;
+  quietGapMs?: number;
+  /** `--clock` / `--clock-offset`. */
+  clock?: ClockSetting;
+  /** `--latency`: how recorded latencies are served; default `none` (at once). */
+  latency?: LatencySetting;
 }
 
 /** A running replay server; `stop()` resolves with the recordings never used. */
@@ -64,16 +74,22 @@ export interface RunningReplay {
 export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplay> {
   const { index, problems } = loadRecordingIndex(options.dir, options.policy, { ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   if (problems.length) throw new RecordingError(options.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
-  const replayer = new Replayer(index, { match: options.match });
   // The live state (journal, findings, admin API, dashboard); its active scenario answers the misses
   // when there is a fallback, and can be switched like in `serve`.
+  const latency = options.latency ?? 'none';
   const context = createServerContext({
     mode: 'replay',
     catalog: loadScenarioCatalog(options.scenariosDir),
     scenario: options.fallbackScenario ?? 'default',
     policy: options.policy,
     details: { recordings: options.dir, ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}), ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
+    ...(options.state ? { state: options.state } : {}),
+    ...(options.quietGapMs !== undefined ? { quietGapMs: options.quietGapMs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    latency,
   });
+  // One counter store with the fallback scenario's: a state reset resets both.
+  const replayer = new Replayer(index, { match: options.match, state: context.responder.state, latency });
   const engine = options.engine ?? 'routes';
   const scenarios = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
   const strictRequests = () => context.strictRequests;
@@ -108,7 +124,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     const { createScenarioHandlers } = await import('../msw/handlers.js');
     const { createReplayHandlers } = await import('../msw/replay-handlers.js');
     const fallback = options.fallbackScenario ? createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }) : undefined;
-    device = mswEngine(createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}) }));
+    device = mswEngine(createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}), clock: context.responder.clock }));
   }
   const { createApp } = await import('./app.js');
   const app = createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware as unknown as RequestHandler] } : {}) });
@@ -116,6 +132,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     replay: { ...replay, ...(options.fallbackScenario ? { fallback: scenarioFallback(scenarios) } : {}) },
     ...(options.fallbackScenario ? { scenarios } : {}),
     strictRequests,
+    clock: context.responder.clock,
   });
   const own = ownHostNames(options.allowHosts);
   const listener = deviceListener({

@@ -71,7 +71,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
   const ready = engine === 'msw' ? await expressHost() : undefined;
   const listener = deviceListener({
     context,
-    ...(engine === 'routes' ? { routes: createRoutes({ scenarios, strictRequests }) } : {}),
+    ...(engine === 'routes' ? { routes: createRoutes({ scenarios, strictRequests, clock: context.responder.clock }) } : {}),
     host: () => ready ?? expressHost(),
     ...(onRequest ? { onRequest } : {}),
   });

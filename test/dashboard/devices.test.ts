@@ -81,8 +81,8 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
   beforeAll(async () => {
     server = await startCli(['serve', '--port', '0']);
     page = await openDashboard(server.url);
-    // A fault for phone B's meta/setting: its request goes first.
-    const planned = await fetch(`${server.url}/__mockvideo/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'meta/setting', kind: 'status', status: 503, times: 1 }) });
+    // A fault for phone B's meta/setting, once overall ("state": "global"; per device by default): its request goes first.
+    const planned = await fetch(`${server.url}/__mockvideo/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'meta/setting', kind: 'status', status: 503, times: 1, state: 'global' }) });
     expect(planned.status).toBe(201);
     for (const operation of START_UP) {
       const order: Phone[] = operation === 'meta/setting' ? [PHONE_B, PHONE_A] : [PHONE_A, PHONE_B];

@@ -35,8 +35,8 @@ export function nodeHost(engine: 'routes' | 'msw'): Subject {
             req.end();
           }),
         journal: async () => {
-          const { requests } = (await (await fetch(`${base}/__mockvideo/requests`)).json()) as { requests: Array<Journaled & { findings: unknown[] }> };
-          return requests.map(({ operation, status, scenario, match, fault, findings }) => ({ operation, status, scenario, match, fault, findings: findings.length }));
+          const { requests } = (await (await fetch(`${base}/__mockvideo/requests`)).json()) as { requests: Array<Omit<Journaled, 'step'> & { step?: string; findings: unknown[] }> };
+          return requests.map(({ operation, status, scenario, match, fault, step, findings }) => ({ operation, status, scenario, match, fault, step: step ?? null, findings: findings.length }));
         },
         close: async () => void (await cli.stop('SIGINT')),
       };

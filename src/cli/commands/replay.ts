@@ -8,9 +8,10 @@ import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { allowHostOption, engineOption, hostOption, portOption, scenariosDirOption } from '../options.js';
 import type { Engine } from '../../server/serve-server.js';
+import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
 import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
-interface ReplayArgs extends NormaliseArgs {
+interface ReplayArgs extends NormaliseArgs, StateArgs {
   dir: string;
   match: MatchMode;
   'fallback-scenario'?: string;
@@ -45,6 +46,8 @@ export interface RunReplayOptions {
   output?: OutputArgs;
   /** Reload the folder when its files change (not with `recordMissing`, which writes into it). */
   watch?: boolean;
+  /** `--state`, `--gap`, `--clock`, `--clock-offset`, `--latency` (see `stateSettings`). */
+  settings?: ReturnType<typeof stateSettings>;
 }
 
 /**
@@ -75,6 +78,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
     ...(options.engine ? { engine: options.engine } : {}),
     ...(options.allowHosts?.length ? { allowHosts: options.allowHosts } : {}),
+    ...options.settings,
     ...(onRequest ? { onRequest } : {}),
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
     onProgress: progressCallback('Loading recordings'),
@@ -137,11 +141,13 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         .option('host', hostOption)
         .option('watch', { type: 'boolean', default: true, describe: 'Reload the recordings when their files change; broken files keep the last good set serving (--no-watch to turn off)' })
         .option('engine', engineOption)
-        .option('allow-host', allowHostOption),
+        .option('allow-host', allowHostOption)
+        .options(stateOptions),
     )
       .example('$0 replay recordings/session1', 'Replay a session on http://127.0.0.1:8787')
       .example('$0 replay recordings/session1 --match strict', 'Explain every request that was not recorded')
-      .example('$0 replay recordings/session1 --fallback-scenario default', 'Answer what is missing from a scenario') as unknown as Argv<ReplayArgs>,
+      .example('$0 replay recordings/session1 --fallback-scenario default', 'Answer what is missing from a scenario')
+      .example('$0 replay recordings/session1 --latency recorded', 'Answer as slowly as the real service did') as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
     try {
       if (args.recordMissing && !args.upstream) throw new MockvideoError('MV_USAGE', '--record-missing needs --upstream URL (the real service to fetch what is missing from).');
@@ -158,6 +164,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         watch: args.watch,
         engine: args.engine as Engine,
         ...(args.allowHost?.length ? { allowHosts: args.allowHost as string[] } : {}),
+        settings: stateSettings(args),
       });
     } catch (error) {
       exitWithError(error);

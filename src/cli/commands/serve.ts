@@ -9,8 +9,9 @@ import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
 import { dashboardLine, logFindings, requestLogger, type OutputArgs } from '../output.js';
 import { adminTokenOption, engineOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
+import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
 
-interface ServeArgs extends DeviceArgs {
+interface ServeArgs extends DeviceArgs, StateArgs {
   scenario: string;
   'scenarios-dir'?: string;
   port: number;
@@ -46,6 +47,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('watch', { type: 'boolean', default: true, describe: 'Reload scenario files when they change; a broken edit keeps the last good version serving (--no-watch to turn off)' })
       .option('engine', engineOption)
       .options(deviceOptions)
+      .options(stateOptions)
       .example('$0 serve', 'Serve the default scenario on http://127.0.0.1:8787')
       .example('$0 serve --scenario gallery --port 0', 'Serve "gallery" on a free port')
       .example('$0 serve --fault meta/setting=status:500', 'Every meta/setting request answers HTTP 500')
@@ -55,7 +57,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     try {
       if (args.replay) {
         const { DEFAULT_REPLAY_POLICY, runReplay } = await import('./replay.js');
-        return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch, engine: args.engine as Engine });
+        return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch, engine: args.engine as Engine, settings: stateSettings(args) });
       }
       keepHeapSmall();
       // The scenario parser, the fault schema and zod load only for scenario files of the user's own and --fault flags.
@@ -75,6 +77,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         catalog,
         scenario: args.scenario,
         faults,
+        ...stateSettings(args),
         journalSize: args.journalSize as number,
         strictRequests: args.strictRequests as boolean,
         ...(args.adminToken ? { adminToken: args.adminToken as string } : {}),

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ClientStates, clientOf, stepText } from './client-state.js';
+
+describe('clientOf', () => {
+  it('names the client by _sdevid, else _anoyid, else the address, else unknown', () => {
+    expect(clientOf('_region=IN&_sdevid=ab12&_anoyid=u1')).toBe('sdevid:ab12');
+    expect(clientOf('_sdevid=ab%2012')).toBe('sdevid:ab 12');
+    expect(clientOf('x_sdevid=no&_anoyid=u1')).toBe('anoyid:u1');
+    expect(clientOf('?_sdevid=&_anoyid=u1')).toBe('anoyid:u1');
+    expect(clientOf(new URLSearchParams('_anoyid=u2'))).toBe('anoyid:u2');
+    expect(clientOf('_region=IN', '10.0.2.16')).toBe('address:10.0.2.16');
+    expect(clientOf('')).toBe('unknown');
+  });
+});
+
+describe('ClientStates', () => {
+  const store = (scope: 'client' | 'global' = 'client') => {
+    let now = 0;
+    const states = new ClientStates({ scope, quietGapMs: 5000, now: () => now });
+    return { states, at: (ms: number) => (now = ms) };
+  };
+
+  it('keeps counters per client', () => {
+    const { states } = store();
+    states.counters('sdevid:a', 'meta/setting').set('k', 1);
+    expect(states.counters('sdevid:b', 'meta/setting').get('k')).toBeUndefined();
+    expect(states.counters('sdevid:a', 'meta/setting').get('k')).toBe(1);
+  });
+
+  it('starts a client again at its next start-up: a request other than localplay/recomm after the quiet gap', () => {
+    const { states, at } = store();
+    states.counters('sdevid:a', 'meta/setting').set('k', 2);
+    at(4999);
+    expect(states.counters('sdevid:a', 'meta/cp').get('k')).toBe(2);
+    // The recommendation view after playback is no start-up: the counters go on.
+    at(20_000);
+    expect(states.counters('sdevid:a', 'localplay/recomm').get('k')).toBe(2);
+    // A start-up after the gap: fresh counters.
+    at(30_000);
+    expect(states.counters('sdevid:a', 'ad_config').get('k')).toBeUndefined();
+    expect(states.list()).toEqual([{ client: 'sdevid:a', counters: 0, startUps: 2, idleMs: 0 }]);
+  });
+
+  it('in global scope has one set of counters that start-ups never reset', () => {
+    const { states, at } = store('global');
+    states.counters('sdevid:a', 'meta/setting').set('k', 2);
+    at(60_000);
+    expect(states.counters('sdevid:b', 'meta/setting').get('k')).toBe(2);
+    expect(states.list()).toEqual([]);
+  });
+
+  it('resets one client or all, and forgets the counters of one scenario everywhere', () => {
+    const { states } = store();
+    states.counters('sdevid:a', 'meta/setting').set('gallery\u0000x', 1);
+    states.counters('sdevid:a', 'meta/setting').set('default\u0000x', 1);
+    states.counters('sdevid:b', 'meta/setting').set('gallery\u0000x', 1);
+    states.forget('gallery\u0000');
+    expect([...states.counters('sdevid:a', 'meta/setting').keys()]).toEqual(['default\u0000x']);
+    expect(states.reset('sdevid:a')).toBe(1);
+    expect(states.counters('sdevid:a', 'meta/setting').size).toBe(0);
+    expect(states.reset()).toBe(2);
+    expect(states.list()).toEqual([]);
+  });
+});
+
+describe('stepText', () => {
+  it('is 1-based, the last step repeating', () => {
+    expect([0, 1, 2].map((n) => stepText(n, 2))).toEqual(['1/2', '2/2', '2/2']);
+  });
+});

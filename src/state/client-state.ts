@@ -1,0 +1,196 @@
+/**
+ * State per client: the counters behind sequences (scenario stubs, replayed recordings) and the
+ * rate counts of scenario faults, kept apart for each client, and started again when a device
+ * starts playback again. Any runtime.
+ * @module
+ */
+
+/**
+ * Whose counters a request advances: `client` (the default) keeps them per client, started again at
+ * each new start-up of the device; `global` keeps one set for the whole server, as before (every
+ * client advances the same sequences, and only a reset or a scenario switch starts them again).
+ */
+export type StateScope = 'client' | 'global';
+
+/** The scopes, as `--state` and the scenario setting `"state"` spell them. */
+export const STATE_SCOPES: readonly StateScope[] = ['client', 'global'];
+
+/**
+ * Default quiet gap that ends a burst of one client, in **milliseconds**: the verify rule's start-up
+ * boundary (`DEFAULT_QUIET_GAP_SECONDS` of `src/verify/verify.ts`, 5 s).
+ */
+export const DEFAULT_QUIET_GAP_MS = 5000;
+
+/** The most clients whose state is kept; beyond, the one seen least recently is forgotten. */
+export const MAX_CLIENTS = 4096;
+
+/** The only operation that does not make a start-up (seed "Operations" rule 2: the recommendation view after playback). */
+const RECOMMENDATIONS = 'localplay/recomm';
+
+/** The first value of parameter `name` in a raw query (without `?`), decoded; `undefined` when absent or empty. */
+function rawValue(query: string, name: string): string | undefined {
+  const key = `${name}=`;
+  const pair = query.startsWith(key) ? 0 : query.indexOf(`&${key}`) + 1;
+  if (pair === 0 && !query.startsWith(key)) return undefined;
+  const start = pair + key.length;
+  const end = query.indexOf('&', start);
+  const value = query.slice(start, end < 0 ? undefined : end);
+  if (!value) return undefined;
+  if (!value.includes('%') && !value.includes('+')) return value;
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The client a request comes from: `sdevid:<_sdevid>` (the hashed device identifier every request
+ * carries, seed "Common query parameters"), else `anoyid:<_anoyid>`, else `address:<the connection's
+ * address>`, else `unknown` (all such requests share one client). `query` is the raw query (without
+ * `?`) or its parsed parameters.
+ *
+ * @example clientOf('_sdevid=ab12&_ts=1') // 'sdevid:ab12'
+ */
+export function clientOf(query: string | URLSearchParams, address?: string): string {
+  const value = (name: string) => (typeof query === 'string' ? rawValue(query.startsWith('?') ? query.slice(1) : query, name) : query.get(name) || undefined);
+  const device = value('_sdevid');
+  if (device !== undefined) return `sdevid:${device}`;
+  const user = value('_anoyid');
+  if (user !== undefined) return `anoyid:${user}`;
+  return address ? `address:${address}` : 'unknown';
+}
+
+/** What names the client of a request (see {@link clientOf}): its query (raw, without `?`, or parsed) and the connection's address when the adapter knows it. */
+export interface ClientRequest {
+  readonly query: string | URLSearchParams;
+  readonly address?: string | undefined;
+}
+
+/** The counters of one client (or of the whole server): counter key → requests counted. */
+export type Counters = Map<string, number>;
+
+interface ClientEntry {
+  counters: Counters;
+  /** When its last request came, in ms of the state's time source. */
+  lastSeen: number;
+  /** True from the first request after a quiet gap until the burst shows it is a start-up (or not). */
+  burstOpen: boolean;
+  /** Start-ups seen (each started the client's counters again). */
+  startUps: number;
+}
+
+/** What {@link ClientStates} is made with. */
+export interface ClientStatesOptions {
+  /** Default `client`. */
+  scope?: StateScope;
+  /** The quiet gap that ends a burst, in milliseconds; default {@link DEFAULT_QUIET_GAP_MS}. */
+  quietGapMs?: number;
+  /** The time source for the quiet gap, in milliseconds (default `performance.now`): elapsed time, never the set clock. */
+  now?: () => number;
+}
+
+/** One client's state, as the admin API lists it. */
+export interface ClientSummary {
+  client: string;
+  /** Counters held, e.g. `default\u0000meta/setting\u00000` → 2. */
+  counters: number;
+  startUps: number;
+  /** Milliseconds since its last request. */
+  idleMs: number;
+}
+
+/**
+ * The counter store behind sequences and fault counts, per client (see {@link clientOf}) or, in
+ * `global` scope, one for the server.
+ *
+ * A new start-up of a device starts its counters again, with the verify rule's boundary: the
+ * requests of one client with no quiet gap of {@link DEFAULT_QUIET_GAP_MS} or more between them
+ * form a burst; a burst that calls an operation other than `localplay/recomm` is a start-up, and
+ * its first such request starts the counters again. A burst of only `localplay/recomm` (the
+ * recommendation view after playback) goes on with the counters of the start-up before it.
+ */
+export class ClientStates {
+  scope: StateScope;
+  readonly quietGapMs: number;
+  readonly #now: () => number;
+  readonly #global: Counters = new Map();
+  readonly #clients = new Map<string, ClientEntry>();
+
+  constructor(options: ClientStatesOptions = {}) {
+    this.scope = options.scope ?? 'client';
+    this.quietGapMs = options.quietGapMs ?? DEFAULT_QUIET_GAP_MS;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /**
+   * The counters a request of `client` to `operation` advances, in scope `scope` (default: the
+   * store's). Call once per request: it notes the request, and the first request of a new start-up
+   * gets fresh counters. In `global` scope, the server's counters (nothing is noted).
+   */
+  counters(client: string, operation: string, scope: StateScope = this.scope): Counters {
+    if (scope === 'global') return this.#global;
+    const now = this.#now();
+    let entry = this.#clients.get(client);
+    if (!entry) {
+      if (this.#clients.size >= MAX_CLIENTS) this.#clients.delete(this.#clients.keys().next().value!);
+      entry = { counters: new Map(), lastSeen: now, burstOpen: true, startUps: 0 };
+      this.#clients.set(client, entry);
+    } else {
+      if (now - entry.lastSeen >= this.quietGapMs) {
+        entry.burstOpen = true;
+        // Seen again: it goes to the end of the forgetting order.
+        this.#clients.delete(client);
+        this.#clients.set(client, entry);
+      }
+      entry.lastSeen = now;
+    }
+    if (entry.burstOpen && operation !== RECOMMENDATIONS) {
+      entry.burstOpen = false;
+      entry.startUps++;
+      entry.counters.clear();
+    }
+    return entry.counters;
+  }
+
+  /** The counters of `client` as they are, without noting a request (for faults counted per client: see `FaultBoard`). */
+  peek(client: string): Counters | undefined {
+    return this.#clients.get(client)?.counters;
+  }
+
+  /**
+   * Starts counters again: of one client, or of every client and the server's. Returns how many
+   * clients were reset (a client reset later starts with a start-up again).
+   */
+  reset(client?: string): number {
+    if (client !== undefined) return this.#clients.delete(client) ? 1 : 0;
+    const count = this.#clients.size;
+    this.#clients.clear();
+    this.#global.clear();
+    return count;
+  }
+
+  /** Drops the counters whose key starts with `prefix`, of every client and the server's (a scenario switched to starts again). */
+  forget(prefix: string): void {
+    for (const counters of [this.#global, ...[...this.#clients.values()].map((e) => e.counters)]) {
+      for (const key of counters.keys()) if (key.startsWith(prefix)) counters.delete(key);
+    }
+  }
+
+  /** The clients known, least recently seen first. */
+  list(): ClientSummary[] {
+    const now = this.#now();
+    return [...this.#clients].map(([client, e]) => ({ client, counters: e.counters.size, startUps: e.startUps, idleMs: Math.round(now - e.lastSeen) }));
+  }
+}
+
+/**
+ * The step of a sequence an answer was, as the `x-mockvideo-step` header and the journal's `step`
+ * field write it: `"<n>/<length>"`, 1-based (`"2/2"`: the second and last answer, which repeats).
+ */
+export function stepText(index: number, length: number): string {
+  return `${Math.min(index, length - 1) + 1}/${length}`;
+}
+
+/** The response header that says which step of a sequence an answer was (see {@link stepText}). */
+export const STEP_HEADER = 'x-mockvideo-step';
