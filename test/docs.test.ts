@@ -7,11 +7,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const README = join(ROOT, 'README.md');
 const DOCS = join(ROOT, 'docs');
 
-/**
- * Guides that other branches of the same piece of work write; the README links them already. Once
- * a file exists its links are checked like any other, so this list only ever excuses a missing file.
- */
-const WRITTEN_ELSEWHERE = new Set(['architecture', 'jest', 'drift', 'device-state', 'dashboard', 'recording-safety', 'faults', 'contract'].map((name) => `docs/${name}.md`));
 
 const pages = [README, ...readdirSync(DOCS).filter((file) => file.endsWith('.md')).map((file) => join(DOCS, file))];
 const shippedScenarios = readdirSync(join(ROOT, 'scenarios'))
@@ -54,7 +49,7 @@ describe('links between README.md and docs/', () => {
   it.each(pages.map((page) => [relative(ROOT, page), page]))('every relative link of %s points at a file of the repository', (_name, page) => {
     const broken = relativeLinks(readFileSync(page, 'utf8'))
       .map((target) => relative(ROOT, join(dirname(page), decodeURIComponent(target))))
-      .filter((target) => !existsSync(join(ROOT, target)) && !WRITTEN_ELSEWHERE.has(target));
+      .filter((target) => !existsSync(join(ROOT, target)));
     expect(broken).toEqual([]);
   });
 
