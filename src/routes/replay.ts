@@ -1,8 +1,8 @@
-import { REDACTED } from '../normalise/index.js';
+import { REDACTED } from '../normalise/policy.js';
 import { DIFFERENCES_HEADER, MATCH_HEADER, RECORDING_HEADER, type MatchKind } from '../replay/headers.js';
 import { formatNearMissReport, type Difference, type NearMissReport } from '../replay/near-miss.js';
 import { latencyDelayMs, type RecordedLatency } from '../latency/latency.js';
-import { sequenceStep, type IndexedRecording } from '../replay/recording-index.js';
+import type { IndexedRecording } from '../replay/recording-index.js';
 import { STEP_HEADER } from '../state/client-state.js';
 import type { RecordedResponse } from '../replay/recording-source.js';
 import type { Replayer } from '../replay/replayer.js';
@@ -12,10 +12,10 @@ import { headerValue, type Answer, type RequestHeaders } from './request.js';
 /**
  * The stored answer of a recording, byte for byte, with how it was matched (`x-mockvideo-match`,
  * `x-mockvideo-recording`, for `nearest` `x-mockvideo-differences`, and for one of several
- * recordings of a key `x-mockvideo-step`, e.g. `2/3`: see `sequenceStep`). A redacted credential
+ * recordings of a key `x-mockvideo-step`, e.g. `2/3`: `step`, see `Replayer.stepOf`). A redacted credential
  * header (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
  */
-export function replayAnswer(entry: IndexedRecording, response: RecordedResponse, kind: MatchKind, differences: readonly Difference[] = []): Answer {
+export function replayAnswer(entry: IndexedRecording, response: RecordedResponse, kind: MatchKind, step: string | undefined, differences: readonly Difference[] = []): Answer {
   const headers: Record<string, string> = {};
   for (const name of Object.keys(response.headers).sort()) {
     const value = response.headers[name]!;
@@ -24,7 +24,6 @@ export function replayAnswer(entry: IndexedRecording, response: RecordedResponse
   headers[MATCH_HEADER] = kind;
   headers[RECORDING_HEADER] = entry.name;
   if (kind === 'nearest') headers[DIFFERENCES_HEADER] = differences.map((d) => d.parameter).join(', ') || '(none)';
-  const step = sequenceStep(entry);
   if (step !== undefined) headers[STEP_HEADER] = step;
   return { status: response.status, headers, body: response.body };
 }
@@ -80,10 +79,10 @@ export class RecordingAnswers {
   }
 
   #of(entry: IndexedRecording, response: RecordedResponse, kind: 'exact' | 'nearest', differences: readonly Difference[]): Answer {
-    if (kind === 'nearest') return this.#timed(replayAnswer(entry, response, kind, differences), response);
+    if (kind === 'nearest') return this.#timed(replayAnswer(entry, response, kind, this.#replayer.stepOf(entry), differences), response);
     const cached = this.#exact.get(response);
     if (cached && cached.name === entry.name) return cached.answer;
-    const answer = this.#timed(replayAnswer(entry, response, 'exact'), response);
+    const answer = this.#timed(replayAnswer(entry, response, 'exact', this.#replayer.stepOf(entry)), response);
     this.#exact.set(response, { name: entry.name, answer });
     return answer;
   }
