@@ -1,14 +1,9 @@
 import type { OperationName } from '../contract/core.js';
-import { hasEncodedName, splitQuery } from '../normalise/index.js';
+import { splitQuery } from '../normalise/index.js';
 import { MAX_TS_SKEW_SECONDS, requestFindings, type Finding } from './request-findings.js';
 
 /** The most distinct queries (volatile values set aside) whose findings are remembered. */
 export const MAX_REMEMBERED_QUERIES = 1024;
-
-/** A `_nonce` or `_ts` pair as sent (its name not percent-encoded), with its raw value. */
-const VOLATILE_PAIR = /(^|&)(_nonce|_ts)=([^&]*)/g;
-const NONCE = /^-?\d+$/;
-const TS = /^\d{1,12}$/;
 
 const remembered = new Map<string, readonly Finding[]>();
 
@@ -28,7 +23,7 @@ const remembered = new Map<string, readonly Finding[]>();
  */
 export function queryFindings(operation: OperationName, search: string, hasBody: boolean, nowSeconds = Math.floor(Date.now() / 1000)): readonly Finding[] {
   // A query whose names are encoded is checked in full, never remembered.
-  const key = hasEncodedName(search) ? undefined : stableQuery(search, nowSeconds);
+  const key = stableQuery(search, nowSeconds);
   if (key === undefined) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
   const cacheKey = `${operation}${hasBody ? '+' : ' '}${key}`;
   let findings = remembered.get(cacheKey);
@@ -42,15 +37,57 @@ export function queryFindings(operation: OperationName, search: string, hasBody:
 
 /**
  * `search` with the values of its `_nonce` and `_ts` pairs taken out (`_nonce=&_ts=`), or
- * `undefined` when one of them is not well-formed (its finding names the value: not remembered).
- * Every occurrence is checked, so which one a rule reads (the first `_ts` for the clock, the last
- * for the format) does not matter; their number and places stay in the key.
+ * `undefined` when one of them is not well-formed (its finding names the value: not remembered) or
+ * when a parameter name is written with an escape or a `+` (its decoded name decides: checked in
+ * full). Every occurrence is checked, so which one a rule reads (the first `_ts` for the clock, the
+ * last for the format) does not matter; their number and places stay in the key. One pass over the
+ * text by offsets: no regular expression, no split, only the key's slices are made.
  */
 function stableQuery(search: string, nowSeconds: number): string | undefined {
-  let clean = true;
-  const key = search.replace(VOLATILE_PAIR, (_pair, lead: string, name: string, value: string) => {
-    if (name === '_nonce' ? !NONCE.test(value) : !TS.test(value) || Math.abs(Number(value) - nowSeconds) > MAX_TS_SKEW_SECONDS) clean = false;
-    return `${lead}${name}=`;
-  });
-  return clean ? key : undefined;
+  let key = '';
+  let kept = 0;
+  const end = search.length;
+  for (let at = 0; at <= end; ) {
+    let next = search.indexOf('&', at);
+    if (next < 0) next = end;
+    let equals = -1;
+    for (let i = at; i < next; i++) {
+      const c = search.charCodeAt(i);
+      if (c === 61 /* = */) {
+        equals = i;
+        break;
+      }
+      if (c === 37 /* % */ || c === 43 /* + */) return undefined;
+    }
+    if (equals >= 0) {
+      const length = equals - at;
+      const nonce = length === 6 && search.startsWith('_nonce', at);
+      if (nonce || (length === 3 && search.startsWith('_ts', at))) {
+        if (nonce ? !isInteger(search, equals + 1, next) : !isNearSeconds(search, equals + 1, next, nowSeconds)) return undefined;
+        key += search.slice(kept, equals + 1);
+        kept = next;
+      }
+    }
+    at = next + 1;
+  }
+  return kept === 0 ? search : key + search.slice(kept);
+}
+
+/** Whether `text[from, to)` is a (possibly negative) integer written in digits: a well-formed `_nonce`. */
+function isInteger(text: string, from: number, to: number): boolean {
+  if (from < to && text.charCodeAt(from) === 45 /* - */) from++;
+  return from < to && allDigits(text, from, to);
+}
+
+/** Whether `text[from, to)` is Unix time in seconds (1–12 digits) within {@link MAX_TS_SKEW_SECONDS} of `nowSeconds`: a well-formed `_ts`. */
+function isNearSeconds(text: string, from: number, to: number, nowSeconds: number): boolean {
+  return to > from && to - from <= 12 && allDigits(text, from, to) && Math.abs(Number(text.slice(from, to)) - nowSeconds) <= MAX_TS_SKEW_SECONDS;
+}
+
+function allDigits(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
