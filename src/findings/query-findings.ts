@@ -22,30 +22,65 @@ const remembered = new Map<string, readonly Finding[]>();
  * @example queryFindings('meta/cp', '_region=IN&_nonce=42&_ts=1718000000', false)
  */
 export function queryFindings(operation: OperationName, search: string, hasBody: boolean, nowSeconds = Math.floor(Date.now() / 1000)): readonly Finding[] {
-  // A query whose names are encoded is checked in full, never remembered.
-  const key = stableQuery(search, nowSeconds);
-  if (key === undefined) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
-  const cacheKey = `${operation}${hasBody ? '+' : ' '}${key}`;
+  // A query whose names are encoded, or with a malformed volatile value, is checked in full, never remembered.
+  const cutCount = volatileCuts(search, nowSeconds);
+  if (cutCount < 0) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
+  // The same query as the operation's last one, volatile values aside: compared in place, no key made.
+  const last = lastQuery.get(operation);
+  if (last && last.hasBody === hasBody && sameQuery(search, last.pieces, cutCount)) return last.findings;
+  const pieces: string[] = [];
+  let kept = 0;
+  for (let i = 0; i < cutCount; i++) {
+    pieces.push(search.slice(kept, cuts[2 * i]));
+    kept = cuts[2 * i + 1]!;
+  }
+  pieces.push(search.slice(kept));
+  const cacheKey = `${operation}${hasBody ? '+' : ' '}${pieces.join('')}`;
   let findings = remembered.get(cacheKey);
   if (!findings) {
     findings = Object.freeze(requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds }).map((f) => Object.freeze(f)));
     if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.clear();
     remembered.set(cacheKey, findings);
   }
+  lastQuery.set(operation, { hasBody, pieces, findings });
   return findings;
 }
 
+/** The last remembered query of an operation: its text around the volatile values (`pieces`), and its findings. */
+interface LastQuery {
+  hasBody: boolean;
+  pieces: readonly string[];
+  findings: readonly Finding[];
+}
+const lastQuery = new Map<OperationName, LastQuery>();
+
+/** The offsets `[start, end)` of the volatile values found by the last {@link volatileCuts}, two numbers per value (reused: no allocation per request). */
+const cuts: number[] = [];
+
+/** Whether `search`, whose volatile values are at {@link cuts} (`cutCount` of them), is `pieces` with those values between them. */
+function sameQuery(search: string, pieces: readonly string[], cutCount: number): boolean {
+  if (pieces.length !== cutCount + 1) return false;
+  let at = 0;
+  for (let i = 0; i < cutCount; i++) {
+    const piece = pieces[i]!;
+    if (cuts[2 * i] !== at + piece.length || !search.startsWith(piece, at)) return false;
+    at = cuts[2 * i + 1]!;
+  }
+  const tail = pieces[cutCount]!;
+  return at + tail.length === search.length && search.startsWith(tail, at);
+}
+
 /**
- * `search` with the values of its `_nonce` and `_ts` pairs taken out (`_nonce=&_ts=`), or
- * `undefined` when one of them is not well-formed (its finding names the value: not remembered) or
- * when a parameter name is written with an escape or a `+` (its decoded name decides: checked in
- * full). Every occurrence is checked, so which one a rule reads (the first `_ts` for the clock, the
- * last for the format) does not matter; their number and places stay in the key. One pass over the
- * text by offsets: no regular expression, no split, only the key's slices are made.
+ * Finds the values of the `_nonce` and `_ts` pairs of `search` (their offsets go to {@link cuts})
+ * and returns how many there are, or -1 when one of them is not well-formed (its finding names the
+ * value: not remembered) or when a parameter name is written with an escape or a `+` (its decoded
+ * name decides: checked in full). Every occurrence is checked, so which one a rule reads (the first
+ * `_ts` for the clock, the last for the format) does not matter; their number and places stay in
+ * the key. One pass over the names by offsets (values are skipped with `indexOf`): no regular
+ * expression, no split, no string made.
  */
-function stableQuery(search: string, nowSeconds: number): string | undefined {
-  let key = '';
-  let kept = 0;
+function volatileCuts(search: string, nowSeconds: number): number {
+  let count = 0;
   const end = search.length;
   for (let at = 0; at <= end; ) {
     let next = search.indexOf('&', at);
@@ -57,20 +92,21 @@ function stableQuery(search: string, nowSeconds: number): string | undefined {
         equals = i;
         break;
       }
-      if (c === 37 /* % */ || c === 43 /* + */) return undefined;
+      if (c === 37 /* % */ || c === 43 /* + */) return -1;
     }
     if (equals >= 0) {
       const length = equals - at;
       const nonce = length === 6 && search.startsWith('_nonce', at);
       if (nonce || (length === 3 && search.startsWith('_ts', at))) {
-        if (nonce ? !isInteger(search, equals + 1, next) : !isNearSeconds(search, equals + 1, next, nowSeconds)) return undefined;
-        key += search.slice(kept, equals + 1);
-        kept = next;
+        if (nonce ? !isInteger(search, equals + 1, next) : !isNearSeconds(search, equals + 1, next, nowSeconds)) return -1;
+        cuts[2 * count] = equals + 1;
+        cuts[2 * count + 1] = next;
+        count++;
       }
     }
     at = next + 1;
   }
-  return kept === 0 ? search : key + search.slice(kept);
+  return count;
 }
 
 /** Whether `text[from, to)` is a (possibly negative) integer written in digits: a well-formed `_nonce`. */
