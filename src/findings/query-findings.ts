@@ -1,5 +1,5 @@
 import type { OperationName } from '../contract/core.js';
-import { splitQuery } from '../normalise/index.js';
+import { splitQuery, textAt } from '../normalise/index.js';
 import { MAX_TS_SKEW_SECONDS, requestFindings, type Finding } from './request-findings.js';
 
 /** The most distinct queries (volatile values set aside) whose findings are remembered. */
@@ -25,9 +25,9 @@ export function queryFindings(operation: OperationName, search: string, hasBody:
   // A query whose names are encoded, or with a malformed volatile value, is checked in full, never remembered.
   const cutCount = volatileCuts(search, nowSeconds);
   if (cutCount < 0) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
-  // The same query as the operation's last one, volatile values aside: compared in place, no key made.
-  const last = lastQuery.get(operation);
-  if (last && last.hasBody === hasBody && sameQuery(search, last.pieces, cutCount)) return last.findings;
+  // One of the operation's last queries, volatile values aside: compared in place, no key made.
+  let recent = recentQueries.get(operation);
+  if (recent) for (const known of recent) if (known.hasBody === hasBody && sameQuery(search, known.pieces, cutCount)) return known.findings;
   const pieces: string[] = [];
   let kept = 0;
   for (let i = 0; i < cutCount; i++) {
@@ -42,17 +42,22 @@ export function queryFindings(operation: OperationName, search: string, hasBody:
     if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.clear();
     remembered.set(cacheKey, findings);
   }
-  lastQuery.set(operation, { hasBody, pieces, findings });
+  if (!recent) recentQueries.set(operation, (recent = []));
+  if (recent.unshift({ hasBody, pieces, findings }) > RECENT_QUERIES) recent.pop();
   return findings;
 }
 
-/** The last remembered query of an operation: its text around the volatile values (`pieces`), and its findings. */
-interface LastQuery {
+/** How many of an operation's last distinct queries {@link queryFindings} compares in place before it makes a key. */
+const RECENT_QUERIES = 4;
+
+/** A recent query of an operation: its text around the volatile values (`pieces`), and its findings. */
+interface RecentQuery {
   hasBody: boolean;
   pieces: readonly string[];
   findings: readonly Finding[];
 }
-const lastQuery = new Map<OperationName, LastQuery>();
+/** Per operation, its last {@link RECENT_QUERIES} distinct queries, newest first. */
+const recentQueries = new Map<OperationName, RecentQuery[]>();
 
 /** The offsets `[start, end)` of the volatile values found by the last {@link volatileCuts}, two numbers per value (reused: no allocation per request). */
 const cuts: number[] = [];
@@ -63,11 +68,11 @@ function sameQuery(search: string, pieces: readonly string[], cutCount: number):
   let at = 0;
   for (let i = 0; i < cutCount; i++) {
     const piece = pieces[i]!;
-    if (cuts[2 * i] !== at + piece.length || !search.startsWith(piece, at)) return false;
+    if (cuts[2 * i] !== at + piece.length || !textAt(search, at, piece)) return false;
     at = cuts[2 * i + 1]!;
   }
   const tail = pieces[cutCount]!;
-  return at + tail.length === search.length && search.startsWith(tail, at);
+  return at + tail.length === search.length && textAt(search, at, tail);
 }
 
 /**
@@ -96,8 +101,8 @@ function volatileCuts(search: string, nowSeconds: number): number {
     }
     if (equals >= 0) {
       const length = equals - at;
-      const nonce = length === 6 && search.startsWith('_nonce', at);
-      if (nonce || (length === 3 && search.startsWith('_ts', at))) {
+      const nonce = length === 6 && textAt(search, at, '_nonce');
+      if (nonce || (length === 3 && textAt(search, at, '_ts'))) {
         if (nonce ? !isInteger(search, equals + 1, next) : !isNearSeconds(search, equals + 1, next, nowSeconds)) return -1;
         cuts[2 * count] = equals + 1;
         cuts[2 * count + 1] = next;
