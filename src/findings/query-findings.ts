@@ -22,12 +22,12 @@ const remembered = new Map<string, readonly Finding[]>();
  * @example queryFindings('meta/cp', '_region=IN&_nonce=42&_ts=1718000000', false)
  */
 export function queryFindings(operation: OperationName, search: string, hasBody: boolean, nowSeconds = Math.floor(Date.now() / 1000)): readonly Finding[] {
+  // One of the operation's last queries, volatile values aside: compared in place, no scan, no key made.
+  let recent = recentQueries.get(operation);
+  if (recent) for (const known of recent) if (known.hasBody === hasBody && sameQuery(search, known.pieces, nowSeconds)) return known.findings;
   // A query whose names are encoded, or with a malformed volatile value, is checked in full, never remembered.
   const cutCount = volatileCuts(search, nowSeconds);
   if (cutCount < 0) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
-  // One of the operation's last queries, volatile values aside: compared in place, no key made.
-  let recent = recentQueries.get(operation);
-  if (recent) for (const known of recent) if (known.hasBody === hasBody && sameQuery(search, known.pieces, cutCount)) return known.findings;
   const pieces: string[] = [];
   let kept = 0;
   for (let i = 0; i < cutCount; i++) {
@@ -62,16 +62,26 @@ const recentQueries = new Map<OperationName, RecentQuery[]>();
 /** The offsets `[start, end)` of the volatile values found by the last {@link volatileCuts}, two numbers per value (reused: no allocation per request). */
 const cuts: number[] = [];
 
-/** Whether `search`, whose volatile values are at {@link cuts} (`cutCount` of them), is `pieces` with those values between them. */
-function sameQuery(search: string, pieces: readonly string[], cutCount: number): boolean {
-  if (pieces.length !== cutCount + 1) return false;
+/**
+ * Whether `search` is `pieces` (a remembered query's text around its volatile values, each piece but
+ * the last ending with `_nonce=` or `_ts=`) with well-formed volatile values between them. The
+ * text outside the values is the remembered query's, so its names are too (none encoded) and its
+ * volatile pairs are at the same places: no scan of the names is needed.
+ */
+function sameQuery(search: string, pieces: readonly string[], nowSeconds: number): boolean {
   let at = 0;
-  for (let i = 0; i < cutCount; i++) {
+  const last = pieces.length - 1;
+  for (let i = 0; i < last; i++) {
     const piece = pieces[i]!;
-    if (cuts[2 * i] !== at + piece.length || !textAt(search, at, piece)) return false;
-    at = cuts[2 * i + 1]!;
+    if (!textAt(search, at, piece)) return false;
+    const from = at + piece.length;
+    let to = search.indexOf('&', from);
+    if (to < 0) to = search.length;
+    // The piece ends with `_ts=` (4 characters) or `_nonce=`.
+    if (piece.charCodeAt(piece.length - 2) === 115 /* s of _ts= */ ? !isNearSeconds(search, from, to, nowSeconds) : !isInteger(search, from, to)) return false;
+    at = to;
   }
-  const tail = pieces[cutCount]!;
+  const tail = pieces[last]!;
   return at + tail.length === search.length && textAt(search, at, tail);
 }
 
