@@ -14,6 +14,11 @@ function headerRecord(headers: Record<string, unknown>): Record<string, string> 
   return out;
 }
 
+/** A sent header's value, or `null`. */
+function sentHeader(headers: SentAnswer['headers'], name: string): string | null {
+  return (headers[name] as string | undefined) ?? null;
+}
+
 /** A request to an operation, split as the journal needs it: `path` and raw `search` (without `?`) as sent. */
 export interface OperationTarget {
   operation: OperationName;
@@ -43,18 +48,18 @@ export interface SentAnswer {
  */
 export function journalExchange(context: ServerContext, req: IncomingMessage, target: OperationTarget, findings: readonly Finding[], receivedAt: number, durationMs: number, sent: SentAnswer): void {
   const answered = sent.status >= 100;
-  const header = (name: string) => (sent.headers[name] as string | undefined) ?? null;
+  const { headers } = sent;
   const entry: Omit<JournalEntry, 'id' | 'time' | 'query'> = {
     operation: target.operation,
-    scenario: header(ANSWERED_BY_HEADER),
+    scenario: sentHeader(headers, ANSWERED_BY_HEADER),
     status: answered ? sent.status : 0,
     durationMs: Math.round(durationMs * 100) / 100,
     findings,
-    match: header(MATCH_HEADER),
-    fault: header(FAULT_HEADER) ?? (answered ? null : 'reset'),
+    match: sentHeader(headers, MATCH_HEADER),
+    fault: sentHeader(headers, FAULT_HEADER) ?? (answered ? null : 'reset'),
   };
   // In replay, the recording that answered (the dashboard names it per row).
-  const recording = header(RECORDING_HEADER);
+  const recording = sentHeader(headers, RECORDING_HEADER);
   if (recording !== null) entry.recording = recording;
   const { view } = sent;
   const method = req.method ?? 'GET';

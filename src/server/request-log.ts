@@ -32,14 +32,10 @@ export function formatLogLine(entry: RequestLogEntry): string {
  */
 export function logEntry(method: string, what: string, status: number, headers: Readonly<Record<string, unknown>>, durationMs: number): RequestLogEntry {
   const findings = Number(headers[FINDINGS_HEADER]);
-  return {
-    method,
-    operation: what,
-    scenario: String(headers[ANSWERED_BY_HEADER] ?? '-'),
-    status,
-    durationMs,
-    ...(headers[MATCH_HEADER] ? { match: String(headers[MATCH_HEADER]) } : {}),
-    ...(findings > 0 ? { findings } : {}),
-    ...(headers[FAULT_HEADER] ? { fault: String(headers[FAULT_HEADER]) } : status === 0 ? { fault: 'reset' } : {}),
-  };
+  const entry: RequestLogEntry = { method, operation: what, scenario: String(headers[ANSWERED_BY_HEADER] ?? '-'), status, durationMs };
+  if (headers[MATCH_HEADER]) entry.match = String(headers[MATCH_HEADER]);
+  if (findings > 0) entry.findings = findings;
+  if (headers[FAULT_HEADER]) entry.fault = String(headers[FAULT_HEADER]);
+  else if (status === 0) entry.fault = 'reset';
+  return entry;
 }
