@@ -34,6 +34,20 @@ describe('queryFindings', () => {
     expect(queryFindings('meta/cp', search.replace(/_ts=\d+/, `_ts=${NOW}000`), false, NOW).map((f) => f.rule)).toEqual(['ts-skew']);
   });
 
+  it('tells the last query apart from one that differs outside its volatile values, whatever their lengths', () => {
+    const search = clientSearch('meta/cp');
+    expect(queryFindings('meta/cp', search, false, NOW)).toEqual([]);
+    // Volatile values of other lengths: the same query.
+    expect(queryFindings('meta/cp', search.replace(/_nonce=[^&]*/, '_nonce=-7').replace(/_ts=\d+/, `_ts=${NOW - 5}`), false, NOW)).toEqual([]);
+    // A value of the same length changed next to a volatile pair, a pair moved into a volatile value, one pair more: not the same query.
+    const bad = search.replace('_region=IN', '_region=I!');
+    expect(queryFindings('meta/cp', bad, false, NOW)).toEqual(uncached('meta/cp', bad));
+    const shifted = search.replace(/_nonce=([^&]*)&/, '_nonce=$1');
+    expect(queryFindings('meta/cp', shifted, false, NOW)).toEqual(uncached('meta/cp', shifted));
+    expect(queryFindings('meta/cp', `${search}&_region=IN`, false, NOW)).toEqual(uncached('meta/cp', `${search}&_region=IN`));
+    expect(queryFindings('meta/cp', search, false, NOW)).toEqual([]);
+  });
+
   it('keeps a body and the operation apart, and answers frozen arrays', () => {
     const search = clientSearch('meta/setting');
     expect(queryFindings('meta/setting', search, true, NOW).map((f) => f.rule)).toEqual(['body-on-get']);

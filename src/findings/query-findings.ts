@@ -1,14 +1,9 @@
 import type { OperationName } from '../contract/core.js';
-import { hasEncodedName, splitQuery } from '../normalise/index.js';
+import { splitQuery, textAt } from '../normalise/index.js';
 import { MAX_TS_SKEW_SECONDS, requestFindings, type Finding } from './request-findings.js';
 
 /** The most distinct queries (volatile values set aside) whose findings are remembered. */
 export const MAX_REMEMBERED_QUERIES = 1024;
-
-/** A `_nonce` or `_ts` pair as sent (its name not percent-encoded), with its raw value. */
-const VOLATILE_PAIR = /(^|&)(_nonce|_ts)=([^&]*)/g;
-const NONCE = /^-?\d+$/;
-const TS = /^\d{1,12}$/;
 
 const remembered = new Map<string, readonly Finding[]>();
 
@@ -27,30 +22,123 @@ const remembered = new Map<string, readonly Finding[]>();
  * @example queryFindings('meta/cp', '_region=IN&_nonce=42&_ts=1718000000', false)
  */
 export function queryFindings(operation: OperationName, search: string, hasBody: boolean, nowSeconds = Math.floor(Date.now() / 1000)): readonly Finding[] {
-  // A query whose names are encoded is checked in full, never remembered.
-  const key = hasEncodedName(search) ? undefined : stableQuery(search, nowSeconds);
-  if (key === undefined) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
-  const cacheKey = `${operation}${hasBody ? '+' : ' '}${key}`;
+  // One of the operation's last queries, volatile values aside: compared in place, no scan, no key made.
+  let recent = recentQueries.get(operation);
+  if (recent) for (const known of recent) if (known.hasBody === hasBody && sameQuery(search, known.pieces, nowSeconds)) return known.findings;
+  // A query whose names are encoded, or with a malformed volatile value, is checked in full, never remembered.
+  const cutCount = volatileCuts(search, nowSeconds);
+  if (cutCount < 0) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
+  const pieces: string[] = [];
+  let kept = 0;
+  for (let i = 0; i < cutCount; i++) {
+    pieces.push(search.slice(kept, cuts[2 * i]));
+    kept = cuts[2 * i + 1]!;
+  }
+  pieces.push(search.slice(kept));
+  const cacheKey = `${operation}${hasBody ? '+' : ' '}${pieces.join('')}`;
   let findings = remembered.get(cacheKey);
   if (!findings) {
     findings = Object.freeze(requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds }).map((f) => Object.freeze(f)));
     if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.clear();
     remembered.set(cacheKey, findings);
   }
+  if (!recent) recentQueries.set(operation, (recent = []));
+  if (recent.unshift({ hasBody, pieces, findings }) > RECENT_QUERIES) recent.pop();
   return findings;
 }
 
+/** How many of an operation's last distinct queries {@link queryFindings} compares in place before it makes a key. */
+const RECENT_QUERIES = 4;
+
+/** A recent query of an operation: its text around the volatile values (`pieces`), and its findings. */
+interface RecentQuery {
+  hasBody: boolean;
+  pieces: readonly string[];
+  findings: readonly Finding[];
+}
+/** Per operation, its last {@link RECENT_QUERIES} distinct queries, newest first. */
+const recentQueries = new Map<OperationName, RecentQuery[]>();
+
+/** The offsets `[start, end)` of the volatile values found by the last {@link volatileCuts}, two numbers per value (reused: no allocation per request). */
+const cuts: number[] = [];
+
 /**
- * `search` with the values of its `_nonce` and `_ts` pairs taken out (`_nonce=&_ts=`), or
- * `undefined` when one of them is not well-formed (its finding names the value: not remembered).
- * Every occurrence is checked, so which one a rule reads (the first `_ts` for the clock, the last
- * for the format) does not matter; their number and places stay in the key.
+ * Whether `search` is `pieces` (a remembered query's text around its volatile values, each piece but
+ * the last ending with `_nonce=` or `_ts=`) with well-formed volatile values between them. The
+ * text outside the values is the remembered query's, so its names are too (none encoded) and its
+ * volatile pairs are at the same places: no scan of the names is needed.
  */
-function stableQuery(search: string, nowSeconds: number): string | undefined {
-  let clean = true;
-  const key = search.replace(VOLATILE_PAIR, (_pair, lead: string, name: string, value: string) => {
-    if (name === '_nonce' ? !NONCE.test(value) : !TS.test(value) || Math.abs(Number(value) - nowSeconds) > MAX_TS_SKEW_SECONDS) clean = false;
-    return `${lead}${name}=`;
-  });
-  return clean ? key : undefined;
+function sameQuery(search: string, pieces: readonly string[], nowSeconds: number): boolean {
+  let at = 0;
+  const last = pieces.length - 1;
+  for (let i = 0; i < last; i++) {
+    const piece = pieces[i]!;
+    if (!textAt(search, at, piece)) return false;
+    const from = at + piece.length;
+    let to = search.indexOf('&', from);
+    if (to < 0) to = search.length;
+    // The piece ends with `_ts=` (4 characters) or `_nonce=`.
+    if (piece.charCodeAt(piece.length - 2) === 115 /* s of _ts= */ ? !isNearSeconds(search, from, to, nowSeconds) : !isInteger(search, from, to)) return false;
+    at = to;
+  }
+  const tail = pieces[last]!;
+  return at + tail.length === search.length && textAt(search, at, tail);
+}
+
+/**
+ * Finds the values of the `_nonce` and `_ts` pairs of `search` (their offsets go to {@link cuts})
+ * and returns how many there are, or -1 when one of them is not well-formed (its finding names the
+ * value: not remembered) or when a parameter name is written with an escape or a `+` (its decoded
+ * name decides: checked in full). Every occurrence is checked, so which one a rule reads (the first
+ * `_ts` for the clock, the last for the format) does not matter; their number and places stay in
+ * the key. One pass over the names by offsets (values are skipped with `indexOf`): no regular
+ * expression, no split, no string made.
+ */
+function volatileCuts(search: string, nowSeconds: number): number {
+  let count = 0;
+  const end = search.length;
+  for (let at = 0; at <= end; ) {
+    let next = search.indexOf('&', at);
+    if (next < 0) next = end;
+    let equals = -1;
+    for (let i = at; i < next; i++) {
+      const c = search.charCodeAt(i);
+      if (c === 61 /* = */) {
+        equals = i;
+        break;
+      }
+      if (c === 37 /* % */ || c === 43 /* + */) return -1;
+    }
+    if (equals >= 0) {
+      const length = equals - at;
+      const nonce = length === 6 && textAt(search, at, '_nonce');
+      if (nonce || (length === 3 && textAt(search, at, '_ts'))) {
+        if (nonce ? !isInteger(search, equals + 1, next) : !isNearSeconds(search, equals + 1, next, nowSeconds)) return -1;
+        cuts[2 * count] = equals + 1;
+        cuts[2 * count + 1] = next;
+        count++;
+      }
+    }
+    at = next + 1;
+  }
+  return count;
+}
+
+/** Whether `text[from, to)` is a (possibly negative) integer written in digits: a well-formed `_nonce`. */
+function isInteger(text: string, from: number, to: number): boolean {
+  if (from < to && text.charCodeAt(from) === 45 /* - */) from++;
+  return from < to && allDigits(text, from, to);
+}
+
+/** Whether `text[from, to)` is Unix time in seconds (1–12 digits) within {@link MAX_TS_SKEW_SECONDS} of `nowSeconds`: a well-formed `_ts`. */
+function isNearSeconds(text: string, from: number, to: number, nowSeconds: number): boolean {
+  return to > from && to - from <= 12 && allDigits(text, from, to) && Math.abs(Number(text.slice(from, to)) - nowSeconds) <= MAX_TS_SKEW_SECONDS;
+}
+
+function allDigits(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }

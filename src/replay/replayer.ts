@@ -1,5 +1,5 @@
 import { operationOfPath, type OperationName } from '../contract/core.js';
-import { DEFAULT_POLICY, decodeComponent, hasEncodedName, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
+import { DEFAULT_POLICY, decodeComponent, matchKeyOf, queryMultimap, splitQuery, textAt, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, sequenceStep, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
@@ -12,18 +12,20 @@ const SEQUENCE_PREFIX = 'replay\u0000';
 /** The most queries whose exact match `Replayer.find` remembers (then forgotten all at once). */
 export const MAX_KNOWN_QUERIES = 1024;
 
-/** Per policy: a `name=value` pair (split as `splitQuery` splits it) of a parameter the policy leaves out of matching. */
-const ignoredPairs = new WeakMap<NormalisationPolicy, RegExp>();
+/** Per policy: the names of the parameters it leaves out of matching (volatile, secret, identity). */
+const ignoredNames = new WeakMap<NormalisationPolicy, readonly string[]>();
 
-function ignoredPairOf(policy: NormalisationPolicy): RegExp {
-  let pattern = ignoredPairs.get(policy);
-  if (!pattern) {
-    const names = [...policy.volatile, ...policy.secret, ...policy.identity].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    // No names: a pattern that never matches.
-    pattern = names.length ? new RegExp(`(^|&)(${names.join('|')})=[^&]*`, 'g') : /(?!)/g;
-    ignoredPairs.set(policy, pattern);
-  }
-  return pattern;
+function ignoredNamesOf(policy: NormalisationPolicy): readonly string[] {
+  let names = ignoredNames.get(policy);
+  if (!names) ignoredNames.set(policy, (names = [...new Set([...policy.volatile, ...policy.secret, ...policy.identity])]));
+  return names;
+}
+
+/** Whether `text[from, to)` is one of `names`. */
+function isOneOf(text: string, from: number, to: number, names: readonly string[]): boolean {
+  const length = to - from;
+  for (const name of names) if (name.length === length && textAt(text, from, name)) return true;
+  return false;
 }
 
 /**
@@ -31,12 +33,33 @@ function ignoredPairOf(policy: NormalisationPolicy): RegExp {
  * and the raw query (`search`, `?` optional) with the values of the parameters `policy` leaves out
  * of matching taken out (`_ts=` for `_ts=1718000000`), so that requests with the same match key but
  * other volatile, secret or identity values share it. `undefined` (not remembered) when a parameter
- * name is percent-encoded or has a `+` (its decoded name decides). Never throws.
+ * name is percent-encoded or has a `+` (its decoded name decides). One pass over the names by
+ * offsets (values are skipped with `indexOf`); never throws.
  */
 function memoKey(method: string, operation: OperationName, search: string, policy: NormalisationPolicy): string | undefined {
-  const text = search.startsWith('?') ? search.slice(1) : search;
-  if (hasEncodedName(text)) return undefined;
-  return `${method} ${operation} ${text.replace(ignoredPairOf(policy), '$1$2=')}`;
+  const names = ignoredNamesOf(policy);
+  let key = `${method} ${operation} `;
+  const end = search.length;
+  let kept = search.startsWith('?') ? 1 : 0;
+  for (let at = kept; at <= end; ) {
+    let next = search.indexOf('&', at);
+    if (next < 0) next = end;
+    let equals = -1;
+    for (let i = at; i < next; i++) {
+      const c = search.charCodeAt(i);
+      if (c === 61 /* = */) {
+        equals = i;
+        break;
+      }
+      if (c === 37 /* % */ || c === 43 /* + */) return undefined;
+    }
+    if (equals >= 0 && isOneOf(search, at, equals, names)) {
+      key += search.slice(kept, equals + 1);
+      kept = next;
+    }
+    at = next + 1;
+  }
+  return key + search.slice(kept);
 }
 
 /** How a miss of the exact key is answered: `strict` explains it; `nearest` serves the closest recording of the same operation. */

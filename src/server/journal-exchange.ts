@@ -15,6 +15,11 @@ function headerRecord(headers: Record<string, unknown>): Record<string, string> 
   return out;
 }
 
+/** A sent header's value, or `null`. */
+function sentHeader(headers: SentAnswer['headers'], name: string): string | null {
+  return (headers[name] as string | undefined) ?? null;
+}
+
 /** A request to an operation, split as the journal needs it: `path` and raw `search` (without `?`) as sent. */
 export interface OperationTarget {
   operation: OperationName;
@@ -35,27 +40,27 @@ export interface SentAnswer {
 }
 
 /**
- * Journals one exchange with an operation once `res` is answered or the client went away
- * (whichever comes first; once). `sent` tells what was sent (read when the exchange ends). Secrets
+ * Journals one exchange with an operation once it is answered or the client went away (once):
+ * `sent` tells what was sent, `durationMs` how long the answer took (milliseconds). Secrets
  * are redacted by the same function as recordings (`journalView`); a body is kept up to the journal's
  * limit (`keptBody`). The scenario, match and fault come from the sent headers `x-mockvideo-*` (fault
  * `reset` when nothing was sent). What only a reader of the journal needs (decoded query, header
  * records, the ISO time) is made when it is first read, so a request pays for none of it.
  */
-export function journalExchange(context: ServerContext, req: IncomingMessage, target: OperationTarget, findings: readonly Finding[], receivedAt: number, start: bigint, sent: SentAnswer): void {
+export function journalExchange(context: ServerContext, req: IncomingMessage, target: OperationTarget, findings: readonly Finding[], receivedAt: number, durationMs: number, sent: SentAnswer): void {
   const answered = sent.status >= 100;
-  const header = (name: string) => (sent.headers[name] as string | undefined) ?? null;
+  const { headers } = sent;
   const entry: Omit<JournalEntry, 'id' | 'time' | 'query'> = {
     operation: target.operation,
-    scenario: header(ANSWERED_BY_HEADER),
+    scenario: sentHeader(headers, ANSWERED_BY_HEADER),
     status: answered ? sent.status : 0,
-    durationMs: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
+    durationMs: Math.round(durationMs * 100) / 100,
     findings,
-    match: header(MATCH_HEADER),
-    fault: header(FAULT_HEADER) ?? (answered ? null : 'reset'),
+    match: sentHeader(headers, MATCH_HEADER),
+    fault: sentHeader(headers, FAULT_HEADER) ?? (answered ? null : 'reset'),
   };
   // In replay, the recording that answered (the dashboard names it per row).
-  const recording = header(RECORDING_HEADER);
+  const recording = sentHeader(headers, RECORDING_HEADER);
   if (recording !== null) entry.recording = recording;
   // Which step of a sequence the answer was (scenario stubs and replayed recordings).
   const step = header(STEP_HEADER);

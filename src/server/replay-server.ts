@@ -126,8 +126,9 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     const fallback = options.fallbackScenario ? createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }) : undefined;
     device = mswEngine(createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}), clock: context.responder.clock }));
   }
-  const { createApp } = await import('./app.js');
-  const app = createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware as unknown as RequestHandler] } : {}) });
+  // With the routes, the Express host (admin API, dashboard) loads on the first request that needs it, not before listening.
+  const makeApp = async () => (await import('./app.js')).createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware as unknown as RequestHandler] } : {}) });
+  const app = device ? await makeApp() : undefined;
   const routes = createRoutes({
     replay: { ...replay, ...(options.fallbackScenario ? { fallback: scenarioFallback(scenarios) } : {}) },
     ...(options.fallbackScenario ? { scenarios } : {}),
@@ -138,7 +139,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const listener = deviceListener({
     context,
     ...(engine === 'routes' ? { routes } : {}),
-    host: () => app,
+    host: () => app ?? makeApp(),
     ...(proxy ? { pass: (req, res, next) => proxy!.middleware(req, res, next), refusePass: (req) => foreignRequest(req.headers.host, req.headers.origin, own) } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });

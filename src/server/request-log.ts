@@ -27,19 +27,15 @@ export function formatLogLine(entry: RequestLogEntry): string {
 /**
  * The log entry of one request once it is answered (`status` 0: no answer was sent: the client went
  * away, a `reset` or `hang` fault). `what` is the operation name or the path; the scenario, match,
- * findings and fault come from the sent `x-mockvideo-*` headers. `start` is `process.hrtime.bigint()`
- * when the request arrived.
+ * findings and fault come from the sent `x-mockvideo-*` headers. `durationMs`: from arrival to
+ * answer, in milliseconds.
  */
-export function logEntry(method: string, what: string, status: number, headers: Readonly<Record<string, unknown>>, start: bigint): RequestLogEntry {
+export function logEntry(method: string, what: string, status: number, headers: Readonly<Record<string, unknown>>, durationMs: number): RequestLogEntry {
   const findings = Number(headers[FINDINGS_HEADER]);
-  return {
-    method,
-    operation: what,
-    scenario: String(headers[ANSWERED_BY_HEADER] ?? '-'),
-    status,
-    durationMs: Number(process.hrtime.bigint() - start) / 1e6,
-    ...(headers[MATCH_HEADER] ? { match: String(headers[MATCH_HEADER]) } : {}),
-    ...(findings > 0 ? { findings } : {}),
-    ...(headers[FAULT_HEADER] ? { fault: String(headers[FAULT_HEADER]) } : status === 0 ? { fault: 'reset' } : {}),
-  };
+  const entry: RequestLogEntry = { method, operation: what, scenario: String(headers[ANSWERED_BY_HEADER] ?? '-'), status, durationMs };
+  if (headers[MATCH_HEADER]) entry.match = String(headers[MATCH_HEADER]);
+  if (findings > 0) entry.findings = findings;
+  if (headers[FAULT_HEADER]) entry.fault = String(headers[FAULT_HEADER]);
+  else if (status === 0) entry.fault = 'reset';
+  return entry;
 }

@@ -37,6 +37,11 @@ const LOG_HOOKS = `import { appendFileSync } from 'node:fs'; export async functi
  * listening): a resolve hook, registered with `--import`, logs each one.
  */
 async function filesLoadedByServe(args: string[]): Promise<string[]> {
+  return filesLoadedByCommand(['serve', ...args], args.some((a) => a.startsWith('--fault')) ? 500 : 200);
+}
+
+/** As {@link filesLoadedByServe}, for any command line `argv` that listens (`--port 0` is added); `status`: what `meta/setting` answers. */
+async function filesLoadedByCommand(argv: string[], status: number): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'mockvideo-lazy-serve-'));
   const log = join(dir, 'resolved.txt');
   const register = join(dir, 'register.mjs');
@@ -44,9 +49,9 @@ async function filesLoadedByServe(args: string[]): Promise<string[]> {
   writeFileSync(register, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(LOG_HOOKS)}));\n`);
   try {
     const env = { MOCKVIDEO_TEST_LOADED: log, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(register).href}`.trim() };
-    const serve = await startCli(['serve', '--port', '0', ...args], { env });
+    const serve = await startCli([...argv, '--port', '0'], { env });
     try {
-      for (let i = 0; i < 2; i++) expect((await fetch(`${serve.url}/api/g1/meta/setting`)).status).toBe(args.some((a) => a.startsWith('--fault')) ? 500 : 200);
+      for (let i = 0; i < 2; i++) expect((await fetch(`${serve.url}/api/g1/meta/setting`)).status).toBe(status);
       await new Promise((resolve) => setTimeout(resolve, 500));
     } finally {
       await serve.stop();
@@ -130,5 +135,20 @@ describe('serve start-up', () => {
   it('`serve --fault` loads zod to read the flag (the check sees zod when it loads)', async () => {
     const files = await filesLoadedByServe(['--fault', 'meta/setting=status:500']);
     expect(packagesOf(files).has('zod')).toBe(true);
+  });
+});
+
+describe('replay start-up', () => {
+  it('`replay DIR` answers its devices without loading Express or msw (the admin API and dashboard load them on first use)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockvideo-lazy-replay-'));
+    try {
+      // An empty folder: meta/setting gets the near-miss 404, through the routes.
+      const files = await filesLoadedByCommand(['replay', dir], 404);
+      expect(['express', 'msw', '@mswjs/http-middleware'].filter((name) => packagesOf(files).has(name))).toEqual([]);
+      // The check sees what replay loads: its routes and its server.
+      expect([ownModulesOf(files).has('server/device-host.js'), ownModulesOf(files).has('server/replay-server.js')]).toEqual([true, true]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
