@@ -63,7 +63,7 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, ta
   const recording = sentHeader(headers, RECORDING_HEADER);
   if (recording !== null) entry.recording = recording;
   // Which step of a sequence the answer was (scenario stubs and replayed recordings).
-  const step = header(STEP_HEADER);
+  const step = sentHeader(headers, STEP_HEADER);
   if (step !== null) entry.step = step;
   const { view } = sent;
   const method = req.method ?? 'GET';
