@@ -31,7 +31,7 @@ describe('README (the landing page)', () => {
 
   it('opens with the two commands that work on a fresh clone: install and serve, and the tests', () => {
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-    expect(firstBlock).toMatch(/^npm ci && npx mockvideo serve --scenario default /m);
+    expect(firstBlock).toMatch(/^npm install && npx mockvideo serve --scenario default /m);
     expect(firstBlock).toMatch(/^npm test /m);
   });
 
