@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import type { HttpHandler } from 'msw';
 import { MockvideoError, RecordingError } from './errors.js';
 import { DEFAULT_POLICY, type NamedRecording } from './normalise/index.js';
+import { parseRecording } from './normalise/recording-schema.js';
 import { createReplayHandlers as createReplayHandlersFor, type ReplayHandlerOptions } from './msw/replay-handlers.js';
 import { Replayer } from './replay/replayer.js';
 import type { ScenarioCatalog } from './scenarios/index.js';
@@ -80,7 +81,7 @@ export function loadScenario(path: string, name?: string): LoadedScenario {
 export function createReplayHandlers(source: string | readonly NamedRecording[], options: ReplayHandlerOptions = {}): HttpHandler[] {
   if (typeof source !== 'string' || options.replayer) return createReplayHandlersFor(typeof source === 'string' ? [] : source, options);
   // What matching needs is indexed; the responses stay in their files beyond a bounded cache (8 MiB, filled while reading).
-  const { index, problems } = loadRecordingIndex(source, options.policy ?? DEFAULT_POLICY);
+  const { index, problems } = loadRecordingIndex(source, options.policy ?? DEFAULT_POLICY, { parse: parseRecording });
   if (problems.length) throw new RecordingError(source, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
   return createReplayHandlersFor([], { ...options, replayer: new Replayer(index, options) });
 }

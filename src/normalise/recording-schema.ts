@@ -1,13 +1,15 @@
 /**
  * Reading recording files: the runtime schema of a recording and {@link parseRecording}. Loads zod,
- * so only the commands that read recordings (replay, validate, import, export) load this module.
+ * so only the commands that read recordings (validate, import, export) load this module; `replay` only
+ * for a file that fails the quick check of `recording-check.ts`.
  * @module
  */
 import { z } from 'zod';
-import { OPERATION_NAMES, operationOfPath } from '../contract/core.js';
+import { OPERATION_NAMES } from '../contract/core.js';
 import { formatJsonPath } from '../errors.js';
 import { latencySchema } from '../latency/latency-schema.js';
-import type { Recording, RecordingProblem } from './recording.js';
+import type { Recording } from './recording.js';
+import { recordingRules, type RecordingParse } from './recording-check.js';
 
 const headerMap = z.record(z.string(), z.string());
 
@@ -37,18 +39,12 @@ export const recordingSchema = z.strictObject({
  *
  * @example parseRecording(JSON.parse(text), 'meta-cp/0a1b2c3d4e5f-000.json')
  */
-export function parseRecording(value: unknown, file: string): { ok: true; recording: Recording } | { ok: false; problems: RecordingProblem[] } {
+export function parseRecording(value: unknown, file: string): RecordingParse {
   const parsed = recordingSchema.safeParse(value);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((issue) => ({ file, path: formatJsonPath(issue.path), message: issue.message })) };
   }
   const recording = parsed.data as Recording;
-  const problems: RecordingProblem[] = [];
-  if (operationOfPath(recording.request.path) !== recording.operation) {
-    problems.push({ file, path: 'request.path', message: `"${recording.request.path}" is not the path of operation ${recording.operation}` });
-  }
-  if ((recording.response.body === undefined) === (recording.response.bodyBase64 === undefined)) {
-    problems.push({ file, path: 'response', message: 'expected exactly one of "body" (text) and "bodyBase64"' });
-  }
+  const problems = recordingRules(recording, file);
   return problems.length ? { ok: false, problems } : { ok: true, recording };
 }

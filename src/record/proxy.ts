@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Pool } from 'undici';
-import { API_PREFIX, operationOfPath, type OperationName } from '../contract/index.js';
+import { API_PREFIX, operationOfPath, type OperationName } from '../contract/core.js';
 import { journalView, setJournalView } from '../journal/journal-view.js';
 import { RedactionRefusedError, buildRecording, describeRedactions, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording, type Redaction } from '../normalise/index.js';
 import { measuredLatency } from '../latency/latency.js';

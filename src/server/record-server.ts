@@ -4,7 +4,7 @@ import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
 import { missingFolders, removeEmptyFolders } from '../storage/created-folders.js';
-import { loadScenarioCatalog } from '../storage/load-catalog.js';
+import { loadServeCatalog } from '../storage/serve-catalog.js';
 import { createRoutes } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { deviceListener } from './device-host.js';
@@ -79,7 +79,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
   // The journal, findings, admin API and dashboard see the recorded traffic too.
-  const context = createServerContext({ mode: 'record', catalog: loadScenarioCatalog(), scenario: 'default', policy: options.policy, details: { upstream: options.upstream, recordings: options.out } });
+  const context = createServerContext({ mode: 'record', catalog: await loadServeCatalog(), scenario: 'default', policy: options.policy, details: { upstream: options.upstream, recordings: options.out } });
   const own = ownHostNames(options.allowHosts);
   // Loaded on first use, not with the command line: `mockvideo serve` never needs the recording host.
   const listener = deviceListener({

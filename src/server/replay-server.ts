@@ -4,8 +4,8 @@ import type { NormalisationPolicy } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
 import type { NearMissReport } from '../replay/near-miss.js';
 import { MATCH_HEADER, Replayer, type MatchMode } from '../replay/replayer.js';
-import { loadScenarioCatalog } from '../storage/load-catalog.js';
-import { loadRecordingIndex } from '../storage/load-recordings.js';
+import { loadServeCatalog } from '../storage/serve-catalog.js';
+import { loadCheckedRecordingIndex } from '../storage/load-recordings.js';
 import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
 import { createRoutes, scenarioFallback } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
@@ -62,7 +62,7 @@ export interface RunningReplay {
 }
 
 /**
- * Starts `mockvideo replay DIR`: indexes every recording of `dir` (see {@link loadRecordingIndex}:
+ * Starts `mockvideo replay DIR`: indexes every recording of `dir` (see {@link loadCheckedRecordingIndex}:
  * responses are read from the files when served, beyond a bounded cache), then serves them through
  * the routes (`createRoutes` with `replay`) in the Node host, with an optional fallback scenario and
  * the `--record-missing` proxy; the admin API and dashboard in Express. With `engine: 'msw'` the
@@ -72,14 +72,14 @@ export interface RunningReplay {
  * @throws UnknownScenarioError / ScenarioError for a bad fallback scenario.
  */
 export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplay> {
-  const { index, problems } = loadRecordingIndex(options.dir, options.policy, { ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const { index, problems } = await loadCheckedRecordingIndex(options.dir, options.policy, { ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   if (problems.length) throw new RecordingError(options.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
   // The live state (journal, findings, admin API, dashboard); its active scenario answers the misses
   // when there is a fallback, and can be switched like in `serve`.
   const latency = options.latency ?? 'none';
   const context = createServerContext({
     mode: 'replay',
-    catalog: loadScenarioCatalog(options.scenariosDir),
+    catalog: await loadServeCatalog(options.scenariosDir),
     scenario: options.fallbackScenario ?? 'default',
     policy: options.policy,
     details: { recordings: options.dir, ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}), ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },

@@ -4,10 +4,10 @@ import { hostname } from 'node:os';
 import { open, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
+import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
 import { MockvideoError, PREFIX } from '../errors.js';
 import { formatRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
-import { parseRecording } from '../normalise/recording-schema.js';
+import { parseRecordingQuickly, type RecordingParse, type RecordingParser } from '../normalise/recording-check.js';
 import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from '../replay/recording-source.js';
 
 /** A recording file name: `<first 12 hex of sha256(matchKey)>-<NNN>.json`, NNN the recorded order under that key. */
@@ -41,29 +41,38 @@ export interface RecordingFiles {
 }
 
 /**
+ * The schema's check of a recording file value (`parseRecording`, with zod), loaded on the first
+ * call: `replay` checks with {@link parseRecordingQuickly} and needs it only for a file that fails.
+ */
+export async function loadRecordingParser(): Promise<RecordingParser> {
+  return (await import('../normalise/recording-schema.js')).parseRecording;
+}
+
+/**
  * Reads every recording file of a recording folder (`<dir>/<operation folder>/<hash>-<NNN>.json`).
  * Never throws for a bad file: invalid JSON, a wrong shape, a file in the wrong folder or with a
- * wrong name all come back as problems naming the file (relative to `dir`).
+ * wrong name all come back as problems naming the file (relative to `dir`), in the schema's words.
  *
  * `onProgress` hears each file as it is read (1-based count, total), for progress bars.
  *
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
-export function readRecordingDir(dir: string, onProgress?: (done: number, total: number, file: string) => void): RecordingFiles {
+export async function readRecordingDir(dir: string, onProgress?: (done: number, total: number, file: string) => void): Promise<RecordingFiles> {
   const recordings: NamedRecording[] = [];
-  const problems = forEachRecording(dir, (named) => recordings.push(named), onProgress);
+  const problems = forEachRecording(dir, (named) => recordings.push(named), await loadRecordingParser(), onProgress);
   return { recordings, problems };
 }
 
 /**
  * Reads the recording files of a folder one at a time, in name order (so recorded order within a
  * key), and hands each valid one to `visit` without keeping it: a folder of 100,000 recordings
- * need not fit in memory at once. Checks each file as {@link readRecordingDir} does and returns
- * every problem, naming the file (relative to `dir`).
+ * need not fit in memory at once. Checks each file's value with `parse` (the schema's
+ * `parseRecording`, or the quick {@link parseRecordingQuickly}) and returns every problem, naming
+ * the file (relative to `dir`).
  *
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
-export function forEachRecording(dir: string, visit: (named: NamedRecording) => void, onProgress?: (done: number, total: number, file: string) => void): RecordingProblem[] {
+export function forEachRecording(dir: string, visit: (named: NamedRecording) => void, parse: RecordingParser, onProgress?: (done: number, total: number, file: string) => void): RecordingProblem[] {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -88,7 +97,7 @@ export function forEachRecording(dir: string, visit: (named: NamedRecording) => 
       problems.push({ file: name, path: '', message: 'not a recording file name (<12 hex>-<NNN>.json)' });
       return;
     }
-    const read = readRecordingFile(join(dir, folder, file), name);
+    const read = readRecordingFile(join(dir, folder, file), name, parse);
     if (!read.ok) {
       problems.push(...read.problems);
       return;
@@ -130,8 +139,8 @@ function readText(path: string): string {
   }
 }
 
-/** Reads and checks one recording file; `name` is how problems name it. Never throws. */
-function readRecordingFile(path: string, name: string): ReturnType<typeof parseRecording> {
+/** Reads and checks one recording file with `parse`; `name` is how problems name it. Never throws. */
+function readRecordingFile(path: string, name: string, parse: RecordingParser): RecordingParse {
   let value: unknown;
   try {
     value = JSON.parse(readText(path));
@@ -139,7 +148,7 @@ function readRecordingFile(path: string, name: string): ReturnType<typeof parseR
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, problems: [{ file: name, path: '', message: code ? `cannot be read (${code})` : `not valid JSON: ${(error as Error).message}` }] };
   }
-  return parseRecording(value, name);
+  return parse(value, name);
 }
 
 /** Options of {@link RecordingFileSource}. */
@@ -222,7 +231,8 @@ export class RecordingFileSource implements RecordingSource {
     } catch (error) {
       throw new RecordingUnavailableError(name, `its file is no longer valid JSON (${(error as Error).message})`);
     }
-    const parsed = parseRecording(value, name);
+    let parsed = parseRecordingQuickly(value, name);
+    if (!parsed.ok) parsed = (await loadRecordingParser())(value, name);
     if (!parsed.ok) throw new RecordingUnavailableError(name, `its file is no longer a valid recording (${parsed.problems.map((p) => `${p.path || 'file'}: ${p.message}`).join('; ')})`);
     const response = responseOf(parsed.recording.response);
     const bytes = sizeOf(response);

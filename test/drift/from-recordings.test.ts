@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
-import { readRecordingDir } from '../../src/storage/recordings.js';
+import type { NamedRecording } from '../../src/normalise/index.js';
+import { parseRecording } from '../../src/normalise/recording-schema.js';
+import { forEachRecording } from '../../src/storage/recordings.js';
 import { runCli, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 import { getBytes, recordSession, removeTempDirs, tempDir } from '../support/recordings.js';
@@ -30,8 +32,10 @@ afterAll(async () => {
 
 /** The recorded body texts of an operation, in recorded order (with is_from_gallery for the diversion). */
 function recorded(operation: OperationName, gallery?: string): string[] {
-  return readRecordingDir(session)
-    .recordings.filter(({ recording }) => recording.operation === operation && (gallery === undefined || recording.request.query.some(([n, v]) => n === 'is_from_gallery' && v === gallery)))
+  const recordings: NamedRecording[] = [];
+  forEachRecording(session, (named) => recordings.push(named), parseRecording);
+  return recordings
+    .filter(({ recording }) => recording.operation === operation && (gallery === undefined || recording.request.query.some(([n, v]) => n === 'is_from_gallery' && v === gallery)))
     .sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt))
     .map(({ recording }) => recording.response.body!);
 }

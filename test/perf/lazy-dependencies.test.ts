@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, formatRecording, matchKey, type Recording } from '../../src/normalise/index.js';
+import { keyHash } from '../../src/storage/recordings.js';
 import { startCli } from '../support/cli.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -147,6 +149,30 @@ describe('replay start-up', () => {
       expect(['express', 'msw', '@mswjs/http-middleware'].filter((name) => packagesOf(files).has(name))).toEqual([]);
       // The check sees what replay loads: its routes and its server.
       expect([ownModulesOf(files).has('server/device-host.js'), ownModulesOf(files).has('server/replay-server.js')]).toEqual([true, true]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('`replay DIR` of well-formed recordings loads no zod (a quick check reads them; the schema only a file that fails it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockvideo-lazy-replay-'));
+    try {
+      const key = matchKey('GET', 'meta/setting', [], DEFAULT_POLICY);
+      const recording: Recording = {
+        operation: 'meta/setting',
+        matchKey: key,
+        recordedAt: '2026-11-22T00:00:00.000Z',
+        request: { method: 'GET', path: '/api/g1/meta/setting', query: [], headers: {} },
+        response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"code":0}' },
+      };
+      mkdirSync(join(dir, 'meta-setting'));
+      writeFileSync(join(dir, 'meta-setting', `${keyHash(key)}-000.json`), formatRecording(recording));
+      // meta/setting is answered from the recording (200).
+      const files = await filesLoadedByCommand(['replay', dir], 200);
+      expect(packagesOf(files).has('zod')).toBe(false);
+      expect(ownModulesOf(files).has('normalise/recording-schema.js')).toBe(false);
+      // The check sees the quick check load.
+      expect(ownModulesOf(files).has('normalise/recording-check.js')).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

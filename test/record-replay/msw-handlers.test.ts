@@ -27,7 +27,7 @@ describe('replay as MSW handlers in a test (mockvideo/node)', () => {
   afterAll(() => server?.close());
 
   it('answers fetch with the recorded bytes (\\u0026 kept), sequences in order, fallback marked', async () => {
-    const recorded = new Replayer((await import('../../src/storage/recordings.js')).readRecordingDir(dir).recordings, { match: 'strict' });
+    const recorded = new Replayer((await (await import('../../src/storage/recordings.js')).readRecordingDir(dir)).recordings, { match: 'strict' });
     server = setupServer(...createReplayHandlers(dir, { baseUrl: BASE, replayer: recorded, fallback: createHandlers({ scenario: 'default', baseUrl: BASE }) }));
     server.listen({ onUnhandledRequest: 'error' });
     const recomm = await fetch(`${BASE}${clientPathWith('localplay/recomm', OTHER_SESSION)}`);

@@ -23,7 +23,7 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
     try {
       // Loaded when the command runs, not at every start of the CLI.
       const [{ harFromRecordings }, { readRecordingDir }] = await Promise.all([import('../../replay/har.js'), import('../../storage/recordings.js')]);
-      const { recordings, problems } = readRecordingDir(args.dir, progressCallback('Reading recordings'));
+      const { recordings, problems } = await readRecordingDir(args.dir, progressCallback('Reading recordings'));
       if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
       const sorted = [...recordings].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));
       const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, pageTitle: `mockvideo export ${args.dir}` });

@@ -58,7 +58,7 @@ export interface RunReplayOptions {
 export async function runReplay(options: RunReplayOptions): Promise<void> {
   keepHeapSmall();
   // Loaded when replay runs, not at every start of the CLI.
-  const [{ progressCallback }, { formatNearMissReport }, { formatProxyLine, lostExchangeLine }, { startReplayServer }, { loadRecordingIndex }, { watchFolder }] = await Promise.all([
+  const [{ progressCallback }, { formatNearMissReport }, { formatProxyLine, lostExchangeLine }, { startReplayServer }, { loadCheckedRecordingIndex }, { watchFolder }] = await Promise.all([
     import('../progress.js'),
     import('../../replay/near-miss.js'),
     import('../../server/record-server.js'),
@@ -92,6 +92,8 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
   process.stdout.write(dashboardLine(running.url));
   if (options.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${running.port}\n`);
   if (options.recordMissing?.insecureUpstream) process.stderr.write(insecureUpstreamWarning(options.recordMissing.upstream));
+  // Each change starts a reload; only the latest one's outcome is applied (one that needs the schema finishes later).
+  let reloads = 0;
   const watcher =
     options.watch && !options.recordMissing
       ? watchFolder({
@@ -99,15 +101,21 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
           depth: 1,
           accepts: (file) => file.endsWith('.json'),
           onChange: () => {
-            const { index, problems } = loadRecordingIndex(options.dir, options.policy);
-            if (problems.length) {
-              const list = problems.map((p) => `  ${p.file}${p.path ? ` at ${p.path}` : ''}: ${p.message}`).join('\n');
-              process.stderr.write(`[mockvideo] The changed recordings have problems:\n${list}\n[mockvideo] Kept serving the last good recordings.\n`);
-              return;
-            }
-            replay.replayer.replaceRecordings(index);
-            const count = index.size;
-            process.stdout.write(`recordings reloaded from ${options.dir}: ${count} recording${count === 1 ? '' : 's'} live\n`);
+            const reload = ++reloads;
+            loadCheckedRecordingIndex(options.dir, options.policy).then(
+              ({ index, problems }) => {
+                if (reload !== reloads) return;
+                if (problems.length) {
+                  const list = problems.map((p) => `  ${p.file}${p.path ? ` at ${p.path}` : ''}: ${p.message}`).join('\n');
+                  process.stderr.write(`[mockvideo] The changed recordings have problems:\n${list}\n[mockvideo] Kept serving the last good recordings.\n`);
+                  return;
+                }
+                replay.replayer.replaceRecordings(index);
+                const count = index.size;
+                process.stdout.write(`recordings reloaded from ${options.dir}: ${count} recording${count === 1 ? '' : 's'} live\n`);
+              },
+              (error: Error) => process.stderr.write(`[mockvideo] ${error.message}\n[mockvideo] Kept serving the last good recordings.\n`),
+            );
           },
         })
       : undefined;

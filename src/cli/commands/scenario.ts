@@ -47,7 +47,7 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
       const file = join(dir, `${args.name}.json`);
       const shown = relative(process.cwd(), file) || file;
       if (existsSync(file) && !args.force) throw new MockvideoError('MV_USAGE', `${shown} exists already. Pick another --name or pass --force to overwrite it.`);
-      const { recordings, problems } = readRecordingDir(args.dir);
+      const { recordings, problems } = await readRecordingDir(args.dir);
       if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
       let made;
       try {

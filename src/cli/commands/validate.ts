@@ -16,7 +16,7 @@ interface ValidateArgs extends NormaliseArgs {
 /** Checks one recording folder: every file's format, then every body against the contract. Prints each finding; returns how many. */
 async function validateRecordings(dir: string, policy: NormalisationPolicy): Promise<number> {
   const [{ checkRecording, formatFinding }, { readRecordingDir }] = await Promise.all([import('../../replay/check.js'), import('../../storage/recordings.js')]);
-  const { recordings, problems } = readRecordingDir(dir, progressCallback('Checking recordings'));
+  const { recordings, problems } = await readRecordingDir(dir, progressCallback('Checking recordings'));
   for (const p of problems) process.stdout.write(`✗ ${join(dir, p.file)}${p.path ? ` at ${p.path}` : ''}: ${p.message}\n`);
   const findings = recordings.flatMap((r) => checkRecording(r, policy));
   for (const f of findings) process.stdout.write(`✗ ${formatFinding({ ...f, recording: join(dir, f.recording) })}\n`);
