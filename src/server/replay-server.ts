@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { PREFIX, RecordingError } from '../errors.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
-import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
+import type { createRecordingProxy, ProxyLogEntry } from '../record/index.js';
 import type { NearMissReport } from '../replay/near-miss.js';
 import { MATCH_HEADER, Replayer, type MatchMode } from '../replay/replayer.js';
 import { loadServeCatalog } from '../storage/serve-catalog.js';
@@ -99,6 +99,8 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   if (options.recordMissing) {
     release = await claimRecordingDir(options.dir);
     writer = new RecordingWriter(options.dir);
+    // The proxy (and node:zlib) only with --record-missing: a plain replay starts without them.
+    const { createRecordingProxy } = await import('../record/index.js');
     proxy = createRecordingProxy({
       upstream: options.recordMissing.upstream,
       timeoutMs: options.recordMissing.timeoutMs,

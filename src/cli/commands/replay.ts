@@ -58,10 +58,11 @@ export interface RunReplayOptions {
 export async function runReplay(options: RunReplayOptions): Promise<void> {
   keepHeapSmall();
   // Loaded when replay runs, not at every start of the CLI.
-  const [{ progressCallback }, { formatNearMissReport }, { formatProxyLine, lostExchangeLine }, { startReplayServer }, { loadCheckedRecordingIndex }, { watchFolder }] = await Promise.all([
+  const [{ progressCallback }, { formatNearMissReport }, recorder, { startReplayServer }, { loadCheckedRecordingIndex }, { watchFolder }] = await Promise.all([
     import('../progress.js'),
     import('../../replay/near-miss.js'),
-    import('../../server/record-server.js'),
+    // The proxy's log lines only with --record-missing (record-server.js loads the recorder).
+    options.recordMissing ? import('../../server/record-server.js') : undefined,
     import('../../server/replay-server.js'),
     import('../../storage/load-recordings.js'),
     import('../../storage/watch-folder.js'),
@@ -83,8 +84,8 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
     onProgress: progressCallback('Loading recordings'),
     onRecorded: (entry) => {
-      process.stdout.write(`  ${formatProxyLine(entry)}\n`);
-      if (entry.lost) process.stderr.write(lostExchangeLine(entry));
+      process.stdout.write(`  ${recorder!.formatProxyLine(entry)}\n`);
+      if (entry.lost) process.stderr.write(recorder!.lostExchangeLine(entry));
     },
   });
   const { running } = replay;
