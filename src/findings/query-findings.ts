@@ -1,5 +1,5 @@
 import type { OperationName } from '../contract/core.js';
-import { splitQuery, textAt } from '../normalise/index.js';
+import { ESCAPED_NAME, nameEnd, splitQuery, textAt } from '../normalise/index.js';
 import { MAX_TS_SKEW_SECONDS, requestFindings, type Finding } from './request-findings.js';
 
 /** The most distinct queries (volatile values set aside) whose findings are remembered. */
@@ -100,15 +100,8 @@ function volatileCuts(search: string, nowSeconds: number): number {
   for (let at = 0; at <= end; ) {
     let next = search.indexOf('&', at);
     if (next < 0) next = end;
-    let equals = -1;
-    for (let i = at; i < next; i++) {
-      const c = search.charCodeAt(i);
-      if (c === 61 /* = */) {
-        equals = i;
-        break;
-      }
-      if (c === 37 /* % */ || c === 43 /* + */) return -1;
-    }
+    const equals = nameEnd(search, at, next);
+    if (equals === ESCAPED_NAME) return -1;
     if (equals >= 0) {
       const length = equals - at;
       const nonce = length === 6 && textAt(search, at, '_nonce');

@@ -26,6 +26,23 @@ export function textAt(text: string, at: number, piece: string): boolean {
   return text.slice(at, at + piece.length) === piece;
 }
 
+/** {@link nameEnd}'s answer for a pair whose name holds `%` or `+`: only its decoded form says which parameter it is. */
+export const ESCAPED_NAME = -2;
+
+/**
+ * Where the name of the pair `text[at, next)` of a raw query ends: the offset of its `=`, `-1` when
+ * the pair has none, or {@link ESCAPED_NAME} when the name holds `%` or `+` (it must be decoded to
+ * be read). Scans by offsets, makes no string: for the per-request query scans of findings and replay.
+ */
+export function nameEnd(text: string, at: number, next: number): number {
+  for (let i = at; i < next; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 61 /* = */) return i;
+    if (c === 37 /* % */ || c === 43 /* + */) return ESCAPED_NAME;
+  }
+  return -1;
+}
+
 /**
  * Splits a raw query string (with or without the leading `?`) into `[name, value]` pairs in the
  * order sent, repeated names kept (`ref=&ref=app` → two pairs). Values stay encoded; a pair without

@@ -1,5 +1,5 @@
 import { operationOfPath, type OperationName } from '../contract/core.js';
-import { DEFAULT_POLICY, decodeComponent, matchKeyOf, queryMultimap, splitQuery, textAt, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
+import { DEFAULT_POLICY, ESCAPED_NAME, decodeComponent, nameEnd, matchKeyOf, queryMultimap, splitQuery, textAt, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, sequenceStep, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
@@ -44,15 +44,8 @@ function memoKey(method: string, operation: OperationName, search: string, polic
   for (let at = kept; at <= end; ) {
     let next = search.indexOf('&', at);
     if (next < 0) next = end;
-    let equals = -1;
-    for (let i = at; i < next; i++) {
-      const c = search.charCodeAt(i);
-      if (c === 61 /* = */) {
-        equals = i;
-        break;
-      }
-      if (c === 37 /* % */ || c === 43 /* + */) return undefined;
-    }
+    const equals = nameEnd(search, at, next);
+    if (equals === ESCAPED_NAME) return undefined;
     if (equals >= 0 && isOneOf(search, at, equals, names)) {
       key += search.slice(kept, equals + 1);
       kept = next;
