@@ -21,7 +21,7 @@ export const outputOptions = {
 
 function paintStatus(line: string, status: number): string {
   const paint = status === 0 || status >= 500 ? pc.red : status >= 400 ? pc.yellow : pc.green;
-  return line.replace(/ (\d{3}|0) /, (m, code: string) => ` ${paint(code)} `);
+  return line.replace(/ (\d{3}|0) /, (_match, code: string) => ` ${paint(code)} `);
 }
 
 /** A log line as written: its status painted when the terminal shows colours, else unchanged. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INTEGER_TEXT, NUMBER_SOURCE, NUMBER_TEXT } from './number-text.js';
+import { NUMBER_SOURCE, NUMBER_TEXT } from './number-text.js';
 import { UPGRADE_URI } from './operation-table.js';
 
 /** 32 lowercase hexadecimal characters (plugin `md5`, `params.signature`). @see docs/contract.md#plugin-entry. */

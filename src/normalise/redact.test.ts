@@ -4,7 +4,7 @@ import { bodyBytes, fromBase64 } from './body.js';
 import { DEFAULT_POLICY, REDACTED, resolvePolicy } from './policy.js';
 import { splitQuery } from './query.js';
 import { formatRecording } from './recording.js';
-import { RedactionRefusedError, buildRecording, encodedForms, redactExchange, type Exchange } from './redact.js';
+import { RedactionRefusedError, buildRecording, redactExchange, type Exchange } from './redact.js';
 
 const TOKEN = 'made-up token/with+odd&chars';
 const DEVICE = 'ab'.repeat(32);

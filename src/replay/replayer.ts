@@ -160,14 +160,14 @@ export class Replayer {
       if (this.#known.size >= MAX_KNOWN_QUERIES) this.#known.clear();
       this.#known.set(memo, exact);
     }
-    const served = this.#serve(method, operation, query, mode, exact, search, address);
+    const served = this.#serve(operation, query, mode, exact, search, address);
     if (served) return served;
     const names = pairs.map(([name]) => decodeComponent(name));
     const key = matchKeyOf(method, operation, query);
     return { kind: 'miss', report: nearMissReport(this.#index, { method, operation, key, query, names }, this.#index.policy) };
   }
 
-  #serve(method: string, operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined, search: string, address: string | undefined): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
+  #serve(operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined, search: string, address: string | undefined): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
     if (exact) return { kind: 'exact', entry: this.#next(exact, search, address) };
 
     if (mode === 'nearest') {
