@@ -38,9 +38,12 @@ export class ScenarioCatalog {
   constructor(scenarios: Iterable<CompiledScenario>) {
     this.#scenarios = new Map([...scenarios].map((s) => [s.name, s]));
   }
-  /** The scenario names, sorted with `default` first. */
+  /**
+   * The scenario names, `default` first, then in code-unit order. Not `localeCompare`: its first
+   * call sets up ICU collation, about 8 ms of every `serve` start (the start line lists the names).
+   */
   get names(): string[] {
-    return [...this.#scenarios.keys()].sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)));
+    return [...this.#scenarios.keys()].sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a < b ? -1 : a > b ? 1 : 0));
   }
   /** True when `name` is loaded. */
   has(name: string): boolean {
