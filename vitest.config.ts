@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['test/support/fast-check.ts'],
+    globalSetup: ['test/support/temp-root.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
