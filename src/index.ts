@@ -23,6 +23,7 @@ export {
 } from './msw/handlers.js';
 export { handlers, scenarioNames } from './msw/shipped-handlers.js';
 export { SCENARIO_HEADER } from './routes/select-scenario.js';
+export type { ClockFields } from './clock/clock.js';
 export {
   buildCatalog,
   isScenarioName,

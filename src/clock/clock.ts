@@ -103,6 +103,16 @@ export class Clock {
 }
 
 /**
+ * The clock as a JSON object or option gives it (`PUT /__mockvideo/clock`, `createHandlers({ clock })`):
+ * `frozen` stops it at a moment (ISO 8601 with a time zone, or Unix time in **seconds**), `offset`
+ * shifts it by a duration (`"-2d"`, `"+90m"`, or seconds); neither: real time.
+ */
+export interface ClockFields {
+  frozen?: string | number | null;
+  offset?: string | number | null;
+}
+
+/**
  * Reads a clock setting from its JSON form (`PUT /__mockvideo/clock`): `{"frozen": "2026-01-31T12:00:00Z"}`,
  * `{"offset": "-2d"}`, both, or `{}` for real time. `frozen` takes what {@link parseMoment} takes
  * (or `null`), `offset` what {@link parseDuration} takes.

@@ -69,4 +69,23 @@ describe('createHandlers', () => {
   it('throws for an unknown scenario, listing the known ones', () => {
     expect(() => createHandlers({ scenario: 'nope', catalog: catalog() })).toThrow('Unknown scenario "nope". Known scenarios: mini, twice.');
   });
+
+  it('takes a clock: "{now-2y}" in scenario data and the _ts check read it', async () => {
+    const base = minimalScenario() as Record<string, any>;
+    const plugins = structuredClone(base.operations['meta/plugin']);
+    for (const entry of plugins.data) entry.updated_at = '{now-2y}';
+    const aged = parseScenario('aged', { extends: 'mini', operations: { 'meta/plugin': plugins } }, 'aged.json') as { scenario: ParsedScenario };
+    const own = buildCatalog([(parseScenario('mini', base, 'mini.json') as { scenario: ParsedScenario }).scenario, aged.scenario]);
+    const frozenSeconds = Date.parse('2026-01-31T12:00:00Z') / 1000;
+    const handlers = createHandlers({ catalog: own, scenario: 'aged', clock: { frozen: '2026-01-31T12:00:00Z' } });
+    const answer = await get(handlers, `http://x/api/g1/meta/plugin?_ts=${frozenSeconds}`);
+    expect(((await answer!.json()).data as Array<{ updated_at: number }>).map((p) => p.updated_at)).toEqual(plugins.data.map(() => frozenSeconds - 2 * 365 * 86_400));
+    // _ts is checked against the frozen clock: a real-time _ts is years off from it, the frozen one is not.
+    const findings = async (ts: number) => (await get(handlers, `http://x/api/g1/meta/plugin?_ts=${ts}`))!.headers.get('x-mockvideo-findings');
+    expect(Number(await findings(Math.floor(Date.now() / 1000)))).toBeGreaterThan(Number(await findings(frozenSeconds)));
+  });
+
+  it('names what is wrong with a clock', () => {
+    expect(() => createHandlers({ clock: { frozen: 'yesterday' } })).toThrow('"yesterday" is not a moment');
+  });
 });

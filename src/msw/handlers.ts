@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw';
+import { Clock, parseClockSetting, type ClockFields } from '../clock/clock.js';
 import type { FaultBoard } from '../faults/board.js';
 import { createRoutes, ScenarioResponder } from '../routes/index.js';
 import { shippedCatalog, type ScenarioCatalog, type ScenarioName } from '../scenarios/index.js';
@@ -42,6 +43,12 @@ export interface ShippedScenarioOptions {
   baseUrl?: string;
   /** No catalog of your own: the scenario comes from the shipped ones. */
   catalog?: undefined;
+  /**
+   * The clock of `"{now-2y}"`-style times in scenario data and of the `_ts` check of requests:
+   * `{ frozen: '2026-01-31T12:00:00Z' }` (or Unix seconds), `{ offset: '-2d' }`, or both; default
+   * real time. The fields of `PUT /__mockvideo/clock`. An invalid value throws `MockvideoError` (`MV_USAGE`).
+   */
+  clock?: ClockFields;
 }
 
 /** Options of {@link createHandlers} that serve a scenario of your own catalog (e.g. `loadScenario(...)` of `mockvideo/node`). */
@@ -52,6 +59,12 @@ export interface CatalogScenarioOptions {
   baseUrl?: string;
   /** Where the scenario comes from: the shipped scenarios overlaid by your files, or a catalog built with `buildCatalog`. */
   catalog: ScenarioCatalog;
+  /**
+   * The clock of `"{now-2y}"`-style times in scenario data and of the `_ts` check of requests:
+   * `{ frozen: '2026-01-31T12:00:00Z' }` (or Unix seconds), `{ offset: '-2d' }`, or both; default
+   * real time. The fields of `PUT /__mockvideo/clock`. An invalid value throws `MockvideoError` (`MV_USAGE`).
+   */
+  clock?: ClockFields;
 }
 
 /**
@@ -67,8 +80,12 @@ export type CreateHandlersOptions = ShippedScenarioOptions | CatalogScenarioOpti
  * its names.
  *
  * @throws UnknownScenarioError (its message lists the known names) for an unknown scenario.
+ * @throws MockvideoError (`MV_USAGE`) for an invalid `clock`.
  * @example
  * const server = setupServer(...createHandlers({ scenario: 'gallery' }));
+ * @example
+ * // "{now-2y}" in scenario data, and the _ts check, read 2026-01-31T12:00:00Z
+ * createHandlers({ scenario: 'gallery', clock: { frozen: '2026-01-31T12:00:00Z' } });
  * @see createScenarioHandlers for what the handlers answer.
  */
 export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
@@ -76,6 +93,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
   const scenario = options.scenario ?? 'default';
   catalog.get(scenario);
   const handlerOptions: ScenarioHandlerOptions = { activeScenario: () => scenario };
+  if (options.clock !== undefined) handlerOptions.responder = new ScenarioResponder(catalog, { clock: new Clock(parseClockSetting(options.clock)) });
   if (options.baseUrl !== undefined) handlerOptions.baseUrl = options.baseUrl;
   return createScenarioHandlers(catalog, handlerOptions);
 }
