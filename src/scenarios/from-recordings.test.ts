@@ -46,6 +46,12 @@ describe('scenarioFromRecordings', () => {
     expect(made.file.operations.ad_config).toEqual({ data: { icon: '{origin}/img/1.png', device: '<REDACTED>' } });
   });
 
+  it('rewrites URLs written with escaped slashes too, keeping the recorded text byte for byte otherwise', () => {
+    const body = '{"data":{"icon":"http:\\/\\/10.0.0.5:8080\\/img\\/1.png","thumb":"http:\\/\\/10.0.0.6:9\\/__mockvideo\\/media\\/t.png"},"msg":"OK","result":1}';
+    const made = scenarioFromRecordings([recording('ad_config', body)], { ...options, origins: ['http://10.0.0.5:8080'] });
+    expect(made.file.operations.ad_config).toEqual({ body: '{"data":{"icon":"{origin}\\/img\\/1.png","thumb":"{origin}\\/__mockvideo\\/media\\/t.png"},"msg":"OK","result":1}' });
+  });
+
   it("takes one device's session with --device, and names the devices when none matches", () => {
     const answer = (enabled: boolean) => `{"data":{"enabled":${enabled}},"msg":"OK","result":1}`;
     const made = scenarioFromRecordings([recording('ad_config', answer(true), DEVICE_A), recording('ad_config', answer(false), DEVICE_B)], { ...options, device: 'bbbb' });

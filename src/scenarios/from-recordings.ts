@@ -48,13 +48,22 @@ function ofDevice(recordings: readonly NamedRecording[], device: string): NamedR
   return chosen;
 }
 
-/** Origins of URLs in the bodies that point at mockvideo media and packages (`/__mockvideo/…`): the recording was made from a mockvideo (a shared staging mock, a test). */
+/**
+ * Origins of URLs in the bodies that point at mockvideo media and packages (`/__mockvideo/…`): the
+ * recording was made from a mockvideo (a shared staging mock, a test). URLs written with escaped
+ * slashes (`http:\/\/host\/__mockvideo\/…`, as some JSON writers do) count too.
+ */
 export function recordedOrigins(recordings: readonly NamedRecording[]): string[] {
   const origins = new Set<string>();
   for (const { recording } of recordings) {
-    for (const m of (recording.response.body ?? '').matchAll(/(https?:\/\/[A-Za-z0-9.\-[\]:]+)\/__mockvideo\//g)) origins.add(m[1]!);
+    for (const m of (recording.response.body ?? '').matchAll(/(https?:(?:\\?\/){2}[A-Za-z0-9.\-[\]:]+)\\?\/__mockvideo\\?\//g)) origins.add(m[1]!.replaceAll('\\/', '/'));
   }
   return [...origins];
+}
+
+/** `text` with every URL of `origin` (`http://10.0.0.5:8080`), also written with escaped slashes (`http:\/\/10.0.0.5:8080`), starting with `{origin}` instead. */
+function withOriginPlaceholder(text: string, origin: string): string {
+  return text.split(origin.replaceAll('/', '\\/')).join(ORIGIN_PLACEHOLDER).split(origin).join(ORIGIN_PLACEHOLDER);
 }
 
 /** The `is_from_gallery` value of a recorded request (its last one), or `undefined`. */
@@ -116,7 +125,7 @@ export function scenarioFromRecordings(all: readonly NamedRecording[], options: 
   const forms = [...kept].flatMap((value) => encodedForms(value)).sort((a, b) => b.length - a.length);
   const textOf = (body: string) => {
     let text = body;
-    for (const origin of origins) text = text.split(origin).join(ORIGIN_PLACEHOLDER);
+    for (const origin of origins) text = withOriginPlaceholder(text, origin);
     for (const form of forms) text = text.split(form).join(REDACTED);
     return text;
   };
