@@ -3,7 +3,9 @@
 // sending precomputed bytes (the limit), and a bare Express 5 app sending the same bytes. It prints
 // req/s, p50/p99 latency, the server's CPU time per request, RSS, the ratios to talkback and to
 // node:http, cold starts, and one verdict line per target (issue 22); writes them to
-// bench/results/latest.json (bench/results/quick.json for a quick run).
+// bench/results/latest.json (bench/results/quick.json for a quick run). A full run keeps the run
+// before it as bench/results/previous.json and, when that is from the same UTC day, says whether
+// this run repeats it (bench/repeat.mjs: targets met in both, headline ratios within the noise).
 //
 // Servers under test run as child processes pinned to core 0 (`taskset -c 0`), the load comes from
 // this process pinned to core 1. talkback is installed by the bench into a temporary folder
@@ -498,9 +500,16 @@ async function main() {
     if (Math.max(results.machine.loadAverageAtStart, results.machine.loadAverageAtEnd) > 1.5) results.notes.push('Other processes loaded the machine during the run (1-minute load average above 1.5): absolute figures are noisy; compare the ratios.');
 
     mkdirSync(RESULTS, { recursive: true });
+    results.quick = QUICK;
     const resultsFile = QUICK ? 'quick.json' : 'latest.json';
+    // A full run keeps the one before it as previous.json, and says whether it repeats it (same day).
+    const { repeatLines } = await import('./repeat.mjs');
+    const previousFile = join(RESULTS, 'latest.json');
+    const previous = !QUICK && existsSync(previousFile) ? JSON.parse(readFileSync(previousFile, 'utf8')) : null;
+    if (previous) writeFileSync(join(RESULTS, 'previous.json'), `${JSON.stringify(previous, null, 2)}\n`);
+    const repeat = repeatLines(results, previous);
     writeFileSync(join(RESULTS, resultsFile), `${JSON.stringify(results, null, 2)}\n`);
-    process.stdout.write(`\n${formatTable(results)}\n\nWritten to bench/results/${resultsFile} (${results.durationSeconds} s).\n`);
+    process.stdout.write(`\n${formatTable(results)}\n${repeat.length ? `\n${repeat.join('\n')}\n` : ''}\nWritten to bench/results/${resultsFile} (${results.durationSeconds} s).\n`);
   } finally {
     killAll();
     agent.destroy();
