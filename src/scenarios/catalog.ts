@@ -22,7 +22,7 @@ export interface CompiledScenario {
   source: string;
   /** The chain of scenarios it extends, nearest first (empty for a root scenario). */
   ancestry: readonly string[];
-  /** Each of the six operations' stubs, tried in order. */
+  /** Each of the six operations' stubs, tried in order; an operation inherited unchanged is its parent's very array (shared, never changed). */
   operations: Readonly<Record<OperationName, readonly CompiledStub[]>>;
   /** The fault each operation's answers get when their stub has none (from `faults`, `*` resolved). */
   faults: Readonly<Partial<Record<OperationName, Fault>>>;
