@@ -25,9 +25,14 @@ describe('preparedAnswer', () => {
   it('answers each origin with its own body, and still answers right beyond the origins it remembers', () => {
     const withOrigin = prepared('{"data":{"thumb":"{origin}/media/thumb/1.png"},"msg":"OK","result":1}');
     const origins = Array.from({ length: 40 }, (_, i) => `http://10.0.2.${i}:8787`);
+    const first = preparedAnswer(withOrigin, 'default', origins[0]);
     for (const origin of origins) expect(JSON.parse(preparedAnswer(withOrigin, 'default', origin).body).data.thumb).toBe(`${origin}/media/thumb/1.png`);
     const last = preparedAnswer(withOrigin, 'default', origins[39]);
     expect(preparedAnswer(withOrigin, 'default', origins[39])).toBe(last);
+    // Bounded: the first origin was forgotten (16 at most are remembered); made again, it is the same answer.
+    const again = preparedAnswer(withOrigin, 'default', origins[0]);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 
   it('shares one body per origin between the scenarios of a prepared response; each answer keeps its own headers', () => {
