@@ -4,6 +4,11 @@ import { shippedCatalog } from '../scenarios/index.js';
 import { createRoutes } from './plan.js';
 import { ScenarioResponder } from './responder.js';
 import { preparedAnswer } from './scenario.js';
+import { OPERATION_NAMES } from '../contract/core.js';
+import { buildCatalog, type ScenarioCatalog } from '../scenarios/catalog.js';
+import { parseScenario, type ParsedScenario } from '../scenarios/parse.js';
+import { shippedScenarios } from '../scenarios/shipped.js';
+import { bodyText } from './request.js';
 
 const prepared = (body: string): PreparedResponse => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body, hasOrigin: body.includes('{origin}') });
 
@@ -20,9 +25,68 @@ describe('preparedAnswer', () => {
   it('answers each origin with its own body, and still answers right beyond the origins it remembers', () => {
     const withOrigin = prepared('{"data":{"thumb":"{origin}/media/thumb/1.png"},"msg":"OK","result":1}');
     const origins = Array.from({ length: 40 }, (_, i) => `http://10.0.2.${i}:8787`);
+    const first = preparedAnswer(withOrigin, 'default', origins[0]);
     for (const origin of origins) expect(JSON.parse(preparedAnswer(withOrigin, 'default', origin).body).data.thumb).toBe(`${origin}/media/thumb/1.png`);
     const last = preparedAnswer(withOrigin, 'default', origins[39]);
     expect(preparedAnswer(withOrigin, 'default', origins[39])).toBe(last);
+    // Bounded: the first origin was forgotten (16 at most are remembered); made again, it is the same answer.
+    const again = preparedAnswer(withOrigin, 'default', origins[0]);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
+
+  it('shares one body per origin between the scenarios of a prepared response; each answer keeps its own headers', () => {
+    const withOrigin = prepared('{"data":{"thumb":"{origin}/media/thumb/1.png"},"msg":"OK","result":1}');
+    const a = preparedAnswer(withOrigin, 'bench-1', 'http://10.0.2.2:8787');
+    const b = preparedAnswer(withOrigin, 'bench-2', 'http://10.0.2.2:8787');
+    expect(a).not.toBe(b);
+    expect(a.body).toBe(b.body);
+    expect(a.body).toContain('http://10.0.2.2:8787/media/thumb/1.png');
+    expect([a.headers['x-mockvideo-scenario'], b.headers['x-mockvideo-scenario']]).toEqual(['bench-1', 'bench-2']);
+    expect(preparedAnswer(withOrigin, undefined, 'http://10.0.2.2:8787').headers).toBe(withOrigin.headers);
+  });
+});
+
+describe('answers of 50 scenarios that extend default and change nothing (one compiled copy, shared bodies)', () => {
+  const parsed = (name: string, value: unknown): ParsedScenario => {
+    const result = parseScenario(name, value, `${name}.json`);
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    return result.scenario;
+  };
+  const names = Array.from({ length: 50 }, (_, i) => `bench-${String(i).padStart(2, '0')}`);
+  const catalog = () => buildCatalog([...shippedScenarios(), ...names.map((name) => parsed(name, { extends: 'default', operations: {} }))]);
+  const routesOf = (scenarios: ScenarioCatalog) => createRoutes({ scenarios: { responder: new ScenarioResponder(scenarios), activeScenario: () => 'default' } });
+  const query = '_sdevid=a&_region=IN';
+  const answerOf = async (routes: ReturnType<typeof createRoutes>, path: string, origin = 'http://127.0.0.1:8787') => {
+    const plan = await routes({ method: 'GET', path, query, origin, headers: {} });
+    if (plan.kind !== 'answer') throw new Error(plan.kind);
+    return { status: plan.answer.status, headers: plan.answer.headers, body: bodyText(plan.answer) };
+  };
+  const every = (routes: ReturnType<typeof createRoutes>) =>
+    Promise.all(names.flatMap((name) => OPERATION_NAMES.map((op) => answerOf(routes, `/scenarios/${name}/api/g1/${op}`))));
+
+  it('each answers as default does, with its own scenario header, from a cold and from a warm cache alike', async () => {
+    const plain = routesOf(catalog());
+    const defaults = await Promise.all(OPERATION_NAMES.map((op) => answerOf(plain, `/api/g1/${op}`)));
+    const routes = routesOf(catalog());
+    const cold = await every(routes);
+    const warm = await every(routes);
+    expect(warm).toEqual(cold);
+    cold.forEach((answer, i) => {
+      const name = names[Math.floor(i / OPERATION_NAMES.length)]!;
+      const expected = defaults[i % OPERATION_NAMES.length]!;
+      expect(answer).toEqual({ ...expected, headers: { ...expected.headers, 'x-mockvideo-scenario': name } });
+    });
+    // A fresh catalog and routes (everything cold) give the same again.
+    expect(await every(routesOf(catalog()))).toEqual(cold);
+  });
+
+  it('gives a prefixed request and a plain one to the active scenario the same answer', async () => {
+    const routes = routesOf(catalog());
+    const plain = await Promise.all(OPERATION_NAMES.map((op) => answerOf(routes, `/api/g1/${op}`, 'http://10.0.2.2:8787')));
+    const prefixed = await Promise.all(OPERATION_NAMES.map((op) => answerOf(routes, `/scenarios/default/api/g1/${op}`, 'http://10.0.2.2:8787')));
+    expect(prefixed).toEqual(plain);
+    expect(plain.filter((answer) => answer.body.includes('http://10.0.2.2:8787')).length).toBeGreaterThan(0);
   });
 });
 

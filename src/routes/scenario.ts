@@ -52,30 +52,41 @@ export interface ScenarioAnswerSource {
 const now = (answer: ScenarioAnswer): PlannedAnswer => ({ delayMs: 0, answer });
 
 /**
- * The most origins whose answers are remembered per prepared response and scenario (a client
- * controls the origin, through its Host header). Scenarios need no bound: only the catalog's reach here.
+ * The most origins whose answers are remembered per prepared response (a client controls the
+ * origin, through its Host header); then they are forgotten all at once. Scenarios need no bound:
+ * only the catalog's reach here.
  */
 const MAX_ORIGINS_PER_ANSWER = 16;
-const answers = new WeakMap<PreparedResponse, Map<string, Map<string, ScenarioAnswer>>>();
+
+/** The answers of one prepared response to one origin: its body text, and each scenario's answer with it. */
+interface OriginAnswers {
+  readonly body: string;
+  readonly byScenario: Map<string, ScenarioAnswer>;
+}
+const answers = new WeakMap<PreparedResponse, Map<string, OriginAnswers>>();
 
 /**
  * The answer of a prepared response (the scenario header added when `scenario` is given, a scenario
  * of the catalog), made once per scenario and origin and then shared, so serving it again allocates
  * nothing. Many scenarios may share one prepared response (one that extends another and changes
- * nothing): each keeps its own answer.
+ * nothing): each keeps its own answer (its own headers), and they share one body text per origin.
+ * Remembered: at most {@link MAX_ORIGINS_PER_ANSWER} origins per prepared response, each with one
+ * answer per scenario of the catalog.
  */
 export function preparedAnswer(prepared: PreparedResponse, scenario?: string, origin = ''): ScenarioAnswer {
-  let byScenario = answers.get(prepared);
-  if (!byScenario) answers.set(prepared, (byScenario = new Map()));
-  let byOrigin = byScenario.get(scenario ?? '');
-  if (!byOrigin) byScenario.set(scenario ?? '', (byOrigin = new Map()));
+  let byOrigin = answers.get(prepared);
+  if (!byOrigin) answers.set(prepared, (byOrigin = new Map()));
   const originKey = prepared.hasOrigin ? origin : '';
-  let answer = byOrigin.get(originKey);
+  let made = byOrigin.get(originKey);
+  if (!made) {
+    if (byOrigin.size >= MAX_ORIGINS_PER_ANSWER) byOrigin.clear();
+    byOrigin.set(originKey, (made = { body: bodyFor(prepared, originKey), byScenario: new Map() }));
+  }
+  let answer = made.byScenario.get(scenario ?? '');
   if (answer) return answer;
   const headers = scenario === undefined ? prepared.headers : { ...prepared.headers, [ANSWERED_BY_HEADER]: scenario };
-  answer = { status: prepared.status, headers, body: bodyFor(prepared, originKey) };
-  if (byOrigin.size >= MAX_ORIGINS_PER_ANSWER) byOrigin.clear();
-  byOrigin.set(originKey, answer);
+  answer = { status: prepared.status, headers, body: made.body };
+  made.byScenario.set(scenario ?? '', answer);
   return answer;
 }
 

@@ -19,6 +19,9 @@ describe('scenario catalog', () => {
     expect(child.ancestry).toEqual(['base']);
     expect(child.operations.ad_config[0]!.responses[0]!.body).toBe('{"data":{},"msg":"OK","result":1}');
     expect(child.operations['meta/cp']).toEqual(catalog.get('base').operations['meta/cp']);
+    // An operation inherited unchanged is the parent's compiled stubs themselves (compiled once); an overridden one is its own.
+    expect(child.operations['meta/cp']).toBe(catalog.get('base').operations['meta/cp']);
+    expect(child.operations.ad_config).not.toBe(catalog.get('base').operations.ad_config);
     expect(child.operations['meta/cp'][0]!.responses[0]!.body).toContain('Provider One');
   });
 

@@ -22,7 +22,7 @@ export interface CompiledScenario {
   source: string;
   /** The chain of scenarios it extends, nearest first (empty for a root scenario). */
   ancestry: readonly string[];
-  /** Each of the six operations' stubs, tried in order. */
+  /** Each of the six operations' stubs, tried in order; an operation inherited unchanged is its parent's very array (shared, never changed). */
   operations: Readonly<Record<OperationName, readonly CompiledStub[]>>;
   /** The fault each operation's answers get when their stub has none (from `faults`, `*` resolved). */
   faults: Readonly<Partial<Record<OperationName, Fault>>>;
@@ -166,11 +166,20 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
   };
 
   const compiled: CompiledScenario[] = [];
+  // An operation a scenario inherits unchanged is its parent's very stubs: compiled once and shared,
+  // so 50 scenarios that extend `default` hold one copy of its answers, not 50 (less to keep, less
+  // for the garbage collector to walk). Answers stay per scenario: see `preparedAnswer`.
+  const compiledStubs = new Map<readonly Stub[], CompiledStub[]>();
+  const compileStubs = (stubs: readonly Stub[]) => {
+    let made = compiledStubs.get(stubs);
+    if (!made) compiledStubs.set(stubs, (made = stubs.map(compileStub)));
+    return made;
+  };
   for (const scenario of byName.values()) {
     const resolution = resolve(scenario.name);
     if (!resolution) continue;
     const operations = Object.fromEntries(
-      OPERATION_NAMES.map((op) => [op, resolution.operations[op]!.stubs.map(compileStub)]),
+      OPERATION_NAMES.map((op) => [op, compileStubs(resolution.operations[op]!.stubs)]),
     ) as Record<OperationName, CompiledStub[]>;
     const faults: Partial<Record<OperationName, Fault>> = {};
     for (const op of OPERATION_NAMES) {

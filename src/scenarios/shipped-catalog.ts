@@ -19,16 +19,18 @@ export interface CompiledShippedCatalog {
 /**
  * The catalog of the shipped scenarios (`scenarios/*.json`), compiled at build time: the same
  * catalog as `buildCatalog(shippedScenarios())` (`shipped-catalog.test.ts` holds it), without
- * loading the scenario parser or validating anything at runtime. A new catalog at every call (about
- * 2 ms), whose scenarios have objects of their own, as compiling gives.
+ * loading the scenario parser or validating anything at runtime. A new catalog at every call, with
+ * objects of its own; inside it, each distinct stub is parsed once (about 0.4 ms for the catalog, was
+ * 2.4 ms parsing each scenario's copy) and shared by the scenarios that have it, as compiling shares
+ * the stubs a scenario inherits.
  */
 export function compiledShippedCatalog(): ScenarioCatalog {
+  const stubs: Array<CompiledStub | undefined> = [];
+  const stubAt = (i: number) => (stubs[i] ??= JSON.parse(COMPILED_SHIPPED_CATALOG.stubs[i]!) as CompiledStub);
   return new ScenarioCatalog(
     COMPILED_SHIPPED_CATALOG.scenarios.map((scenario) => ({
       ...scenario,
-      operations: Object.fromEntries(
-        Object.entries(scenario.operations).map(([op, indexes]) => [op, indexes.map((i) => JSON.parse(COMPILED_SHIPPED_CATALOG.stubs[i]!) as CompiledStub)]),
-      ) as unknown as CompiledScenario['operations'],
+      operations: Object.fromEntries(Object.entries(scenario.operations).map(([op, indexes]) => [op, indexes.map(stubAt)])) as unknown as CompiledScenario['operations'],
     })),
   );
 }
