@@ -35,7 +35,7 @@ describe('recording proxy memory budget (issue 21.5)', () => {
       }),
     );
     const log: ProxyLogEntry[] = [];
-    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, maxBodyBytes: 700_000, maxInFlightBytes: 1_400_000, policy: DEFAULT_POLICY, store: async () => 'x.json', onExchange: (e) => log.push(e) });
+    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, maxBodyBytes: 700_000, maxInFlightBytes: 1_400_000, policy: DEFAULT_POLICY, store: () => ({ name: 'x.json', written: Promise.resolve() }), onExchange: (e) => log.push(e) });
     const front = await listen(createServer((req, res) => proxy.middleware(req, res, () => res.writeHead(404).end())));
     try {
       const statuses = await Promise.all([1, 2, 3, 4, 5].map((i) => get(`${front}/api/g1/meta/cp?n=${i}`)));
