@@ -49,3 +49,75 @@ describe('recording proxy memory budget (issue 21.5)', () => {
     }
   });
 });
+
+describe('recording proxy: when the client is answered', () => {
+  /** A store whose writes finish only when `finish()` is called; `names` of the recordings handed over. */
+  function heldStore() {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const names: string[] = [];
+    return { names, finish, store: () => ({ name: `meta-cp/${String(names.push('x') - 1).padStart(3, '0')}.json`, written: done }) };
+  }
+
+  it('without responseHeaders: answered before the recording is written; drain() waits for the write, the log comes after it', async () => {
+    const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')));
+    const held = heldStore();
+    const log: ProxyLogEntry[] = [];
+    const recorded: string[] = [];
+    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store, onRecorded: (r) => recorded.push(r.name), onExchange: (e) => log.push(e) });
+    const front = await listen(createServer((req, res) => proxy.middleware(req, res, () => res.writeHead(404).end())));
+    try {
+      // The write never finishes until told: the answer comes anyway.
+      expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
+      expect(held.names).toHaveLength(1);
+      expect(recorded).toEqual([]);
+      expect(log).toEqual([]);
+      let drained = false;
+      const draining = proxy.drain().then(() => (drained = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(drained).toBe(false);
+      held.finish();
+      await draining;
+      expect(recorded).toEqual(['meta-cp/000.json']);
+      expect(log).toMatchObject([{ status: 200, recorded: 'meta-cp/000.json' }]);
+      expect(log[0]!.lost).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('with responseHeaders (they say what became of the recording): the answer waits for the write', async () => {
+    const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')));
+    const held = heldStore();
+    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store, responseHeaders: { recorded: { 'x-mockvideo-match': 'recorded' } } });
+    const front = await listen(createServer((req, res) => proxy.middleware(req, res, () => res.writeHead(404).end())));
+    try {
+      let answered = false;
+      const answer = get(`${front}/api/g1/meta/cp?_region=IN`).then((status) => ((answered = true), status));
+      while (!held.names.length) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(answered).toBe(false);
+      held.finish();
+      expect(await answer).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a write that fails after the answer is reported as lost in the log, with its code', async () => {
+    const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')));
+    const log: ProxyLogEntry[] = [];
+    const failing = () => ({ name: 'meta-cp/000.json', written: Promise.reject(Object.assign(new Error('[mockvideo] Failed to write the recording meta-cp/000.json: ENOSPC'), { code: 'ENOSPC' })) });
+    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: failing, onExchange: (e) => log.push(e) });
+    const front = await listen(createServer((req, res) => proxy.middleware(req, res, () => res.writeHead(404).end())));
+    try {
+      expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
+      await proxy.drain();
+      expect(log).toMatchObject([{ status: 200, recorded: undefined, note: 'NOT RECORDED: ENOSPC', lost: { code: 'ENOSPC' } }]);
+      // And the proxy goes on answering.
+      expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -28,8 +28,8 @@ describe('a write error while recording', () => {
     let code: number | null = null;
     try {
       expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
-      // The recording is written after the client is answered.
-      await eventually(() => filesUnder(out).join('\n'), /^meta-cp\//m);
+      // The recording is written after the client is answered (a finished file, not the temporary one).
+      await eventually(() => filesUnder(out).join('\n'), /^meta-cp\/[0-9a-f]{12}-000\.json$/m);
       expect(filesUnder(out)).toHaveLength(1);
       // The operation folder is replaced by a regular file: no write can go in there, root or not.
       rmSync(join(out, 'meta-cp'), { recursive: true });
@@ -63,7 +63,7 @@ describe('a write error while recording', () => {
     let code: number | null = null;
     try {
       expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
-      await eventually(() => filesUnder(seen).join('\n'), /^meta-cp\//m);
+      await eventually(() => filesUnder(seen).join('\n'), /^meta-cp\/[0-9a-f]{12}-000\.json$/m);
       expect(filesUnder(seen)).toHaveLength(1);
       // Fill the disk.
       const filler = join(seen, 'filler');
@@ -87,7 +87,7 @@ describe('a write error while recording', () => {
       // Room again: recording goes on.
       unlinkSync(filler);
       expect((await getBytes(`${recorder.url}${clientPath('meta/plugin')}`)).status).toBe(200);
-      await eventually(() => filesUnder(seen).join('\n'), /^meta-plugin\//m);
+      await eventually(() => filesUnder(seen).join('\n'), /^meta-plugin\/[0-9a-f]{12}-000\.json$/m);
       expect(filesUnder(seen)).toEqual([expect.stringMatching(/^meta-cp\//), expect.stringMatching(/^meta-plugin\//)]);
     } finally {
       code = await recorder.stop('SIGINT');
@@ -104,7 +104,7 @@ describe('a write error while recording', () => {
     let code: number | null = null;
     try {
       expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
-      await eventually(() => filesUnder(out).join('\n'), /^meta-cp\//m);
+      await eventually(() => filesUnder(out).join('\n'), /^meta-cp\/[0-9a-f]{12}-000\.json$/m);
       rmSync(out, { recursive: true });
       // The lock is refreshed every 2 s: wait until the recorder noticed it is gone.
       const deadline = Date.now() + 8_000;
