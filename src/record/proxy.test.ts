@@ -1,6 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { journalViewOf, type JournalView } from '../journal/journal-view.js';
 import { DEFAULT_POLICY } from '../normalise/index.js';
 import { createRecordingProxy, type ProxyLogEntry } from './proxy.js';
 
@@ -116,6 +117,33 @@ describe('recording proxy: when the client is answered', () => {
       expect(log).toMatchObject([{ status: 200, recorded: undefined, note: 'NOT RECORDED: ENOSPC', lost: { code: 'ENOSPC' } }]);
       // And the proxy goes on answering.
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('the journal view (redacted) is on the response when it closes, for a recording written after the answer and for a passthrough', async () => {
+    const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-echo': 'secret-token-1234' }).end('{"token":"secret-token-1234"}')));
+    const held = heldStore();
+    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store, only: ['meta/cp'] });
+    const atClose: Array<JournalView | undefined> = [];
+    const front = await listen(
+      createServer((req, res) => {
+        // As the device host reads it: when the response closes.
+        res.once('close', () => atClose.push(journalViewOf(res)));
+        proxy.middleware(req, res, () => res.writeHead(404).end());
+      }),
+    );
+    try {
+      // Recorded (its write still pending), then passed through (meta/plugin is not in `only`).
+      expect(await get(`${front}/api/g1/meta/cp?_st=secret-token-1234`)).toBe(200);
+      expect(await get(`${front}/api/g1/meta/plugin?_st=secret-token-1234`)).toBe(200);
+      while (atClose.length < 2) await new Promise((resolve) => setImmediate(resolve));
+      expect(atClose.every((view) => view !== undefined)).toBe(true);
+      expect(JSON.stringify(atClose)).not.toContain('secret-token-1234');
+      expect(atClose[0]!.responseBody).toContain('<SERVICE_TOKEN>');
+      held.finish();
+      await proxy.drain();
     } finally {
       await proxy.close();
     }

@@ -279,9 +279,10 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       else if (!wanted) note = 'not recorded: not in --only';
       else if (status >= 500 && !options.recordFailures) note = 'not recorded: upstream failure (use --record-failures)';
       if (note) {
-        // The journal keeps this exchange redacted as recordings are (never the raw answer), its body cut.
-        setJournalView(res, journalView(facts, options.policy));
         answer(options.responseHeaders?.passthrough);
+        // The journal keeps this exchange redacted as recordings are (never the raw answer), its body
+        // cut: set in this turn, before the response closes.
+        setJournalView(res, journalView(facts, options.policy));
         log(status, undefined, note);
         return;
       }

@@ -24,6 +24,28 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('recordings written after the answer', () => {
+  it('no token in the journal or requests.har, for an exchange recorded after its answer or passed through', async () => {
+    // A token the upstream echoes in its body and a header (ad_config), made of characters that encode.
+    const token = 'tok%2Ben+with%20space%2Fslash%26amp';
+    const out = tempDir();
+    upstream.switches.echoSecrets = true;
+    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', out, '--port', '0', '--quiet', '--only', 'ad_config']);
+    let journal = '';
+    try {
+      // Recorded (ad_config), then passed through without a recording (meta/cp is not in --only).
+      for (const operation of ['ad_config', 'meta/cp'] as const) expect((await fetch(`${recorder.url}${clientPathWith(operation, { _st: token })}`)).status).toBe(200);
+      const { requests } = await (await fetch(`${recorder.url}/__mockvideo/requests`)).json();
+      expect(requests.map((r: { operation: string }) => r.operation)).toEqual(['ad_config', 'meta/cp']);
+      for (const { id } of requests as Array<{ id: number }>) journal += await (await fetch(`${recorder.url}/__mockvideo/requests/${id}`)).text();
+      journal += await (await fetch(`${recorder.url}/__mockvideo/requests.har`)).text();
+    } finally {
+      upstream.switches.echoSecrets = false;
+      expect(await recorder.stop('SIGINT')).toBe(0);
+    }
+    expect(journal).toContain('<SERVICE_TOKEN>');
+    for (const form of [token, decodeURIComponent(token), 'tok+en', 'tok%2Ben']) expect(journal, form).not.toContain(form);
+  });
+
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`a ${signal} during a burst: every answered exchange is recorded, whole and valid; no temporary file is left`, async () => {
       const out = tempDir();
