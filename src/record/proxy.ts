@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Pool } from 'undici';
 import { API_PREFIX, operationOfPath, type OperationName } from '../contract/core.js';
-import { journalView, setJournalView } from '../journal/journal-view.js';
+import { journalView, setJournalView, type JournalFacts, type JournalView } from '../journal/journal-view.js';
 import { RedactionRefusedError, buildRecording, describeRedactions, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording, type Redaction } from '../normalise/index.js';
 import { measuredLatency } from '../latency/latency.js';
 import { DecodedTooLarge, causeOf, decoded, dropped, flat, requestTarget, type UpstreamFailure } from './wire.js';
@@ -88,8 +88,11 @@ export interface RecordingProxyOptions {
    */
   maxInFlightBytes?: number;
   policy: NormalisationPolicy;
-  /** Stores a recording; resolves with its name. */
-  store: (recording: Recording) => Promise<string>;
+  /**
+   * Stores a recording (e.g. `RecordingWriter.queue`): its name (`meta-cp/0a1b2c3d4e5f-000.json`) at
+   * once, and `written`, which resolves once it is in place or rejects with why it could not be.
+   */
+  store: (recording: Recording) => { name: string; written: Promise<unknown> };
   /** Record only these operations (the others are passed through, not recorded). */
   only?: readonly OperationName[];
   /** Record 5xx answers too (default: passed to the client, not recorded). */
@@ -98,11 +101,13 @@ export interface RecordingProxyOptions {
    * Extra headers on the upstream's answers, by what became of the exchange: `recorded` (stored),
    * `passthrough` (passed to the client and not recorded on purpose: a 5xx without `recordFailures`,
    * not in `only`, not an operation). None on an exchange whose recording could not be stored (they
-   * would claim what did not happen), nor on mockvideo's own 502/504 errors.
+   * would claim what did not happen), nor on mockvideo's own 502/504 errors. With them, the answer to
+   * an exchange that is recorded waits until its recording is stored; without them, the client is
+   * answered as soon as the upstream's answer is complete, and the recording is made and stored after.
    * @example { recorded: { 'x-mockvideo-match': 'recorded' }, passthrough: { 'x-mockvideo-match': 'passthrough' } }
    */
   responseHeaders?: { recorded?: Readonly<Record<string, string>>; passthrough?: Readonly<Record<string, string>> };
-  /** Called once the recording of an exchange is stored. */
+  /** Called once the recording of an exchange is stored (in place). */
   onRecorded?: (named: NamedRecording) => void;
   /** Called once per exchange. */
   onExchange?: (entry: ProxyLogEntry) => void;
@@ -112,7 +117,7 @@ export interface RecordingProxyOptions {
 export interface RecordingProxy {
   /** Node/Express middleware: forwards `/api/g1` requests, leaves others to `next()`. */
   middleware: (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void) => void;
-  /** Resolves when every exchange in flight has been answered and stored (or dropped whole). */
+  /** Resolves when every exchange in flight has been answered and its recording stored (or dropped whole). */
   drain: () => Promise<void>;
   /** Closes the upstream connections. */
   close: () => Promise<void>;
@@ -123,8 +128,10 @@ export interface RecordingProxy {
  * targets are ignored). Each `/api/g1` GET or HEAD request is forwarded (other methods get 405:
  * every operation is a GET without a body) with its path and query string as sent
  * (order, repeated `ref` and encoding kept); the upstream's status, headers and body bytes go back
- * unchanged. Exchanges of the six operations are redacted and stored before the client is answered;
- * a compressed body is stored decoded. 5xx answers are stored only with `recordFailures`.
+ * unchanged. Exchanges of the six operations are redacted and stored: after the client is answered
+ * (before it with `responseHeaders`, which tell the client what became of the recording); {@link
+ * RecordingProxy.drain} waits for them. A compressed body is stored decoded. 5xx answers are stored
+ * only with `recordFailures`.
  *
  * When the upstream does not answer completely within `timeoutMs` (headers late, or a body still
  * arriving), the client gets a 504 JSON error `{ error, upstream, cause }` with `cause`
@@ -134,7 +141,7 @@ export interface RecordingProxy {
  * Nothing is stored in any of these cases.
  *
  * @example
- * const proxy = createRecordingProxy({ upstream: 'https://api.example.com', timeoutMs: 10_000, policy: DEFAULT_POLICY, store: (r) => writer.write(r) });
+ * const proxy = createRecordingProxy({ upstream: 'https://api.example.com', timeoutMs: 10_000, policy: DEFAULT_POLICY, store: (r) => writer.queue(r) });
  * app.use(proxy.middleware);
  */
 export function createRecordingProxy(options: RecordingProxyOptions): RecordingProxy {
@@ -161,6 +168,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     const unforwarded = dropped(requestHeaders);
     for (const name in requestHeaders) if (!unforwarded.has(name)) headers[name] = requestHeaders[name]!;
     headers.host = upstream.host;
+    // When the client got the upstream's answer (the log's `durationMs` ends there, not when the recording is in place).
+    let answeredNs: bigint | undefined;
     const log = (status: number, recorded: string | undefined, note: string, redactions: Redaction[] = [], lost?: ProxyLogEntry['lost']) =>
       options.onExchange?.({
         method,
@@ -170,7 +179,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         note,
         leaks: redactions.reduce((n, r) => n + r.count, 0),
         ...(redactions.length ? { redactions } : {}),
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        durationMs: Number((answeredNs ?? process.hrtime.bigint()) - started) / 1e6,
         ...(lost ? { lost } : {}),
       });
     // What this exchange adds to `held`; given back when it ends, however it ends.
@@ -262,45 +271,72 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         log(502, undefined, `upstream body does not decode as ${encoding}`);
         return;
       }
-      let recorded: string | undefined;
-      let note = '';
-      let redactions: Redaction[] = [];
-      let lost: ProxyLogEntry['lost'];
-      let stored: Recording | undefined;
+      const facts: JournalFacts = { method, path, search: at < 0 ? '' : target.slice(at + 1), requestHeaders, status, responseHeaders: answerHeaders, body: plain };
       const wanted = operation && (!options.only || options.only.includes(operation));
+      let note = '';
       if (!operation) note = 'not recorded: not an operation';
       else if (method !== 'GET') note = 'not recorded: only GET is recorded';
       else if (!wanted) note = 'not recorded: not in --only';
       else if (status >= 500 && !options.recordFailures) note = 'not recorded: upstream failure (use --record-failures)';
-      else {
-        try {
-          const result = buildRecording(
-            { method, path, query: splitQuery(at < 0 ? '' : target.slice(at + 1)), requestHeaders, status, responseHeaders: answerHeaders, body: plain, recordedAt: new Date().toISOString() },
-            options.policy,
-          );
-          redactions = result.redactions;
-          result.recording.response.latency = measuredLatency(sentNs, headersNs, lastByteNs);
-          recorded = await options.store(result.recording);
-          stored = result.recording;
-          options.onRecorded?.({ name: recorded, recording: result.recording });
-          if (redactions.length) note = `redacted ${describeRedactions(redactions)}`;
-        } catch (error) {
-          // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
-          lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
-          note = error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
-        }
+      if (note) {
+        answer(options.responseHeaders?.passthrough);
+        // The journal keeps this exchange redacted as recordings are (never the raw answer), its body
+        // cut: set in this turn, before the response closes.
+        setJournalView(res, journalView(facts, options.policy));
+        log(status, undefined, note);
+        return;
       }
-      // The journal keeps this exchange redacted as recordings are (never the raw answer), its body cut.
-      const facts = { method, path, search: at < 0 ? '' : target.slice(at + 1), requestHeaders, status, responseHeaders: answerHeaders, body: plain };
-      setJournalView(res, journalView(facts, options.policy, stored && recorded !== undefined ? { recording: stored, file: recorded } : undefined));
-      const out: Record<string, string | string[]> = {};
-      const unsent = dropped(answerHeaders);
-      for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined && !unsent.has(name.toLowerCase())) out[name] = value;
-      // A lost exchange goes without `responseHeaders` (e.g. `x-mockvideo-match: recorded`): they would claim it was recorded.
-      const extra = lost ? undefined : recorded !== undefined ? options.responseHeaders?.recorded : options.responseHeaders?.passthrough;
-      res.writeHead(status, extra ? { ...out, ...extra } : out);
-      res.end(body);
+      // Without `responseHeaders` nothing in the answer depends on the recording: the client gets it
+      // now, and the recording is made and stored after. With them, the answer says what became of the
+      // recording, so it waits for the store.
+      const answerFirst = !options.responseHeaders;
+      if (answerFirst) answer(undefined);
+      let recorded: string | undefined;
+      let redactions: Redaction[] = [];
+      let lost: ProxyLogEntry['lost'];
+      // What the journal keeps; set on `res` before it closes (in this turn when the client is answered first).
+      let view: JournalView | undefined;
+      try {
+        const result = buildRecording(
+          { method, path, query: splitQuery(facts.search), requestHeaders, status, responseHeaders: answerHeaders, body: plain, recordedAt: new Date().toISOString() },
+          options.policy,
+        );
+        redactions = result.redactions;
+        result.recording.response.latency = measuredLatency(sentNs, headersNs, lastByteNs);
+        const stored = options.store(result.recording);
+        // The journal shows the recording itself (already redacted), named by its file.
+        view = journalView(facts, options.policy, { recording: result.recording, file: stored.name });
+        if (answerFirst) setJournalView(res, view);
+        await stored.written;
+        recorded = stored.name;
+        options.onRecorded?.({ name: recorded, recording: result.recording });
+        if (redactions.length) note = `redacted ${describeRedactions(redactions)}`;
+      } catch (error) {
+        // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
+        lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
+        note = error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
+        // The journal names no recording that is not there. A view already handed over is changed in place.
+        const unrecorded = journalView(facts, options.policy);
+        if (view) Object.assign(view, unrecorded);
+        else if (answerFirst) setJournalView(res, unrecorded);
+        view = unrecorded;
+      }
+      if (!answerFirst) {
+        setJournalView(res, view);
+        // A lost exchange goes without `responseHeaders` (e.g. `x-mockvideo-match: recorded`): they would claim it was recorded.
+        answer(lost ? undefined : options.responseHeaders?.recorded);
+      }
       log(status, recorded, note, redactions, lost);
+
+      /** Sends the upstream's answer as it came (its hop-by-hop headers left out), with `extra` headers. */
+      function answer(extra: Readonly<Record<string, string>> | undefined): void {
+        const out: Record<string, string | string[]> = {};
+        const unsent = dropped(answerHeaders);
+        for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined && !unsent.has(name.toLowerCase())) out[name] = value;
+        res.writeHead(status, extra ? { ...out, ...extra } : out);
+        res.end(body);
+        answeredNs = process.hrtime.bigint();
+      }
     }
 
     function tooLarge(what: string, note: string): void {

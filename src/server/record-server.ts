@@ -71,7 +71,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     timeoutMs: options.timeoutMs,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     policy: options.policy,
-    store: (recording) => writer.write(recording),
+    store: (recording) => writer.queue(recording),
     ...(options.only ? { only: options.only } : {}),
     recordFailures: options.recordFailures ?? false,
     insecureUpstream: options.insecureUpstream ?? false,

@@ -105,7 +105,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       upstream: options.recordMissing.upstream,
       timeoutMs: options.recordMissing.timeoutMs,
       policy: options.policy,
-      store: (recording) => writer!.write(recording),
+      store: (recording) => writer!.queue(recording),
       recordFailures: options.recordMissing.recordFailures ?? false,
       insecureUpstream: options.recordMissing.insecureUpstream ?? false,
       responseHeaders: { recorded: { [MATCH_HEADER]: 'recorded' }, passthrough: { [MATCH_HEADER]: 'passthrough' } },

@@ -268,20 +268,21 @@ function sizeOf(response: RecordedResponse): number {
   return bytes;
 }
 
-/** write-file-atomic's synchronous write, once loaded (see {@link atomicWriter}). */
-let writeAtomicSync: (typeof import('write-file-atomic'))['sync'] | undefined;
+/** write-file-atomic's write, once loaded (see {@link atomicWriter}). */
+let writeAtomic: typeof import('write-file-atomic') | undefined;
 
 /**
- * write-file-atomic's synchronous write (temporary file, then rename), loaded on the first call:
- * `serve` and `replay` never write recordings.
+ * write-file-atomic's asynchronous write (temporary file, then rename; each step in libuv's thread
+ * pool, so the event loop never waits for the disk), loaded on the first call: `serve` and `replay`
+ * never write recordings.
  *
  * Each write registers an exit handler with signal-exit (to remove its temporary file if the process
  * ends mid-write) and removes it after. When it was the only handler, signal-exit installs its ~15
  * signal listeners and removes them again at every write (~0.2 ms). One handler held here for the
  * life of the process keeps them installed.
  */
-function atomicWriter(): (typeof import('write-file-atomic'))['sync'] {
-  if (!writeAtomicSync) {
+function atomicWriter(): typeof import('write-file-atomic') {
+  if (!writeAtomic) {
     const require = createRequire(import.meta.url);
     const writeFileAtomic = require('write-file-atomic') as typeof import('write-file-atomic');
     try {
@@ -291,9 +292,9 @@ function atomicWriter(): (typeof import('write-file-atomic'))['sync'] {
     } catch {
       // Another layout of write-file-atomic's dependencies: writes are only slower.
     }
-    writeAtomicSync = writeFileAtomic.sync;
+    writeAtomic = writeFileAtomic;
   }
-  return writeAtomicSync;
+  return writeAtomic;
 }
 
 /** How long written recordings wait before they are flushed to the disk together, in milliseconds. */
@@ -308,14 +309,26 @@ export interface RecordingWriterOptions {
   replace?: readonly OperationName[];
 }
 
+/** A recording handed to {@link RecordingWriter.queue}: its name at once, and when it is in place. */
+export interface QueuedRecording {
+  /** The file it is written to, in the folder: `meta-cp/0a1b2c3d4e5f-000.json`. */
+  name: string;
+  /** Resolves once the file is in place; rejects with a {@link RecordingWriteError} when it could not be written. */
+  written: Promise<void>;
+}
+
 /**
  * Writes recording files into a folder, atomically (write-file-atomic: a temporary file renamed into
  * place, so a crash or kill never leaves a partial file). Numbers recordings of one key in the order
- * `write` is called, after any already in the folder. Safe for many concurrent writes.
+ * they are handed over ({@link queue} or {@link write}), after any already in the folder, and writes
+ * them one at a time in that order, starting in a later turn of the event loop (`setImmediate`) and
+ * with write-file-atomic's asynchronous write: a recording proxy answers its client first, and the
+ * requests that arrive meanwhile are not held up by the disk (creating a file on a busy ext4 takes
+ * 0.2 to 1 ms of the kernel's time).
  *
- * A write resolves once the file is in place; it is flushed to the disk (fsync) in the background,
- * in batches at most {@link SYNC_BATCH_MS} ms apart, so a recording proxy's client does not wait for
- * the disk. {@link flush} flushes what is left and waits.
+ * A written file is flushed to the disk (fsync) in the background, in batches at most
+ * {@link SYNC_BATCH_MS} ms apart, so a recording proxy's client does not wait for the disk.
+ * {@link flush} writes what is queued, flushes what is left and waits.
  */
 export class RecordingWriter {
   readonly dir: string;
@@ -327,6 +340,11 @@ export class RecordingWriter {
   readonly #pendingReplace: Set<OperationName>;
   /** Operation folders made by this writer (made again when a write finds one gone). */
   readonly #folders = new Set<string>();
+  /** Recordings handed over and not yet written, oldest first. */
+  readonly #queue: Array<{ name: string; recording: Recording; done: (error?: RecordingWriteError) => void }> = [];
+  /** Resolves when the queue is empty (`undefined` while it is). */
+  #idle: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
 
   constructor(dir: string, options: RecordingWriterOptions = {}) {
     this.dir = dir;
@@ -354,42 +372,78 @@ export class RecordingWriter {
   }
 
   /**
+   * Hands over one recording: its name is chosen now (the next number of its key), the file is
+   * written after the recordings handed over before it, in a later turn of the event loop. Never
+   * throws: a failure (here or while writing) rejects `written`.
+   */
+  queue(recording: Recording): QueuedRecording {
+    let name: string;
+    try {
+      name = this.#reserve(recording);
+    } catch (error) {
+      return { name: operationFolder(recording.operation), written: Promise.reject(new RecordingWriteError(this.dir, operationFolder(recording.operation), error)) };
+    }
+    const written = new Promise<void>((resolve, reject) => {
+      this.#queue.push({ name, recording, done: (error) => (error ? reject(error) : resolve()) });
+    });
+    if (this.#queue.length === 1) {
+      this.#idle = new Promise((resolve) => (this.#wake = resolve));
+      setImmediate(() => void this.#writeNext());
+    }
+    return { name, written };
+  }
+
+  /** Writes the oldest queued recording, then the one after it, until the queue is empty. */
+  readonly #writeNext = async (): Promise<void> => {
+    const job = this.#queue[0]!;
+    try {
+      await this.#writeFile(job.name, job.recording);
+      job.done();
+    } catch (error) {
+      job.done(new RecordingWriteError(this.dir, job.name, error));
+    }
+    this.#queue.shift();
+    if (this.#queue.length) void this.#writeNext();
+    else {
+      this.#idle = undefined;
+      this.#wake?.();
+    }
+  };
+
+  /**
    * Writes one recording; resolves with its name (`meta-cp/0a1b2c3d4e5f-000.json`) once the file is
-   * in place. A folder removed meanwhile is made again.
+   * in place (after the recordings queued before it). A folder removed meanwhile is made again.
    *
    * @throws RecordingWriteError when the file cannot be written (disk full `ENOSPC`, a file where a
    * folder should be `ENOTDIR`, `EIO`, `EFBIG`, ...): nothing is left behind, neither the file nor
    * write-file-atomic's temporary file.
    */
   async write(recording: Recording): Promise<string> {
-    let name: string | undefined;
-    try {
-      name = this.#reserve(recording);
-      const folder = join(this.dir, name, '..');
-      const file = join(this.dir, name);
-      const text = formatRecording(recording);
-      // Synchronous: a recording is a few KB, and the file is renamed into place before the client
-      // is answered. The asynchronous variant takes about ten trips through libuv's thread pool
-      // (realpath, stat, open, write, close, rename, unlink), ~1 ms on a busy machine.
-      const writeFile = atomicWriter();
-      if (!this.#folders.has(folder)) {
-        makeFolder(folder);
-        this.#folders.add(folder);
-      }
-      try {
-        writeFile(file, text, { encoding: 'utf8', fsync: false });
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-        // The folder was removed, or replaced by a file, since it was made: made again (or reported), then written.
-        makeFolder(folder);
-        writeFile(file, text, { encoding: 'utf8', fsync: false });
-      }
-      this.#syncLater(file, name);
-      return name;
-    } catch (error) {
-      throw new RecordingWriteError(this.dir, name ?? operationFolder(recording.operation), error);
+    const { name, written } = this.queue(recording);
+    await written;
+    return name;
+  }
+
+  /** Writes `recording` to `name` in the folder, atomically. @throws the file system's error. */
+  async #writeFile(name: string, recording: Recording): Promise<void> {
+    const folder = join(this.dir, name, '..');
+    const file = join(this.dir, name);
+    const text = formatRecording(recording);
+    const writeFile = atomicWriter();
+    if (!this.#folders.has(folder)) {
+      makeFolder(folder);
+      this.#folders.add(folder);
     }
+    try {
+      await writeFile(file, text, { encoding: 'utf8', fsync: false });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // The folder was removed, or replaced by a file, since it was made: made again (or reported), then written.
+      makeFolder(folder);
+      await writeFile(file, text, { encoding: 'utf8', fsync: false });
+    }
+    this.#syncLater(file, name);
   }
 
   /** Flushes a written file, and its folder (the rename), to the disk without holding up the writer's caller. */
@@ -434,10 +488,11 @@ export class RecordingWriter {
   }
 
   /**
-   * Resolves when every recording written so far is on the disk (fsync), with the names of any that
+   * Resolves when every recording handed over so far is written and on the disk (fsync), with the names of any that
    * could not be flushed (and why: `meta-cp/0a1b2c3d4e5f-000.json (EIO)`).
    */
   async flush(): Promise<string[]> {
+    while (this.#idle) await this.#idle;
     if (this.#toSync.length) void this.#syncBatch();
     while (this.#syncing.size) await Promise.allSettled([...this.#syncing]);
     return this.#unsynced.splice(0);

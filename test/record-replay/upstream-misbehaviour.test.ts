@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
-import { recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
+import { eventually, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
 import { clientPathWith } from '../support/sessions.js';
 
 const GOOD_BODY = '{"data":{"end":[],"exit":[],"suspend":[]},"msg":"OK","result":1}';
@@ -99,6 +99,8 @@ describe('an upstream that misbehaves while recording', () => {
     const big = await get('localplay/recomm');
     expect(big.status).toBe(200);
     expect(big.text.length).toBeGreaterThan(10 * 1024 * 1024);
+    // The recording is written after the client is answered.
+    await eventually(() => recordingFiles(out).map((f) => f.name).join('\n'), /^localplay-recomm\//m, 10_000);
     const [file] = recordingFiles(out).filter((f) => f.name.startsWith('localplay-recomm'));
     expect(JSON.parse(file!.text).response.body).toBe(big.text);
 
@@ -149,6 +151,7 @@ describe('an upstream too slow for --upstream-timeout', () => {
     const answer = await fetch(`${slow.url}${clientPath('localplay/diversion')}`);
     expect(answer.status).toBe(200);
     expect(await answer.text()).toBe(GOOD_BODY);
+    await eventually(() => recordingFiles(slowOut).map((f) => f.name).join('\n'), /^localplay-diversion\//m);
     expect(recordingFiles(slowOut).map((f) => f.name)).toEqual([expect.stringMatching(/^localplay-diversion\/.*-000\.json$/)]);
   });
 });

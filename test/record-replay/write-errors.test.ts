@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canMountTmpfs, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
-import { getBytes, tempDir } from '../support/recordings.js';
+import { eventually, getBytes, tempDir } from '../support/recordings.js';
 import { useUpstream } from '../support/upstream.js';
 
 const upstream = useUpstream();
@@ -28,6 +28,8 @@ describe('a write error while recording', () => {
     let code: number | null = null;
     try {
       expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
+      // The recording is written after the client is answered (a finished file, not the temporary one).
+      await eventually(() => filesUnder(out).join('\n'), /^meta-cp\/[0-9a-f]{12}-000\.json$/m);
       expect(filesUnder(out)).toHaveLength(1);
       // The operation folder is replaced by a regular file: no write can go in there, root or not.
       rmSync(join(out, 'meta-cp'), { recursive: true });
@@ -61,6 +63,7 @@ describe('a write error while recording', () => {
     let code: number | null = null;
     try {
       expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
+      await eventually(() => filesUnder(seen).join('\n'), /^meta-cp\/[0-9a-f]{12}-000\.json$/m);
       expect(filesUnder(seen)).toHaveLength(1);
       // Fill the disk.
       const filler = join(seen, 'filler');
@@ -77,11 +80,14 @@ describe('a write error while recording', () => {
         expect(answer.status).toBe(200);
         expect(answer.body.equals(upstream.sent.at(-1)!)).toBe(true);
       }
-      // Neither a recording nor write-file-atomic's temporary file (`<name>.json.<n>`) is left.
+      // Both writes failed (reported after the answers)...
+      await eventually(recorder.stderr, /(NOT recorded: write error ENOSPC[^]*){2}/);
+      // ...and left neither a recording nor write-file-atomic's temporary file (`<name>.json.<n>`).
       expect(filesUnder(seen)).toEqual(['filler', expect.stringMatching(/^meta-cp\/[0-9a-f]{12}-000\.json$/)]);
       // Room again: recording goes on.
       unlinkSync(filler);
       expect((await getBytes(`${recorder.url}${clientPath('meta/plugin')}`)).status).toBe(200);
+      await eventually(() => filesUnder(seen).join('\n'), /^meta-plugin\/[0-9a-f]{12}-000\.json$/m);
       expect(filesUnder(seen)).toEqual([expect.stringMatching(/^meta-cp\//), expect.stringMatching(/^meta-plugin\//)]);
     } finally {
       code = await recorder.stop('SIGINT');
@@ -98,6 +104,7 @@ describe('a write error while recording', () => {
     let code: number | null = null;
     try {
       expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
+      await eventually(() => filesUnder(out).join('\n'), /^meta-cp\/[0-9a-f]{12}-000\.json$/m);
       rmSync(out, { recursive: true });
       // The lock is refreshed every 2 s: wait until the recorder noticed it is gone.
       const deadline = Date.now() + 8_000;

@@ -143,7 +143,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           // A session with lost exchanges is an incomplete recording: a script must be able to tell.
           process.exit(tally.lost || tally.refused ? EXIT.problems : EXIT.ok);
         }, exitWithError);
-      }, `[mockvideo] Stopped at once: exchanges still in flight were not recorded (the files written are whole).\n`);
+      }, `[mockvideo] Stopped at once: exchanges still in flight were not recorded, nor answered ones whose recording was still waiting to be written (the files written are whole).\n`);
     } catch (error) {
       exitWithError(error);
     }
