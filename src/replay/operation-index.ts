@@ -1,5 +1,5 @@
 import type { OperationName } from '../contract/core.js';
-import type { QueryMultimap } from '../normalise/index.js';
+import { decodeComponent, type QueryMultimap, type RawPair } from '../normalise/index.js';
 import { IntList, TextMap, grownSlots } from './compact.js';
 
 /**
@@ -99,6 +99,8 @@ class Ranking {
 interface NameGroup {
   /** The name ids of the group's parameters. */
   names: ReadonlySet<number>;
+  /** The same, ascending. */
+  sorted: readonly number[];
   /** The positions of its keys, ascending. */
   members: IntList;
 }
@@ -134,6 +136,12 @@ export class OperationIndex {
   #slots = new Int32Array(1024).fill(-1);
   readonly #groupIds = new Map<string, number>();
   readonly #groups: NameGroup[] = [];
+  /** The group of the last key added. */
+  #lastGroup = 0;
+  // Scratch space of `addPairs`: the name id of each pair, and per name id the last call that met it.
+  #scratch = new Int32Array(64);
+  #seenAt = new Uint32Array(64);
+  #seenGeneration = 0;
   // Scratch space of one search: a count per key position, valid where `#stamp` holds the search's generation.
   #score = new Int32Array(1024);
   #stamp = new Uint32Array(1024);
@@ -147,14 +155,7 @@ export class OperationIndex {
   }
 
   #pairId(nameId: number, values: readonly string[], create: boolean): number | undefined {
-    if (values.length === 1) {
-      let id = this.#single[nameId]!.get(values[0]!);
-      if (id === undefined && create) {
-        id = this.#newPair(nameId);
-        this.#pairValue.push(this.#single[nameId]!.add(values[0]!, id));
-      }
-      return id;
-    }
+    if (values.length === 1) return create ? this.#singlePairId(nameId, values[0]!) : this.#single[nameId]!.get(values[0]!);
     const table = (this.#repeated[nameId] ??= new Map());
     const json = JSON.stringify(values);
     let id = table.get(json);
@@ -162,6 +163,17 @@ export class OperationIndex {
       id = this.#newPair(nameId);
       this.#pairValue.push(-1 - (this.#repeatedValues.push(values.slice()) - 1));
       table.set(json, id);
+    }
+    return id;
+  }
+
+  /** The pair id of a parameter sent once with `value`, made if new. */
+  #singlePairId(nameId: number, value: string): number {
+    const single = this.#single[nameId]!;
+    let id = single.get(value);
+    if (id === undefined) {
+      id = this.#newPair(nameId);
+      this.#pairValue.push(single.add(value, id));
     }
     return id;
   }
@@ -231,7 +243,64 @@ export class OperationIndex {
    * others of that key, or as a new key. Returns the key's position.
    */
   add(method: string, query: QueryMultimap, recording: number): number {
-    const pairIds = this.#pairsOf(query, true)!;
+    return this.#addKey(method, this.#pairsOf(query, true)!, recording);
+  }
+
+  /**
+   * As {@link add}, from the raw query pairs of a stored request: `nameOf` gives the decoded name
+   * of a raw one, or `undefined` for a parameter left out of matching (see `queryMultimap`, whose
+   * key this gives). Builds no multimap: for loading a folder of recordings, whose queries repeat
+   * most pairs.
+   */
+  addPairs(method: string, pairs: readonly RawPair[], nameOf: (rawName: string) => string | undefined, recording: number): number {
+    const count = pairs.length;
+    if (this.#scratch.length < count) this.#scratch = new Int32Array(count * 2);
+    const nameIds = this.#scratch;
+    if (++this.#seenGeneration === 0x1_0000_0000) {
+      this.#seenAt.fill(0);
+      this.#seenGeneration = 1;
+    }
+    const generation = this.#seenGeneration;
+    let repeated = false;
+    for (let i = 0; i < count; i++) {
+      const name = nameOf(pairs[i]![0]);
+      if (name === undefined) {
+        nameIds[i] = -1;
+        continue;
+      }
+      const nameId = this.#nameId(name, true)!;
+      if (nameId >= this.#seenAt.length) {
+        const seenAt = new Uint32Array(Math.max(16, nameId * 2));
+        seenAt.set(this.#seenAt);
+        this.#seenAt = seenAt;
+      }
+      if (this.#seenAt[nameId] === generation) repeated = true;
+      this.#seenAt[nameId] = generation;
+      nameIds[i] = nameId;
+    }
+    const pairIds: number[] = [];
+    if (!repeated) {
+      for (let i = 0; i < count; i++) {
+        const nameId = nameIds[i]!;
+        if (nameId >= 0) pairIds.push(this.#singlePairId(nameId, decodeComponent(pairs[i]![1])));
+      }
+    } else {
+      // A parameter sent more than once is one pair: its values in the order sent.
+      const values = new Map<number, string[]>();
+      for (let i = 0; i < count; i++) {
+        const nameId = nameIds[i]!;
+        if (nameId < 0) continue;
+        const value = decodeComponent(pairs[i]![1]);
+        const list = values.get(nameId);
+        if (list) list.push(value);
+        else values.set(nameId, [value]);
+      }
+      for (const [nameId, list] of values) pairIds.push(this.#pairId(nameId, list, true)!);
+    }
+    return this.#addKey(method, pairIds.sort(ascending), recording);
+  }
+
+  #addKey(method: string, pairIds: readonly number[], recording: number): number {
     let methodId = this.#methods.indexOf(method);
     if (methodId < 0) methodId = this.#methods.push(method) - 1;
     const hash = hashOf(methodId, pairIds);
@@ -242,13 +311,7 @@ export class OperationIndex {
       else this.#keyMore.set(found.position, [recording]);
       return found.position;
     }
-    const nameIds = pairIds.map((id) => this.#pairName.get(id)).sort(ascending);
-    const names = nameIds.join(',');
-    let groupId = this.#groupIds.get(names);
-    if (groupId === undefined) {
-      groupId = this.#groups.push({ names: new Set(nameIds), members: new IntList(64) }) - 1;
-      this.#groupIds.set(names, groupId);
-    }
+    const groupId = this.#groupOf(pairIds);
     const position = this.#keyMethod.push(methodId);
     this.#keyGroup.push(groupId);
     this.#keyFirst.push(recording);
@@ -268,6 +331,21 @@ export class OperationIndex {
       this.#generation = 0;
     }
     return position;
+  }
+
+  /** The name group of a key with `pairIds`: the last one used when its names are the same (keys of a folder mostly share their names), else by its names. */
+  #groupOf(pairIds: readonly number[]): number {
+    const nameIds = pairIds.map((id) => this.#pairName.get(id)).sort(ascending);
+    const last = this.#groups[this.#lastGroup];
+    if (last && last.sorted.length === nameIds.length && last.sorted.every((nameId, i) => nameId === nameIds[i])) return this.#lastGroup;
+    const names = nameIds.join(',');
+    let groupId = this.#groupIds.get(names);
+    if (groupId === undefined) {
+      groupId = this.#groups.push({ names: new Set(nameIds), sorted: nameIds, members: new IntList(16) }) - 1;
+      this.#groupIds.set(names, groupId);
+    }
+    this.#lastGroup = groupId;
+    return groupId;
   }
 
   /** The position of the key of `method` (upper case) and `query`, or -1. Costs one step per parameter of the query. */
