@@ -36,6 +36,9 @@ type Postings = number | number[] | IntList;
 
 const LONG_POSTINGS = 256;
 
+/** The most raw parameter names whose name id an operation's index remembers (see `addPairs`). */
+const MAX_RAW_NAMES = 4096;
+
 function postingsLength(postings: Postings | undefined): number {
   return postings === undefined ? 0 : typeof postings === 'number' ? 1 : postings.length;
 }
@@ -117,34 +120,39 @@ export class OperationIndex {
   /** Per name id: its pair ids, and how many keys have the parameter. */
   readonly #pairsOfName: IntList[] = [];
   readonly #keysWithName: number[] = [];
-  readonly #pairName = new IntList(1024);
+  readonly #pairName = new IntList(16);
   /** Pair id → its value: the number of the text in its name's `#single` map, or -1 - its place in `#repeatedValues`. */
-  readonly #pairValue = new IntList(1024);
+  readonly #pairValue = new IntList(16);
   /** Pair id → the positions of the keys holding it, ascending. */
   readonly #postings: Array<Postings | undefined> = [];
   // The keys, by position: method, name group, first recording, pair ids (a slice of one pool) and hash.
   readonly #methods: string[] = [];
-  readonly #keyMethod = new IntList(1024);
-  readonly #keyGroup = new IntList(1024);
-  readonly #keyFirst = new IntList(1024);
-  readonly #keyStart = new IntList(1024);
-  readonly #keyHash = new IntList(1024);
-  readonly #pairPool = new IntList(16 * 1024);
+  readonly #keyMethod = new IntList(16);
+  readonly #keyGroup = new IntList(16);
+  readonly #keyFirst = new IntList(16);
+  readonly #keyStart = new IntList(16);
+  readonly #keyHash = new IntList(16);
+  readonly #pairPool = new IntList(64);
   /** Position → the recordings after the first, for the few keys recorded more than once. */
   readonly #keyMore = new Map<number, number[]>();
   /** Open addressing over key positions (-1: empty), at most half full. */
-  #slots = new Int32Array(1024).fill(-1);
+  #slots = new Int32Array(16).fill(-1);
   readonly #groupIds = new Map<string, number>();
   readonly #groups: NameGroup[] = [];
   /** The group of the last key added. */
   #lastGroup = 0;
+  // For `addPairs`: name ids by raw name (-1: left out of matching), and per name id the raw value
+  // it was last sent once with and that value's pair id.
+  readonly #rawNameIds = new Map<string, number>();
+  readonly #lastRawValue: string[] = [];
+  readonly #lastPairId: number[] = [];
   // Scratch space of `addPairs`: the name id of each pair, and per name id the last call that met it.
   #scratch = new Int32Array(64);
   #seenAt = new Uint32Array(64);
   #seenGeneration = 0;
   // Scratch space of one search: a count per key position, valid where `#stamp` holds the search's generation.
-  #score = new Int32Array(1024);
-  #stamp = new Uint32Array(1024);
+  #score = new Int32Array(16);
+  #stamp = new Uint32Array(16);
   #generation = 0;
 
   constructor(readonly operation: OperationName) {}
@@ -249,8 +257,9 @@ export class OperationIndex {
   /**
    * As {@link add}, from the raw query pairs of a stored request: `nameOf` gives the decoded name
    * of a raw one, or `undefined` for a parameter left out of matching (see `queryMultimap`, whose
-   * key this gives). Builds no multimap: for loading a folder of recordings, whose queries repeat
-   * most pairs.
+   * key this gives); it must give the same answer for a name every time (the index remembers it).
+   * Builds no multimap, and a value sent as in the recording before costs one comparison: for
+   * loading a folder of recordings, whose queries repeat most pairs.
    */
   addPairs(method: string, pairs: readonly RawPair[], nameOf: (rawName: string) => string | undefined, recording: number): number {
     const count = pairs.length;
@@ -263,12 +272,15 @@ export class OperationIndex {
     const generation = this.#seenGeneration;
     let repeated = false;
     for (let i = 0; i < count; i++) {
-      const name = nameOf(pairs[i]![0]);
-      if (name === undefined) {
-        nameIds[i] = -1;
-        continue;
+      const rawName = pairs[i]![0];
+      let nameId = this.#rawNameIds.get(rawName);
+      if (nameId === undefined) {
+        const name = nameOf(rawName);
+        nameId = name === undefined ? -1 : this.#nameId(name, true)!;
+        if (this.#rawNameIds.size < MAX_RAW_NAMES) this.#rawNameIds.set(rawName, nameId);
       }
-      const nameId = this.#nameId(name, true)!;
+      nameIds[i] = nameId;
+      if (nameId < 0) continue;
       if (nameId >= this.#seenAt.length) {
         const seenAt = new Uint32Array(Math.max(16, nameId * 2));
         seenAt.set(this.#seenAt);
@@ -276,13 +288,18 @@ export class OperationIndex {
       }
       if (this.#seenAt[nameId] === generation) repeated = true;
       this.#seenAt[nameId] = generation;
-      nameIds[i] = nameId;
     }
     const pairIds: number[] = [];
     if (!repeated) {
       for (let i = 0; i < count; i++) {
         const nameId = nameIds[i]!;
-        if (nameId >= 0) pairIds.push(this.#singlePairId(nameId, decodeComponent(pairs[i]![1])));
+        if (nameId < 0) continue;
+        const raw = pairs[i]![1];
+        if (this.#lastRawValue[nameId] !== raw) {
+          this.#lastRawValue[nameId] = raw;
+          this.#lastPairId[nameId] = this.#singlePairId(nameId, decodeComponent(raw));
+        }
+        pairIds.push(this.#lastPairId[nameId]!);
       }
     } else {
       // A parameter sent more than once is one pair: its values in the order sent.

@@ -22,12 +22,6 @@ export interface IndexedRecording {
   readonly recording: Recording | undefined;
 }
 
-/** The most raw parameter names whose decoded name a {@link RecordingIndex} remembers. */
-const MAX_KNOWN_NAMES = 4096;
-
-/** A raw parameter name that the policy leaves out of matching. */
-const IGNORED = Symbol('ignored');
-
 class Entry implements IndexedRecording {
   constructor(
     readonly owner: RecordingIndex,
@@ -86,8 +80,8 @@ export class RecordingIndex {
   readonly #operations = new Map<OperationName, OperationIndex>();
   // Per recording number: its name, operation (its place in OPERATION_NAMES) and key position; the whole recording when given in memory.
   readonly #names = new TextPool();
-  readonly #operationOf = new IntList(1024);
-  readonly #positionOf = new IntList(1024);
+  readonly #operationOf = new IntList(16);
+  readonly #positionOf = new IntList(16);
   readonly #whole = new Map<number, Recording>();
 
   constructor(recordings: ReadonlyArray<NamedRecording | RecordingRef>, policy: NormalisationPolicy, source?: RecordingSource) {
@@ -131,19 +125,11 @@ export class RecordingIndex {
     return id;
   }
 
-  /**
-   * The decoded name of a raw parameter name, or `undefined` when the policy leaves it out of
-   * matching (as `queryMultimap` decides), remembered for the first {@link MAX_KNOWN_NAMES} raw names.
-   */
+  /** The decoded name of a raw parameter name, or `undefined` when the policy leaves it out of matching (as `queryMultimap` decides). */
   readonly #nameOf = (rawName: string): string | undefined => {
-    const known = this.#knownNames.get(rawName);
-    if (known !== undefined) return known === IGNORED ? undefined : known;
     const name = decodeComponent(rawName);
-    const ignored = ignoredBecause(this.policy, name) !== undefined;
-    if (this.#knownNames.size < MAX_KNOWN_NAMES) this.#knownNames.set(rawName, ignored ? IGNORED : name);
-    return ignored ? undefined : name;
+    return ignoredBecause(this.policy, name) === undefined ? name : undefined;
   };
-  readonly #knownNames = new Map<string, string | typeof IGNORED>();
 
   #entry(id: number): Entry {
     const operation = OPERATION_NAMES[this.#operationOf.get(id)]!;

@@ -56,7 +56,6 @@ export interface RunReplayOptions {
  * near-miss table of every request no recording answers.
  */
 export async function runReplay(options: RunReplayOptions): Promise<void> {
-  keepHeapSmall();
   // Loaded when replay runs, not at every start of the CLI.
   const [{ progressCallback }, { formatNearMissReport }, recorder, { startReplayServer }, { loadCheckedRecordingIndex }, { watchFolder }] = await Promise.all([
     import('../progress.js'),
@@ -88,6 +87,8 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
       if (entry.lost) process.stderr.write(recorder!.lostExchangeLine(entry));
     },
   });
+  // After the folder is read: its garbage is collected faster with the young generation grown as it needs.
+  keepHeapSmall();
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
   process.stdout.write(dashboardLine(running.url));
