@@ -144,6 +144,9 @@ export class OperationIndex {
   // For `addPairs`: name ids by raw name (-1: left out of matching), and per name id the raw value
   // it was last sent once with and that value's pair id.
   readonly #rawNameIds = new Map<string, number>();
+  /** The raw names of the last query added, by place, and their name ids. */
+  readonly #lastRawNames: string[] = [];
+  readonly #lastNameIds: number[] = [];
   readonly #lastRawValue: string[] = [];
   readonly #lastPairId: number[] = [];
   // Scratch space of `addPairs`: the name id of each pair, and per name id the last call that met it.
@@ -271,13 +274,21 @@ export class OperationIndex {
     }
     const generation = this.#seenGeneration;
     let repeated = false;
+    const lastNames = this.#lastRawNames;
     for (let i = 0; i < count; i++) {
       const rawName = pairs[i]![0];
-      let nameId = this.#rawNameIds.get(rawName);
-      if (nameId === undefined) {
-        const name = nameOf(rawName);
-        nameId = name === undefined ? -1 : this.#nameId(name, true)!;
-        if (this.#rawNameIds.size < MAX_RAW_NAMES) this.#rawNameIds.set(rawName, nameId);
+      let nameId: number | undefined;
+      // Usually the name at the same place in the recording before.
+      if (lastNames[i] === rawName) nameId = this.#lastNameIds[i]!;
+      else {
+        nameId = this.#rawNameIds.get(rawName);
+        if (nameId === undefined) {
+          const name = nameOf(rawName);
+          nameId = name === undefined ? -1 : this.#nameId(name, true)!;
+          if (this.#rawNameIds.size < MAX_RAW_NAMES) this.#rawNameIds.set(rawName, nameId);
+        }
+        lastNames[i] = rawName;
+        this.#lastNameIds[i] = nameId;
       }
       nameIds[i] = nameId;
       if (nameId < 0) continue;
@@ -352,9 +363,10 @@ export class OperationIndex {
 
   /** The name group of a key with `pairIds`: the last one used when its names are the same (keys of a folder mostly share their names), else by its names. */
   #groupOf(pairIds: readonly number[]): number {
-    const nameIds = pairIds.map((id) => this.#pairName.get(id)).sort(ascending);
     const last = this.#groups[this.#lastGroup];
-    if (last && last.sorted.length === nameIds.length && last.sorted.every((nameId, i) => nameId === nameIds[i])) return this.#lastGroup;
+    // A key has each name once: the same count, all in the last group's names, is the same set.
+    if (last && last.sorted.length === pairIds.length && pairIds.every((id) => last.names.has(this.#pairName.get(id)))) return this.#lastGroup;
+    const nameIds = pairIds.map((id) => this.#pairName.get(id)).sort(ascending);
     const names = nameIds.join(',');
     let groupId = this.#groupIds.get(names);
     if (groupId === undefined) {
