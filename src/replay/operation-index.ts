@@ -102,8 +102,6 @@ class Ranking {
 interface NameGroup {
   /** The name ids of the group's parameters. */
   names: ReadonlySet<number>;
-  /** The same, ascending. */
-  sorted: readonly number[];
   /** The positions of its keys, ascending. */
   members: IntList;
 }
@@ -365,12 +363,12 @@ export class OperationIndex {
   #groupOf(pairIds: readonly number[]): number {
     const last = this.#groups[this.#lastGroup];
     // A key has each name once: the same count, all in the last group's names, is the same set.
-    if (last && last.sorted.length === pairIds.length && pairIds.every((id) => last.names.has(this.#pairName.get(id)))) return this.#lastGroup;
+    if (last && last.names.size === pairIds.length && pairIds.every((id) => last.names.has(this.#pairName.get(id)))) return this.#lastGroup;
     const nameIds = pairIds.map((id) => this.#pairName.get(id)).sort(ascending);
     const names = nameIds.join(',');
     let groupId = this.#groupIds.get(names);
     if (groupId === undefined) {
-      groupId = this.#groups.push({ names: new Set(nameIds), sorted: nameIds, members: new IntList(16) }) - 1;
+      groupId = this.#groups.push({ names: new Set(nameIds), members: new IntList(16) }) - 1;
       this.#groupIds.set(names, groupId);
     }
     this.#lastGroup = groupId;
