@@ -6,10 +6,9 @@ import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall } from '../heap.js';
 import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-import { allowHostOption, engineOption, hostOption, portOption, scenariosDirOption } from '../options.js';
+import { allowHostOption, engineOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, scenariosDirOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
 import type { Engine } from '../../server/serve-server.js';
 import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
-import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
 interface ReplayArgs extends NormaliseArgs, StateArgs {
   dir: string;
