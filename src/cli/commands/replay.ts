@@ -3,7 +3,7 @@ import { MockvideoError } from '../../errors.js';
 import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.js';
 import type { MatchMode } from '../../replay/replayer.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
-import { keepHeapSmall } from '../heap.js';
+import { keepHeapSmall, keepYoungGenerationSmall } from '../heap.js';
 import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { allowHostOption, engineOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, scenariosDirOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
@@ -55,6 +55,7 @@ export interface RunReplayOptions {
  * near-miss table of every request no recording answers.
  */
 export async function runReplay(options: RunReplayOptions): Promise<void> {
+  keepHeapSmall();
   // Loaded when replay runs, not at every start of the CLI.
   const [{ progressCallback }, { formatNearMissReport }, recorder, { startReplayServer }, { loadCheckedRecordingIndex }, { watchFolder }] = await Promise.all([
     import('../progress.js'),
@@ -87,7 +88,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     },
   });
   // After the folder is read: its garbage is collected faster with the young generation grown as it needs.
-  keepHeapSmall();
+  keepYoungGenerationSmall();
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
   process.stdout.write(dashboardLine(running.url));
