@@ -1,4 +1,5 @@
 import type { Options } from 'yargs';
+import { MockvideoError } from '../errors.js';
 
 /** `--port`: an integer from 0 to 65535; 0 picks a free port. */
 export const portOption = {
@@ -68,3 +69,43 @@ export const allowHostOption = {
   array: true,
   describe: "Also forward requests whose Host is this name (e.g. a DNS name of this machine); the machine's own names and addresses and 10.0.2.2 always work",
 } as const;
+
+/** Checks `--upstream`: an http(s) URL. @throws MockvideoError (`MV_USAGE`). */
+export function upstreamUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new MockvideoError('MV_USAGE', `--upstream must be a URL like https://api.example.com, got "${value}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MockvideoError('MV_USAGE', `--upstream must be http:// or https://, got "${value}".`);
+  return url.toString().replace(/\/$/, '');
+}
+
+/** `--upstream-timeout`: seconds, a positive number; a total deadline for headers and body. */
+export const upstreamTimeoutOption = {
+  type: 'number',
+  default: 10,
+  describe: 'Seconds the upstream has to answer completely, headers and body, before the client gets a 504',
+  coerce: (value: unknown) => {
+    const seconds = Number(value);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`--upstream-timeout must be a positive number of seconds, got "${String(value)}"`);
+    return seconds;
+  },
+} as const;
+
+/** `--insecure-upstream`: accept an https upstream whose certificate does not verify. */
+export const insecureUpstreamOption = {
+  type: 'boolean',
+  default: false,
+  describe: 'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name); by default it is refused with a 502',
+} as const;
+
+/**
+ * The warning printed at start with `--insecure-upstream`, on stderr.
+ * @example insecureUpstreamWarning('https://staging.example.com') // '[mockvideo] Warning: --insecure-upstream: ...'
+ */
+export function insecureUpstreamWarning(upstream: string): string {
+  if (!upstream.startsWith('https:')) return `[mockvideo] Warning: --insecure-upstream has no effect: ${upstream} is not https.\n`;
+  return `[mockvideo] Warning: --insecure-upstream: the TLS certificate of ${upstream} is not checked, so anyone on the network path can read and change what is recorded. Use it only for a test server you trust.\n`;
+}

@@ -48,9 +48,9 @@ export class IntList {
  * JavaScript string (lone surrogates included), one byte a character for the usual ASCII.
  */
 export class TextPool {
-  #bytes = new Uint8Array(4096);
+  #bytes = new Uint8Array(64);
   #used = 0;
-  readonly #starts = new IntList(1024);
+  readonly #starts = new IntList(16);
 
   /** The number of texts. */
   get length(): number {

@@ -1,5 +1,5 @@
 import type { OperationName } from '../contract/core.js';
-import type { QueryMultimap } from '../normalise/index.js';
+import { decodeComponent, type QueryMultimap, type RawPair } from '../normalise/index.js';
 import { IntList, TextMap, grownSlots } from './compact.js';
 
 /**
@@ -35,6 +35,9 @@ export interface RankedKey {
 type Postings = number | number[] | IntList;
 
 const LONG_POSTINGS = 256;
+
+/** The most raw parameter names whose name id an operation's index remembers (see `addPairs`). */
+const MAX_RAW_NAMES = 4096;
 
 function postingsLength(postings: Postings | undefined): number {
   return postings === undefined ? 0 : typeof postings === 'number' ? 1 : postings.length;
@@ -115,28 +118,42 @@ export class OperationIndex {
   /** Per name id: its pair ids, and how many keys have the parameter. */
   readonly #pairsOfName: IntList[] = [];
   readonly #keysWithName: number[] = [];
-  readonly #pairName = new IntList(1024);
+  readonly #pairName = new IntList(16);
   /** Pair id → its value: the number of the text in its name's `#single` map, or -1 - its place in `#repeatedValues`. */
-  readonly #pairValue = new IntList(1024);
+  readonly #pairValue = new IntList(16);
   /** Pair id → the positions of the keys holding it, ascending. */
   readonly #postings: Array<Postings | undefined> = [];
   // The keys, by position: method, name group, first recording, pair ids (a slice of one pool) and hash.
   readonly #methods: string[] = [];
-  readonly #keyMethod = new IntList(1024);
-  readonly #keyGroup = new IntList(1024);
-  readonly #keyFirst = new IntList(1024);
-  readonly #keyStart = new IntList(1024);
-  readonly #keyHash = new IntList(1024);
-  readonly #pairPool = new IntList(16 * 1024);
+  readonly #keyMethod = new IntList(16);
+  readonly #keyGroup = new IntList(16);
+  readonly #keyFirst = new IntList(16);
+  readonly #keyStart = new IntList(16);
+  readonly #keyHash = new IntList(16);
+  readonly #pairPool = new IntList(64);
   /** Position → the recordings after the first, for the few keys recorded more than once. */
   readonly #keyMore = new Map<number, number[]>();
   /** Open addressing over key positions (-1: empty), at most half full. */
-  #slots = new Int32Array(1024).fill(-1);
+  #slots = new Int32Array(16).fill(-1);
   readonly #groupIds = new Map<string, number>();
   readonly #groups: NameGroup[] = [];
+  /** The group of the last key added. */
+  #lastGroup = 0;
+  // For `addPairs`: name ids by raw name (-1: left out of matching), and per name id the raw value
+  // it was last sent once with and that value's pair id.
+  readonly #rawNameIds = new Map<string, number>();
+  /** The raw names of the last query added, by place, and their name ids. */
+  readonly #lastRawNames: string[] = [];
+  readonly #lastNameIds: number[] = [];
+  readonly #lastRawValue: string[] = [];
+  readonly #lastPairId: number[] = [];
+  // Scratch space of `addPairs`: the name id of each pair, and per name id the last call that met it.
+  #scratch = new Int32Array(64);
+  #seenAt = new Uint32Array(64);
+  #seenGeneration = 0;
   // Scratch space of one search: a count per key position, valid where `#stamp` holds the search's generation.
-  #score = new Int32Array(1024);
-  #stamp = new Uint32Array(1024);
+  #score = new Int32Array(16);
+  #stamp = new Uint32Array(16);
   #generation = 0;
 
   constructor(readonly operation: OperationName) {}
@@ -147,14 +164,7 @@ export class OperationIndex {
   }
 
   #pairId(nameId: number, values: readonly string[], create: boolean): number | undefined {
-    if (values.length === 1) {
-      let id = this.#single[nameId]!.get(values[0]!);
-      if (id === undefined && create) {
-        id = this.#newPair(nameId);
-        this.#pairValue.push(this.#single[nameId]!.add(values[0]!, id));
-      }
-      return id;
-    }
+    if (values.length === 1) return create ? this.#singlePairId(nameId, values[0]!) : this.#single[nameId]!.get(values[0]!);
     const table = (this.#repeated[nameId] ??= new Map());
     const json = JSON.stringify(values);
     let id = table.get(json);
@@ -162,6 +172,17 @@ export class OperationIndex {
       id = this.#newPair(nameId);
       this.#pairValue.push(-1 - (this.#repeatedValues.push(values.slice()) - 1));
       table.set(json, id);
+    }
+    return id;
+  }
+
+  /** The pair id of a parameter sent once with `value`, made if new. */
+  #singlePairId(nameId: number, value: string): number {
+    const single = this.#single[nameId]!;
+    let id = single.get(value);
+    if (id === undefined) {
+      id = this.#newPair(nameId);
+      this.#pairValue.push(single.add(value, id));
     }
     return id;
   }
@@ -231,7 +252,81 @@ export class OperationIndex {
    * others of that key, or as a new key. Returns the key's position.
    */
   add(method: string, query: QueryMultimap, recording: number): number {
-    const pairIds = this.#pairsOf(query, true)!;
+    return this.#addKey(method, this.#pairsOf(query, true)!, recording);
+  }
+
+  /**
+   * As {@link add}, from the raw query pairs of a stored request: `nameOf` gives the decoded name
+   * of a raw one, or `undefined` for a parameter left out of matching (see `queryMultimap`, whose
+   * key this gives); it must give the same answer for a name every time (the index remembers it).
+   * Builds no multimap, and a value sent as in the recording before costs one comparison: for
+   * loading a folder of recordings, whose queries repeat most pairs.
+   */
+  addPairs(method: string, pairs: readonly RawPair[], nameOf: (rawName: string) => string | undefined, recording: number): number {
+    const count = pairs.length;
+    if (this.#scratch.length < count) this.#scratch = new Int32Array(count * 2);
+    const nameIds = this.#scratch;
+    if (++this.#seenGeneration === 0x1_0000_0000) {
+      this.#seenAt.fill(0);
+      this.#seenGeneration = 1;
+    }
+    const generation = this.#seenGeneration;
+    let repeated = false;
+    const lastNames = this.#lastRawNames;
+    for (let i = 0; i < count; i++) {
+      const rawName = pairs[i]![0];
+      let nameId: number | undefined;
+      // Usually the name at the same place in the recording before.
+      if (lastNames[i] === rawName) nameId = this.#lastNameIds[i]!;
+      else {
+        nameId = this.#rawNameIds.get(rawName);
+        if (nameId === undefined) {
+          const name = nameOf(rawName);
+          nameId = name === undefined ? -1 : this.#nameId(name, true)!;
+          if (this.#rawNameIds.size < MAX_RAW_NAMES) this.#rawNameIds.set(rawName, nameId);
+        }
+        lastNames[i] = rawName;
+        this.#lastNameIds[i] = nameId;
+      }
+      nameIds[i] = nameId;
+      if (nameId < 0) continue;
+      if (nameId >= this.#seenAt.length) {
+        const seenAt = new Uint32Array(Math.max(16, nameId * 2));
+        seenAt.set(this.#seenAt);
+        this.#seenAt = seenAt;
+      }
+      if (this.#seenAt[nameId] === generation) repeated = true;
+      this.#seenAt[nameId] = generation;
+    }
+    const pairIds: number[] = [];
+    if (!repeated) {
+      for (let i = 0; i < count; i++) {
+        const nameId = nameIds[i]!;
+        if (nameId < 0) continue;
+        const raw = pairs[i]![1];
+        if (this.#lastRawValue[nameId] !== raw) {
+          this.#lastRawValue[nameId] = raw;
+          this.#lastPairId[nameId] = this.#singlePairId(nameId, decodeComponent(raw));
+        }
+        pairIds.push(this.#lastPairId[nameId]!);
+      }
+    } else {
+      // A parameter sent more than once is one pair: its values in the order sent.
+      const values = new Map<number, string[]>();
+      for (let i = 0; i < count; i++) {
+        const nameId = nameIds[i]!;
+        if (nameId < 0) continue;
+        const value = decodeComponent(pairs[i]![1]);
+        const list = values.get(nameId);
+        if (list) list.push(value);
+        else values.set(nameId, [value]);
+      }
+      for (const [nameId, list] of values) pairIds.push(this.#pairId(nameId, list, true)!);
+    }
+    return this.#addKey(method, pairIds.sort(ascending), recording);
+  }
+
+  #addKey(method: string, pairIds: readonly number[], recording: number): number {
     let methodId = this.#methods.indexOf(method);
     if (methodId < 0) methodId = this.#methods.push(method) - 1;
     const hash = hashOf(methodId, pairIds);
@@ -242,13 +337,7 @@ export class OperationIndex {
       else this.#keyMore.set(found.position, [recording]);
       return found.position;
     }
-    const nameIds = pairIds.map((id) => this.#pairName.get(id)).sort(ascending);
-    const names = nameIds.join(',');
-    let groupId = this.#groupIds.get(names);
-    if (groupId === undefined) {
-      groupId = this.#groups.push({ names: new Set(nameIds), members: new IntList(64) }) - 1;
-      this.#groupIds.set(names, groupId);
-    }
+    const groupId = this.#groupOf(pairIds);
     const position = this.#keyMethod.push(methodId);
     this.#keyGroup.push(groupId);
     this.#keyFirst.push(recording);
@@ -268,6 +357,22 @@ export class OperationIndex {
       this.#generation = 0;
     }
     return position;
+  }
+
+  /** The name group of a key with `pairIds`: the last one used when its names are the same (keys of a folder mostly share their names), else by its names. */
+  #groupOf(pairIds: readonly number[]): number {
+    const last = this.#groups[this.#lastGroup];
+    // A key has each name once: the same count, all in the last group's names, is the same set.
+    if (last && last.names.size === pairIds.length && pairIds.every((id) => last.names.has(this.#pairName.get(id)))) return this.#lastGroup;
+    const nameIds = pairIds.map((id) => this.#pairName.get(id)).sort(ascending);
+    const names = nameIds.join(',');
+    let groupId = this.#groupIds.get(names);
+    if (groupId === undefined) {
+      groupId = this.#groups.push({ names: new Set(nameIds), members: new IntList(16) }) - 1;
+      this.#groupIds.set(names, groupId);
+    }
+    this.#lastGroup = groupId;
+    return groupId;
   }
 
   /** The position of the key of `method` (upper case) and `query`, or -1. Costs one step per parameter of the query. */

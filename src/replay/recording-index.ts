@@ -1,5 +1,5 @@
 import { OPERATION_NAMES, operationOfPath, type OperationName } from '../contract/core.js';
-import { matchKey, matchKeyOf, queryMultimap, type NamedRecording, type NormalisationPolicy, type QueryMultimap, type Recording } from '../normalise/index.js';
+import { decodeComponent, ignoredBecause, matchKey, matchKeyOf, type NamedRecording, type NormalisationPolicy, type QueryMultimap, type Recording } from '../normalise/index.js';
 import { stepText } from '../state/client-state.js';
 import { IntList, TextPool } from './compact.js';
 import { OperationIndex } from './operation-index.js';
@@ -80,8 +80,8 @@ export class RecordingIndex {
   readonly #operations = new Map<OperationName, OperationIndex>();
   // Per recording number: its name, operation (its place in OPERATION_NAMES) and key position; the whole recording when given in memory.
   readonly #names = new TextPool();
-  readonly #operationOf = new IntList(1024);
-  readonly #positionOf = new IntList(1024);
+  readonly #operationOf = new IntList(16);
+  readonly #positionOf = new IntList(16);
   readonly #whole = new Map<number, Recording>();
 
   constructor(recordings: ReadonlyArray<NamedRecording | RecordingRef>, policy: NormalisationPolicy, source?: RecordingSource) {
@@ -100,18 +100,36 @@ export class RecordingIndex {
    * a {@link NamedRecording} (kept whole) or a {@link RecordingRef} (its response read from `source` when served).
    */
   add(recording: NamedRecording | RecordingRef): IndexedRecording {
-    const [name, operation, method, pairs, whole] =
+    const id =
       'recording' in recording
-        ? [recording.name, recording.recording.operation, recording.recording.request.method, recording.recording.request.query, recording.recording]
-        : [recording.name, recording.operation, recording.method, recording.query, undefined];
+        ? this.#add(recording.name, recording.recording.operation, recording.recording.request.method, recording.recording.request.query, recording.recording)
+        : this.#add(recording.name, recording.operation, recording.method, recording.query, undefined);
+    return this.#entry(id);
+  }
+
+  /**
+   * Adds a recording whose response stays in `source` (as {@link add} with a {@link RecordingRef}),
+   * without making its {@link IndexedRecording}: for loading a folder of many.
+   */
+  addRef(name: string, operation: OperationName, method: string, query: RecordingRef['query']): void {
+    this.#add(name, operation, method, query, undefined);
+  }
+
+  #add(name: string, operation: OperationName, method: string, pairs: RecordingRef['query'], whole: Recording | undefined): number {
     let ofOperation = this.#operations.get(operation);
     if (!ofOperation) this.#operations.set(operation, (ofOperation = new OperationIndex(operation)));
     const id = this.#names.add(name);
     this.#operationOf.push(OPERATION_NAMES.indexOf(operation));
-    this.#positionOf.push(ofOperation.add(method.toUpperCase(), queryMultimap(pairs, this.policy), id));
+    this.#positionOf.push(ofOperation.addPairs(method.toUpperCase(), pairs, this.#nameOf, id));
     if (whole) this.#whole.set(id, whole);
-    return this.#entry(id);
+    return id;
   }
+
+  /** The decoded name of a raw parameter name, or `undefined` when the policy leaves it out of matching (as `queryMultimap` decides). */
+  readonly #nameOf = (rawName: string): string | undefined => {
+    const name = decodeComponent(rawName);
+    return ignoredBecause(this.policy, name) === undefined ? name : undefined;
+  };
 
   #entry(id: number): Entry {
     const operation = OPERATION_NAMES[this.#operationOf.get(id)]!;

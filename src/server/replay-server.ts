@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { PREFIX, RecordingError } from '../errors.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
@@ -10,7 +11,6 @@ import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
 import { createRoutes, scenarioFallback } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { deviceListener } from './device-host.js';
-import { foreignRequest, ownHostNames } from './host-guard.js';
 import type { ClockSetting } from '../clock/clock.js';
 import type { LatencySetting } from '../latency/latency.js';
 import type { StateScope } from '../state/client-state.js';
@@ -94,13 +94,17 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const scenarios = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
   const strictRequests = () => context.strictRequests;
   let proxy: ReturnType<typeof createRecordingProxy> | undefined;
+  /** Why a request the proxy would forward comes from somewhere it must not (see `foreignRequest`); with the proxy only. */
+  let refusePass: ((req: IncomingMessage) => string | undefined) | undefined;
   let writer: RecordingWriter | undefined;
   let release: (() => Promise<void>) | undefined;
   if (options.recordMissing) {
     release = await claimRecordingDir(options.dir);
     writer = new RecordingWriter(options.dir);
     // The proxy (and node:zlib) only with --record-missing: a plain replay starts without them.
-    const { createRecordingProxy } = await import('../record/index.js');
+    const [{ createRecordingProxy }, { foreignRequest, ownHostNames }] = [await import('../record/index.js'), await import('./host-guard.js')];
+    const own = ownHostNames(options.allowHosts);
+    refusePass = (req) => foreignRequest(req.headers.host, req.headers.origin, own);
     proxy = createRecordingProxy({
       upstream: options.recordMissing.upstream,
       timeoutMs: options.recordMissing.timeoutMs,
@@ -137,12 +141,11 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     strictRequests,
     clock: context.responder.clock,
   });
-  const own = ownHostNames(options.allowHosts);
   const listener = deviceListener({
     context,
     ...(engine === 'routes' ? { routes } : {}),
     host: () => app ?? makeApp(),
-    ...(proxy ? { pass: (req, res, next) => proxy!.middleware(req, res, next), refusePass: (req) => foreignRequest(req.headers.host, req.headers.origin, own) } : {}),
+    ...(proxy && refusePass ? { pass: (req, res, next) => proxy!.middleware(req, res, next), refusePass } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   const running = await listen(listener, options.port, options.host);

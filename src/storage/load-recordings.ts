@@ -32,7 +32,7 @@ export function loadRecordingIndex(dir: string, policy: NormalisationPolicy, opt
   const problems = forEachRecording(
     dir,
     ({ name, recording }) => {
-      index.add({ name, operation: recording.operation, method: recording.request.method, query: recording.request.query });
+      index.addRef(name, recording.operation, recording.request.method, recording.request.query);
       source.keep(name, recording.response);
     },
     options.parse ?? parseRecordingQuickly,

@@ -1,10 +1,9 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { OPERATION_NAMES, type OperationName } from '../../contract/core.js';
-import { MockvideoError } from '../../errors.js';
 import { EXIT, exitWithError, stopOnSignals } from '../exit.js';
 import { dashboardLine, jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-import { allowHostOption, hostOption, portOption } from '../options.js';
+import { allowHostOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
 
 interface RecordArgs extends NormaliseArgs {
   upstream: string;
@@ -18,45 +17,8 @@ interface RecordArgs extends NormaliseArgs {
   'allow-host'?: string[];
 }
 
-/** Checks `--upstream`: an http(s) URL. @throws MockvideoError (`MV_USAGE`). */
-export function upstreamUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new MockvideoError('MV_USAGE', `--upstream must be a URL like https://api.example.com, got "${value}".`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MockvideoError('MV_USAGE', `--upstream must be http:// or https://, got "${value}".`);
-  return url.toString().replace(/\/$/, '');
-}
-
-/** `--upstream-timeout`: seconds, a positive number; a total deadline for headers and body. */
-export const upstreamTimeoutOption = {
-  type: 'number',
-  default: 10,
-  describe: 'Seconds the upstream has to answer completely, headers and body, before the client gets a 504',
-  coerce: (value: unknown) => {
-    const seconds = Number(value);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`--upstream-timeout must be a positive number of seconds, got "${String(value)}"`);
-    return seconds;
-  },
-} as const;
-
-/** `--insecure-upstream`: accept an https upstream whose certificate does not verify. */
-export const insecureUpstreamOption = {
-  type: 'boolean',
-  default: false,
-  describe: 'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name); by default it is refused with a 502',
-} as const;
-
-/**
- * The warning printed at start with `--insecure-upstream`, on stderr.
- * @example insecureUpstreamWarning('https://staging.example.com') // '[mockvideo] Warning: --insecure-upstream: ...'
- */
-export function insecureUpstreamWarning(upstream: string): string {
-  if (!upstream.startsWith('https:')) return `[mockvideo] Warning: --insecure-upstream has no effect: ${upstream} is not https.\n`;
-  return `[mockvideo] Warning: --insecure-upstream: the TLS certificate of ${upstream} is not checked, so anyone on the network path can read and change what is recorded. Use it only for a test server you trust.\n`;
-}
+// The upstream options live with the shared ones (replay, drift use them too): loading this module costs a replay start ~2 ms.
+export { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from '../options.js';
 
 /**
  * `mockvideo record --upstream URL --out DIR`: a recording reverse proxy to the upstream only.

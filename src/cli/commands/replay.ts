@@ -3,13 +3,12 @@ import { MockvideoError } from '../../errors.js';
 import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.js';
 import type { MatchMode } from '../../replay/replayer.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
-import { keepHeapSmall } from '../heap.js';
+import { keepHeapSmall, keepYoungGenerationSmall } from '../heap.js';
 import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-import { allowHostOption, engineOption, hostOption, portOption, scenariosDirOption } from '../options.js';
+import { allowHostOption, engineOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, scenariosDirOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
 import type { Engine } from '../../server/serve-server.js';
 import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
-import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
 interface ReplayArgs extends NormaliseArgs, StateArgs {
   dir: string;
@@ -88,6 +87,8 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
       if (entry.lost) process.stderr.write(recorder!.lostExchangeLine(entry));
     },
   });
+  // After the folder is read: its garbage is collected faster with the young generation grown as it needs.
+  keepYoungGenerationSmall();
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
   process.stdout.write(dashboardLine(running.url));
