@@ -16,7 +16,11 @@
 //                          replay cases only (checks that everything starts and answers; figures
 //                          are not comparable)
 //   BENCH_SECONDS=5        duration of one measured load run
-//   BENCH_RUNS=3           measured runs per case, interleaved across cases; the median is reported
+//   BENCH_RUNS=4           measured runs per case, interleaved across cases; the median is reported
+//   BENCH_PROCESSES=2      server processes per server under load; a case's runs take them in turn
+//                          (one process of the same build can run 15-20% faster or slower than
+//                          another, for the whole of its life: one process per case made ratios
+//                          between cases depend on which process got lucky)
 //   BENCH_WARMUP=1         seconds of load before the first measured run of each server
 //   BENCH_CONNECTIONS=50   concurrent connections
 //   BENCH_RECORDINGS=100000  size of the large recording set
@@ -68,7 +72,8 @@ async function main() {
   const fixtures = await import('./fixtures.mjs');
   const { installTalkback } = await import('./references.mjs');
   const SECONDS = env('BENCH_SECONDS', 5, 1);
-  const RUNS = env('BENCH_RUNS', 3, 1);
+  const RUNS = env('BENCH_RUNS', 4, 1);
+  const PROCESSES = env('BENCH_PROCESSES', 2, 1);
   const WARMUP = env('BENCH_WARMUP', 1, 0);
   const CONNECTIONS = env('BENCH_CONNECTIONS', 50, 10);
   const BIG = env('BENCH_RECORDINGS', 100_000, 1000);
@@ -107,7 +112,7 @@ async function main() {
         const m = /http:\/\/127\.0\.0\.1:\d+/.exec(text);
         if (m) {
           clearInterval(poll);
-          resolve({ name, child, url: m[0], t0, output: () => readFileSync(outFile, 'utf8'), stop: async () => (child.kill('SIGTERM'), setTimeout(() => child.kill('SIGKILL'), 5000).unref(), await exited) });
+          resolve({ name, args, options: { timeoutMs, nodeArgs }, child, url: m[0], t0, output: () => readFileSync(outFile, 'utf8'), stop: async () => (child.kill('SIGTERM'), setTimeout(() => child.kill('SIGKILL'), 5000).unref(), await exited) });
         } else if (child.exitCode !== null || Date.now() > until) {
           clearInterval(poll);
           child.kill('SIGKILL');
@@ -170,7 +175,7 @@ async function main() {
   const results = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: TASKSET, loadAverageAtStart: loadavg()[0] },
-    settings: { seconds: SECONDS, runs: RUNS, warmup: WARMUP, connections: CONNECTIONS, recordings: BIG, coldStarts: COLD, recordRequests: RECORD_REQUESTS, inProcessSeconds: INPROC_SECONDS },
+    settings: { seconds: SECONDS, runs: RUNS, processes: PROCESSES, warmup: WARMUP, connections: CONNECTIONS, recordings: BIG, coldStarts: COLD, recordRequests: RECORD_REQUESTS, inProcessSeconds: INPROC_SECONDS },
     load: {},
     coldStart: {},
     inProcess: {},
@@ -298,23 +303,38 @@ async function main() {
       { name: `replay-${BIG}`, what: `mockvideo replay, ${BIG} recordings (300 of them requested)`, server: replayBig, paths: bigPaths, talkback: 'talkback-10', node: 'node' },
     ].filter((c) => !(QUICK && c.full));
     results.cases = cases.map((c) => ({ name: c.name, what: c.what, paths: c.paths.length }));
+    // More processes of every server under load, started alike; a case's runs take them in turn.
+    const twins = new Map();
+    if (PROCESSES > 1) {
+      log(`starting ${PROCESSES - 1} more process(es) of each server under load`);
+      for (const server of new Set(cases.map((c) => c.server))) {
+        const more = [];
+        for (let k = 2; k <= PROCESSES; k++) more.push(await startServer(`${server.name}-${k}`, server.args, server.options));
+        twins.set(server, more);
+      }
+    }
+    const processesOf = (server) => [server, ...(twins.get(server) ?? [])];
     if (WARMUP > 0) {
-      log(`warm-up ${WARMUP} s per case`);
-      for (const c of cases) await load(c.server.url, c.paths, WARMUP);
+      log(`warm-up ${WARMUP} s per case and process`);
+      for (const c of cases) for (const server of processesOf(c.server)) await load(server.url, c.paths, WARMUP);
     }
     const runs = Object.fromEntries(cases.map((c) => [c.name, []]));
     for (let run = 0; run < RUNS; run++) {
       for (const c of cases) {
-        const cpu0 = cpuMs(c.server.child.pid);
-        const r = await load(c.server.url, c.paths, SECONDS);
-        const cpuUs = r.requests.total ? ((cpuMs(c.server.child.pid) - cpu0) * 1000) / r.requests.total : null;
+        const all = processesOf(c.server);
+        const server = all[run % all.length];
+        const cpu0 = cpuMs(server.child.pid);
+        const r = await load(server.url, c.paths, SECONDS);
+        const cpuUs = r.requests.total ? ((cpuMs(server.child.pid) - cpu0) * 1000) / r.requests.total : null;
         runs[c.name].push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, non2xx: r.non2xx, errors: r.errors + r.timeouts });
         log(`run ${run + 1}/${RUNS} ${c.name.padEnd(18)} ${Math.round(r.requests.average)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  ${cpuUs?.toFixed(0)} µs CPU/request${r.non2xx || r.errors ? `  non-2xx ${r.non2xx} errors ${r.errors}` : ''}`);
       }
     }
     for (const c of cases) {
       const rs = runs[c.name];
-      const memory = rssMb(c.server.child.pid);
+      // RSS: the median over the case's processes (their peak: the highest).
+      const memories = processesOf(c.server).map((server) => rssMb(server.child.pid));
+      const memory = { rss: median(memories.map((m) => m.rss)), peak: Math.max(...memories.map((m) => m.peak)) };
       results.load[c.name] = {
         what: c.what,
         rps: Math.round(median(rs.map((r) => r.rps))),
@@ -334,6 +354,7 @@ async function main() {
       r.vsTalkback = results.load[r.talkbackCase] ? Math.round((r.rps / results.load[r.talkbackCase].rps) * 100) / 100 : null;
       r.vsNode = results.load[r.nodeCase] ? Math.round((r.rps / results.load[r.nodeCase].rps) * 100) / 100 : null;
     }
+    for (const more of twins.values()) for (const server of more) await server.stop();
 
     // 4. Recording proxy: added latency over calling the upstream (Express) directly, one request at a time.
     log(`recording proxy: ${RECORD_REQUESTS} sequential requests each, direct and through "mockvideo record"`);
@@ -581,7 +602,7 @@ function formatTable(results) {
   }
   const s = results.settings;
   lines.push('', `Machine: ${results.machine.cpus} × ${results.machine.cpu}, Node ${results.machine.node}, ${results.machine.pinned ? 'pinned with taskset' : 'not pinned (no taskset)'}; load average ${results.machine.loadAverageAtStart.toFixed(1)} at start, ${results.machine.loadAverageAtEnd.toFixed(1)} at end.`);
-  lines.push(`References: talkback ${results.references.talkback}, Express ${results.references.express}. Load: autocannon, ${s.connections} connections, median of ${s.runs} interleaved ${s.seconds}-s rounds after ${s.warmup} s of warm-up per case; cold starts: median of ${s.coldStarts}.`);
+  lines.push(`References: talkback ${results.references.talkback}, Express ${results.references.express}. Load: autocannon, ${s.connections} connections, median of ${s.runs} interleaved ${s.seconds}-s rounds (taken in turn by ${s.processes ?? 1} process(es) of each server) after ${s.warmup} s of warm-up per case and process; cold starts: median of ${s.coldStarts}.`);
   for (const note of results.notes) lines.push(note);
   lines.push('', `Fixtures: ${results.fixtures.recordings} recordings written in ${results.fixtures.recordingsWriteSeconds} s; replay of them listening after ${results.fixtures.replayBigStartSeconds.toFixed(2)} s, first answer after ${results.fixtures.replayBigReadySeconds.toFixed(2)} s.`);
   return lines.join('\n');

@@ -13,11 +13,12 @@ export function keepHeapSmall(): void {
 }
 
 /**
- * For `replay`: the young generation keeps the size it has now (1–4 MiB per semi-space after a
- * start) instead of growing to 16 MiB per semi-space under load, which held ~30 MB of RSS (replay
- * of 10 recordings after a load run: 103 → 72 MB). A request's garbage is short-lived, so the main
- * thread spends no more time scavenging per request (6.8 vs 7.8 µs per request in one run of 60,000),
- * only in more, shorter pauses.
+ * For `serve` and `replay`, once they listen: the young generation keeps the size it has now (1–4 MiB
+ * per semi-space after a start) instead of growing to 16 MiB per semi-space under load, which held
+ * ~30 MB of RSS (after a load run: `serve` 99 → 70 MB, `replay` of 10 recordings 103 → 72 MB). The
+ * price is more, shorter scavenges: in side-by-side runs `serve`'s CPU time per request rose by
+ * 15–20% (about 20 → 24 µs), still about half of talkback's (issue 22 weighs RSS against talkback's
+ * too; docs/performance.md has the figures).
  *
  * The young generation's limit (`--max-semi-space-size`) is fixed when V8 starts; its growth factor
  * is read whenever it would grow, and V8 rounds a factor below 2 up only at start, so 1 set here
