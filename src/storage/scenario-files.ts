@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MockvideoError } from '../errors.js';
-import { SHIPPED_SCENARIO_DIGESTS } from '../scenarios/shipped-digests.generated.js';
+import { SHIPPED_SCENARIO_FILES } from '../scenarios/shipped.generated.js';
 
 /** The folder of the scenarios shipped in the package (`<package>/scenarios`). */
 export const SHIPPED_SCENARIOS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../scenarios');
@@ -32,18 +31,14 @@ export function scenarioFilesAt(paths: readonly string[]): string[] {
   return files;
 }
 
-/**
- * True when `file` holds the shipped scenario of its name (so parsing it again would give the same
- * scenario): the same JSON, `$schema` aside, by its digest (see scripts/embed-scenarios.mjs), so
- * `serve` does not load the embedded copies of every shipped file to compare.
- */
-export function sameAsShipped(file: string): boolean {
-  const shipped = SHIPPED_SCENARIO_DIGESTS[basename(file, '.json')];
+/** True when `file` holds exactly the embedded copy of the shipped scenario of its name (so parsing it again would give the same scenario). */
+function sameAsShipped(file: string): boolean {
+  const shipped = SHIPPED_SCENARIO_FILES[basename(file, '.json')];
   if (shipped === undefined) return false;
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     delete value.$schema;
-    return createHash('sha256').update(JSON.stringify(value)).digest('hex') === shipped;
+    return JSON.stringify(value) === JSON.stringify(shipped);
   } catch {
     return false;
   }

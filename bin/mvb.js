@@ -1,0 +1,1 @@
+import { main } from '../dist/clib/main.js'; await main();
