@@ -5,7 +5,7 @@ import type { NormalisationPolicy } from '../normalise/index.js';
 import type { createRecordingProxy, ProxyLogEntry } from '../record/index.js';
 import type { NearMissReport } from '../replay/near-miss.js';
 import { MATCH_HEADER, Replayer, type MatchMode } from '../replay/replayer.js';
-import { loadServeCatalog } from '../storage/serve-catalog.js';
+import { compiledShippedCatalog } from '../scenarios/shipped-catalog.js';
 import { loadCheckedRecordingIndex } from '../storage/load-recordings.js';
 import { RecordingWriter, claimRecordingDir } from '../storage/recordings.js';
 import { createRoutes, scenarioFallback } from '../routes/index.js';
@@ -75,11 +75,14 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const { index, problems } = await loadCheckedRecordingIndex(options.dir, options.policy, { ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   if (problems.length) throw new RecordingError(options.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
   // The live state (journal, findings, admin API, dashboard); its active scenario answers the misses
-  // when there is a fallback, and can be switched like in `serve`.
+  // when there is a fallback, and can be switched like in `serve`. Without a fallback no request is
+  // answered from a scenario: the catalog compiled at build time is all the admin API lists, and no
+  // scenario file is read (or compared with the shipped ones) at start.
   const latency = options.latency ?? 'none';
+  const catalog = options.fallbackScenario || options.scenariosDir ? await (await import('../storage/serve-catalog.js')).loadServeCatalog(options.scenariosDir) : compiledShippedCatalog();
   const context = createServerContext({
     mode: 'replay',
-    catalog: await loadServeCatalog(options.scenariosDir),
+    catalog,
     scenario: options.fallbackScenario ?? 'default',
     policy: options.policy,
     details: { recordings: options.dir, ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}), ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
