@@ -13,12 +13,14 @@ export function keepHeapSmall(): void {
 }
 
 /**
- * For `serve` and `replay`, once they listen: the young generation keeps the size it has now (1–4 MiB
- * per semi-space after a start) instead of growing to 16 MiB per semi-space under load, which held
- * ~30 MB of RSS (after a load run: `serve` 99 → 70 MB, `replay` of 10 recordings 103 → 72 MB). The
- * price is more, shorter scavenges: in side-by-side runs `serve`'s CPU time per request rose by
- * 15–20% (about 20 → 24 µs), still about half of talkback's (issue 22 weighs RSS against talkback's
- * too; docs/performance.md has the figures).
+ * For `replay`, once it listens: the young generation keeps the size it has now (1–4 MiB per
+ * semi-space after a start) instead of growing to 16 MiB per semi-space under load, which held
+ * ~30 MB of RSS (replay of 10 recordings after a load run: 103 → 72 MB).
+ *
+ * Not for `serve`: there, side by side (4 rounds of 4 s, 50 connections, the same request), it
+ * took RSS from 94 to 69 MB but CPU per request from 15 to 21 µs and p99 from 2 to 5 ms, since the
+ * in-flight requests of 50 connections survive the more frequent scavenges and are promoted (28
+ * full collections in 4 s instead of 2). `serve` is the product QA drives; 25 MB is the cheaper price.
  *
  * The young generation's limit (`--max-semi-space-size`) is fixed when V8 starts; its growth factor
  * is read whenever it would grow, and V8 rounds a factor below 2 up only at start, so 1 set here

@@ -6,7 +6,7 @@ import { startServers, type StartedServers } from '../../server/start-servers.js
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
-import { keepHeapSmall, keepYoungGenerationSmall } from '../heap.js';
+import { keepHeapSmall } from '../heap.js';
 import { dashboardLine, logFindings, requestLogger, type OutputArgs } from '../output.js';
 import { adminTokenOption, engineOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
 import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
@@ -97,7 +97,6 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           : {}),
       });
       context.deviceUrls = started!.deviceUrls;
-      keepYoungGenerationSmall();
       logFindings(args as unknown as OutputArgs, context.journal);
       const scenario = context.active.scenario;
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
