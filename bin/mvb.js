@@ -1,1 +1,0 @@
-import { main } from '../dist/clib/main.js'; await main();
