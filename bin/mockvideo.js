@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+// The command line, bundled by scripts/bundle-cli.mjs (the same code as dist/cli/main.js, in fewer files).
+import { main } from '../dist/cli-bundle/main.js';
 
 await main();

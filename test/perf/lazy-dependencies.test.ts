@@ -92,10 +92,20 @@ function packagesOf(files: readonly string[]): Set<string> {
   return new Set(files.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]).filter((name): name is string => name !== undefined));
 }
 
-/** mockvideo's own modules among `files`, as paths below dist/ (`cli/main.js`). */
+/** The modules of dist/ in each file of the command line's bundle (scripts/bundle-cli.mjs writes it). */
+const BUNDLED = JSON.parse(readFileSync(new URL('../../dist/cli-bundle/modules.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+
+/** mockvideo's own modules among `files`, as paths below dist/ (`cli/main.js`); a file of the CLI's bundle counts as the modules it holds. */
 function ownModulesOf(files: readonly string[]): Set<string> {
   const own = files.filter((file) => !file.includes('/node_modules/'));
-  return new Set(own.map((file) => /\/dist\/(.+\.js)$/.exec(file)?.[1]).filter((name): name is string => name !== undefined));
+  return new Set(
+    own.flatMap((file) => {
+      const bundled = /\/dist\/cli-bundle\/(.+\.js)$/.exec(file)?.[1];
+      if (bundled !== undefined) return BUNDLED[bundled] ?? [];
+      const name = /\/dist\/(.+\.js)$/.exec(file)?.[1];
+      return name === undefined ? [] : [name];
+    }),
+  );
 }
 
 describe('start-up', () => {
@@ -110,6 +120,8 @@ describe('start-up', () => {
   it(`loading the CLI, and a plain serve, do not load ${OTHER_COMMANDS_ONLY.join(', ')} (the other commands load them when they run)`, async () => {
     expect(OTHER_COMMANDS_ONLY.filter((name) => ownModulesOf(mainFiles()).has(name))).toEqual([]);
     const modules = ownModulesOf(await filesLoadedByServe([]));
+    // The bundle's files are read as the modules they hold: serve's own are there.
+    expect(['cli/commands/serve.js', 'server/device-host.js'].filter((name) => modules.has(name))).toEqual(['cli/commands/serve.js', 'server/device-host.js']);
     expect(OTHER_COMMANDS_ONLY.filter((name) => modules.has(name))).toEqual([]);
     // The check sees our modules: serve's own are there.
     expect([modules.has('cli/commands/serve.js'), modules.has('server/serve-server.js')]).toEqual([true, true]);

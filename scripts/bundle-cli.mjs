@@ -1,0 +1,42 @@
+// `npm run build`'s last step: the command line as an esbuild bundle in dist/cli-bundle/, which
+// bin/mockvideo.js runs. The bundle is split at every lazy `import()` of dist/cli/main.js's graph
+// (a command, the Express host, a download library), so a start loads what the modules of dist/cli
+// would load, in about 40 files instead of about 115: each ES module is one asynchronous read, one
+// compile and one link, and `serve` and `replay` reach their first answer 6–7 ms sooner (CPU time,
+// 11 spawns each; docs/performance.md). Packages stay outside (`packages: 'external'`).
+//
+// The bundle sits two folders below the package root, like every module of dist/<area>/, so paths
+// made from `import.meta.url` (the shipped scenarios, the dashboard, createRequire) stay right.
+// dist/cli-bundle/modules.json names the modules of dist/ each file of the bundle holds, for
+// test/perf/lazy-dependencies.test.ts (what a start loads, by module).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const out = join(dist, 'cli-bundle');
+rmSync(out, { recursive: true, force: true });
+const result = await build({
+  entryPoints: [join(dist, 'cli', 'main.js')],
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  outdir: out,
+  chunkNames: 'chunk-[hash]',
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'error',
+});
+const modules = {};
+for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  if (!file.endsWith('.js')) continue;
+  modules[relative(out, join(root, file)).split('\\').join('/')] = Object.keys(output.inputs).map((input) => relative(dist, join(root, input)).split('\\').join('/')).sort();
+}
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'modules.json'), `${JSON.stringify(modules, null, 2)}\n`);
+console.log(`cli-bundle: dist/cli-bundle/ (${Object.keys(modules).length} files)`);
