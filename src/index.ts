@@ -18,6 +18,7 @@ export {
   createScenarioHandlers,
   type CatalogScenarioOptions,
   type CreateHandlersOptions,
+  type HandlerSettings,
   type ScenarioHandlerOptions,
   type ShippedScenarioOptions,
 } from './msw/handlers.js';

@@ -35,14 +35,10 @@ export function createScenarioHandlers(catalog: ScenarioCatalog, options: Scenar
   return routeHandlers(createRoutes({ scenarios, ...(options.strictRequests ? { strictRequests: options.strictRequests } : {}) }), options.baseUrl);
 }
 
-/** Options of {@link createHandlers} that serve a shipped scenario. */
-export interface ShippedScenarioOptions {
-  /** The shipped scenario to serve (one of `scenarioNames`); default `default`. A misspelling is a type error. */
-  scenario?: ScenarioName;
+/** What every form of {@link CreateHandlersOptions} takes. */
+export interface HandlerSettings {
   /** Origin to match, e.g. `https://api.example.com`; default: any origin. */
   baseUrl?: string;
-  /** No catalog of your own: the scenario comes from the shipped ones. */
-  catalog?: undefined;
   /**
    * The clock of `"{now-2y}"`-style times in scenario data and of the `_ts` check of requests:
    * `{ frozen: '2026-01-31T12:00:00Z' }` (or Unix seconds), `{ offset: '-2d' }`, or both; default
@@ -51,20 +47,20 @@ export interface ShippedScenarioOptions {
   clock?: ClockFields;
 }
 
+/** Options of {@link createHandlers} that serve a shipped scenario. */
+export interface ShippedScenarioOptions extends HandlerSettings {
+  /** The shipped scenario to serve (one of `scenarioNames`); default `default`. A misspelling is a type error. */
+  scenario?: ScenarioName;
+  /** No catalog of your own: the scenario comes from the shipped ones. */
+  catalog?: undefined;
+}
+
 /** Options of {@link createHandlers} that serve a scenario of your own catalog (e.g. `loadScenario(...)` of `mockvideo/node`). */
-export interface CatalogScenarioOptions {
+export interface CatalogScenarioOptions extends HandlerSettings {
   /** Any scenario name of `catalog`; default `default`. Checked when the handlers are created. */
   scenario?: string;
-  /** Origin to match, e.g. `https://api.example.com`; default: any origin. */
-  baseUrl?: string;
   /** Where the scenario comes from: the shipped scenarios overlaid by your files, or a catalog built with `buildCatalog`. */
   catalog: ScenarioCatalog;
-  /**
-   * The clock of `"{now-2y}"`-style times in scenario data and of the `_ts` check of requests:
-   * `{ frozen: '2026-01-31T12:00:00Z' }` (or Unix seconds), `{ offset: '-2d' }`, or both; default
-   * real time. The fields of `PUT /__mockvideo/clock`. An invalid value throws `MockvideoError` (`MV_USAGE`).
-   */
-  clock?: ClockFields;
 }
 
 /**
