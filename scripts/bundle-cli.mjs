@@ -9,7 +9,7 @@
 // made from `import.meta.url` (the shipped scenarios, the dashboard, createRequire) stay right.
 // dist/cli-bundle/modules.json names the modules of dist/ each file of the bundle holds, for
 // test/perf/lazy-dependencies.test.ts (what a start loads, by module).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -37,6 +37,5 @@ for (const [file, output] of Object.entries(result.metafile.outputs)) {
   if (!file.endsWith('.js')) continue;
   modules[relative(out, join(root, file)).split('\\').join('/')] = Object.keys(output.inputs).map((input) => relative(dist, join(root, input)).split('\\').join('/')).sort();
 }
-mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'modules.json'), `${JSON.stringify(modules, null, 2)}\n`);
 console.log(`cli-bundle: dist/cli-bundle/ (${Object.keys(modules).length} files)`);
