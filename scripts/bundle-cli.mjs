@@ -10,7 +10,8 @@
 // dist/cli-bundle/modules.json names the modules of dist/ each file of the bundle holds, for
 // test/perf/lazy-dependencies.test.ts (what a start loads, by module).
 import { rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -18,7 +19,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const out = join(dist, 'cli-bundle');
 rmSync(out, { recursive: true, force: true });
-const result = await build({
+const cli = await build({
   entryPoints: [join(dist, 'cli', 'main.js')],
   bundle: true,
   splitting: true,
@@ -31,11 +32,42 @@ const result = await build({
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'error',
+  // src/cli/yargs-loader.ts imports yargs' own modules from this file when it is there (see below).
+  define: { MOCKVIDEO_YARGS_FILE: JSON.stringify('./yargs.js') },
+});
+
+// yargs' own ES modules, as yargs-loader.ts imports them (its factory, process-argv and the
+// yargs-parser of yargs' shim), in one file of the bundle instead of 22: each ES module a start
+// loads is one more asynchronous read, compile and link. Built from the yargs this package
+// installs (package.json takes its patch releases only); its locales and CommonJS helpers (y18n,
+// escalade, get-caller-file) are still read from the installed package.
+const require = createRequire(import.meta.url);
+const yargsRoot = dirname(require.resolve('yargs/package.json'));
+const yargsParser = createRequire(join(yargsRoot, 'lib', 'platform-shims', 'esm.mjs')).resolve('yargs-parser');
+const from = (file) => JSON.stringify(file);
+const yargs = await build({
+  stdin: {
+    contents: [
+      `export { YargsFactory } from ${from(join(yargsRoot, 'build', 'lib', 'yargs-factory.js'))};`,
+      `export { getProcessArgvBin, hideBin } from ${from(join(yargsRoot, 'build', 'lib', 'utils', 'process-argv.js'))};`,
+      `export { default as Parser } from ${from(yargsParser)};`,
+    ].join('\n'),
+    resolveDir: root,
+    loader: 'js',
+  },
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outfile: join(out, 'yargs.js'),
+  legalComments: 'inline',
+  metafile: true,
+  logLevel: 'error',
 });
 const modules = {};
-for (const [file, output] of Object.entries(result.metafile.outputs)) {
+for (const [file, output] of [...Object.entries(cli.metafile.outputs), ...Object.entries(yargs.metafile.outputs)]) {
   if (!file.endsWith('.js')) continue;
-  modules[relative(out, join(root, file)).split('\\').join('/')] = Object.keys(output.inputs).map((input) => relative(dist, join(root, input)).split('\\').join('/')).sort();
+  modules[relative(out, join(root, file)).split('\\').join('/')] = Object.keys(output.inputs).filter((input) => input !== '<stdin>').map((input) => relative(dist, join(root, input)).split('\\').join('/')).sort();
 }
 writeFileSync(join(out, 'modules.json'), `${JSON.stringify(modules, null, 2)}\n`);
 console.log(`cli-bundle: dist/cli-bundle/ (${Object.keys(modules).length} files)`);

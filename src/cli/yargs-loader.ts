@@ -22,6 +22,12 @@ interface HelpRendering {
   stringWidth: (text: string) => number;
 }
 
+/**
+ * Where yargs' own modules are as one file (a URL relative to this module), when this module runs
+ * in the CLI bundle: scripts/bundle-cli.mjs defines it. Undeclared elsewhere (dist/cli, tests).
+ */
+declare const MOCKVIDEO_YARGS_FILE: string | undefined;
+
 const load = (file: string): Promise<Record<string, unknown>> => import(pathToFileURL(file).href) as Promise<Record<string, unknown>>;
 const defaultOf = <T>(module: Record<string, unknown>): T => module.default as T;
 
@@ -56,15 +62,15 @@ async function loadLight(): Promise<LoadedYargs> {
   // The shim's own location: yargs resolves its dependencies, locales and main file from there.
   const shimFile = join(root, 'lib', 'platform-shims', 'esm.mjs');
   const fromShim = createRequire(shimFile);
-  const [factory, processArgv, parser] = await Promise.all([
-    load(join(root, 'build', 'lib', 'yargs-factory.js')),
-    load(join(root, 'build', 'lib', 'utils', 'process-argv.js')),
-    load(fromShim.resolve('yargs-parser')),
-  ]);
-  const YargsFactory = factory.YargsFactory as (shim: unknown) => YargsFactory;
-  const getProcessArgvBin = processArgv.getProcessArgvBin as () => string;
-  const hideBin = processArgv.hideBin as (argv: string[]) => string[];
-  if (typeof YargsFactory !== 'function' || typeof getProcessArgvBin !== 'function' || typeof hideBin !== 'function') throw new Error('unexpected yargs layout');
+  // In the CLI bundle, yargs' own modules are one file beside it (scripts/bundle-cli.mjs); else its files.
+  const [factory, processArgv, parser] =
+    typeof MOCKVIDEO_YARGS_FILE === 'string'
+      ? await import(new URL(MOCKVIDEO_YARGS_FILE, import.meta.url).href).then((all: Record<string, unknown>) => [all, all, { default: all.Parser }])
+      : await Promise.all([load(join(root, 'build', 'lib', 'yargs-factory.js')), load(join(root, 'build', 'lib', 'utils', 'process-argv.js')), load(fromShim.resolve('yargs-parser'))]);
+  const YargsFactory = factory!.YargsFactory as (shim: unknown) => YargsFactory;
+  const getProcessArgvBin = processArgv!.getProcessArgvBin as () => string;
+  const hideBin = processArgv!.hideBin as (argv: string[]) => string[];
+  if (typeof YargsFactory !== 'function' || typeof getProcessArgvBin !== 'function' || typeof hideBin !== 'function' || typeof parser!.default !== 'function') throw new Error('unexpected yargs layout');
   const escalade = fromShim('escalade/sync') as (dir: string, callback: (dir: string, names: string[]) => string | false | undefined) => string | undefined;
   const getCallerFile = fromShim('get-caller-file') as (position?: number) => string;
   const y18n = fromShim('y18n') as (options: { directory: string; updateFiles: boolean }) => unknown;
@@ -88,7 +94,7 @@ async function loadLight(): Promise<LoadedYargs> {
     inspect,
     getProcessArgvBin,
     mainFilename: mainFilename || process.cwd(),
-    Parser: parser.default,
+    Parser: parser!.default,
     path: { basename, dirname, extname, relative, resolve, join },
     process: {
       argv: () => process.argv,

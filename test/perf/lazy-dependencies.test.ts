@@ -87,13 +87,17 @@ let loadedByMain: string[] | undefined;
 /** The files loading the CLI loads (measured once). */
 const mainFiles = () => (loadedByMain ??= filesLoadedBy(MAIN));
 
-/** The packages among `files`. */
-function packagesOf(files: readonly string[]): Set<string> {
-  return new Set(files.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]).filter((name): name is string => name !== undefined));
-}
-
-/** The modules of dist/ in each file of the command line's bundle (scripts/bundle-cli.mjs writes it). */
+/** The modules of dist/ in each file of the command line's bundle (scripts/bundle-cli.mjs writes it); yargs' own as `../node_modules/yargs/…`. */
 const BUNDLED = JSON.parse(readFileSync(new URL('../../dist/cli-bundle/modules.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+
+/** The packages among `files`; a file of the CLI's bundle counts as the modules it holds (yargs' are in `yargs.js`). */
+function packagesOf(files: readonly string[]): Set<string> {
+  const modules = files.flatMap((file) => {
+    const bundled = /\/dist\/cli-bundle\/(.+\.js)$/.exec(file)?.[1];
+    return bundled === undefined ? [file] : (BUNDLED[bundled] ?? []);
+  });
+  return new Set(modules.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]).filter((name): name is string => name !== undefined));
+}
 
 /** mockvideo's own modules among `files`, as paths below dist/ (`cli/main.js`); a file of the CLI's bundle counts as the modules it holds. */
 function ownModulesOf(files: readonly string[]): Set<string> {
@@ -101,7 +105,7 @@ function ownModulesOf(files: readonly string[]): Set<string> {
   return new Set(
     own.flatMap((file) => {
       const bundled = /\/dist\/cli-bundle\/(.+\.js)$/.exec(file)?.[1];
-      if (bundled !== undefined) return BUNDLED[bundled] ?? [];
+      if (bundled !== undefined) return (BUNDLED[bundled] ?? []).filter((name) => !name.startsWith('../'));
       const name = /\/dist\/(.+\.js)$/.exec(file)?.[1];
       return name === undefined ? [] : [name];
     }),
@@ -134,8 +138,10 @@ describe('serve start-up', () => {
     expect(packagesOf(files).has('zod')).toBe(false);
     // Nor yargs' help rendering (see loadYargs).
     expect(['cliui', 'string-width'].filter((name) => packagesOf(files).has(name))).toEqual([]);
-    // The check sees what serve loads: its own modules and yargs.
+    // The check sees what serve loads: its own modules and yargs (one file of the bundle).
     expect([ownModulesOf(files).has('server/device-host.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
+    // yargs' own modules come from the bundle's one file, not from its 22 files in node_modules.
+    expect([files.some((file) => file.endsWith('/dist/cli-bundle/yargs.js')), files.some((file) => file.includes('/node_modules/yargs/'))]).toEqual([true, false]);
   });
 
   it('a plain `serve` (no --https, --https-port, --cert) loads neither node:https, node:tls nor node:crypto, nor its certificate code', async () => {
