@@ -3,13 +3,14 @@
 // (a command, the Express host, a download library), so a start loads what the modules of dist/cli
 // would load, in about 40 files instead of about 115: each ES module is one asynchronous read, one
 // compile and one link, and `serve` and `replay` reach their first answer 6–7 ms sooner (CPU time,
-// 11 spawns each; docs/performance.md). Packages stay outside (`packages: 'external'`).
+// 11 spawns each; docs/performance.md). Packages stay outside, but for the three small ones every
+// start loads (IN_BUNDLE) and yargs' own modules (yargs.js, below).
 //
 // The bundle sits two folders below the package root, like every module of dist/<area>/, so paths
 // made from `import.meta.url` (the shipped scenarios, the dashboard, createRequire) stay right.
 // dist/cli-bundle/modules.json names the modules of dist/ each file of the bundle holds, for
 // test/perf/lazy-dependencies.test.ts (what a start loads, by module).
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const out = join(dist, 'cli-bundle');
 rmSync(out, { recursive: true, force: true });
+// Packages load from node_modules, except the small ones every start loads (a file each, whose
+// lookup, and for a CommonJS one its export detection, cost more than their code): bundled.
+const IN_BUNDLE = ['fast-json-stable-stringify', 'fastest-levenshtein', 'picocolors'];
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})].filter((name) => !IN_BUNDLE.includes(name)).flatMap((name) => [name, `${name}/*`]);
 const cli = await build({
   entryPoints: [join(dist, 'cli', 'main.js')],
   bundle: true,
@@ -26,7 +32,7 @@ const cli = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external,
   outdir: out,
   chunkNames: 'chunk-[hash]',
   sourcemap: 'linked',
@@ -64,6 +70,9 @@ const yargs = await build({
   metafile: true,
   logLevel: 'error',
 });
+const packagesIn = (outputs) => new Set(Object.values(outputs).flatMap((output) => Object.keys(output.inputs)).map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1]).filter(Boolean));
+const stray = [...packagesIn(cli.metafile.outputs)].filter((name) => !IN_BUNDLE.includes(name));
+if (stray.length) throw new Error(`bundle-cli: ${stray.join(', ')} bundled; name each in package.json's dependencies (or in IN_BUNDLE)`);
 const modules = {};
 for (const [file, output] of [...Object.entries(cli.metafile.outputs), ...Object.entries(yargs.metafile.outputs)]) {
   if (!file.endsWith('.js')) continue;
