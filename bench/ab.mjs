@@ -5,23 +5,19 @@
 // req/s, p99 and the server's CPU µs per request, each as a ratio to node:http. Usage:
 //   node bench/ab.mjs BASE_BUILD_DIR THIS_BUILD_DIR     (env: ROUNDS=3, DUR=3 seconds, ONLY=regexp of case names)
 // e.g. git archive main | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/ && (cd /tmp/base && npm run build)
-import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { killServers, startServer } from './spawn.mjs';
 const roots = process.argv.slice(2);
 const BODIES = join(tmpdir(), `mockvideo-ab-bodies-${process.pid}.json`);
 const DUR = Number(process.env.DUR ?? 3), ROUNDS = Number(process.env.ROUNDS ?? 3);
 const fixtures = await import(join(roots[0], 'bench/fixtures.mjs'));
 const { default: autocannon } = await import(new URL('../node_modules/autocannon/autocannon.js', import.meta.url).href);
-const kids = [];
-function start(name, args, nodeArgs = []) {
-  const out = join(tmpdir(), `mockvideo-ab-${name}-${process.pid}.log`); const fd = openSync(out, 'w'); const t0 = process.hrtime.bigint();
-  const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeArgs, ...args], { stdio: ['ignore', fd, fd] }); closeSync(fd); kids.push(child);
-  return new Promise((res, rej) => { const p = setInterval(() => { const m = /http:\/\/127\.0\.0\.1:\d+/.exec(readFileSync(out, 'utf8')); if (m) { clearInterval(p); res({ name, child, url: m[0], startMs: Number(process.hrtime.bigint() - t0) / 1e6 }); } else if (child.exitCode !== null) { clearInterval(p); rej(new Error(readFileSync(out, 'utf8'))); } }, 5); });
-}
+process.on('exit', killServers);
+const start = async (name, args) => { const server = await startServer(name, args); return { ...server, startMs: Number(process.hrtime.bigint() - server.t0) / 1e6 }; };
 const get = (url) => new Promise((res, rej) => http.get(url, (r) => { const c = []; r.on('data', (d) => c.push(d)); r.on('end', () => res({ status: r.statusCode, headers: r.headers, body: Buffer.concat(c) })); }).on('error', rej));
 const cpuMs = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
 const rss = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
@@ -53,6 +49,6 @@ for (let r = 0; r < ROUNDS; r++) for (const [name, s, paths] of cases) { if (onl
 const med = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const nodeRps = med(res.node.map((x) => x.rps)), nodeUs = med(res.node.map((x) => x.us));
 for (const [name, s] of cases) { const rs = res[name]; if (!rs) continue; const rps = med(rs.map((x) => x.rps)), us = med(rs.map((x) => x.us)); console.log(`${name.padEnd(9)} rps ${rps.toFixed(0).padStart(6)} (${(rps / nodeRps).toFixed(2)}x node) p99 ${med(rs.map((x) => x.p99))} cpu ${us.toFixed(1)} us/req (${(us / nodeUs).toFixed(2)}x node) [${rs.map((x) => x.us.toFixed(1)).join(' ')}] rss ${rss(s.child.pid).toFixed(0)} MB${rs.some((x) => x.non2xx) ? ' NON2XX' : ''}`); }
-for (const k of kids) k.kill('SIGINT');
+killServers();
 rmSync(small.dir, { recursive: true, force: true });
 rmSync(BODIES, { force: true });

@@ -6,40 +6,18 @@
 // as in the bench, or bench/baseline-node.mjs with UPSTREAM=node) and the recorder run pinned to
 // core 0, this script to core 1. Prints each round and the medians of the added p50 and p99.
 //   taskset -c 1 node bench/record-ab.mjs BASE_BUILD_DIR THIS_BUILD_DIR   (env: ROUNDS=3, N=1000, UPSTREAM=express|node)
-import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { killServers, startServer } from './spawn.mjs';
 
 const roots = process.argv.slice(2);
 const N = Number(process.env.N ?? 1000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const fixtures = await import(join(roots[0], 'bench/fixtures.mjs'));
-const kids = new Set();
-process.on('exit', () => kids.forEach((kid) => kid.kill('SIGKILL')));
-
-/** Spawns `node ARGS` pinned to core 0; resolves once its output shows its URL. */
-function start(name, args) {
-  const out = join(tmpdir(), `mockvideo-record-ab-${name}-${process.pid}.log`);
-  const fd = openSync(out, 'w');
-  const child = spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  kids.add(child);
-  const exited = new Promise((resolve) => child.once('exit', () => (kids.delete(child), resolve())));
-  return new Promise((resolve, reject) => {
-    const poll = setInterval(() => {
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(readFileSync(out, 'utf8'));
-      if (m) {
-        clearInterval(poll);
-        resolve({ child, url: m[0], stop: async () => (child.kill('SIGTERM'), await exited, rmSync(out, { force: true })) });
-      } else if (child.exitCode !== null) {
-        clearInterval(poll);
-        reject(new Error(readFileSync(out, 'utf8')));
-      }
-    }, 5);
-  });
-}
+process.on('exit', killServers);
+const start = startServer;
 
 function get(url, agent) {
   return new Promise((resolve, reject) => {

@@ -30,11 +30,12 @@
 //   BENCH_PROFILE=1        also run the serve case once under `node --cpu-prof` and list the top frames (0: skip)
 //   BENCH_TALKBACK_PREFIX  a folder where talkback is (or is to be) installed, kept after the run
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CAN_PIN, killServers, startServer } from './spawn.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'mockvideo.js');
@@ -42,13 +43,12 @@ const BASELINE = join(ROOT, 'bench', 'baseline-express.mjs');
 const NODE_BASELINE = join(ROOT, 'bench', 'baseline-node.mjs');
 const TALKBACK = join(ROOT, 'bench', 'talkback-server.mjs');
 const RESULTS = join(ROOT, 'bench', 'results');
-const TASKSET = spawnSync('taskset', ['--version']).status === 0 && cpus().length >= 2;
 const QUICK = process.env.BENCH_QUICK === '1';
 // Clock ticks per second of /proc/<pid>/stat (getconf CLK_TCK; 100 on Linux).
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 
 // Re-run this script pinned to core 1, so the load never shares a core with the server.
-if (TASKSET && !process.env.BENCH_PINNED) {
+if (CAN_PIN && !process.env.BENCH_PINNED) {
   const child = spawn('taskset', ['-c', '1', process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: 'inherit',
     env: { ...process.env, BENCH_PINNED: '1' },
@@ -82,45 +82,11 @@ async function main() {
   const INPROC_SECONDS = env('BENCH_INPROC_SECONDS', 2, 0.2);
   const PROFILE = env('BENCH_PROFILE', 1, 0) !== 0;
   const started = Date.now();
-  const children = new Set();
   const temps = [];
-  const killAll = () => {
-    for (const child of children) child.kill('SIGKILL');
-    children.clear();
-  };
-  process.on('exit', killAll);
+  process.on('exit', killServers);
   process.on('SIGINT', () => process.exit(130));
   process.on('SIGTERM', () => process.exit(143));
   const log = (line) => process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
-
-  /** Spawns `node ARGS` pinned to core 0; resolves once its output shows an http URL. Output goes to a file (no pipe to drain). */
-  function startServer(name, args, { timeoutMs = 30_000, nodeArgs = [] } = {}) {
-    const outFile = join(tmpdir(), `mockvideo-bench-${name}-${process.pid}-${Date.now()}.log`);
-    temps.push(outFile);
-    const fd = openSync(outFile, 'w');
-    const command = TASKSET ? 'taskset' : process.execPath;
-    const argv = TASKSET ? ['-c', '0', process.execPath, ...nodeArgs, ...args] : [...nodeArgs, ...args];
-    const t0 = process.hrtime.bigint();
-    const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', fd, fd], env: { ...process.env, NO_COLOR: '1' } });
-    closeSync(fd);
-    children.add(child);
-    const exited = new Promise((resolve) => child.once('exit', (code, signal) => (children.delete(child), resolve(code ?? signal))));
-    return new Promise((resolve, reject) => {
-      const until = Date.now() + timeoutMs;
-      const poll = setInterval(() => {
-        const text = readFileSync(outFile, 'utf8');
-        const m = /http:\/\/127\.0\.0\.1:\d+/.exec(text);
-        if (m) {
-          clearInterval(poll);
-          resolve({ name, args, options: { timeoutMs, nodeArgs }, child, url: m[0], t0, output: () => readFileSync(outFile, 'utf8'), stop: async () => (child.kill('SIGTERM'), setTimeout(() => child.kill('SIGKILL'), 5000).unref(), await exited) });
-        } else if (child.exitCode !== null || Date.now() > until) {
-          clearInterval(poll);
-          child.kill('SIGKILL');
-          reject(new Error(`${name} did not start (${child.exitCode !== null ? `exit ${child.exitCode}` : 'timeout'}):\n${text.slice(-2000)}`));
-        }
-      }, 5);
-    });
-  }
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   /** One GET; resolves with status, headers and body. */
@@ -174,7 +140,7 @@ async function main() {
 
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: TASKSET, loadAverageAtStart: loadavg()[0] },
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: CAN_PIN, loadAverageAtStart: loadavg()[0] },
     settings: { seconds: SECONDS, runs: RUNS, processes: PROCESSES, warmup: WARMUP, connections: CONNECTIONS, recordings: BIG, coldStarts: COLD, recordRequests: RECORD_REQUESTS, inProcessSeconds: INPROC_SECONDS },
     load: {},
     coldStart: {},
@@ -532,7 +498,7 @@ async function main() {
     writeFileSync(join(RESULTS, resultsFile), `${JSON.stringify(results, null, 2)}\n`);
     process.stdout.write(`\n${formatTable(results)}\n${repeat.length ? `\n${repeat.join('\n')}\n` : ''}\nWritten to bench/results/${resultsFile} (${results.durationSeconds} s).\n`);
   } finally {
-    killAll();
+    killServers();
     agent.destroy();
     for (const path of temps) rmSync(path, { recursive: true, force: true });
   }
