@@ -42,23 +42,27 @@ const cli = await build({
   define: { MOCKVIDEO_YARGS_FILE: JSON.stringify('./yargs.js') },
 });
 
-// yargs' own ES modules, as yargs-loader.ts imports them (its factory, process-argv and the
-// yargs-parser of yargs' shim), in one file of the bundle instead of 22: each ES module a start
-// loads is one more asynchronous read, compile and link. Built from the yargs this package
-// installs (package.json takes its patch releases only); its locales and CommonJS helpers (y18n,
-// escalade, get-caller-file) are still read from the installed package.
+// yargs' own modules, as yargs-loader.ts loads them (its factory, process-argv, and the
+// yargs-parser, escalade, get-caller-file and y18n of yargs' shim), in one file of the bundle
+// instead of 25: each module a start loads is one more lookup, read, compile and link. Built from
+// the yargs this package installs (package.json takes its patch releases only); its locales are
+// still read from the installed package.
 const require = createRequire(import.meta.url);
 const yargsRoot = dirname(require.resolve('yargs/package.json'));
-const yargsParser = createRequire(join(yargsRoot, 'lib', 'platform-shims', 'esm.mjs')).resolve('yargs-parser');
+const yargsShim = join(yargsRoot, 'lib', 'platform-shims', 'esm.mjs');
 const from = (file) => JSON.stringify(file);
 const yargs = await build({
   stdin: {
     contents: [
       `export { YargsFactory } from ${from(join(yargsRoot, 'build', 'lib', 'yargs-factory.js'))};`,
       `export { getProcessArgvBin, hideBin } from ${from(join(yargsRoot, 'build', 'lib', 'utils', 'process-argv.js'))};`,
-      `export { default as Parser } from ${from(yargsParser)};`,
+      // Resolved from yargs' shim, as it imports them (their ES module builds, where they have one).
+      `export { default as Parser } from 'yargs-parser';`,
+      `export { default as escalade } from 'escalade/sync';`,
+      `export { default as getCallerFile } from 'get-caller-file';`,
+      `export { default as y18n } from 'y18n';`,
     ].join('\n'),
-    resolveDir: root,
+    resolveDir: dirname(yargsShim),
     loader: 'js',
   },
   bundle: true,

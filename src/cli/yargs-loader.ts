@@ -55,6 +55,35 @@ export async function loadYargs(options: { renderHelp: boolean }): Promise<Loade
   return result;
 }
 
+/** What {@link loadLight} takes from yargs' files: its factory, process-argv, and what its shim imports. */
+interface YargsModules {
+  YargsFactory: (shim: unknown) => YargsFactory;
+  getProcessArgvBin: () => string;
+  hideBin: (argv: string[]) => string[];
+  Parser: unknown;
+  escalade: (dir: string, callback: (dir: string, names: string[]) => string | false | undefined) => string | undefined;
+  getCallerFile: (position?: number) => string;
+  y18n: (options: { directory: string; updateFiles: boolean }) => unknown;
+}
+
+/**
+ * yargs' modules: in the CLI bundle, its one file beside the bundle (scripts/bundle-cli.mjs builds
+ * it from these same files); elsewhere yargs' own files, `fromShim` resolving as yargs' shim does.
+ */
+async function yargsModules(root: string, fromShim: NodeRequire): Promise<YargsModules> {
+  if (typeof MOCKVIDEO_YARGS_FILE === 'string') return (await import(new URL(MOCKVIDEO_YARGS_FILE, import.meta.url).href)) as YargsModules;
+  const [factory, processArgv, parser] = await Promise.all([load(join(root, 'build', 'lib', 'yargs-factory.js')), load(join(root, 'build', 'lib', 'utils', 'process-argv.js')), load(fromShim.resolve('yargs-parser'))]);
+  return {
+    YargsFactory: factory.YargsFactory as YargsModules['YargsFactory'],
+    getProcessArgvBin: processArgv.getProcessArgvBin as YargsModules['getProcessArgvBin'],
+    hideBin: processArgv.hideBin as YargsModules['hideBin'],
+    Parser: parser.default,
+    escalade: fromShim('escalade/sync') as YargsModules['escalade'],
+    getCallerFile: fromShim('get-caller-file') as YargsModules['getCallerFile'],
+    y18n: fromShim('y18n') as YargsModules['y18n'],
+  };
+}
+
 /** Builds yargs from its factory and a platform shim like its own, with help rendering deferred. */
 async function loadLight(): Promise<LoadedYargs> {
   const require = createRequire(import.meta.url);
@@ -62,18 +91,8 @@ async function loadLight(): Promise<LoadedYargs> {
   // The shim's own location: yargs resolves its dependencies, locales and main file from there.
   const shimFile = join(root, 'lib', 'platform-shims', 'esm.mjs');
   const fromShim = createRequire(shimFile);
-  // In the CLI bundle, yargs' own modules are one file beside it (scripts/bundle-cli.mjs); else its files.
-  const [factory, processArgv, parser] =
-    typeof MOCKVIDEO_YARGS_FILE === 'string'
-      ? await import(new URL(MOCKVIDEO_YARGS_FILE, import.meta.url).href).then((all: Record<string, unknown>) => [all, all, { default: all.Parser }])
-      : await Promise.all([load(join(root, 'build', 'lib', 'yargs-factory.js')), load(join(root, 'build', 'lib', 'utils', 'process-argv.js')), load(fromShim.resolve('yargs-parser'))]);
-  const YargsFactory = factory!.YargsFactory as (shim: unknown) => YargsFactory;
-  const getProcessArgvBin = processArgv!.getProcessArgvBin as () => string;
-  const hideBin = processArgv!.hideBin as (argv: string[]) => string[];
-  if (typeof YargsFactory !== 'function' || typeof getProcessArgvBin !== 'function' || typeof hideBin !== 'function' || typeof parser!.default !== 'function') throw new Error('unexpected yargs layout');
-  const escalade = fromShim('escalade/sync') as (dir: string, callback: (dir: string, names: string[]) => string | false | undefined) => string | undefined;
-  const getCallerFile = fromShim('get-caller-file') as (position?: number) => string;
-  const y18n = fromShim('y18n') as (options: { directory: string; updateFiles: boolean }) => unknown;
+  const { YargsFactory, getProcessArgvBin, hideBin, Parser, escalade, getCallerFile, y18n } = await yargsModules(root, fromShim);
+  if ([YargsFactory, getProcessArgvBin, hideBin, Parser, escalade, getCallerFile, y18n].some((member) => typeof member !== 'function')) throw new Error('unexpected yargs layout');
   loadHelpRendering = async () => {
     const [cliui, stringWidth] = await Promise.all([load(fromShim.resolve('cliui')), load(fromShim.resolve('string-width'))]);
     return { cliui: defaultOf(cliui), stringWidth: defaultOf(stringWidth) };
@@ -94,7 +113,7 @@ async function loadLight(): Promise<LoadedYargs> {
     inspect,
     getProcessArgvBin,
     mainFilename: mainFilename || process.cwd(),
-    Parser: parser!.default,
+    Parser,
     path: { basename, dirname, extname, relative, resolve, join },
     process: {
       argv: () => process.argv,
