@@ -1,13 +1,19 @@
+// This module loads only when replay runs (see command-list.ts), so what replay runs is imported here.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.js';
+import { formatNearMissReport } from '../../replay/near-miss.js';
 import type { MatchMode } from '../../replay/replayer.js';
+import { startReplayServer } from '../../server/replay-server.js';
+import type { Engine } from '../../server/serve-server.js';
+import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
+import { watchFolder } from '../../storage/watch-folder.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { keepHeapSmall, keepYoungGenerationSmall } from '../heap.js';
 import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { allowHostOption, engineOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, scenariosDirOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
-import type { Engine } from '../../server/serve-server.js';
+import { progressCallback } from '../progress.js';
 import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
 
 interface ReplayArgs extends NormaliseArgs, StateArgs {
@@ -56,16 +62,8 @@ export interface RunReplayOptions {
  */
 export async function runReplay(options: RunReplayOptions): Promise<void> {
   keepHeapSmall();
-  // Loaded when replay runs, not at every start of the CLI.
-  const [{ progressCallback }, { formatNearMissReport }, recorder, { startReplayServer }, { loadCheckedRecordingIndex }, { watchFolder }] = await Promise.all([
-    import('../progress.js'),
-    import('../../replay/near-miss.js'),
-    // The proxy's log lines only with --record-missing (record-server.js loads the recorder).
-    options.recordMissing ? import('../../server/record-server.js') : undefined,
-    import('../../server/replay-server.js'),
-    import('../../storage/load-recordings.js'),
-    import('../../storage/watch-folder.js'),
-  ]);
+  // The proxy's log lines only with --record-missing (record-server.js loads the recorder).
+  const recorder = options.recordMissing ? await import('../../server/record-server.js') : undefined;
   const onRequest = requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false });
   const replay = await startReplayServer({
     dir: options.dir,
