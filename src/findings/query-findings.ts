@@ -5,7 +5,10 @@ import { MAX_TS_SKEW_SECONDS, requestFindings, type Finding } from './request-fi
 /** The most distinct queries (volatile values set aside) whose findings are remembered. */
 export const MAX_REMEMBERED_QUERIES = 1024;
 
-const remembered = new Map<string, readonly Finding[]>();
+/** Per operation, then without (0) and with (1) a body: the remembered queries by their text with the volatile values taken out. */
+const remembered = new Map<OperationName, [Map<string, RecentQuery>, Map<string, RecentQuery>]>();
+/** How many queries {@link remembered} holds in all. */
+let rememberedCount = 0;
 
 /**
  * The findings of a request to `operation` whose raw query string (without `?`) is `search`:
@@ -28,23 +31,34 @@ export function queryFindings(operation: OperationName, search: string, hasBody:
   // A query whose names are encoded, or with a malformed volatile value, is checked in full, never remembered.
   const cutCount = volatileCuts(search, nowSeconds);
   if (cutCount < 0) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
-  const pieces: string[] = [];
-  let kept = 0;
-  for (let i = 0; i < cutCount; i++) {
-    pieces.push(search.slice(kept, cuts[2 * i]));
-    kept = cuts[2 * i + 1]!;
-  }
-  pieces.push(search.slice(kept));
-  const cacheKey = `${operation}${hasBody ? '+' : ' '}${pieces.join('')}`;
-  let findings = remembered.get(cacheKey);
-  if (!findings) {
-    findings = Object.freeze(requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds }).map((f) => Object.freeze(f)));
-    if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.clear();
-    remembered.set(cacheKey, findings);
+  // The key: the text around the volatile values, in one piece (the query itself when it has none).
+  let key = cutCount === 0 ? search : search.slice(0, cuts[0]);
+  for (let i = 1; i <= cutCount; i++) key += search.slice(cuts[2 * i - 1], i < cutCount ? cuts[2 * i] : search.length);
+  let byBody = remembered.get(operation);
+  if (!byBody) remembered.set(operation, (byBody = [new Map(), new Map()]));
+  const ofQueries = byBody[hasBody ? 1 : 0];
+  // A remembered query (one of many a client rotates over) goes to the front of the recent ones as it is: nothing is made.
+  let known = ofQueries.get(key);
+  if (!known) {
+    const pieces: string[] = [];
+    let kept = 0;
+    for (let i = 0; i < cutCount; i++) {
+      pieces.push(search.slice(kept, cuts[2 * i]));
+      kept = cuts[2 * i + 1]!;
+    }
+    pieces.push(search.slice(kept));
+    const findings = Object.freeze(requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds }).map((f) => Object.freeze(f)));
+    if (rememberedCount >= MAX_REMEMBERED_QUERIES) {
+      remembered.clear();
+      rememberedCount = 0;
+      remembered.set(operation, (byBody = [new Map(), new Map()]));
+    }
+    byBody[hasBody ? 1 : 0].set(key, (known = { hasBody, pieces, findings }));
+    rememberedCount++;
   }
   if (!recent) recentQueries.set(operation, (recent = []));
-  if (recent.unshift({ hasBody, pieces, findings }) > RECENT_QUERIES) recent.pop();
-  return findings;
+  if (recent.unshift(known) > RECENT_QUERIES) recent.pop();
+  return known.findings;
 }
 
 /** How many of an operation's last distinct queries {@link queryFindings} compares in place before it makes a key. */
@@ -69,8 +83,11 @@ const cuts: number[] = [];
  * volatile pairs are at the same places: no scan of the names is needed.
  */
 function sameQuery(search: string, pieces: readonly string[], nowSeconds: number): boolean {
-  let at = 0;
   const last = pieces.length - 1;
+  const tail = pieces[last]!;
+  // The end first: queries a client rotates over often share their start (its common parameters).
+  if (!search.endsWith(tail)) return false;
+  let at = 0;
   for (let i = 0; i < last; i++) {
     const piece = pieces[i]!;
     if (!textAt(search, at, piece)) return false;
@@ -81,8 +98,7 @@ function sameQuery(search: string, pieces: readonly string[], nowSeconds: number
     if (piece.charCodeAt(piece.length - 2) === 115 /* s of _ts= */ ? !isNearSeconds(search, from, to, nowSeconds) : !isInteger(search, from, to)) return false;
     at = to;
   }
-  const tail = pieces[last]!;
-  return at + tail.length === search.length && textAt(search, at, tail);
+  return at + tail.length === search.length;
 }
 
 /**
