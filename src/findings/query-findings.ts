@@ -1,5 +1,5 @@
 import type { OperationName } from '../contract/core.js';
-import { ESCAPED_NAME, nameEnd, splitQuery, textAt } from '../normalise/index.js';
+import { splitQuery, textAt } from '../normalise/index.js';
 import { MAX_TS_SKEW_SECONDS, requestFindings, type Finding } from './request-findings.js';
 
 /** The most distinct queries (volatile values set aside) whose findings are remembered. */
@@ -86,7 +86,7 @@ function sameQuery(search: string, pieces: readonly string[], nowSeconds: number
   const last = pieces.length - 1;
   const tail = pieces[last]!;
   // The end first: queries a client rotates over often share their start (its common parameters).
-  if (!search.endsWith(tail)) return false;
+  if (search.length < tail.length || !textAt(search, search.length - tail.length, tail)) return false;
   let at = 0;
   for (let i = 0; i < last; i++) {
     const piece = pieces[i]!;
@@ -107,30 +107,46 @@ function sameQuery(search: string, pieces: readonly string[], nowSeconds: number
  * value: not remembered) or when a parameter name is written with an escape or a `+` (its decoded
  * name decides: checked in full). Every occurrence is checked, so which one a rule reads (the first
  * `_ts` for the clock, the last for the format) does not matter; their number and places stay in
- * the key. One pass over the names by offsets (values are skipped with `indexOf`): no regular
- * expression, no split, no string made.
+ * the key. Looks for `%`, `+`, `_nonce=` and `_ts=` with `indexOf` (a pair's name starts the query
+ * or follows `&`), not name by name: no regular expression, no split, no string made.
  */
 function volatileCuts(search: string, nowSeconds: number): number {
+  if (hasEscapedName(search, '%') || hasEscapedName(search, '+')) return -1;
   let count = 0;
-  const end = search.length;
-  for (let at = 0; at <= end; ) {
-    let next = search.indexOf('&', at);
-    if (next < 0) next = end;
-    const equals = nameEnd(search, at, next);
-    if (equals === ESCAPED_NAME) return -1;
-    if (equals >= 0) {
-      const length = equals - at;
-      const nonce = length === 6 && textAt(search, at, '_nonce');
-      if (nonce || (length === 3 && textAt(search, at, '_ts'))) {
-        if (nonce ? !isInteger(search, equals + 1, next) : !isNearSeconds(search, equals + 1, next, nowSeconds)) return -1;
-        cuts[2 * count] = equals + 1;
-        cuts[2 * count + 1] = next;
-        count++;
-      }
-    }
-    at = next + 1;
+  let nonceAt = pairAt(search, '_nonce=', 0);
+  let tsAt = pairAt(search, '_ts=', 0);
+  while (nonceAt >= 0 || tsAt >= 0) {
+    const nonce = tsAt < 0 || (nonceAt >= 0 && nonceAt < tsAt);
+    const from = nonce ? nonceAt + 7 : tsAt + 4;
+    let next = search.indexOf('&', from);
+    if (next < 0) next = search.length;
+    if (nonce ? !isInteger(search, from, next) : !isNearSeconds(search, from, next, nowSeconds)) return -1;
+    cuts[2 * count] = from;
+    cuts[2 * count + 1] = next;
+    count++;
+    if (nonce) nonceAt = pairAt(search, '_nonce=', next);
+    else tsAt = pairAt(search, '_ts=', next);
   }
   return count;
+}
+
+/** The offset of the first pair of `search` from `from` on that starts with `start` (a name and its `=`), or -1. */
+function pairAt(search: string, start: string, from: number): number {
+  for (let at = search.indexOf(start, from); at >= 0; at = search.indexOf(start, at + 1)) {
+    if (at === 0 || search.charCodeAt(at - 1) === 38 /* & */) return at;
+  }
+  return -1;
+}
+
+/** Whether `mark` (`%` or `+`) occurs in a name of `search`: before the first `=` of its pair, or in a pair without one (as `nameEnd` reads a name). */
+function hasEscapedName(search: string, mark: string): boolean {
+  for (let at = search.indexOf(mark); at >= 0; at = search.indexOf(mark, at + 1)) {
+    // Back to the start of its pair: an `=` on the way puts it in the value.
+    let i = at - 1;
+    while (i >= 0 && search.charCodeAt(i) !== 61 /* = */ && search.charCodeAt(i) !== 38 /* & */) i--;
+    if (i < 0 || search.charCodeAt(i) === 38) return true;
+  }
+  return false;
 }
 
 /** Whether `text[from, to)` is a (possibly negative) integer written in digits: a well-formed `_nonce`. */
