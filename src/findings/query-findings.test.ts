@@ -64,6 +64,24 @@ describe('queryFindings', () => {
     expect(queryFindings('meta/cp', bad, false, NOW)).toEqual(uncached('meta/cp', bad));
   });
 
+  it('finds the volatile pairs only where a name starts, and escapes only in names, when it remembers a query', () => {
+    const search = clientSearch('meta/cp');
+    const cases = [
+      `${search}&ref=x_ts=1&note=a_nonce=b`, // `_ts=` and `_nonce=` inside values: not volatile pairs
+      `${search}&a=b=%5Fts&c=d+e`, // `%` and `+` in values (after an `=`): not escaped names
+      `${search}&%5Fts=${NOW}`, // an escaped name: checked in full
+      `${search}&_n%6Fnce=1&x+y=2`, // escaped names with `%` and `+`
+      `${search}&%5Fts`, // an escaped name without a value
+      `${search}&_nonce=7&_ts=${NOW - 60}`, // the volatile pairs twice
+      `_ts=${NOW}&${search}`, // a volatile pair first
+    ];
+    for (const query of cases) {
+      for (let i = 0; i < 2; i++) expect(queryFindings('meta/cp', query, false, NOW), query).toEqual(uncached('meta/cp', query));
+      const changed = query.replace(/(^|&)_nonce=[^&]*/g, '$1_nonce=-3').replace(/(^|&)_ts=\d+/g, `$1_ts=${NOW + 1}`);
+      expect(queryFindings('meta/cp', changed, false, NOW), changed).toEqual(uncached('meta/cp', changed));
+    }
+  });
+
   it('equals requestFindings for any query: repeated, encoded, empty or malformed volatile pairs (property)', () => {
     const name = fc.constantFrom('_nonce', '_ts', '%5Fts', '_n+once', 'ref', '_region', '_st', '');
     const value = fc.oneof(fc.constantFrom('', '12', '-3', '1e3', `${NOW}`, `${NOW - 90_000}`, `${NOW}000`, '%31%32', '+1', 'IN'), fc.string({ maxLength: 4 }));

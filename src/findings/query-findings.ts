@@ -1,11 +1,14 @@
 import type { OperationName } from '../contract/core.js';
-import { ESCAPED_NAME, nameEnd, splitQuery, textAt } from '../normalise/index.js';
+import { splitQuery, textAt } from '../normalise/index.js';
 import { MAX_TS_SKEW_SECONDS, requestFindings, type Finding } from './request-findings.js';
 
 /** The most distinct queries (volatile values set aside) whose findings are remembered. */
 export const MAX_REMEMBERED_QUERIES = 1024;
 
-const remembered = new Map<string, readonly Finding[]>();
+/** Per operation, then without (0) and with (1) a body: the remembered queries by their text with the volatile values taken out. */
+const remembered = new Map<OperationName, [Map<string, RecentQuery>, Map<string, RecentQuery>]>();
+/** How many queries {@link remembered} holds in all. */
+let rememberedCount = 0;
 
 /**
  * The findings of a request to `operation` whose raw query string (without `?`) is `search`:
@@ -28,23 +31,34 @@ export function queryFindings(operation: OperationName, search: string, hasBody:
   // A query whose names are encoded, or with a malformed volatile value, is checked in full, never remembered.
   const cutCount = volatileCuts(search, nowSeconds);
   if (cutCount < 0) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
-  const pieces: string[] = [];
-  let kept = 0;
-  for (let i = 0; i < cutCount; i++) {
-    pieces.push(search.slice(kept, cuts[2 * i]));
-    kept = cuts[2 * i + 1]!;
-  }
-  pieces.push(search.slice(kept));
-  const cacheKey = `${operation}${hasBody ? '+' : ' '}${pieces.join('')}`;
-  let findings = remembered.get(cacheKey);
-  if (!findings) {
-    findings = Object.freeze(requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds }).map((f) => Object.freeze(f)));
-    if (remembered.size >= MAX_REMEMBERED_QUERIES) remembered.clear();
-    remembered.set(cacheKey, findings);
+  // The key: the text around the volatile values, in one piece (the query itself when it has none).
+  let key = cutCount === 0 ? search : search.slice(0, cuts[0]);
+  for (let i = 1; i <= cutCount; i++) key += search.slice(cuts[2 * i - 1], i < cutCount ? cuts[2 * i] : search.length);
+  let byBody = remembered.get(operation);
+  if (!byBody) remembered.set(operation, (byBody = [new Map(), new Map()]));
+  const ofQueries = byBody[hasBody ? 1 : 0];
+  // A remembered query (one of many a client rotates over) goes to the front of the recent ones as it is: nothing is made.
+  let known = ofQueries.get(key);
+  if (!known) {
+    const pieces: string[] = [];
+    let kept = 0;
+    for (let i = 0; i < cutCount; i++) {
+      pieces.push(search.slice(kept, cuts[2 * i]));
+      kept = cuts[2 * i + 1]!;
+    }
+    pieces.push(search.slice(kept));
+    const findings = Object.freeze(requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds }).map((f) => Object.freeze(f)));
+    if (rememberedCount >= MAX_REMEMBERED_QUERIES) {
+      remembered.clear();
+      rememberedCount = 0;
+      remembered.set(operation, (byBody = [new Map(), new Map()]));
+    }
+    byBody[hasBody ? 1 : 0].set(key, (known = { hasBody, pieces, findings }));
+    rememberedCount++;
   }
   if (!recent) recentQueries.set(operation, (recent = []));
-  if (recent.unshift({ hasBody, pieces, findings }) > RECENT_QUERIES) recent.pop();
-  return findings;
+  if (recent.unshift(known) > RECENT_QUERIES) recent.pop();
+  return known.findings;
 }
 
 /** How many of an operation's last distinct queries {@link queryFindings} compares in place before it makes a key. */
@@ -69,8 +83,11 @@ const cuts: number[] = [];
  * volatile pairs are at the same places: no scan of the names is needed.
  */
 function sameQuery(search: string, pieces: readonly string[], nowSeconds: number): boolean {
-  let at = 0;
   const last = pieces.length - 1;
+  const tail = pieces[last]!;
+  // The end first: queries a client rotates over often share their start (its common parameters).
+  if (search.length < tail.length || !textAt(search, search.length - tail.length, tail)) return false;
+  let at = 0;
   for (let i = 0; i < last; i++) {
     const piece = pieces[i]!;
     if (!textAt(search, at, piece)) return false;
@@ -81,8 +98,7 @@ function sameQuery(search: string, pieces: readonly string[], nowSeconds: number
     if (piece.charCodeAt(piece.length - 2) === 115 /* s of _ts= */ ? !isNearSeconds(search, from, to, nowSeconds) : !isInteger(search, from, to)) return false;
     at = to;
   }
-  const tail = pieces[last]!;
-  return at + tail.length === search.length && textAt(search, at, tail);
+  return at + tail.length === search.length;
 }
 
 /**
@@ -91,30 +107,46 @@ function sameQuery(search: string, pieces: readonly string[], nowSeconds: number
  * value: not remembered) or when a parameter name is written with an escape or a `+` (its decoded
  * name decides: checked in full). Every occurrence is checked, so which one a rule reads (the first
  * `_ts` for the clock, the last for the format) does not matter; their number and places stay in
- * the key. One pass over the names by offsets (values are skipped with `indexOf`): no regular
- * expression, no split, no string made.
+ * the key. Looks for `%`, `+`, `_nonce=` and `_ts=` with `indexOf` (a pair's name starts the query
+ * or follows `&`), not name by name: no regular expression, no split, no string made.
  */
 function volatileCuts(search: string, nowSeconds: number): number {
+  if (hasEscapedName(search, '%') || hasEscapedName(search, '+')) return -1;
   let count = 0;
-  const end = search.length;
-  for (let at = 0; at <= end; ) {
-    let next = search.indexOf('&', at);
-    if (next < 0) next = end;
-    const equals = nameEnd(search, at, next);
-    if (equals === ESCAPED_NAME) return -1;
-    if (equals >= 0) {
-      const length = equals - at;
-      const nonce = length === 6 && textAt(search, at, '_nonce');
-      if (nonce || (length === 3 && textAt(search, at, '_ts'))) {
-        if (nonce ? !isInteger(search, equals + 1, next) : !isNearSeconds(search, equals + 1, next, nowSeconds)) return -1;
-        cuts[2 * count] = equals + 1;
-        cuts[2 * count + 1] = next;
-        count++;
-      }
-    }
-    at = next + 1;
+  let nonceAt = pairAt(search, '_nonce=', 0);
+  let tsAt = pairAt(search, '_ts=', 0);
+  while (nonceAt >= 0 || tsAt >= 0) {
+    const nonce = tsAt < 0 || (nonceAt >= 0 && nonceAt < tsAt);
+    const from = nonce ? nonceAt + 7 : tsAt + 4;
+    let next = search.indexOf('&', from);
+    if (next < 0) next = search.length;
+    if (nonce ? !isInteger(search, from, next) : !isNearSeconds(search, from, next, nowSeconds)) return -1;
+    cuts[2 * count] = from;
+    cuts[2 * count + 1] = next;
+    count++;
+    if (nonce) nonceAt = pairAt(search, '_nonce=', next);
+    else tsAt = pairAt(search, '_ts=', next);
   }
   return count;
+}
+
+/** The offset of the first pair of `search` from `from` on that starts with `start` (a name and its `=`), or -1. */
+function pairAt(search: string, start: string, from: number): number {
+  for (let at = search.indexOf(start, from); at >= 0; at = search.indexOf(start, at + 1)) {
+    if (at === 0 || search.charCodeAt(at - 1) === 38 /* & */) return at;
+  }
+  return -1;
+}
+
+/** Whether `mark` (`%` or `+`) occurs in a name of `search`: before the first `=` of its pair, or in a pair without one (as `nameEnd` reads a name). */
+function hasEscapedName(search: string, mark: string): boolean {
+  for (let at = search.indexOf(mark); at >= 0; at = search.indexOf(mark, at + 1)) {
+    // Back to the start of its pair: an `=` on the way puts it in the value.
+    let i = at - 1;
+    while (i >= 0 && search.charCodeAt(i) !== 61 /* = */ && search.charCodeAt(i) !== 38 /* & */) i--;
+    if (i < 0 || search.charCodeAt(i) === 38) return true;
+  }
+  return false;
 }
 
 /** Whether `text[from, to)` is a (possibly negative) integer written in digits: a well-formed `_nonce`. */

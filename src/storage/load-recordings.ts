@@ -19,8 +19,8 @@ export interface LoadRecordingIndexOptions {
 
 /**
  * Reads a recording folder into a replay index that keeps only what matching needs; responses are
- * read from the files when served (a bounded cache, filled while reading, keeps the first
- * `cacheBytes` of them and then the most recently served). Every file is checked as
+ * read from the files when served (a bounded cache holds every response when the folder fits in
+ * `cacheBytes`, and else starts empty; then it keeps the most recently served). Every file is checked as
  * `parse` (default: the quick check); `problems` lists every bad one (the index then holds the good ones).
  *
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.

@@ -58,3 +58,32 @@ describe('RecordingFileSource', () => {
     expect(await text(source, f)).toBe(body('f'));
   });
 });
+
+describe('RecordingFileSource.keep (while the folder is read)', () => {
+  const recording = (text: string) => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: text });
+
+  it('holds a folder that fits from memory: a file changed later is still served as it was read', async () => {
+    const [g, h] = [write('g', body('g')), write('h', body('h'))];
+    const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
+    source.keep(g, recording(body('g')));
+    source.keep(h, recording(body('h')));
+    write('g', body('x'));
+    rmSync(join(dir, h));
+    expect(source.response(g)).not.toBeInstanceOf(Promise);
+    expect(await text(source, g)).toBe(body('g'));
+    expect(await text(source, h)).toBe(body('h'));
+  });
+
+  it('keeps nothing of a folder that does not fit: every answer is read from its file, then the served ones are kept', async () => {
+    const [i, j, k] = [write('i', body('i')), write('j', body('j')), write('k', body('k'))];
+    const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
+    for (const name of [i, j, k]) source.keep(name, recording(body(name[8]!)));
+    expect(source.cachedBytes).toBe(0);
+    write('i', body('y'));
+    expect(source.response(i)).toBeInstanceOf(Promise);
+    expect(await text(source, i)).toBe(body('y'));
+    rmSync(join(dir, i));
+    expect(await text(source, i)).toBe(body('y'));
+    expect(await text(source, j)).toBe(body('j'));
+  });
+});
