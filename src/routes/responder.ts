@@ -29,6 +29,11 @@ function counts(scenario: CompiledScenario): boolean {
   return known;
 }
 
+/** The counter key of a stub (a scenario's operation's stub number `index`), made only by requests that count. */
+function stubKey(scenario: string, operation: OperationName, index: number): string {
+  return `${scenario}\u0000${operation}\u0000${index}`;
+}
+
 /** What a scenario answers for one request: the prepared response, or no stub matched. */
 export type StubOutcome =
   | { matched: true; response: PreparedResponse; fault?: Fault; /** For a sequence: which step (`stepText`). */ step?: string }
@@ -96,10 +101,10 @@ export class ScenarioResponder {
     }
     if (index < 0) return { matched: false, stubs };
     const { responses } = stubs[index]!;
-    const key = `${scenario}\u0000${operation}\u0000${index}`;
     let response = responses[0]!;
     let step: string | undefined;
     if (served && responses.length > 1) {
+      const key = stubKey(scenario, operation, index);
       const count = served.get(key) ?? 0;
       served.set(key, count + 1);
       response = responses[Math.min(count, responses.length - 1)]!;
@@ -111,7 +116,7 @@ export class ScenarioResponder {
     if (!fault) return matched;
     if (!served) return { ...matched, fault };
     // A fault with a rate hits a deterministic share of the requests it applies to.
-    const faultKey = response.fault ? `${key}\u0000${responses.indexOf(response)}\u0000fault` : `${scenario}\u0000${operation}\u0000overlay`;
+    const faultKey = response.fault ? `${stubKey(scenario, operation, index)}\u0000${responses.indexOf(response)}\u0000fault` : `${scenario}\u0000${operation}\u0000overlay`;
     const seen = served.get(faultKey) ?? 0;
     served.set(faultKey, seen + 1);
     return faultHits(fault, seen) ? { ...matched, fault } : matched;

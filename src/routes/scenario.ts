@@ -153,7 +153,11 @@ export function planScenarioAnswer(source: ScenarioAnswerSource, operation: Oper
   if (!outcome.matched) return now(preparedAnswer(noStubMatched(scenario, operation, outcome.stubs), scenario));
   const faults = combineFaults(planned, outcome.fault);
   const { response, step } = outcome;
-  // The shared answer, with the clock's times and the sequence step when it has them (see `statefulAnswer`).
-  const normal = () => statefulAnswer(preparedAnswer(response, scenario, request.origin), step, response.hasNow ? responder.clock.nowSeconds() : undefined);
-  return faults.length > 0 ? planFaults(faults, normal, { [ANSWERED_BY_HEADER]: scenario }) : { delayMs: responder.latencyOf(response), answer: normal() };
+  if (faults.length === 0) return { delayMs: responder.latencyOf(response), answer: normalAnswer(responder, response, scenario, request.origin, step) };
+  return planFaults(faults, () => normalAnswer(responder, response, scenario, request.origin, step), { [ANSWERED_BY_HEADER]: scenario });
+}
+
+/** The shared answer of a stub's response, with the clock's times and the sequence step when it has them (see `statefulAnswer`). */
+function normalAnswer(responder: ScenarioResponder, response: PreparedResponse, scenario: string, origin: string, step: string | undefined): ScenarioAnswer {
+  return statefulAnswer(preparedAnswer(response, scenario, origin), step, response.hasNow ? responder.clock.nowSeconds() : undefined);
 }

@@ -44,11 +44,13 @@ export function answerFailure(req: IncomingMessage, res: ServerResponse, error: 
   else if (!res.destroyed) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo failed to answer: ${(error as Error)?.message}` }));
 }
 
-/** An answer's bytes and header blocks, made once per (shared) answer; one header block per findings count. */
-interface Encoded {
+/** A body's bytes, and the same bytes as a latin1 string, written with the header block in one piece (see `write`); `undefined` for a body over {@link ONE_WRITE_BYTES}. */
+interface EncodedBody {
   body: Buffer;
-  /** The body's bytes as a latin1 string, written with the header block in one piece (see `write`); `undefined` for a body over {@link ONE_WRITE_BYTES}. */
   bodyLatin1: string | undefined;
+}
+/** An answer's bytes and header blocks, made once per (shared) answer; one header block per findings count. */
+interface Encoded extends EncodedBody {
   heads: Map<number, OutgoingHttpHeaders>;
 }
 const encodedAnswers = new WeakMap<Answer, Encoded>();
@@ -56,13 +58,46 @@ const encodedAnswers = new WeakMap<Answer, Encoded>();
 /** The largest body sent in one write with its header block (64 KiB): larger ones (images, packages) go as a second buffer, not kept twice. */
 const ONE_WRITE_BYTES = 64 * 1024;
 
+/** The most characters of body text {@link sharedBodies} keeps (then it forgets them all at once). */
+const MAX_SHARED_BODY_CHARS = 1024 * 1024;
+/**
+ * The encoded bodies of answers, by body text (up to {@link ONE_WRITE_BYTES} characters each), shared
+ * by every answer with that text: the answers of one prepared response in each scenario that has it
+ * differ by their headers only, so 50 scenarios that extend `default` send 6 bodies, not 300 copies
+ * of them (fewer bytes for the CPU caches to hold, less for the garbage collector). Read only when an
+ * answer is encoded for the first time, never per request.
+ */
+const sharedBodies = new Map<string, EncodedBody>();
+let sharedBodyChars = 0;
+
+function encodeBody(bytes: Uint8Array): EncodedBody {
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { body, bodyLatin1: body.byteLength <= ONE_WRITE_BYTES ? body.toString('latin1') : undefined };
+}
+
+/** The encoded body of `answer`: shared by body text (see {@link sharedBodies}), else its own. */
+function encodedBodyOf(answer: Answer): EncodedBody {
+  const text = answer.body;
+  if (typeof text !== 'string' || text.length > ONE_WRITE_BYTES) return encodeBody(bodyBytes(answer));
+  let shared = sharedBodies.get(text);
+  if (!shared) {
+    shared = encodeBody(Buffer.from(text, 'utf8'));
+    if (sharedBodyChars + text.length > MAX_SHARED_BODY_CHARS) {
+      sharedBodies.clear();
+      sharedBodyChars = 0;
+    }
+    sharedBodies.set(text, shared);
+    sharedBodyChars += text.length;
+  }
+  return shared;
+}
+
 /** The header block of `answer` with `x-mockvideo-findings: findings` (for an operation; -1: none) and its content length. */
 function encodedOf(answer: Answer, findings: number): { body: Buffer; bodyLatin1: string | undefined; head: OutgoingHttpHeaders } {
   let encoded = encodedAnswers.get(answer);
   if (!encoded) {
-    const bytes = bodyBytes(answer);
-    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    encoded = { body, bodyLatin1: body.byteLength <= ONE_WRITE_BYTES ? body.toString('latin1') : undefined, heads: new Map() };
+    const { body, bodyLatin1 } = encodedBodyOf(answer);
+    encoded = { body, bodyLatin1, heads: new Map() };
     encodedAnswers.set(answer, encoded);
   }
   let head = encoded.heads.get(findings);
