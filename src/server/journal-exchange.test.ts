@@ -79,7 +79,7 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
     const context = contextOf(journal);
     const sent: SentAnswer = { status: 200, headers: SENT_HEADERS, body: '{}' };
     const long = 'x'.repeat(3000);
-    const cases = [
+    const cases: Array<{ search: string; headers: Record<string, string> }> = [
       { search: `q=${long}`, headers: { host: 'h' } },
       { search: 'q=1', headers: { host: 'h', 'x-long': long } },
       { search: 'q=2', headers: { host: 'h', 'x-wide': '\u00ff'.repeat(1500) } },
