@@ -74,8 +74,8 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
     }
   });
 
-  it('keeps a request too large for its record as strings, with the same result', () => {
-    const journal = new Journal(3);
+  it('keeps a request too large for its record, or with characters beyond latin1, as strings, with the same result', () => {
+    const journal = new Journal(5);
     const context = contextOf(journal);
     const sent: SentAnswer = { status: 200, headers: SENT_HEADERS, body: '{}' };
     const long = 'x'.repeat(3000);
@@ -83,6 +83,9 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
       { search: `q=${long}`, headers: { host: 'h' } },
       { search: 'q=1', headers: { host: 'h', 'x-long': long } },
       { search: 'q=2', headers: { host: 'h', 'x-wide': '\u00ff'.repeat(1500) } },
+      // Characters beyond latin1 (Node never gives them in a target or header, but a caller might).
+      { search: 'q=\u20ac', headers: { host: 'h' } },
+      { search: 'q=3', headers: { host: 'h', 'x-euro': `${'e'.repeat(70)}\u20ac` } },
     ];
     for (const { search, headers } of cases) journalExchange(context, requestOf(headers), { operation: 'meta/cp', path: '/api/g1/meta/cp', search }, FINDINGS, 0, 1.23, sent);
     expect(journal.exchanges()).toEqual(cases.map(({ search, headers }, i) => expected(i + 1, search, headers, sent, 0)));

@@ -8,6 +8,7 @@ import { MATCH_HEADER, RECORDING_HEADER } from '../replay/headers.js';
 import { ANSWERED_BY_HEADER, FAULT_HEADER } from '../routes/index.js';
 import { STEP_HEADER } from '../state/client-state.js';
 import type { ServerContext } from './context.js';
+import { copyOneByte } from './one-byte.js';
 
 function headerRecord(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -76,7 +77,7 @@ export function journalExchange(context: ServerContext, req: IncomingMessage, ta
 const NO_HEADERS: IncomingHttpHeaders = {};
 const NO_FINDINGS: readonly Finding[] = [];
 
-/** The most bytes of a request's path, query and headers an {@link ExchangeRecord} copies into its own buffer; a larger request keeps its strings. */
+/** The most bytes of a request's path, query and headers an {@link ExchangeRecord} copies into its own buffer; a larger request (or one with a character beyond latin1) keeps its strings. */
 const RECORD_BYTES = 2048;
 /** Records made at once, their buffers cut from one allocation. */
 const SLAB_RECORDS = 32;
@@ -96,26 +97,23 @@ function recordBuffer(): Buffer {
   return slab!.subarray(RECORD_BYTES * slabUsed, RECORD_BYTES * ++slabUsed);
 }
 
-/** Buffer's own UTF-8 writer, without `write`'s argument parsing: returns the bytes written. */
-type Utf8Writer = Buffer & { utf8Write(text: string, offset: number, length: number): number };
-
 /**
- * Writes `text` at `at` of `bytes` as its UTF-8 length (2 bytes, little-endian) and bytes;
- * returns where the next one goes, or -1 when it does not fit.
+ * Writes `text` at `at` of `bytes` as its length (2 bytes, little-endian) and its characters, one
+ * byte each (latin1: Node gives request targets and header values so); returns where the next one
+ * goes, or -1 when it does not fit or has a character beyond latin1.
  */
 function put(bytes: Buffer, at: number, text: string): number {
-  const room = bytes.length - at - 2;
-  if (room < 0 || (text.length * 3 > room && Buffer.byteLength(text) > room)) return -1;
-  const written = (bytes as Utf8Writer).utf8Write(text, at + 2, room);
-  bytes[at] = written & 0xff;
-  bytes[at + 1] = written >>> 8;
-  return at + 2 + written;
+  const end = at + 2 + text.length;
+  if (end > bytes.length || copyOneByte(bytes, at + 2, text, 0x100) < 0) return -1;
+  bytes[at] = text.length & 0xff;
+  bytes[at + 1] = text.length >>> 8;
+  return end;
 }
 
 /** Reads what {@link put} wrote at `at`; moves `at.offset` past it. */
 function take(bytes: Buffer, at: { offset: number }): string {
-  const length = bytes.readUInt16LE(at.offset);
-  const text = bytes.toString('utf8', at.offset + 2, at.offset + 2 + length);
+  const length = bytes[at.offset]! | (bytes[at.offset + 1]! << 8);
+  const text = bytes.toString('latin1', at.offset + 2, at.offset + 2 + length);
   at.offset += 2 + length;
   return text;
 }
@@ -123,7 +121,8 @@ function take(bytes: Buffer, at: { offset: number }): string {
 /**
  * What the journal keeps of one exchange until it is first read: plain values and references to
  * shared objects (findings, the sent header block and body), and the request's path, query and
- * header record copied into its own buffer (kept as strings when they do not fit). No request or
+ * header record copied into its own buffer, one byte per character (kept as strings when they do
+ * not fit, or have a character beyond latin1). No request or
  * socket object is kept. Reused once the journal releases it.
  */
 class ExchangeRecord implements DeferredExchange {
