@@ -122,8 +122,8 @@ function take(bytes: Buffer, at: { offset: number }): string {
  * What the journal keeps of one exchange until it is first read: plain values and references to
  * shared objects (findings, the sent header block and body), and the request's path, query and
  * header record copied into its own buffer, one byte per character (kept as strings when they do
- * not fit, or have a character beyond latin1). No request or
- * socket object is kept. Reused once the journal releases it.
+ * not fit, or have a character beyond latin1). No request or socket object is kept. Reused once
+ * the journal releases it.
  */
 class ExchangeRecord implements DeferredExchange {
   receivedAt = 0.5;
