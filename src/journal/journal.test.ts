@@ -116,3 +116,51 @@ describe('writeJournalHar (issue 21.5)', () => {
     expect(JSON.parse(chunks.join(''))).toEqual(journalToHar(journal.exchanges(), 'http://127.0.0.1:1', '1.0.0'));
   });
 });
+
+describe('Journal of deferred exchanges (issue 22)', () => {
+  /** A deferred exchange that counts its builds and releases. */
+  function deferred(body: string) {
+    const counts = { built: 0, released: 0 };
+    return { counts, exchange: { build: () => (counts.built++, exchange(body)), release: () => void counts.released++ } };
+  }
+
+  it('builds an exchange once, when first read, and releases it then', () => {
+    const journal = new Journal(3);
+    const one = deferred('1');
+    journal.add(one.exchange, 1);
+    expect(one.counts).toEqual({ built: 0, released: 0 });
+    expect(journal.get(1)?.responseBody).toBe('1');
+    expect(journal.exchanges()[0]?.entry.id).toBe(1);
+    expect(one.counts).toEqual({ built: 1, released: 1 });
+  });
+
+  it('releases an unread exchange once when it is forgotten (ring, byte budget) or cleared, and never builds it', () => {
+    const journal = new Journal(2, 10);
+    const made = Array.from({ length: 6 }, (_, i) => deferred(String(i)));
+    for (const { exchange } of made.slice(0, 3)) journal.add(exchange, 1);
+    expect(made.map((m) => m.counts.released)).toEqual([1, 0, 0, 0, 0, 0]);
+    journal.add(made[3]!.exchange, 10);
+    expect(journal.exchanges().map((x) => x.entry.id)).toEqual([4]);
+    expect(made.map((m) => m.counts.released)).toEqual([1, 1, 1, 1, 0, 0]);
+    journal.add(made[4]!.exchange, 1);
+    journal.add(made[5]!.exchange, 1);
+    journal.clear();
+    expect(journal.exchanges()).toEqual([]);
+    expect(made.map((m) => m.counts)).toEqual([...Array(3).fill({ built: 0, released: 1 }), { built: 1, released: 1 }, { built: 0, released: 1 }, { built: 0, released: 1 }]);
+    journal.add(exchange('after'));
+    expect(journal.exchanges().map((x) => [x.entry.id, x.responseBody])).toEqual([[7, 'after']]);
+  });
+
+  it('builds for its listeners at once, and with a limit of 0 keeps nothing', () => {
+    const journal = new Journal(0);
+    const heard: number[] = [];
+    const one = deferred('1');
+    journal.add(one.exchange);
+    journal.subscribe((x) => heard.push(x.entry.id));
+    const two = deferred('2');
+    journal.add(two.exchange);
+    expect(heard).toEqual([2]);
+    expect([one.counts, two.counts]).toEqual([{ built: 0, released: 1 }, { built: 1, released: 1 }]);
+    expect(journal.exchanges()).toEqual([]);
+  });
+});

@@ -53,28 +53,56 @@ export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
 /** An exchange as {@link Journal.add} takes it: without its id, which the journal gives. */
 export type NewExchange = Omit<JournalExchange, 'entry'> & { entry: Omit<JournalEntry, 'id'> };
 
-/** One kept exchange: built from `make` when first read (then kept), with the id given at `add`. */
+/**
+ * An exchange the journal makes only when it is first read. `build` is called at most once;
+ * `release`, when given, once the journal no longer needs the object (built, forgotten or cleared),
+ * so that its maker can reuse it for a later exchange: a journal of reused records keeps nothing
+ * new per request, so the young generation of V8 does not grow with what it keeps.
+ */
+export interface DeferredExchange {
+  build(): NewExchange;
+  release?(): void;
+}
+
+/** One place of the ring, reused when the ring comes round: the exchange it holds, with the id given at `add`. */
 interface Slot {
   id: number;
   /** What it holds of bodies, in bytes (as told to `add`). */
   bytes: number;
-  make: (() => NewExchange) | undefined;
+  /** The exchange until it is first read. */
+  deferred: DeferredExchange | (() => NewExchange) | undefined;
   built: JournalExchange | undefined;
 }
 
 function read(slot: Slot): JournalExchange {
   if (!slot.built) {
-    const made = slot.make!();
+    const deferred = slot.deferred!;
+    const made = typeof deferred === 'function' ? deferred() : deferred.build();
     slot.built = { ...made, entry: { id: slot.id, ...made.entry } };
-    slot.make = undefined;
+    slot.deferred = undefined;
+    if (typeof deferred !== 'function') deferred.release?.();
   }
   return slot.built;
 }
 
+function isExchange(exchange: NewExchange | DeferredExchange | (() => NewExchange)): exchange is NewExchange {
+  return typeof exchange !== 'function' && (exchange as Partial<DeferredExchange>).build === undefined;
+}
+
+/** Empties a slot, releasing an exchange it held unread. */
+function empty(slot: Slot): void {
+  const { deferred } = slot;
+  slot.deferred = undefined;
+  slot.built = undefined;
+  slot.bytes = 0;
+  if (deferred !== undefined && typeof deferred !== 'function') deferred.release?.();
+}
+
 export class Journal {
   readonly limit: number;
-  // A ring: `#ring[#start]` is the oldest of `#size` kept exchanges; adding one is O(1).
-  #ring: Array<Slot | undefined>;
+  // A ring: `#ring[#start]` is the oldest of `#size` kept exchanges; adding one is O(1). Its slots
+  // are made once, then reused.
+  #ring: Slot[] = [];
   #start = 0;
   #size = 0;
   #nextId = 1;
@@ -86,33 +114,45 @@ export class Journal {
   constructor(limit = DEFAULT_JOURNAL_SIZE, maxBytes = DEFAULT_JOURNAL_BYTES) {
     this.limit = limit;
     this.maxBytes = maxBytes;
-    this.#ring = new Array<Slot | undefined>(limit);
   }
 
   /**
-   * Adds an exchange, or a function that makes it when it is first read (so a request that no one
-   * looks at pays only for keeping its facts), and tells the listeners. Returns the id it gets.
-   * `bytes` is what it holds of bodies (default: its `responseBody` length when given as an object):
-   * beyond `maxBytes` in all, the oldest exchanges are forgotten.
+   * Adds an exchange, or what makes it when it is first read (a function, or a
+   * {@link DeferredExchange}: a request that no one looks at pays only for keeping its facts), and
+   * tells the listeners. Returns the id it gets. `bytes` is what it holds of bodies (default: its
+   * `responseBody` length when given as an object): beyond `maxBytes` in all, the oldest exchanges
+   * are forgotten.
    */
-  add(exchange: NewExchange | (() => NewExchange), bytes = typeof exchange === 'function' ? 0 : exchange.responseBody.length): number {
-    const slot: Slot = { id: this.#nextId++, bytes, make: typeof exchange === 'function' ? exchange : () => exchange, built: undefined };
-    if (this.limit > 0) {
-      if (this.#size === this.limit) this.#dropOldest();
-      this.#ring[(this.#start + this.#size++) % this.limit] = slot;
-      this.#bytes += bytes;
-      while (this.#bytes > this.maxBytes && this.#size > 1) this.#dropOldest();
+  add(exchange: NewExchange | DeferredExchange | (() => NewExchange), bytes = isExchange(exchange) ? exchange.responseBody.length : 0): number {
+    const id = this.#nextId++;
+    const deferred = isExchange(exchange) ? () => exchange : exchange;
+    if (this.limit <= 0) {
+      if (this.#listeners.size) this.#tell(read({ id, bytes, deferred, built: undefined }));
+      else if (typeof deferred !== 'function') deferred.release?.();
+      return id;
     }
-    if (this.#listeners.size) {
-      const built = read(slot);
-      for (const listener of this.#listeners) listener(built);
-    }
-    return slot.id;
+    if (this.#size === this.limit) this.#dropOldest();
+    const at = (this.#start + this.#size++) % this.limit;
+    let slot = this.#ring[at];
+    if (slot) {
+      slot.id = id;
+      slot.bytes = bytes;
+      slot.deferred = deferred;
+    } else this.#ring[at] = slot = { id, bytes, deferred, built: undefined };
+    this.#bytes += bytes;
+    while (this.#bytes > this.maxBytes && this.#size > 1) this.#dropOldest();
+    if (this.#listeners.size) this.#tell(read(slot));
+    return id;
+  }
+
+  #tell(built: JournalExchange): void {
+    for (const listener of this.#listeners) listener(built);
   }
 
   #dropOldest(): void {
-    this.#bytes -= this.#ring[this.#start]!.bytes;
-    this.#ring[this.#start] = undefined;
+    const slot = this.#ring[this.#start]!;
+    this.#bytes -= slot.bytes;
+    empty(slot);
     this.#start = (this.#start + 1) % this.limit;
     this.#size--;
   }
@@ -142,7 +182,7 @@ export class Journal {
 
   /** Forgets every request. */
   clear(): void {
-    this.#ring = new Array<Slot | undefined>(this.limit);
+    for (const slot of this.#ring) empty(slot);
     this.#start = 0;
     this.#size = 0;
     this.#bytes = 0;
