@@ -230,8 +230,15 @@ async function main() {
     const serve50 = fifty ? await startServer('serve-50', [BIN, 'serve', '--port', '0', '--scenarios-dir', fifty.dir]) : null;
     const talkback10 = await startServer('talkback-10', [TALKBACK, talkbackInstall.prefix, tapes10, nodeBase.url, 'replay', ignoredByTalkback]);
     const replay10 = await startServer('replay-10', [BIN, 'replay', small.dir, '--port', '0']);
-    const bigStride = Math.max(1, Math.floor(BIG / 300));
-    const bigPaths = Array.from({ length: Math.min(300, BIG) }, (_, k) => k * bigStride).map((i) => fixtures.clientPath(fixtures.OPERATION_NAMES[i % 6], String(i)));
+    // 300 requests spread over the large set, with the operations in the same proportions as the 10
+    // requests of replay-10 (recording i is of operation i % 6): the two cases differ by the number
+    // of recordings only. (A stride of BIG / 300 = 333 used to pick ad_config and meta/plugin only.)
+    const BIG_REQUESTS = Math.min(300, BIG);
+    const perOperation = Math.floor(BIG / 6);
+    const bigPaths = Array.from({ length: BIG_REQUESTS }, (_, k) => {
+      const operation = (k % 10) % 6;
+      return fixtures.clientPath(fixtures.OPERATION_NAMES[operation], String(operation + 6 * Math.floor((k * perOperation) / BIG_REQUESTS)));
+    });
     const replayBig = await startServer('replay-big', [BIN, 'replay', big.dir, '--port', '0'], { timeoutMs: 300_000 });
     results.fixtures.replayBigStartSeconds = Number(process.hrtime.bigint() - replayBig.t0) / 1e9;
     for (;;) {
