@@ -12,8 +12,9 @@
 // The bundle sits two folders below the package root, like every module of dist/<area>/, so paths
 // made from `import.meta.url` (the shipped scenarios, the dashboard, createRequire) stay right.
 // dist/cli-bundle/modules.json names the modules of dist/ each file of the bundle holds, for
-// test/perf/lazy-dependencies.test.ts (what a start loads, by module).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// test/perf/lazy-dependencies.test.ts (what a start loads, by module), and
+// dist/cli-bundle/THIRD-PARTY-LICENSES.txt the licences of the packages whose code it holds.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +81,15 @@ const yargs = await build({
 const packagesIn = (outputs) => new Set(Object.values(outputs).flatMap((output) => Object.keys(output.inputs)).map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1]).filter(Boolean));
 const stray = [...packagesIn(cli.metafile.outputs)].filter((name) => !IN_BUNDLE.includes(name));
 if (stray.length) throw new Error(`bundle-cli: ${stray.join(', ')} bundled; name each in package.json's dependencies (or in IN_BUNDLE)`);
+// The licences of the packages bundled (their code ships inside dist/cli-bundle/), next to it.
+const bundled = [...new Set([...packagesIn(cli.metafile.outputs), ...packagesIn(yargs.metafile.outputs)])].sort();
+const licenceOf = (name) => {
+  const dir = join(root, 'node_modules', name);
+  const file = readdirSync(dir).find((entry) => /^licen[cs]e/i.test(entry));
+  if (!file) throw new Error(`bundle-cli: ${name} is bundled but has no licence file in ${dir}`);
+  return `${name}@${JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version}\n\n${readFileSync(join(dir, file), 'utf8').trim()}\n`;
+};
+writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), `Packages bundled into this folder by scripts/bundle-cli.mjs, with their licences.\n\n${bundled.map(licenceOf).join('\n---\n\n')}`);
 const modules = {};
 for (const [file, output] of [...Object.entries(cli.metafile.outputs), ...Object.entries(yargs.metafile.outputs)]) {
   if (!file.endsWith('.js')) continue;
