@@ -400,45 +400,13 @@ async function main() {
     results.coldStart = Object.fromEntries(coldCases.map((c) => [c.name, { what: c.what, ms: Math.round(median(cold[c.name])), runs: cold[c.name] }]));
     log(`cold start: ${coldCases.map((c) => `${c.name} ${results.coldStart[c.name].ms} ms`).join(', ')}`);
 
-    // 6. In-process: msw getResponse over createHandlers() against one hand-written handler.
-    log('in-process: getResponse(createHandlers()) vs one hand-written http.get handler');
-    const msw = await import('msw');
-    const { createHandlers } = await import('../dist/index.js');
-    const ours = createHandlers();
-    const settingBody = bodyText['meta/setting'];
-    const handWritten = [msw.http.get('*/api/g1/meta/setting', () => new msw.HttpResponse(settingBody, { headers: { 'content-type': 'application/json; charset=utf-8' } }))];
-    const requestUrl = `http://127.0.0.1${settingPath[0]}`;
-    const once = async (handlers) => {
-      const response = await msw.getResponse(handlers, new Request(requestUrl));
-      if (!response || response.status !== 200) throw new Error('in-process: no 200');
-      await response.arrayBuffer();
-    };
-    // Requests per second of this process's CPU time (user + system), not of the wall clock: on a
-    // shared machine the wall clock counts time the process did not run.
-    const rate = async (handlers) => {
-      const until = performance.now() + INPROC_SECONDS * 1000;
-      let n = 0;
-      const cpu = process.cpuUsage();
-      while (performance.now() < until) {
-        for (let i = 0; i < 100; i++) await once(handlers);
-        n += 100;
-      }
-      const used = process.cpuUsage(cpu);
-      return n / ((used.user + used.system) / 1e6);
-    };
-    for (let i = 0; i < 200; i++) {
-      await once(ours);
-      await once(handWritten);
-    }
-    const inproc = { mockvideo: [], handWritten: [] };
-    // At least 5 interleaved pairs, so one disturbed measurement does not decide the median.
-    for (let run = 0; run < Math.max(RUNS, 5); run++) {
-      inproc.mockvideo.push(await rate(ours));
-      inproc.handWritten.push(await rate(handWritten));
-    }
-    const oursRate = median(inproc.mockvideo);
-    const handRate = median(inproc.handWritten);
-    results.inProcess = { mockvideoPerSecond: Math.round(oursRate), handWrittenPerSecond: Math.round(handRate), mockvideoUs: round3(1e6 / oursRate), handWrittenUs: round3(1e6 / handRate), handlers: ours.length };
+    // 6. In-process: msw getResponse over createHandlers() against one hand-written handler, in a
+    // process of its own (bench/in-process.mjs): in this one, the heap the run has built up (rounds,
+    // fixtures) made every allocation dearer, and the ratio moved by ±30% from run to run.
+    log('in-process: getResponse(createHandlers()) vs one hand-written http.get handler (a process of its own)');
+    const measured = spawnSync(process.execPath, [join(ROOT, 'bench', 'in-process.mjs'), settingPath[0], bodiesFile, String(INPROC_SECONDS), String(Math.max(RUNS, 5))], { encoding: 'utf8' });
+    if (measured.status !== 0) throw new Error(`in-process measurement failed:\n${measured.stderr}`);
+    results.inProcess = JSON.parse(measured.stdout);
     log(`in-process: ${results.inProcess.mockvideoUs} µs vs ${results.inProcess.handWrittenUs} µs per request`);
 
     // 7. Profile of the serve case (optional).
