@@ -1,7 +1,4 @@
-/** Buffer's own latin1 writer, without `write`'s argument parsing: returns the bytes written. */
-type Latin1Writer = Buffer & { latin1Write(text: string, offset: number, length: number): number };
-
-/** Texts shorter than this are copied by a loop here: a call into Buffer's writer costs more than the copy. */
+/** Texts shorter than this are copied by a loop here: a call to `Buffer#write` costs more than the copy. */
 const LOOP_COPY_CHARACTERS = 64;
 const NOT_LATIN1 = /[^\u0000-\u00ff]/;
 const NOT_ASCII = /[^\u0000-\u007f]/;
@@ -25,5 +22,5 @@ export function copyOneByte(bytes: Buffer, at: number, text: string, limit: 0x80
     return end;
   }
   if ((limit === 0x80 ? NOT_ASCII : NOT_LATIN1).test(text)) return -1;
-  return at + (bytes as Latin1Writer).latin1Write(text, at, text.length);
+  return at + bytes.write(text, at, text.length, 'latin1');
 }

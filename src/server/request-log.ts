@@ -41,9 +41,6 @@ export function logEntry(method: string, what: string, status: number, headers: 
   return entry;
 }
 
-/** Buffer's own UTF-8 writer, without `write`'s argument parsing: returns the bytes written. */
-type Utf8Writer = Buffer & { utf8Write(text: string, offset: number, length: number): number };
-
 /**
  * Gathers log lines (UTF-8, each ended by `\n`) in one buffer made once, and hands them to `write`
  * as one Buffer (a copy) once they reach `flushBytes`, or `flushMs` milliseconds after the first
@@ -78,7 +75,7 @@ export class LineGatherer {
     }
     // ASCII (most lines) is copied byte for byte; other text is written as UTF-8.
     const end = copyOneByte(chunk, this.#used, text, 0x80);
-    this.#used = end >= 0 ? end : this.#used + (chunk as Utf8Writer).utf8Write(text, this.#used, room);
+    this.#used = end >= 0 ? end : this.#used + chunk.write(text, this.#used, room, 'utf8');
     chunk[this.#used++] = 10;
     if (this.#used >= this.#flushBytes) this.flush();
     else if (this.#timer === undefined) {
