@@ -1,7 +1,7 @@
 import type { NormalisationPolicy, RecordingProblem } from '../normalise/index.js';
 import { parseRecordingQuickly, type RecordingParser } from '../normalise/recording-check.js';
 import { RecordingIndex } from '../replay/recording-index.js';
-import { RecordingFileSource, forEachRecording, loadRecordingParser } from './recordings.js';
+import { RecordingFileSource, forEachRecordingRequest, loadRecordingParser } from './recordings.js';
 
 /** Options of {@link loadRecordingIndex}. */
 export interface LoadRecordingIndexOptions {
@@ -29,13 +29,15 @@ export interface LoadRecordingIndexOptions {
 export function loadRecordingIndex(dir: string, policy: NormalisationPolicy, options: LoadRecordingIndexOptions = {}): { index: RecordingIndex; problems: RecordingProblem[] } {
   const source = new RecordingFileSource(dir, options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes });
   const index = new RecordingIndex([], policy, source);
-  const problems = forEachRecording(
+  const problems = forEachRecordingRequest(
     dir,
-    ({ name, recording }) => {
+    (name, recording, response) => {
       index.addRef(name, recording.operation, recording.request.method, recording.request.query);
-      source.keep(name, recording.response);
+      if (response) source.keep(name, response);
     },
     options.parse ?? parseRecordingQuickly,
+    // Once the folder does not fit in the cache, no response is kept: none need be decoded.
+    () => source.keeping,
     options.onProgress,
   );
   return { index, problems };

@@ -7,6 +7,7 @@ import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
 import { MockvideoError, PREFIX } from '../errors.js';
 import { formatRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
 import { parseRecordingQuickly, type RecordingParse, type RecordingParser } from '../normalise/recording-check.js';
+import { parseRecordingBytes, type ParsedRecordingBytes } from './recording-bytes.js';
 import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from '../replay/recording-source.js';
 
 /** A recording file name: `<first 12 hex of sha256(matchKey)>-<NNN>.json`, NNN the recorded order under that key. */
@@ -76,6 +77,36 @@ export async function readRecordingDir(dir: string, onProgress?: (done: number, 
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
 export function forEachRecording(dir: string, visit: (named: NamedRecording) => void, parse: RecordingParser, onProgress?: (done: number, total: number, file: string) => void): RecordingProblem[] {
+  return walkRecordingFiles(dir, parse, onProgress, () => true, (name, recording) => visit({ name, recording }));
+}
+
+/**
+ * As {@link forEachRecording} (same files, order, checks and problems), for building a replay index:
+ * `visit` gets each valid recording, and its response only while `responseWanted()` (asked before
+ * each file) is true, else `undefined`. A response not wanted need not be decoded: for a folder
+ * whose files have non-ASCII bodies this saves most of reading them (see recording-bytes.ts).
+ * `recording.response` must not be used: take `response`.
+ *
+ * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
+ */
+export function forEachRecordingRequest(
+  dir: string,
+  visit: (name: string, recording: Recording, response: Recording['response'] | undefined) => void,
+  parse: RecordingParser,
+  responseWanted: () => boolean,
+  onProgress?: (done: number, total: number, file: string) => void,
+): RecordingProblem[] {
+  return walkRecordingFiles(dir, parse, onProgress, responseWanted, (name, recording, bodyUndecoded) => visit(name, recording, bodyUndecoded ? undefined : recording.response));
+}
+
+/** The loop of {@link forEachRecording} and {@link forEachRecordingRequest}; `visit` hears whether the recording's body was left undecoded. */
+function walkRecordingFiles(
+  dir: string,
+  parse: RecordingParser,
+  onProgress: ((done: number, total: number, file: string) => void) | undefined,
+  bodyWanted: () => boolean,
+  visit: (name: string, recording: Recording, bodyUndecoded: boolean) => void,
+): RecordingProblem[] {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -103,7 +134,7 @@ export function forEachRecording(dir: string, visit: (named: NamedRecording) => 
       continue;
     }
     // The file name is plain (checked above): no need to join and normalise a path per file.
-    const read = readRecordingFile(folderPath + sep + file, name, parse);
+    const read = readRecordingFile(folderPath + sep + file, name, parse, bodyWanted());
     if (!read.ok) {
       problems.push(...read.problems);
       continue;
@@ -112,7 +143,7 @@ export function forEachRecording(dir: string, visit: (named: NamedRecording) => 
       problems.push({ file: name, path: 'operation', message: `"${read.recording.operation}" is not the operation of its folder (${folder})` });
       continue;
     }
-    visit({ name, recording: read.recording });
+    visit(name, read.recording, read.bodyUndecoded);
   }
   return problems;
 }
@@ -121,18 +152,19 @@ export function forEachRecording(dir: string, visit: (named: NamedRecording) => 
 let readBuffer = Buffer.allocUnsafe(64 * 1024);
 
 /**
- * The value of a JSON file, read into {@link readBuffer}: usually one `read`, as a read of a regular
- * file returns less than asked for only at its end. Should a short read not be the end (its text does
- * not parse), the rest is read before the text is judged, so a file is never judged by a part.
+ * The value of a recording file, read into {@link readBuffer} and parsed by {@link parseRecordingBytes}
+ * (with `bodyWanted` false, its body may be left undecoded): usually one `read`, as a read of a
+ * regular file returns less than asked for only at its end. Should a short read not be the end (its
+ * text does not parse), the rest is read before the text is judged, so a file is never judged by a part.
  * @throws the error of `open` or `read` (its `code` names it), or JSON.parse's SyntaxError.
  */
-function readJson(path: string): unknown {
+function readJson(path: string, bodyWanted: boolean): ParsedRecordingBytes {
   const fd = openSync(path, 'r');
   try {
     let length = readSync(fd, readBuffer, 0, readBuffer.length, null);
     if (length > 0 && length < readBuffer.length) {
       try {
-        return JSON.parse(readBuffer.toString('utf8', 0, length));
+        return parseRecordingBytes(readBuffer.subarray(0, length), bodyWanted);
       } catch {
         // Read on to the end, then judge the whole text.
       }
@@ -147,25 +179,26 @@ function readJson(path: string): unknown {
       if (read === 0) break;
       length += read;
     }
-    const text = readBuffer.toString('utf8', 0, length);
+    const parsed = parseRecordingBytes(readBuffer.subarray(0, length), bodyWanted);
     // A large body grew the buffer: let it go rather than keep it for the life of the process.
     if (readBuffer.length > 1024 * 1024) readBuffer = Buffer.allocUnsafe(64 * 1024);
-    return JSON.parse(text);
+    return parsed;
   } finally {
     closeSync(fd);
   }
 }
 
-/** Reads and checks one recording file with `parse`; `name` is how problems name it. Never throws. */
-function readRecordingFile(path: string, name: string, parse: RecordingParser): RecordingParse {
-  let value: unknown;
+/** Reads and checks one recording file with `parse`; `name` is how problems name it; see {@link readJson} for `bodyWanted`. Never throws. */
+function readRecordingFile(path: string, name: string, parse: RecordingParser, bodyWanted: boolean): (RecordingParse & { ok: false }) | { ok: true; recording: Recording; bodyUndecoded: boolean } {
+  let read: ParsedRecordingBytes;
   try {
-    value = readJson(path);
+    read = readJson(path, bodyWanted);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, problems: [{ file: name, path: '', message: code ? `cannot be read (${code})` : `not valid JSON: ${(error as Error).message}` }] };
   }
-  return parse(value, name);
+  const parsed = parse(read.value, name);
+  return parsed.ok ? { ok: true, recording: parsed.recording, bodyUndecoded: read.bodyUndecoded } : parsed;
 }
 
 /** Options of {@link RecordingFileSource}. */
@@ -211,6 +244,11 @@ export class RecordingFileSource implements RecordingSource {
   /** Bytes of responses in the cache now. */
   get cachedBytes(): number {
     return this.#cachedBytes;
+  }
+
+  /** True while every response offered to {@link keep} has fitted: later ones may still be kept. */
+  get keeping(): boolean {
+    return !this.#folderTooLarge;
   }
 
   /**
