@@ -4,7 +4,7 @@ import '../../test/support/fast-check.js';
 import { clientPath } from '../../test/support/client.js';
 import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
 import { splitQuery } from '../normalise/index.js';
-import { MAX_REMEMBERED_QUERIES, queryFindings } from './query-findings.js';
+import { MAX_REMEMBERED_QUERIES, keyedQueryFindings, queryFindings, volatileFreeQuery } from './query-findings.js';
 import { requestFindings } from './request-findings.js';
 
 const NOW = 1_795_322_072;
@@ -92,7 +92,32 @@ describe('queryFindings', () => {
         // Twice: the second answer may come from what the first remembered.
         expect(queryFindings(operation, search, hasBody, NOW)).toEqual(uncached(operation, search, hasBody));
         expect(queryFindings(operation, search, hasBody, NOW)).toEqual(uncached(operation, search, hasBody));
+        // With the key made once per request (replay), from a fresh memo or what queryFindings remembered.
+        expect(keyedQueryFindings(operation, search, hasBody, NOW, volatileFreeQuery(search, NOW))).toEqual(uncached(operation, search, hasBody));
+        expect(keyedQueryFindings(operation, search, !hasBody, NOW, volatileFreeQuery(search, NOW))).toEqual(uncached(operation, search, !hasBody));
       }),
     );
+  });
+
+  it('volatileFreeQuery: the query without its well-formed _nonce and _ts values; undefined for a malformed one or an escaped name', () => {
+    expect(volatileFreeQuery(`_region=IN&_nonce=-42&x=1&_ts=${NOW - 5}`, NOW)).toBe('_region=IN&_nonce=&x=1&_ts=');
+    expect(volatileFreeQuery('_region=IN', NOW)).toBe('_region=IN');
+    expect(volatileFreeQuery('_nonce=1a', NOW)).toBeUndefined();
+    expect(volatileFreeQuery(`_ts=${NOW - 3 * 86_400}`, NOW)).toBeUndefined();
+    expect(volatileFreeQuery('%5Fregion=IN', NOW)).toBeUndefined();
+  });
+
+  it('keyedQueryFindings: the same findings as requestFindings over many rotating queries, and a _ts the clock has left behind is found', () => {
+    for (const operation of OPERATION_NAMES) {
+      for (let i = 0; i < 40; i++) {
+        const search = clientSearch(operation).replace('_uspace=0', `_uspace=${i % 7 === 0 ? 'x' : i}`).replace(/_nonce=[^&]*/, `_nonce=${i}`);
+        expect(keyedQueryFindings(operation, search, false, NOW, volatileFreeQuery(search, NOW))).toEqual(uncached(operation, search));
+      }
+    }
+    // Remembered while the clock was near; once it has moved on, the key is not made and _ts is found skewed.
+    const search = clientSearch('meta/cp');
+    expect(keyedQueryFindings('meta/cp', search, false, NOW, volatileFreeQuery(search, NOW))).toEqual([]);
+    const later = NOW + 3 * 86_400;
+    expect(keyedQueryFindings('meta/cp', search, false, later, volatileFreeQuery(search, later)).map((f) => f.rule)).toEqual(['ts-skew']);
   });
 });

@@ -31,34 +31,76 @@ export function queryFindings(operation: OperationName, search: string, hasBody:
   // A query whose names are encoded, or with a malformed volatile value, is checked in full, never remembered.
   const cutCount = volatileCuts(search, nowSeconds);
   if (cutCount < 0) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
-  // The key: the text around the volatile values, in one piece (the query itself when it has none).
-  let key = cutCount === 0 ? search : search.slice(0, cuts[0]);
-  for (let i = 1; i <= cutCount; i++) key += search.slice(cuts[2 * i - 1], i < cutCount ? cuts[2 * i] : search.length);
-  let byBody = remembered.get(operation);
-  if (!byBody) remembered.set(operation, (byBody = [new Map(), new Map()]));
-  const ofQueries = byBody[hasBody ? 1 : 0];
   // A remembered query (one of many a client rotates over) goes to the front of the recent ones as it is: nothing is made.
-  let known = ofQueries.get(key);
-  if (!known) {
-    const pieces: string[] = [];
-    let kept = 0;
-    for (let i = 0; i < cutCount; i++) {
-      pieces.push(search.slice(kept, cuts[2 * i]));
-      kept = cuts[2 * i + 1]!;
-    }
-    pieces.push(search.slice(kept));
-    const findings = Object.freeze(requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds }).map((f) => Object.freeze(f)));
-    if (rememberedCount >= MAX_REMEMBERED_QUERIES) {
-      remembered.clear();
-      rememberedCount = 0;
-      remembered.set(operation, (byBody = [new Map(), new Map()]));
-    }
-    byBody[hasBody ? 1 : 0].set(key, (known = { hasBody, pieces, findings }));
-    rememberedCount++;
-  }
+  const known = rememberedQuery(operation, search, hasBody, nowSeconds, keyOfCuts(search, cutCount), cutCount);
   if (!recent) recentQueries.set(operation, (recent = []));
   if (recent.unshift(known) > RECENT_QUERIES) recent.pop();
   return known.findings;
+}
+
+/**
+ * The key under which {@link queryFindings} remembers the findings of `search` (a raw query string
+ * without `?`): its text with the values of its `_nonce` and `_ts` pairs taken out (`_nonce=&_ts=`),
+ * when each is well-formed (see {@link queryFindings}; `nowSeconds` in **seconds**); `undefined` when
+ * one is not, or when a parameter name is written with an escape or a `+` (such a query is checked
+ * in full every time). Two queries with the same key differ at most by the values of those pairs:
+ * the replayer may remember its exact matches by it too (see `Replayer.find`), so a request makes one
+ * key for both. Never throws.
+ *
+ * @example volatileFreeQuery('_region=IN&_nonce=42&_ts=1718000000', 1718000000) // '_region=IN&_nonce=&_ts='
+ */
+export function volatileFreeQuery(search: string, nowSeconds: number): string | undefined {
+  const cutCount = volatileCuts(search, nowSeconds);
+  return cutCount < 0 ? undefined : keyOfCuts(search, cutCount);
+}
+
+/**
+ * Exactly {@link queryFindings}, for a request whose key {@link volatileFreeQuery} already made with
+ * the same `nowSeconds` (`key`; `undefined`: checked in full): the findings remembered under `key`,
+ * looked up with no comparison in place and no scan of the query. For a server that makes the key
+ * anyway (replay: see `Replayer.find`), so that a client rotating over many queries costs what one
+ * repeating a few does. The array returned is shared and frozen.
+ */
+export function keyedQueryFindings(operation: OperationName, search: string, hasBody: boolean, nowSeconds: number, key: string | undefined): readonly Finding[] {
+  if (key === undefined) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
+  const known = remembered.get(operation)?.[hasBody ? 1 : 0].get(key);
+  if (known) return known.findings;
+  // A key made with another clock (a `_ts` no longer near it) is not remembered.
+  const cutCount = volatileCuts(search, nowSeconds);
+  if (cutCount < 0) return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
+  return rememberedQuery(operation, search, hasBody, nowSeconds, key, cutCount).findings;
+}
+
+/** The key of `search` from the {@link cuts} of the last {@link volatileCuts} (`cutCount` of them): the text around the volatile values, in one piece (the query itself when it has none). */
+function keyOfCuts(search: string, cutCount: number): string {
+  let key = cutCount === 0 ? search : search.slice(0, cuts[0]);
+  for (let i = 1; i <= cutCount; i++) key += search.slice(cuts[2 * i - 1], i < cutCount ? cuts[2 * i] : search.length);
+  return key;
+}
+
+/** The remembered query of `key` (made from `search`, whose {@link cuts} the last {@link volatileCuts} found: `cutCount`), remembered now if it was not. */
+function rememberedQuery(operation: OperationName, search: string, hasBody: boolean, nowSeconds: number, key: string, cutCount: number): RecentQuery {
+  let byBody = remembered.get(operation);
+  if (!byBody) remembered.set(operation, (byBody = [new Map(), new Map()]));
+  const known = byBody[hasBody ? 1 : 0].get(key);
+  if (known) return known;
+  const pieces: string[] = [];
+  let kept = 0;
+  for (let i = 0; i < cutCount; i++) {
+    pieces.push(search.slice(kept, cuts[2 * i]));
+    kept = cuts[2 * i + 1]!;
+  }
+  pieces.push(search.slice(kept));
+  const findings = Object.freeze(requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds }).map((f) => Object.freeze(f)));
+  if (rememberedCount >= MAX_REMEMBERED_QUERIES) {
+    remembered.clear();
+    rememberedCount = 0;
+    remembered.set(operation, (byBody = [new Map(), new Map()]));
+  }
+  const made: RecentQuery = { hasBody, pieces, findings };
+  byBody[hasBody ? 1 : 0].set(key, made);
+  rememberedCount++;
+  return made;
 }
 
 /** How many of an operation's last distinct queries {@link queryFindings} compares in place before it makes a key. */

@@ -1,4 +1,4 @@
-import { operationOfPath, type OperationName } from '../contract/core.js';
+import { VOLATILE_PARAMETERS, operationOfPath, type OperationName } from '../contract/core.js';
 import { DEFAULT_POLICY, ESCAPED_NAME, decodeComponent, nameEnd, matchKeyOf, queryMultimap, splitQuery, textAt, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, sequenceStep, type IndexedRecording } from './recording-index.js';
@@ -19,6 +19,18 @@ function ignoredNamesOf(policy: NormalisationPolicy): readonly string[] {
   let names = ignoredNames.get(policy);
   if (!names) ignoredNames.set(policy, (names = [...new Set([...policy.volatile, ...policy.secret, ...policy.identity])]));
   return names;
+}
+
+/** Per policy: whether it leaves every volatile parameter (`_nonce`, `_ts`) out of matching, so that a caller's query key (see `Replayer.find`) can key the exact matches. */
+const ignoresVolatile = new WeakMap<NormalisationPolicy, boolean>();
+
+function ignoresVolatileOf(policy: NormalisationPolicy): boolean {
+  let ignores = ignoresVolatile.get(policy);
+  if (ignores === undefined) {
+    const names = ignoredNamesOf(policy);
+    ignoresVolatile.set(policy, (ignores = VOLATILE_PARAMETERS.every((name) => names.includes(name))));
+  }
+  return ignores;
 }
 
 /** Whether `text[from, to)` is one of `names`. */
@@ -53,6 +65,21 @@ function memoKey(method: string, operation: OperationName, search: string, polic
     at = next + 1;
   }
   return key + search.slice(kept);
+}
+
+/** The key of the sequence `entries` (the recordings of one match key) in a client's counters. */
+function counterOf(entries: readonly IndexedRecording[]): string {
+  return `${SEQUENCE_PREFIX}${entries[0]!.name}`;
+}
+
+/** A remembered exact match: the recordings of its key, and their key in a client's counters (made once, not per request). */
+interface KnownMatch {
+  entries: readonly IndexedRecording[];
+  counter: string;
+}
+
+function knownMatch(entries: readonly IndexedRecording[]): KnownMatch {
+  return { entries, counter: counterOf(entries) };
 }
 
 /** How a miss of the exact key is answered: `strict` explains it; `nearest` serves the closest recording of the same operation. */
@@ -99,8 +126,11 @@ export class Replayer {
   /** How recorded latencies are served (read by the routes: the answer's delay, see `RecordingAnswers.delayMs`). */
   latency: LatencySetting;
   readonly #used = new Set<string>();
-  /** The recordings of exact matches found by `find`, by {@link memoKey}; valid for `#knownFor` while it has `#knownSize` recordings. */
-  readonly #known = new Map<string, readonly IndexedRecording[]>();
+  /** The exact matches found by `find`, by {@link memoKey}; valid for `#knownFor` while it has `#knownSize` recordings. */
+  readonly #known = new Map<string, KnownMatch>();
+  /** The exact matches of GET (and HEAD) requests found by `find`, per operation, by the caller's query key; valid as `#known` is. */
+  readonly #knownByQuery = new Map<OperationName, Map<string, KnownMatch>>();
+  #knownByQueryCount = 0;
   #knownFor: RecordingIndex | undefined;
   #knownSize = 0;
   /** The responses being read from the source now, by recording name (see `response`). */
@@ -138,27 +168,52 @@ export class Replayer {
    * but for their volatile values); a miss changes nothing (no sequence, no used list). `address`:
    * the connection's, which names the client of a query without `_sdevid` and `_anoyid` (see
    * `clientOf`; sequences advance per client unless the state is `global`).
+   *
+   * `queryKey`, when the caller made one: `search` with the values of its `_nonce` and `_ts` pairs
+   * taken out, `undefined` when it could not (the routes make it once per request for the findings
+   * too: `volatileFreeQuery`). Two queries with the same key differ at most by those values, so
+   * when the policy leaves both out of matching the exact matches are remembered by it, and the
+   * query is not scanned again. Any other key gives wrong matches: pass none rather than a guess.
    */
-  find(method: string, pathname: string, search: string, mode: MatchMode = this.match, address?: string): ReplayOutcome {
+  find(method: string, pathname: string, search: string, mode: MatchMode = this.match, address?: string, queryKey?: string): ReplayOutcome {
+    const operation = operationOfPath(pathname);
+    if (!operation) return { kind: 'not-operation' };
+    return this.findOfOperation(method, operation, search, mode, address, queryKey);
+  }
+
+  /** {@link find} for a request whose operation is known (`meta/cp`), not read from its path. */
+  findOfOperation(method: string, operation: OperationName, search: string, mode: MatchMode = this.match, address?: string, queryKey?: string): Exclude<ReplayOutcome, { kind: 'not-operation' }> {
     method = method.toUpperCase();
     // HEAD is answered like GET (the host drops the body).
     if (method === 'HEAD') method = 'GET';
-    const operation = operationOfPath(pathname);
-    if (!operation) return { kind: 'not-operation' };
     if (this.#knownFor !== this.#index || this.#knownSize !== this.#index.size) {
       this.#known.clear();
+      this.#knownByQuery.clear();
+      this.#knownByQueryCount = 0;
       this.#knownFor = this.#index;
       this.#knownSize = this.#index.size;
     }
-    const memo = memoKey(method, operation, search, this.#index.policy);
-    const known = memo === undefined ? undefined : this.#known.get(memo);
-    if (known) return { kind: 'exact', entry: this.#next(known, search, address) };
+    const byQuery = queryKey !== undefined && method === 'GET' && ignoresVolatileOf(this.#index.policy);
+    const memo = byQuery ? undefined : memoKey(method, operation, search, this.#index.policy);
+    const known = byQuery ? this.#knownByQuery.get(operation)?.get(queryKey) : memo === undefined ? undefined : this.#known.get(memo);
+    if (known) return { kind: 'exact', entry: this.#next(known.entries, known.counter, search, address) };
     const pairs = splitQuery(search);
     const query = queryMultimap(pairs, this.#index.policy);
     const exact = this.#index.find(method, operation, query);
-    if (exact && memo !== undefined) {
+    if (exact && byQuery) {
+      let ofOperation = this.#knownByQuery.get(operation);
+      if (!ofOperation || this.#knownByQueryCount >= MAX_KNOWN_QUERIES) {
+        if (this.#knownByQueryCount >= MAX_KNOWN_QUERIES) {
+          this.#knownByQuery.clear();
+          this.#knownByQueryCount = 0;
+        }
+        this.#knownByQuery.set(operation, (ofOperation = new Map()));
+      }
+      ofOperation.set(queryKey, knownMatch(exact));
+      this.#knownByQueryCount++;
+    } else if (exact && memo !== undefined) {
       if (this.#known.size >= MAX_KNOWN_QUERIES) this.#known.clear();
-      this.#known.set(memo, exact);
+      this.#known.set(memo, knownMatch(exact));
     }
     const served = this.#serve(operation, query, mode, exact, search, address);
     if (served) return served;
@@ -168,11 +223,14 @@ export class Replayer {
   }
 
   #serve(operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined, search: string, address: string | undefined): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
-    if (exact) return { kind: 'exact', entry: this.#next(exact, search, address) };
+    if (exact) return { kind: 'exact', entry: this.#next(exact, counterOf(exact), search, address) };
 
     if (mode === 'nearest') {
       const [best] = closest(this.#index, operation, query, 1);
-      if (best) return { kind: 'nearest', entry: this.#next(this.#index.sequenceOf(best.entry), search, address), differences: best.differences };
+      if (best) {
+        const sequence = this.#index.sequenceOf(best.entry);
+        return { kind: 'nearest', entry: this.#next(sequence, counterOf(sequence), search, address), differences: best.differences };
+      }
     }
     return undefined;
   }
@@ -202,11 +260,11 @@ export class Replayer {
     return response;
   }
 
-  #next(entries: readonly IndexedRecording[], search: string, address: string | undefined): IndexedRecording {
-    const key = `${SEQUENCE_PREFIX}${entries[0]!.name}`;
+  /** The next recording of the sequence `entries` for this client; `counter`: its key in the client's counters ({@link counterOf}). */
+  #next(entries: readonly IndexedRecording[], counter: string, search: string, address: string | undefined): IndexedRecording {
     const counters = this.#state.counters(this.#state.scope === 'global' ? '' : clientOf(search.startsWith('?') ? search.slice(1) : search, address), entries[0]!.operation);
-    const served = counters.get(key) ?? 0;
-    counters.set(key, served + 1);
+    const served = counters.get(counter) ?? 0;
+    counters.set(counter, served + 1);
     const entry = entries[Math.min(served, entries.length - 1)]!;
     this.#used.add(entry.name);
     return entry;

@@ -18,7 +18,7 @@ async function hostOf(answers: Answer[]): Promise<string> {
 }
 
 describe('deviceListener', () => {
-  it('sends each answer its own headers and its body as UTF-8 (as TextEncoder writes it), also when answers share a body text', async () => {
+  it('sends each answer its own headers and its body as UTF-8 (as TextEncoder writes it), also when answers share a body text or body bytes', async () => {
     const text = `{"title":"Café ✓ 😀","lone":"\ud800"}`;
     const long = '✓'.repeat(30_000); // 30,000 characters, 90,000 bytes: sent as a second buffer
     const answers: Answer[] = [
@@ -27,6 +27,11 @@ describe('deviceListener', () => {
       { status: 201, headers: { 'content-type': 'text/plain' }, body: long },
       { status: 200, headers: { 'content-type': 'text/plain', 'x-mockvideo-scenario': 'two' }, body: long },
       { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0, 255, 1]) },
+      // Recordings: the same bytes in two answers (shared once encoded), and bytes whose latin1 reading is the text of another answer.
+      { status: 200, headers: { 'content-type': 'application/json', 'x-mockvideo-scenario': 'recorded-1' }, body: new TextEncoder().encode(text) },
+      { status: 200, headers: { 'content-type': 'application/json', 'x-mockvideo-scenario': 'recorded-2' }, body: new TextEncoder().encode(text) },
+      { status: 200, headers: { 'content-type': 'text/plain' }, body: 'caf\u00e9' },
+      { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0x63, 0x61, 0x66, 0xe9]) },
     ];
     const url = await hostOf(answers);
     for (let round = 0; round < 2; round++) {

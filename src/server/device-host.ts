@@ -58,7 +58,7 @@ const encodedAnswers = new WeakMap<Answer, Encoded>();
 /** The largest body sent in one write with its header block (64 KiB): larger ones (images, packages) go as a second buffer, not kept twice. */
 const ONE_WRITE_BYTES = 64 * 1024;
 
-/** The most characters of body text {@link sharedBodies} keeps (then it forgets them all at once). */
+/** The most characters of body text {@link sharedBodies} (and of bytes {@link sharedByteBodies}) keeps (then it forgets them all at once). */
 const MAX_SHARED_BODY_CHARS = 1024 * 1024;
 /**
  * The encoded bodies of answers, by body text (up to {@link ONE_WRITE_BYTES} characters each), shared
@@ -69,16 +69,39 @@ const MAX_SHARED_BODY_CHARS = 1024 * 1024;
  */
 const sharedBodies = new Map<string, EncodedBody>();
 let sharedBodyChars = 0;
+/**
+ * The same for bodies given as bytes (recordings), by their bytes as a latin1 string (one character
+ * per byte, made anyway to send them: see `write`): recordings of one operation often hold the same
+ * answer (a session asks for the same configuration many times), and then share one copy of it
+ * instead of one per recording. Kept apart from {@link sharedBodies}: a text and bytes whose latin1
+ * reading equals it are not the same body.
+ */
+const sharedByteBodies = new Map<string, EncodedBody>();
+let sharedByteChars = 0;
 
 function encodeBody(bytes: Uint8Array): EncodedBody {
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return { body, bodyLatin1: body.byteLength <= ONE_WRITE_BYTES ? body.toString('latin1') : undefined };
 }
 
-/** The encoded body of `answer`: shared by body text (see {@link sharedBodies}), else its own. */
+/** The encoded body of `answer`: shared by body text (see {@link sharedBodies}) or bytes ({@link sharedByteBodies}), else its own. */
 function encodedBodyOf(answer: Answer): EncodedBody {
   const text = answer.body;
-  if (typeof text !== 'string' || text.length > ONE_WRITE_BYTES) return encodeBody(bodyBytes(answer));
+  if (typeof text !== 'string') {
+    const encoded = encodeBody(text);
+    const latin1 = encoded.bodyLatin1;
+    if (latin1 === undefined) return encoded;
+    const shared = sharedByteBodies.get(latin1);
+    if (shared) return shared;
+    if (sharedByteChars + latin1.length > MAX_SHARED_BODY_CHARS) {
+      sharedByteBodies.clear();
+      sharedByteChars = 0;
+    }
+    sharedByteBodies.set(latin1, encoded);
+    sharedByteChars += latin1.length;
+    return encoded;
+  }
+  if (text.length > ONE_WRITE_BYTES) return encodeBody(bodyBytes(answer));
   let shared = sharedBodies.get(text);
   if (!shared) {
     shared = encodeBody(Buffer.from(text, 'utf8'));
