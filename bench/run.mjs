@@ -17,10 +17,11 @@
 //                          are not comparable)
 //   BENCH_SECONDS=5        duration of one measured load run
 //   BENCH_RUNS=4           measured runs per case, interleaved across cases; the median is reported
-//   BENCH_PROCESSES=2      server processes per server under load; a case's runs take them in turn
-//                          (one process of the same build can run 15-20% faster or slower than
-//                          another, for the whole of its life: one process per case made ratios
-//                          between cases depend on which process got lucky)
+//   BENCH_PROCESSES=4      server processes per server under load; a case's runs take them in turn
+//                          (one process of the same build can run 10-20% faster or slower than
+//                          another, for the whole of its life: with one or two processes per case,
+//                          ratios between cases depended on which process got lucky; with four,
+//                          each of the 4 runs is another process and the median spans them)
 //   BENCH_WARMUP=1         seconds of load before the first measured run of each server
 //   BENCH_CONNECTIONS=50   concurrent connections
 //   BENCH_RECORDINGS=100000  size of the large recording set
@@ -74,7 +75,7 @@ async function main() {
   const { installTalkback } = await import('./references.mjs');
   const SECONDS = env('BENCH_SECONDS', 5, 1);
   const RUNS = env('BENCH_RUNS', 4, 1);
-  const PROCESSES = env('BENCH_PROCESSES', 2, 1);
+  const PROCESSES = env('BENCH_PROCESSES', 4, 1);
   const WARMUP = env('BENCH_WARMUP', 1, 0);
   const CONNECTIONS = env('BENCH_CONNECTIONS', 50, 10);
   const BIG = env('BENCH_RECORDINGS', 100_000, 1000);
