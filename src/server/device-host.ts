@@ -58,17 +58,42 @@ const encodedAnswers = new WeakMap<Answer, Encoded>();
 /** The largest body sent in one write with its header block (64 KiB): larger ones (images, packages) go as a second buffer, not kept twice. */
 const ONE_WRITE_BYTES = 64 * 1024;
 
-/** The most characters of body text {@link sharedBodies} (and of bytes {@link sharedByteBodies}) keeps (then it forgets them all at once). */
-const MAX_SHARED_BODY_CHARS = 1024 * 1024;
 /**
- * The encoded bodies of answers, by body text (up to {@link ONE_WRITE_BYTES} characters each), shared
- * by every answer with that text: the answers of one prepared response in each scenario that has it
- * differ by their headers only, so 50 scenarios that extend `default` send 6 bodies, not 300 copies
- * of them (fewer bytes for the CPU caches to hold, less for the garbage collector). Read only when an
- * answer is encoded for the first time, never per request.
+ * Encoded bodies by a text, shared by every answer with that body: up to {@link SharedBodies.MAX_CHARS}
+ * characters of texts, then it forgets them all at once. Read only when an answer is encoded for the
+ * first time, never per request.
  */
-const sharedBodies = new Map<string, EncodedBody>();
-let sharedBodyChars = 0;
+class SharedBodies {
+  static readonly MAX_CHARS = 1024 * 1024;
+  readonly #bodies = new Map<string, EncodedBody>();
+  #chars = 0;
+
+  /** The body kept under `text`, else `made` (kept under `text` from now on). */
+  shared(text: string, made: EncodedBody): EncodedBody {
+    const kept = this.#bodies.get(text);
+    if (kept) return kept;
+    if (this.#chars + text.length > SharedBodies.MAX_CHARS) {
+      this.#bodies.clear();
+      this.#chars = 0;
+    }
+    this.#bodies.set(text, made);
+    this.#chars += text.length;
+    return made;
+  }
+
+  /** The body kept under `text`, if any. */
+  get(text: string): EncodedBody | undefined {
+    return this.#bodies.get(text);
+  }
+}
+
+/**
+ * The encoded bodies of answers, by body text (up to {@link ONE_WRITE_BYTES} characters each): the
+ * answers of one prepared response in each scenario that has it differ by their headers only, so 50
+ * scenarios that extend `default` send 6 bodies, not 300 copies of them (fewer bytes for the CPU
+ * caches to hold, less for the garbage collector).
+ */
+const sharedBodies = new SharedBodies();
 /**
  * The same for bodies given as bytes (recordings), by their bytes as a latin1 string (one character
  * per byte, made anyway to send them: see `write`): recordings of one operation often hold the same
@@ -76,8 +101,7 @@ let sharedBodyChars = 0;
  * instead of one per recording. Kept apart from {@link sharedBodies}: a text and bytes whose latin1
  * reading equals it are not the same body.
  */
-const sharedByteBodies = new Map<string, EncodedBody>();
-let sharedByteChars = 0;
+const sharedByteBodies = new SharedBodies();
 
 function encodeBody(bytes: Uint8Array): EncodedBody {
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -89,30 +113,10 @@ function encodedBodyOf(answer: Answer): EncodedBody {
   const text = answer.body;
   if (typeof text !== 'string') {
     const encoded = encodeBody(text);
-    const latin1 = encoded.bodyLatin1;
-    if (latin1 === undefined) return encoded;
-    const shared = sharedByteBodies.get(latin1);
-    if (shared) return shared;
-    if (sharedByteChars + latin1.length > MAX_SHARED_BODY_CHARS) {
-      sharedByteBodies.clear();
-      sharedByteChars = 0;
-    }
-    sharedByteBodies.set(latin1, encoded);
-    sharedByteChars += latin1.length;
-    return encoded;
+    return encoded.bodyLatin1 === undefined ? encoded : sharedByteBodies.shared(encoded.bodyLatin1, encoded);
   }
   if (text.length > ONE_WRITE_BYTES) return encodeBody(bodyBytes(answer));
-  let shared = sharedBodies.get(text);
-  if (!shared) {
-    shared = encodeBody(Buffer.from(text, 'utf8'));
-    if (sharedBodyChars + text.length > MAX_SHARED_BODY_CHARS) {
-      sharedBodies.clear();
-      sharedBodyChars = 0;
-    }
-    sharedBodies.set(text, shared);
-    sharedBodyChars += text.length;
-  }
-  return shared;
+  return sharedBodies.get(text) ?? sharedBodies.shared(text, encodeBody(Buffer.from(text, 'utf8')));
 }
 
 /** The header block of `answer` with `x-mockvideo-findings: findings` (for an operation; -1: none) and its content length. */
