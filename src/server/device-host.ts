@@ -68,10 +68,11 @@ class SharedBodies {
   readonly #bodies = new Map<string, EncodedBody>();
   #chars = 0;
 
-  /** The body kept under `text`, else `made` (kept under `text` from now on). */
-  shared(text: string, made: EncodedBody): EncodedBody {
+  /** The body kept under `text`, else `make()`'s (kept under `text` from now on). */
+  shared(text: string, make: () => EncodedBody): EncodedBody {
     const kept = this.#bodies.get(text);
     if (kept) return kept;
+    const made = make();
     if (this.#chars + text.length > SharedBodies.MAX_CHARS) {
       this.#bodies.clear();
       this.#chars = 0;
@@ -79,11 +80,6 @@ class SharedBodies {
     this.#bodies.set(text, made);
     this.#chars += text.length;
     return made;
-  }
-
-  /** The body kept under `text`, if any. */
-  get(text: string): EncodedBody | undefined {
-    return this.#bodies.get(text);
   }
 }
 
@@ -113,10 +109,10 @@ function encodedBodyOf(answer: Answer): EncodedBody {
   const text = answer.body;
   if (typeof text !== 'string') {
     const encoded = encodeBody(text);
-    return encoded.bodyLatin1 === undefined ? encoded : sharedByteBodies.shared(encoded.bodyLatin1, encoded);
+    return encoded.bodyLatin1 === undefined ? encoded : sharedByteBodies.shared(encoded.bodyLatin1, () => encoded);
   }
   if (text.length > ONE_WRITE_BYTES) return encodeBody(bodyBytes(answer));
-  return sharedBodies.get(text) ?? sharedBodies.shared(text, encodeBody(Buffer.from(text, 'utf8')));
+  return sharedBodies.shared(text, () => encodeBody(Buffer.from(text, 'utf8')));
 }
 
 /** The header block of `answer` with `x-mockvideo-findings: findings` (for an operation; -1: none) and its content length. */

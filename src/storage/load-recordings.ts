@@ -31,8 +31,8 @@ export function loadRecordingIndex(dir: string, policy: NormalisationPolicy, opt
   const index = new RecordingIndex([], policy, source);
   const problems = forEachRecordingRequest(
     dir,
-    (name, recording, response) => {
-      index.addRef(name, recording.operation, recording.request.method, recording.request.query);
+    (name, operation, request, response) => {
+      index.addRef(name, operation, request.method, request.query);
       if (response) source.keep(name, response);
     },
     options.parse ?? parseRecordingQuickly,

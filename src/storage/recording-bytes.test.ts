@@ -144,7 +144,7 @@ describe('forEachRecordingRequest', () => {
     const wholeProblems = forEachRecording(dir, (named) => whole.push(named), parseRecordingQuickly);
     const read: Array<{ name: string; request: Recording['request']; response: Recording['response'] | undefined }> = [];
     let asked = 0;
-    const problems = forEachRecordingRequest(dir, (name, r, response) => read.push({ name, request: r.request, response }), parseRecordingQuickly, () => ++asked <= 2);
+    const problems = forEachRecordingRequest(dir, (name, _operation, request, response) => read.push({ name, request, response }), parseRecordingQuickly, () => ++asked <= 2);
 
     expect(problems).toEqual(wholeProblems);
     expect(problems).toHaveLength(1);

@@ -7,8 +7,8 @@ import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
 import { MockvideoError, PREFIX } from '../errors.js';
 import { formatRecording, type NamedRecording, type Recording, type RecordingProblem } from '../normalise/index.js';
 import { parseRecordingQuickly, type RecordingParse, type RecordingParser } from '../normalise/recording-check.js';
-import { parseRecordingBytes, type ParsedRecordingBytes } from './recording-bytes.js';
 import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from '../replay/recording-source.js';
+import { parseRecordingBytes, type ParsedRecordingBytes } from './recording-bytes.js';
 
 /** A recording file name: `<first 12 hex of sha256(matchKey)>-<NNN>.json`, NNN the recorded order under that key. */
 export const RECORDING_FILE = /^([0-9a-f]{12})-(\d{3,})\.json$/;
@@ -82,21 +82,23 @@ export function forEachRecording(dir: string, visit: (named: NamedRecording) => 
 
 /**
  * As {@link forEachRecording} (same files, order, checks and problems), for building a replay index:
- * `visit` gets each valid recording, and its response only while `responseWanted()` (asked before
- * each file) is true, else `undefined`. A response not wanted need not be decoded: for a folder
- * whose files have non-ASCII bodies this saves most of reading them (see recording-bytes.ts).
- * `recording.response` must not be used: take `response`.
+ * `visit` gets each valid recording's name, operation and request, and its response only while
+ * `responseWanted()` (asked before each file) is true, else `undefined`. A response not wanted need
+ * not be decoded: for a folder whose files have non-ASCII bodies this saves most of reading them
+ * (see recording-bytes.ts).
  *
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
 export function forEachRecordingRequest(
   dir: string,
-  visit: (name: string, recording: Recording, response: Recording['response'] | undefined) => void,
+  visit: (name: string, operation: OperationName, request: Recording['request'], response: Recording['response'] | undefined) => void,
   parse: RecordingParser,
   responseWanted: () => boolean,
   onProgress?: (done: number, total: number, file: string) => void,
 ): RecordingProblem[] {
-  return walkRecordingFiles(dir, parse, onProgress, responseWanted, (name, recording, bodyUndecoded) => visit(name, recording, bodyUndecoded ? undefined : recording.response));
+  return walkRecordingFiles(dir, parse, onProgress, responseWanted, (name, recording, bodyUndecoded) =>
+    visit(name, recording.operation, recording.request, bodyUndecoded ? undefined : recording.response),
+  );
 }
 
 /** The loop of {@link forEachRecording} and {@link forEachRecordingRequest}; `visit` hears whether the recording's body was left undecoded. */
