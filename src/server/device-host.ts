@@ -49,11 +49,18 @@ interface EncodedBody {
   body: Buffer;
   bodyLatin1: string | undefined;
 }
-/** An answer's bytes and header blocks, made once per (shared) answer; one header block per findings count. */
-interface Encoded extends EncodedBody {
-  heads: Map<number, OutgoingHttpHeaders>;
+/**
+ * What is sent for one answer with one `x-mockvideo-findings` count: its header block, its body (see
+ * {@link EncodedBody}) and the body's text for the journal. Made once per (shared) answer and count,
+ * so that a request looks up one object for all three.
+ */
+interface Sendable extends EncodedBody {
+  head: OutgoingHttpHeaders;
+  /** The body as UTF-8 text (`bodyText`), as the journal keeps it. */
+  text: string;
 }
-const encodedAnswers = new WeakMap<Answer, Encoded>();
+/** The sendables of each answer made so far, by findings count (-1: not an operation). */
+const sendables = new WeakMap<Answer, Map<number, Sendable>>();
 
 /** The largest body sent in one write with its header block (64 KiB): larger ones (images, packages) go as a second buffer, not kept twice. */
 const ONE_WRITE_BYTES = 64 * 1024;
@@ -115,21 +122,19 @@ function encodedBodyOf(answer: Answer): EncodedBody {
   return sharedBodies.shared(text, () => encodeBody(Buffer.from(text, 'utf8')));
 }
 
-/** The header block of `answer` with `x-mockvideo-findings: findings` (for an operation; -1: none) and its content length. */
-function encodedOf(answer: Answer, findings: number): { body: Buffer; bodyLatin1: string | undefined; head: OutgoingHttpHeaders } {
-  let encoded = encodedAnswers.get(answer);
-  if (!encoded) {
-    const { body, bodyLatin1 } = encodedBodyOf(answer);
-    encoded = { body, bodyLatin1, heads: new Map() };
-    encodedAnswers.set(answer, encoded);
-  }
-  let head = encoded.heads.get(findings);
-  if (!head) {
-    head = { ...answer.headers, 'content-length': String(encoded.body.byteLength) };
+/** The {@link Sendable} of `answer` with `x-mockvideo-findings: findings` (for an operation; -1: none) and its content length. */
+function sendableOf(answer: Answer, findings: number): Sendable {
+  let ofAnswer = sendables.get(answer);
+  if (!ofAnswer) sendables.set(answer, (ofAnswer = new Map()));
+  let sendable = ofAnswer.get(findings);
+  if (!sendable) {
+    // Another count of the same answer shares its encoded body.
+    const { body, bodyLatin1 } = ofAnswer.values().next().value ?? encodedBodyOf(answer);
+    const head: OutgoingHttpHeaders = { ...answer.headers, 'content-length': String(body.byteLength) };
     if (findings >= 0) head[FINDINGS_HEADER] = String(findings);
-    encoded.heads.set(findings, head);
+    ofAnswer.set(findings, (sendable = { body, bodyLatin1, head, text: bodyText(answer) }));
   }
-  return { body: encoded.body, bodyLatin1: encoded.bodyLatin1, head };
+  return sendable;
 }
 
 /** The origin-form (path and query) of an absolute-form request target; `/` when it does not parse. */
@@ -218,18 +223,21 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
   };
   const NOT_SENT: SentAnswer = { status: 0, headers: {}, body: '' };
 
-  /** Sends a planned answer (header block and body), or closes the connection for `drop`. */
-  const write = (req: IncomingMessage, res: ServerResponse, plan: Extract<Plan, { kind: 'answer' | 'drop' }>) => {
-    if (res.destroyed) return;
-    if (plan.kind === 'drop') return void req.socket.destroy();
-    const { body, bodyLatin1, head } = encodedOf(plan.answer, plan.route.kind === 'operation' ? plan.findings.length : -1);
-    res.writeHead(plan.answer.status, head);
+  /** Sends an answer's header block and body. */
+  const send = (req: IncomingMessage, res: ServerResponse, status: number, { body, bodyLatin1, head }: Sendable) => {
+    res.writeHead(status, head);
     // A latin1 string (each character one byte of the body) is joined to the header block by
     // node:http and sent in one write, where a Buffer body goes out as a second buffer (writev):
     // ~5% less CPU per request. Date and Connection/Keep-Alive stay node:http's own.
     if (req.method === 'HEAD') res.end();
     else if (bodyLatin1 !== undefined) res.end(bodyLatin1, 'latin1');
     else res.end(body);
+  };
+  /** Sends a planned answer after its delay, or closes the connection for `drop`. */
+  const write = (req: IncomingMessage, res: ServerResponse, plan: Extract<Plan, { kind: 'answer' | 'drop' }>) => {
+    if (res.destroyed) return;
+    if (plan.kind === 'drop') return void req.socket.destroy();
+    send(req, res, plan.answer.status, sendableOf(plan.answer, plan.route.kind === 'operation' ? plan.findings.length : -1));
   };
 
   const carry = (req: IncomingMessage, res: ServerResponse, plan: Plan, query: string, start: number) => {
@@ -244,14 +252,17 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     const findings = plan.route.kind === 'operation' ? plan.findings.length : -1;
     if (plan.kind === 'answer' && plan.delayMs <= 0) {
       // Answered now: journaled and logged as sent, with no listener on the response.
-      const sent = res.destroyed ? NOT_SENT : { status: plan.answer.status, headers: encodedOf(plan.answer, findings).head, body: bodyText(plan.answer) };
-      write(req, res, plan);
+      const sendable = sendableOf(plan.answer, findings);
+      const sent = res.destroyed ? NOT_SENT : { status: plan.answer.status, headers: sendable.head, body: sendable.text };
+      if (!res.destroyed) send(req, res, plan.answer.status, sendable);
       if (plan.route.kind === 'operation' || onRequest) settle(req, plan.route, query, plan.findings, Date.now(), start, sent);
       return;
     }
-    observe(req, res, plan.route, query, plan.findings, () =>
-      plan.kind === 'answer' && res.writableFinished ? { status: plan.answer.status, headers: encodedOf(plan.answer, findings).head, body: bodyText(plan.answer) } : NOT_SENT,
-    );
+    observe(req, res, plan.route, query, plan.findings, () => {
+      if (plan.kind !== 'answer' || !res.writableFinished) return NOT_SENT;
+      const { head, text } = sendableOf(plan.answer, findings);
+      return { status: plan.answer.status, headers: head, body: text };
+    });
     if (plan.delayMs <= 0) return write(req, res, plan);
     const timer = setTimeout(write, plan.delayMs, req, res, plan);
     res.once('close', () => clearTimeout(timer));
