@@ -30,6 +30,9 @@
 //   BENCH_INPROC_SECONDS=20 measured time of the in-process case: short interleaved blocks of
 //                          both handler sets, in a process of its own (bench/in-process.mjs)
 //   BENCH_PROFILE=1        also run the serve case once under `node --cpu-prof` and list the top frames (0: skip)
+//   BENCH_CASES            only these load cases, comma-separated (e.g. talkback-10,replay-10,replay-100000),
+//                          for looking into one target; the targets of the cases left out read 'not measured',
+//                          and the results go to bench/results/cases.json (latest.json is for full runs)
 //   BENCH_TALKBACK_PREFIX  a folder where talkback is (or is to be) installed, kept after the run
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,6 +86,7 @@ async function main() {
   const RECORD_REQUESTS = env('BENCH_RECORD_REQUESTS', 1000, 50);
   const INPROC_SECONDS = env('BENCH_INPROC_SECONDS', 20, 2);
   const PROFILE = env('BENCH_PROFILE', 1, 0) !== 0;
+  const ONLY_CASES = process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',').map((name) => name.trim()) : null;
   const started = Date.now();
   const temps = [];
   process.on('exit', killServers);
@@ -276,7 +280,9 @@ async function main() {
       { name: 'talkback-10', what: 'talkback, 10 tapes it recorded', server: talkback10, paths: tenPaths, talkback: 'talkback-10', node: 'node' },
       { name: 'replay-10', what: 'mockvideo replay, 10 recordings', server: replay10, paths: tenPaths, talkback: 'talkback-10', node: 'node' },
       { name: `replay-${BIG}`, what: `mockvideo replay, ${BIG} recordings (300 of them requested)`, server: replayBig, paths: bigPaths, talkback: 'talkback-10', node: 'node' },
-    ].filter((c) => !(QUICK && c.full));
+    ]
+      .filter((c) => !(QUICK && c.full))
+      .filter((c) => !ONLY_CASES || ONLY_CASES.includes(c.name));
     results.cases = cases.map((c) => ({ name: c.name, what: c.what, paths: c.paths.length }));
     // More processes of every server under load, started alike; a case's runs take them in turn.
     const twins = new Map();
@@ -465,11 +471,14 @@ async function main() {
 
     mkdirSync(RESULTS, { recursive: true });
     results.quick = QUICK;
-    const resultsFile = QUICK ? 'quick.json' : 'latest.json';
+    if (ONLY_CASES) results.onlyCases = ONLY_CASES;
+    // A run of some cases only (BENCH_CASES) is not a full run: it leaves latest.json and previous.json alone.
+    const full = !QUICK && !ONLY_CASES;
+    const resultsFile = QUICK ? 'quick.json' : full ? 'latest.json' : 'cases.json';
     // A full run keeps the one before it as previous.json, and says whether it repeats it (same day).
     const { repeatLines } = await import('./repeat.mjs');
     const previousFile = join(RESULTS, 'latest.json');
-    const previous = !QUICK && existsSync(previousFile) ? JSON.parse(readFileSync(previousFile, 'utf8')) : null;
+    const previous = full && existsSync(previousFile) ? JSON.parse(readFileSync(previousFile, 'utf8')) : null;
     if (previous) writeFileSync(join(RESULTS, 'previous.json'), `${JSON.stringify(previous, null, 2)}\n`);
     const repeat = repeatLines(results, previous);
     writeFileSync(join(RESULTS, resultsFile), `${JSON.stringify(results, null, 2)}\n`);
