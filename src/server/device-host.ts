@@ -130,9 +130,10 @@ function sendableOf(answer: Answer, findings: number): Sendable {
   if (!sendable) {
     // Another count of the same answer shares its encoded body.
     const { body, bodyLatin1 } = ofAnswer.values().next().value ?? encodedBodyOf(answer);
-    // Copied with Object.assign, not spread: V8 (Node 20) gives every copy made by `{ ...headers, name: value }`
-    // a hidden class of its own, so 300 answers made 298 classes and every read of a header block
-    // (node:http's, the request log's, the journal's) went megamorphic; these share one per header set.
+    // Copied with Object.assign, not spread: V8 (Node 20) gives every copy made by
+    // `{ ...headers, name: value }` a hidden class of its own, so 300 answers made 298 classes and
+    // every read of a header block (node:http's, the request log's, the journal's) went
+    // megamorphic. These share one class per set of header names.
     const head: OutgoingHttpHeaders = Object.assign({}, answer.headers);
     head['content-length'] = String(body.byteLength);
     if (findings >= 0) head[FINDINGS_HEADER] = String(findings);
