@@ -56,7 +56,7 @@ interface EncodedBody {
  */
 interface Sendable extends EncodedBody {
   head: OutgoingHttpHeaders;
-  /** The body as UTF-8 text (`bodyText`), as the journal keeps it. */
+  /** For an operation, the body as UTF-8 text (`bodyText`), as the journal keeps it; `''` for other routes (never journaled: no image or package is decoded as text). */
   text: string;
 }
 /** The sendables of each answer made so far, by findings count (-1: not an operation). */
@@ -137,7 +137,7 @@ function sendableOf(answer: Answer, findings: number): Sendable {
     const head: OutgoingHttpHeaders = Object.assign({}, answer.headers);
     head['content-length'] = String(body.byteLength);
     if (findings >= 0) head[FINDINGS_HEADER] = String(findings);
-    ofAnswer.set(findings, (sendable = { body, bodyLatin1, head, text: bodyText(answer) }));
+    ofAnswer.set(findings, (sendable = { body, bodyLatin1, head, text: findings >= 0 ? bodyText(answer) : '' }));
   }
   return sendable;
 }
