@@ -6,7 +6,7 @@ import { createReplayHandlers } from '../msw/replay-handlers.js';
 import { formatNearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from './recording-source.js';
-import { Replayer } from './replayer.js';
+import { MAX_KNOWN_QUERIES, Replayer } from './replayer.js';
 
 const COMMON = '_region=IN&_model=Redmi%20Note&_nonce=1&_ts=2&_st=SECRET-PLACEHOLDER&_sdevid=abc123abc123';
 
@@ -213,6 +213,24 @@ describe('Replayer over recordings indexed by reference', () => {
       keyed.replaceRecordings(recordings.slice(0, 2));
       expect(keyed.findOfOperation('GET', 'meta/setting', COMMON, 'strict', undefined, keyOf(COMMON)).kind).toBe('miss');
     }
+  });
+
+  it('findOfOperation() with query keys answers the same past MAX_KNOWN_QUERIES remembered queries (forgotten at once, for every operation)', () => {
+    const replayer = new Replayer(recordings, { match: 'strict' });
+    // Each device's query is another key; _sdevid is left out of matching, so every one matches exactly.
+    const ask = (operation: 'meta/cp' | 'meta/setting', device: number) => {
+      const search = `${COMMON}&_sdevid=d${device}`;
+      const outcome = replayer.findOfOperation('GET', operation, search, 'strict', undefined, search);
+      return outcome.kind === 'exact' ? outcome.entry.name.split('/')[0] : outcome.kind;
+    };
+    for (let device = 0; device < MAX_KNOWN_QUERIES + 10; device++) {
+      expect(ask('meta/cp', device)).toBe('meta-cp');
+      if (device % 100 === 0) expect(ask('meta/setting', device)).toBe('meta-setting');
+    }
+    // Past the bound, again: the first keys of each operation were forgotten and are found afresh.
+    expect(ask('meta/setting', 0)).toBe('meta-setting');
+    expect(ask('meta/cp', 0)).toBe('meta-cp');
+    expect(ask('meta/cp', 0)).toBe('meta-cp');
   });
 
   it('findOfOperation() ignores the query key when the policy matches on _ts (the key leaves its value out)', () => {

@@ -201,14 +201,12 @@ export class Replayer {
     const query = queryMultimap(pairs, this.#index.policy);
     const exact = this.#index.find(method, operation, query);
     if (exact && byQuery) {
-      let ofOperation = this.#knownByQuery.get(operation);
-      if (!ofOperation || this.#knownByQueryCount >= MAX_KNOWN_QUERIES) {
-        if (this.#knownByQueryCount >= MAX_KNOWN_QUERIES) {
-          this.#knownByQuery.clear();
-          this.#knownByQueryCount = 0;
-        }
-        this.#knownByQuery.set(operation, (ofOperation = new Map()));
+      if (this.#knownByQueryCount >= MAX_KNOWN_QUERIES) {
+        this.#knownByQuery.clear();
+        this.#knownByQueryCount = 0;
       }
+      let ofOperation = this.#knownByQuery.get(operation);
+      if (!ofOperation) this.#knownByQuery.set(operation, (ofOperation = new Map()));
       ofOperation.set(queryKey, knownMatch(exact));
       this.#knownByQueryCount++;
     } else if (exact && memo !== undefined) {
