@@ -1,4 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
  * For the long-running `serve` and `replay`: V8 grows the heap by 10% over what is live after each
@@ -12,22 +13,40 @@ export function keepHeapSmall(): void {
   setFlagsFromString('--heap-growing-percent=10');
 }
 
+/** The young generation {@link holdYoungGeneration} holds by default, in bytes: two semi-spaces of 4 MiB. */
+export const HELD_YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
+
 /**
- * For `replay`, once it listens: the young generation keeps the size it has now (1–4 MiB per
- * semi-space after a start) instead of growing to 16 MiB per semi-space under load, which held
- * ~30 MB of RSS (replay of 10 recordings after a load run: 103 → 72 MB).
+ * For `serve` and `replay`, once they listen: the young generation (V8's new space, two semi-spaces)
+ * grows to `bytes` and stops there, whatever size it had before.
  *
- * Not for `serve`: there, side by side (4 rounds of 4 s, 50 connections, the same request), it
- * took RSS from 94 to 69 MB but CPU per request from 15 to 21 µs and p99 from 2 to 5 ms, since the
- * in-flight requests of 50 connections survive the more frequent scavenges and are promoted (28
- * full collections in 4 s instead of 2). `serve` is the product QA drives; 25 MB is the cheaper price.
+ * V8 grows it by doubling while a server's in-flight requests survive scavenges, up to 16 MiB per
+ * semi-space, and shrinks it to 1 MiB when the process sits idle. Held at 4 MiB per semi-space,
+ * a server answers as fast as at 16 MiB (replay of 10 recordings 15.5 µs of CPU a request, `serve`
+ * 14 µs) with 10 MB less RSS; at 1 MiB, in-flight requests are promoted, and a process holding
+ * 100,000 recordings spent 19 µs against 16 µs for 10 (see docs/performance-notes.md, "Young generation").
  *
- * The young generation's limit (`--max-semi-space-size`) is fixed when V8 starts; its growth factor
- * is read whenever it would grow, and V8 rounds a factor below 2 up only at start, so 1 set here
- * keeps the present size. Call it after a large load (a folder of recordings), whose garbage is
- * collected faster with the young generation grown. Only the command line calls it: it changes the
- * whole process.
+ * How: after every garbage collection (a `gc` performance observer), V8's growth factor
+ * (`--semi-space-growth-factor`, read whenever the new space would grow) is set to 2 while the new space is
+ * smaller than `bytes` and to 1 once it is not. It is never shrunk here: one grown by a large load
+ * (a folder of recordings) stays until V8 shrinks it when idle, and then grows back to `bytes`.
+ * Only the command line calls it: it changes the whole process.
+ *
+ * @param bytes the new space's size to hold (both semi-spaces), in bytes; default {@link HELD_YOUNG_GENERATION_BYTES}
+ * @returns stops holding (the observer is disconnected; the growth factor stays as last set)
  */
-export function keepYoungGenerationSmall(): void {
-  setFlagsFromString('--semi-space-growth-factor=1');
+export function holdYoungGeneration(bytes: number = HELD_YOUNG_GENERATION_BYTES): () => void {
+  let growing: boolean | undefined;
+  const steer = (): void => {
+    const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    if (!newSpace) return;
+    const grow = newSpace.space_size < bytes;
+    if (grow === growing) return;
+    growing = grow;
+    setFlagsFromString(`--semi-space-growth-factor=${grow ? 2 : 1}`);
+  };
+  steer();
+  const observer = new PerformanceObserver(steer);
+  observer.observe({ entryTypes: ['gc'] });
+  return () => observer.disconnect();
 }

@@ -9,7 +9,7 @@ import type { Engine } from '../../server/serve-server.js';
 import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
 import { watchFolder } from '../../storage/watch-folder.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
-import { keepHeapSmall, keepYoungGenerationSmall } from '../heap.js';
+import { holdYoungGeneration, keepHeapSmall } from '../heap.js';
 import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { allowHostOption, engineOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, scenariosDirOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
@@ -86,7 +86,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
     },
   });
   // After the folder is read: its garbage is collected faster with the young generation grown as it needs.
-  keepYoungGenerationSmall();
+  holdYoungGeneration();
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
   process.stdout.write(dashboardLine(running.url));
