@@ -17,20 +17,22 @@ export function keepHeapSmall(): void {
 export const HELD_YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
 
 /**
- * For `serve` and `replay`, once they listen: the young generation (V8's new space, two semi-spaces)
- * grows to `bytes` and stops there, whatever size it had before.
+ * For `serve` and `replay`, from their start: the young generation (V8's new space, two
+ * semi-spaces) grows to `bytes` and stops there.
  *
  * V8 grows it by doubling while a server's in-flight requests survive scavenges, up to 16 MiB per
- * semi-space, and shrinks it to 1 MiB when the process sits idle. Held at 4 MiB per semi-space,
- * a server answers as fast as at 16 MiB (replay of 10 recordings 15.5 µs of CPU a request, `serve`
- * 14 µs) with 10 MB less RSS; at 1 MiB, in-flight requests are promoted, and a process holding
- * 100,000 recordings spent 19 µs against 16 µs for 10 (see docs/performance-notes.md, "Young generation").
+ * semi-space, and shrinks it to 1 MiB after the process sat idle. Held at 4 MiB per semi-space, a
+ * server answers as fast as at 16 MiB (side by side: `serve` 13.9–14.1 against 13.1–14.3 µs of CPU
+ * a request) with about 10 MB less RSS, and faster than at 1 MiB, where in-flight requests are
+ * promoted (replay of 10 recordings 15.5 against 16.3–19 µs; see docs/performance-notes.md, "The
+ * young generation").
  *
  * How: after every garbage collection (a `gc` performance observer), V8's growth factor
- * (`--semi-space-growth-factor`, read whenever the new space would grow) is set to 2 while the new space is
- * smaller than `bytes` and to 1 once it is not. It is never shrunk here: one grown by a large load
- * (a folder of recordings) stays until V8 shrinks it when idle, and then grows back to `bytes`.
- * Only the command line calls it: it changes the whole process.
+ * (`--semi-space-growth-factor`, read whenever the new space would grow) is set to 2 while the new
+ * space is smaller than `bytes` and to 1 once it is not. Nothing here shrinks it: a synchronous load
+ * (a folder of 100,000 recordings), during which no observer runs, can leave it larger until V8
+ * shrinks it after an idle spell; under load it then grows back to `bytes`. Only the command line
+ * calls it: it changes the whole process.
  *
  * @param bytes the new space's size to hold (both semi-spaces), in bytes; default {@link HELD_YOUNG_GENERATION_BYTES}
  * @returns stops holding (the observer is disconnected; the growth factor stays as last set)

@@ -90,7 +90,7 @@ describe('serve and replay hold the young generation', () => {
     expectHeld(await flagsSetBy(['serve']));
   });
 
-  it('replay, once the folder is read', async () => {
+  it('replay', async () => {
     expectHeld(await flagsSetBy(['replay', tempDir()]));
   });
 });

@@ -62,6 +62,7 @@ export interface RunReplayOptions {
  */
 export async function runReplay(options: RunReplayOptions): Promise<void> {
   keepHeapSmall();
+  holdYoungGeneration();
   // The proxy's log lines only with --record-missing (record-server.js loads the recorder).
   const recorder = options.recordMissing ? await import('../../server/record-server.js') : undefined;
   const onRequest = requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false });
@@ -85,8 +86,6 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
       if (entry.lost) process.stderr.write(recorder!.lostExchangeLine(entry));
     },
   });
-  // After the folder is read: its garbage is collected faster with the young generation grown as it needs.
-  holdYoungGeneration();
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
   process.stdout.write(dashboardLine(running.url));
