@@ -29,7 +29,8 @@ export const HELD_YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
  *
  * How: after every garbage collection (a `gc` performance observer), V8's growth factor
  * (`--semi-space-growth-factor`, read whenever the new space would grow) is set to 2 while the new
- * space is smaller than `bytes` and to 1 once it is not. Nothing here shrinks it: a synchronous load
+ * space is smaller than `bytes` and to 1 once it is not (V8 raises a factor below 2 only when it
+ * starts, so 1 set later keeps the present size). Nothing here shrinks it: a synchronous load
  * (a folder of 100,000 recordings), during which no observer runs, can leave it larger until V8
  * shrinks it after an idle spell; under load it then grows back to `bytes`. Only the command line
  * calls it: it changes the whole process.
