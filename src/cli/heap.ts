@@ -36,9 +36,8 @@ export const HELD_YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
  * calls it: it changes the whole process.
  *
  * @param bytes the new space's size to hold (both semi-spaces), in bytes; default {@link HELD_YOUNG_GENERATION_BYTES}
- * @returns stops holding (the observer is disconnected; the growth factor stays as last set)
  */
-export function holdYoungGeneration(bytes: number = HELD_YOUNG_GENERATION_BYTES): () => void {
+export function holdYoungGeneration(bytes: number = HELD_YOUNG_GENERATION_BYTES): void {
   let growing: boolean | undefined;
   const steer = (): void => {
     const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
@@ -49,7 +48,5 @@ export function holdYoungGeneration(bytes: number = HELD_YOUNG_GENERATION_BYTES)
     setFlagsFromString(`--semi-space-growth-factor=${grow ? 2 : 1}`);
   };
   steer();
-  const observer = new PerformanceObserver(steer);
-  observer.observe({ entryTypes: ['gc'] });
-  return () => observer.disconnect();
+  new PerformanceObserver(steer).observe({ entryTypes: ['gc'] });
 }
