@@ -6,13 +6,36 @@
  * @module
  */
 
+/**
+ * The plain-data form of an {@link IntList}: its items are the first `length` of `data`. Plain data
+ * (typed arrays, numbers, strings, arrays, maps) copies between threads with `postMessage`, and
+ * `data`'s buffer can be transferred.
+ */
+export interface IntListData {
+  data: Int32Array<ArrayBuffer>;
+  length: number;
+}
+
 /** A growing list of 32-bit integers in an `Int32Array` (4 bytes an item; grows by half). */
 export class IntList {
-  #data: Int32Array;
+  #data: Int32Array<ArrayBuffer>;
   #length = 0;
 
   constructor(capacity = 16) {
     this.#data = new Int32Array(Math.max(1, capacity));
+  }
+
+  /** The list over `data` (not copied: it is the list's own from now on). */
+  static of(data: IntListData): IntList {
+    const list = new IntList(1);
+    list.#data = data.data.length ? data.data : new Int32Array(1);
+    list.#length = data.length;
+    return list;
+  }
+
+  /** Its plain-data form (not a copy: transfer its buffer only when the list is used no more). */
+  data(): IntListData {
+    return { data: this.#data, length: this.#length };
   }
 
   /** The number of items. */
@@ -42,6 +65,13 @@ export class IntList {
   }
 }
 
+/** The plain-data form of a {@link TextPool}: `used` bytes of `bytes`, and where each text starts. */
+export interface TextPoolData {
+  bytes: Uint8Array<ArrayBuffer>;
+  used: number;
+  starts: IntListData;
+}
+
 /**
  * Short texts (recording names, parameter values) in one growing byte array; each has a number.
  * Each UTF-16 unit below 0xFF takes one byte, others three (0xFF, then the unit): exact for any
@@ -50,7 +80,21 @@ export class IntList {
 export class TextPool {
   #bytes = new Uint8Array(64);
   #used = 0;
-  readonly #starts = new IntList(16);
+  #starts = new IntList(16);
+
+  /** The pool over `data` (not copied). */
+  static of(data: TextPoolData): TextPool {
+    const pool = new TextPool();
+    pool.#bytes = data.bytes.length ? data.bytes : new Uint8Array(64);
+    pool.#used = data.used;
+    pool.#starts = IntList.of(data.starts);
+    return pool;
+  }
+
+  /** Its plain-data form (not a copy), as {@link IntList.data}. */
+  data(): TextPoolData {
+    return { bytes: this.#bytes, used: this.#used, starts: this.#starts.data() };
+  }
 
   /** The number of texts. */
   get length(): number {
@@ -107,17 +151,40 @@ export class TextPool {
   }
 }
 
+/** The plain-data form of a {@link TextMap}. */
+export interface TextMapData {
+  texts: TextPoolData;
+  values: IntListData;
+  hashes: IntListData;
+  slots: Int32Array<ArrayBuffer>;
+}
+
 /**
  * A map from texts to numbers kept in typed arrays (a {@link TextPool} and an open-addressing
  * table): a parameter with a value per recording adds no JavaScript string or map entry per value.
  * Texts are numbered 0, 1, 2… in the order added ({@link TextMap.text} gives one back).
  */
 export class TextMap {
-  readonly #texts = new TextPool();
-  readonly #values = new IntList(16);
-  readonly #hashes = new IntList(16);
+  #texts = new TextPool();
+  #values = new IntList(16);
+  #hashes = new IntList(16);
   /** Text numbers (-1: empty), at most half full. */
   #slots = new Int32Array(32).fill(-1);
+
+  /** The map over `data` (not copied). */
+  static of(data: TextMapData): TextMap {
+    const map = new TextMap();
+    map.#texts = TextPool.of(data.texts);
+    map.#values = IntList.of(data.values);
+    map.#hashes = IntList.of(data.hashes);
+    map.#slots = data.slots;
+    return map;
+  }
+
+  /** Its plain-data form (not a copy), as {@link IntList.data}. */
+  data(): TextMapData {
+    return { texts: this.#texts.data(), values: this.#values.data(), hashes: this.#hashes.data(), slots: this.#slots };
+  }
 
   /** The number of texts. */
   get size(): number {
@@ -157,7 +224,6 @@ export class TextMap {
   }
 }
 
-/** FNV-1a over the UTF-16 units of a text, as a signed 32-bit integer. */
 /**
  * The slot table of an open-addressing hash table (linear probing, `-1` for empty) rebuilt at
  * `length` slots (a power of two) for entries `0 … count - 1`, each placed by `hashOf(entry)`.
@@ -173,6 +239,7 @@ export function grownSlots(length: number, count: number, hashOf: (entry: number
   return slots;
 }
 
+/** FNV-1a over the UTF-16 units of a text, as a signed 32-bit integer. */
 function hashText(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);

@@ -44,3 +44,47 @@ describe('OperationIndex.addPairs (loading raw pairs, no multimap)', () => {
     );
   });
 });
+
+/** `data` copied as `postMessage` copies it to another thread, its typed arrays' buffers transferred. */
+function copiedAcrossThreads<T>(data: T): T {
+  const buffers = new Set<ArrayBuffer>();
+  const visit = (value: unknown): void => {
+    if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
+    else if (value instanceof Map) for (const item of value.values()) visit(item);
+    else if (value && typeof value === 'object') for (const item of Object.values(value)) visit(item);
+  };
+  visit(data);
+  return structuredClone(data, { transfer: [...buffers] });
+}
+
+describe('OperationIndex.data and OperationIndex.of (an index made in another thread)', () => {
+  it('gives an index that answers as the one it was made from, and goes on growing as it would have', () => {
+    fc.assert(
+      fc.property(folder, fc.nat(50), fc.array(pairs, { maxLength: 6 }), (requests, cut, lookups) => {
+        const whole = new OperationIndex('meta/cp');
+        requests.forEach(([query, method], recording) => whole.addPairs(method, query, nameOf, recording));
+        const first = new OperationIndex('meta/cp');
+        const at = Math.min(cut, requests.length);
+        requests.slice(0, at).forEach(([query, method], recording) => first.addPairs(method, query, nameOf, recording));
+        const made = OperationIndex.of(copiedAcrossThreads(first.data()));
+        requests.slice(at).forEach(([query, method], i) => made.addPairs(method, query, nameOf, at + i));
+        expect(made.keyCount).toBe(whole.keyCount);
+        for (let position = 0; position < whole.keyCount; position++) {
+          expect(made.queryOf(position)).toEqual(whole.queryOf(position));
+          expect(made.methodOf(position)).toBe(whole.methodOf(position));
+          expect(made.recordingsOf(position)).toEqual(whole.recordingsOf(position));
+        }
+        for (const query of [...requests.map(([q]) => q), ...lookups]) {
+          const requested = queryMultimap(query, DEFAULT_POLICY);
+          expect(made.find('GET', requested)).toBe(whole.find('GET', requested));
+          expect(made.closest(requested, 3)).toEqual(whole.closest(requested, 3));
+          expect(made.closest(requested, Infinity)).toEqual(whole.closest(requested, Infinity));
+        }
+        // Made again from a made index: the same.
+        const again = OperationIndex.of(copiedAcrossThreads(made.data()));
+        for (let position = 0; position < whole.keyCount; position++) expect(again.recordingsOf(position)).toEqual(whole.recordingsOf(position));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import type { OperationName } from '../contract/core.js';
 import { decodeComponent, type QueryMultimap, type RawPair } from '../normalise/index.js';
-import { IntList, TextMap, grownSlots } from './compact.js';
+import { IntList, TextMap, grownSlots, type IntListData, type TextMapData } from './compact.js';
 
 /**
  * The matching index of one operation: every distinct match key of its recordings, held compactly,
@@ -31,8 +31,12 @@ export interface RankedKey {
   count: number;
 }
 
-/** The keys holding one pair, ascending: one position (most values of a parameter that tells recordings apart), a few, or many. */
-type Postings = number | number[] | IntList;
+/**
+ * The keys holding one pair, ascending: one position (most values of a parameter that tells
+ * recordings apart), a few, or many; or a view of the flat postings of an index made from its data
+ * (see {@link OperationIndex.of}).
+ */
+type Postings = number | number[] | IntList | Int32Array;
 
 const LONG_POSTINGS = 256;
 
@@ -46,6 +50,7 @@ function postingsLength(postings: Postings | undefined): number {
 function withPosition(postings: Postings | undefined, position: number): Postings {
   if (postings === undefined) return position;
   if (typeof postings === 'number') return [postings, position];
+  if (postings instanceof Int32Array) postings = Array.from(postings);
   if (!Array.isArray(postings)) {
     postings.push(position);
     return postings;
@@ -106,37 +111,77 @@ interface NameGroup {
   members: IntList;
 }
 
+/**
+ * The plain-data form of an {@link OperationIndex} (see {@link OperationIndex.data}): typed arrays,
+ * numbers, strings, arrays and maps only, so that it copies between threads with `postMessage` and
+ * its typed arrays' buffers can be transferred. The postings of all pairs are flat: the keys of pair
+ * `p` are `postings[postingStarts[p] … postingStarts[p + 1] - 1]`. Its layout is the class's own
+ * business: make it with `data()` and read it with `of()`, of the same version of mockvideo.
+ */
+export interface OperationIndexData {
+  operation: OperationName;
+  names: string[];
+  single: TextMapData[];
+  repeated: Array<Map<string, number> | undefined>;
+  repeatedValues: string[][];
+  pairsOfName: IntListData[];
+  keysWithName: number[];
+  pairName: IntListData;
+  pairValue: IntListData;
+  postingStarts: Int32Array<ArrayBuffer>;
+  postings: Int32Array<ArrayBuffer>;
+  methods: string[];
+  keyMethod: IntListData;
+  keyGroup: IntListData;
+  keyFirst: IntListData;
+  keyStart: IntListData;
+  keyHash: IntListData;
+  pairPool: IntListData;
+  keyMore: Map<number, number[]>;
+  slots: Int32Array<ArrayBuffer>;
+  groups: Array<{ names: number[]; members: IntListData }>;
+  groupIds: Map<string, number>;
+  lastGroup: number;
+}
+
 /** The keys of one operation; see the module comment for the layout and the nearest search. */
 export class OperationIndex {
   // The dictionary: parameter names, and per name its values (sent once: in typed arrays, as a
   // parameter may have a value per recording) or value lists (repeated: few, in a Map by their JSON).
-  readonly #nameIds = new Map<string, number>();
-  readonly #names: string[] = [];
-  readonly #single: TextMap[] = [];
-  readonly #repeated: Array<Map<string, number>> = [];
-  readonly #repeatedValues: Array<readonly string[]> = [];
+  #nameIds = new Map<string, number>();
+  #names: string[] = [];
+  #single: TextMap[] = [];
+  #repeated: Array<Map<string, number> | undefined> = [];
+  #repeatedValues: Array<readonly string[]> = [];
   /** Per name id: its pair ids, and how many keys have the parameter. */
-  readonly #pairsOfName: IntList[] = [];
-  readonly #keysWithName: number[] = [];
-  readonly #pairName = new IntList(16);
+  #pairsOfName: IntList[] = [];
+  #keysWithName: number[] = [];
+  #pairName = new IntList(16);
   /** Pair id → its value: the number of the text in its name's `#single` map, or -1 - its place in `#repeatedValues`. */
-  readonly #pairValue = new IntList(16);
-  /** Pair id → the positions of the keys holding it, ascending. */
-  readonly #postings: Array<Postings | undefined> = [];
+  #pairValue = new IntList(16);
+  /**
+   * Pair id → the positions of the keys holding it, ascending, at `pairId - #flatCount`. An index
+   * made from its data keeps the postings of its first `#flatCount` pairs flat (`#flat`), and those
+   * that gained a key since in `#flatChanged`.
+   */
+  #postings: Array<Postings | undefined> = [];
+  #flatCount = 0;
+  #flat: { starts: Int32Array; postings: Int32Array } | undefined;
+  #flatChanged: Map<number, Postings> | undefined;
   // The keys, by position: method, name group, first recording, pair ids (a slice of one pool) and hash.
-  readonly #methods: string[] = [];
-  readonly #keyMethod = new IntList(16);
-  readonly #keyGroup = new IntList(16);
-  readonly #keyFirst = new IntList(16);
-  readonly #keyStart = new IntList(16);
-  readonly #keyHash = new IntList(16);
-  readonly #pairPool = new IntList(64);
+  #methods: string[] = [];
+  #keyMethod = new IntList(16);
+  #keyGroup = new IntList(16);
+  #keyFirst = new IntList(16);
+  #keyStart = new IntList(16);
+  #keyHash = new IntList(16);
+  #pairPool = new IntList(64);
   /** Position → the recordings after the first, for the few keys recorded more than once. */
-  readonly #keyMore = new Map<number, number[]>();
+  #keyMore = new Map<number, number[]>();
   /** Open addressing over key positions (-1: empty), at most half full. */
   #slots = new Int32Array(16).fill(-1);
-  readonly #groupIds = new Map<string, number>();
-  readonly #groups: NameGroup[] = [];
+  #groupIds = new Map<string, number>();
+  #groups: NameGroup[] = [];
   /** The group of the last key added. */
   #lastGroup = 0;
   // For `addPairs`: name ids by raw name (-1: left out of matching), and per name id the raw value
@@ -157,6 +202,104 @@ export class OperationIndex {
   #generation = 0;
 
   constructor(readonly operation: OperationName) {}
+
+  /**
+   * The index's plain-data form, to be read by {@link OperationIndex.of} (in another thread: its
+   * typed arrays are the index's own, so transfer their buffers only when this index is used no more).
+   */
+  data(): OperationIndexData {
+    const pairCount = this.#pairName.length;
+    const postingStarts = new Int32Array(pairCount + 1);
+    let total = 0;
+    for (let pairId = 0; pairId < pairCount; pairId++) total += postingsLength(this.#postingsOf(pairId));
+    const postings = new Int32Array(total);
+    for (let pairId = 0, at = 0; pairId < pairCount; pairId++) {
+      postingStarts[pairId] = at;
+      const list = this.#postingsOf(pairId);
+      if (list === undefined) continue;
+      if (typeof list === 'number') postings[at++] = list;
+      else if (list instanceof IntList) for (let i = 0; i < list.length; i++) postings[at++] = list.get(i);
+      else for (const position of list) postings[at++] = position;
+    }
+    postingStarts[pairCount] = total;
+    return {
+      operation: this.operation,
+      names: this.#names,
+      single: this.#single.map((map) => map.data()),
+      repeated: this.#repeated,
+      repeatedValues: this.#repeatedValues as string[][],
+      pairsOfName: this.#pairsOfName.map((list) => list.data()),
+      keysWithName: this.#keysWithName,
+      pairName: this.#pairName.data(),
+      pairValue: this.#pairValue.data(),
+      postingStarts,
+      postings,
+      methods: this.#methods,
+      keyMethod: this.#keyMethod.data(),
+      keyGroup: this.#keyGroup.data(),
+      keyFirst: this.#keyFirst.data(),
+      keyStart: this.#keyStart.data(),
+      keyHash: this.#keyHash.data(),
+      pairPool: this.#pairPool.data(),
+      keyMore: this.#keyMore,
+      slots: this.#slots,
+      groups: this.#groups.map((group) => ({ names: [...group.names], members: group.members.data() })),
+      groupIds: this.#groupIds,
+      lastGroup: this.#lastGroup,
+    };
+  }
+
+  /**
+   * The index whose {@link OperationIndex.data} `data` is (not copied: it is the index's own from
+   * now on). Costs a step per parameter name and name group, none per key: the postings stay flat
+   * until a key is added to them.
+   */
+  static of(data: OperationIndexData): OperationIndex {
+    const index = new OperationIndex(data.operation);
+    index.#names = data.names;
+    data.names.forEach((name, id) => index.#nameIds.set(name, id));
+    index.#single = data.single.map((map) => TextMap.of(map));
+    index.#repeated = data.repeated;
+    index.#repeatedValues = data.repeatedValues;
+    index.#pairsOfName = data.pairsOfName.map((list) => IntList.of(list));
+    index.#keysWithName = data.keysWithName;
+    index.#pairName = IntList.of(data.pairName);
+    index.#pairValue = IntList.of(data.pairValue);
+    index.#flatCount = data.pairName.length;
+    index.#flat = { starts: data.postingStarts, postings: data.postings };
+    index.#flatChanged = new Map();
+    index.#methods = data.methods;
+    index.#keyMethod = IntList.of(data.keyMethod);
+    index.#keyGroup = IntList.of(data.keyGroup);
+    index.#keyFirst = IntList.of(data.keyFirst);
+    index.#keyStart = IntList.of(data.keyStart);
+    index.#keyHash = IntList.of(data.keyHash);
+    index.#pairPool = IntList.of(data.pairPool);
+    index.#keyMore = data.keyMore;
+    index.#slots = data.slots;
+    index.#groups = data.groups.map((group) => ({ names: new Set(group.names), members: IntList.of(group.members) }));
+    index.#groupIds = data.groupIds;
+    index.#lastGroup = data.lastGroup;
+    index.#score = new Int32Array(Math.max(16, Math.ceil(index.keyCount * 1.5)));
+    index.#stamp = new Uint32Array(index.#score.length);
+    return index;
+  }
+
+  /** The keys holding pair `pairId`, ascending. */
+  #postingsOf(pairId: number): Postings | undefined {
+    if (pairId >= this.#flatCount) return this.#postings[pairId - this.#flatCount];
+    const changed = this.#flatChanged!.get(pairId);
+    if (changed !== undefined) return changed;
+    const flat = this.#flat!;
+    const start = flat.starts[pairId]!;
+    const end = flat.starts[pairId + 1]!;
+    return end === start ? undefined : end - start === 1 ? flat.postings[start]! : flat.postings.subarray(start, end);
+  }
+
+  #setPostings(pairId: number, postings: Postings): void {
+    if (pairId >= this.#flatCount) this.#postings[pairId - this.#flatCount] = postings;
+    else this.#flatChanged!.set(pairId, postings);
+  }
 
   /** The number of distinct keys. */
   get keyCount(): number {
@@ -345,7 +488,7 @@ export class OperationIndex {
     this.#keyHash.push(hash | 0);
     for (const pairId of pairIds) {
       this.#pairPool.push(pairId);
-      this.#postings[pairId] = withPosition(this.#postings[pairId], position);
+      this.#setPostings(pairId, withPosition(this.#postingsOf(pairId), position));
       this.#keysWithName[this.#pairName.get(pairId)]!++;
     }
     this.#groups[groupId]!.members.push(position);
@@ -436,8 +579,8 @@ export class OperationIndex {
     const touch = (postings: Postings | undefined, delta: number) => {
       if (postings === undefined) return;
       if (typeof postings === 'number') touchOne(postings, delta);
-      else if (Array.isArray(postings)) for (const position of postings) touchOne(position, delta);
-      else for (let i = 0; i < postings.length; i++) touchOne(postings.get(i), delta);
+      else if (postings instanceof IntList) for (let i = 0; i < postings.length; i++) touchOne(postings.get(i), delta);
+      else for (const position of postings) touchOne(position, delta);
     };
     // Walk each known parameter of the request on its smaller side (see the module comment).
     const names = Object.keys(requested);
@@ -448,14 +591,14 @@ export class OperationIndex {
       if (nameId === undefined) continue;
       known.push(nameId);
       const pairId = this.#pairId(nameId, requested[name]!, false);
-      const matching = pairId === undefined ? undefined : this.#postings[pairId];
+      const matching = pairId === undefined ? undefined : this.#postingsOf(pairId);
       if (2 * postingsLength(matching) <= this.#keysWithName[nameId]!) {
         // Every key with the parameter counts a mismatch, less one for each that holds the value.
         walkedMatches.push(nameId);
         touch(matching, -1);
       } else {
         const others = this.#pairsOfName[nameId]!;
-        for (let i = 0; i < others.length; i++) if (others.get(i) !== pairId) touch(this.#postings[others.get(i)], 1);
+        for (let i = 0; i < others.length; i++) if (others.get(i) !== pairId) touch(this.#postingsOf(others.get(i)), 1);
       }
     }
     // Per group: the parameters on one side only, plus a mismatch for each match-walked parameter it has.

@@ -1,8 +1,8 @@
 import { OPERATION_NAMES, operationOfPath, type OperationName } from '../contract/core.js';
 import { decodeComponent, ignoredBecause, matchKey, matchKeyOf, type NamedRecording, type NormalisationPolicy, type QueryMultimap, type Recording } from '../normalise/index.js';
 import { stepText } from '../state/client-state.js';
-import { IntList, TextPool } from './compact.js';
-import { OperationIndex } from './operation-index.js';
+import { IntList, TextPool, type IntListData, type TextPoolData } from './compact.js';
+import { OperationIndex, type OperationIndexData } from './operation-index.js';
 import { responseOf, type RecordedResponse, type RecordingRef, type RecordingSource } from './recording-source.js';
 
 /**
@@ -59,6 +59,19 @@ function entryOf(recording: IndexedRecording): Entry {
 }
 
 /**
+ * The plain-data form of a {@link RecordingIndex} of recordings given as references (see
+ * {@link RecordingIndex.data}): typed arrays, numbers, strings, arrays and maps, which copy between
+ * threads with `postMessage` (`mockvideo replay` indexes a large folder in a worker thread). Its
+ * layout is the class's own business: make it with `data()`, read it with `RecordingIndex.of()`.
+ */
+export interface RecordingIndexData {
+  names: TextPoolData;
+  operationOf: IntListData;
+  positionOf: IntListData;
+  operations: OperationIndexData[];
+}
+
+/**
  * Recordings indexed in memory for replay, by match key (an exact lookup costs one step per query
  * parameter however many recordings there are) and, per operation, for nearest matches and
  * near-miss reports (see operation-index.ts: the search does not scan the recordings).
@@ -79,15 +92,45 @@ export class RecordingIndex {
   readonly source: RecordingSource | undefined;
   readonly #operations = new Map<OperationName, OperationIndex>();
   // Per recording number: its name, operation (its place in OPERATION_NAMES) and key position; the whole recording when given in memory.
-  readonly #names = new TextPool();
-  readonly #operationOf = new IntList(16);
-  readonly #positionOf = new IntList(16);
+  #names = new TextPool();
+  #operationOf = new IntList(16);
+  #positionOf = new IntList(16);
   readonly #whole = new Map<number, Recording>();
 
   constructor(recordings: ReadonlyArray<NamedRecording | RecordingRef>, policy: NormalisationPolicy, source?: RecordingSource) {
     this.policy = policy;
     this.source = source;
     for (const recording of recordings) this.add(recording);
+  }
+
+  /**
+   * The index under `policy` whose {@link RecordingIndex.data} `data` is, its responses read from
+   * `source` (the data is not copied: it is the index's own from now on). Costs a step per
+   * operation and parameter name, none per recording. `policy` must be the one it was made under.
+   */
+  static of(data: RecordingIndexData, policy: NormalisationPolicy, source?: RecordingSource): RecordingIndex {
+    const index = new RecordingIndex([], policy, source);
+    index.#names = TextPool.of(data.names);
+    index.#operationOf = IntList.of(data.operationOf);
+    index.#positionOf = IntList.of(data.positionOf);
+    for (const operation of data.operations) index.#operations.set(operation.operation, OperationIndex.of(operation));
+    return index;
+  }
+
+  /**
+   * The index's plain-data form, for {@link RecordingIndex.of} (in another thread). Not a copy:
+   * transfer its typed arrays' buffers only when this index is used no more.
+   *
+   * @throws Error when a recording was given whole (a {@link NamedRecording}): only references make data.
+   */
+  data(): RecordingIndexData {
+    if (this.#whole.size) throw new Error('[mockvideo] A RecordingIndex holding whole recordings has no data form: give it RecordingRefs (their responses stay in the source).');
+    return {
+      names: this.#names.data(),
+      operationOf: this.#operationOf.data(),
+      positionOf: this.#positionOf.data(),
+      operations: [...this.#operations.values()].map((operation) => operation.data()),
+    };
   }
 
   /** The number of recordings. */

@@ -1,0 +1,46 @@
+/**
+ * The worker thread of `loadRecordingIndexInWorker` (load-recordings.ts): indexes a recording folder
+ * with `loadRecordingIndex` and posts the index's plain data (its buffers transferred), the problems
+ * and the responses it cached. Messages are {@link IndexWorkerMessage}s.
+ * @module
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { MockvideoError } from '../errors.js';
+import type { RecordingIndexData } from '../replay/recording-index.js';
+import { loadRecordingIndex, type IndexWorkerData, type IndexWorkerMessage } from './load-recordings.js';
+import type { RecordingFileSource } from './recordings.js';
+
+/** Progress is posted at most this often (in files), and for the last file. */
+const PROGRESS_EVERY = 500;
+
+const { dir, policy, cacheBytes, progress } = workerData as IndexWorkerData;
+const post = (message: IndexWorkerMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
+try {
+  const { index, problems } = loadRecordingIndex(dir, policy, {
+    ...(cacheBytes === undefined ? {} : { cacheBytes }),
+    ...(progress
+      ? {
+          onProgress: (done: number, total: number, file: string) => {
+            if (done % PROGRESS_EVERY === 0 || done === total) post({ kind: 'progress', done, total, file });
+          },
+        }
+      : {}),
+  });
+  const data = index.data();
+  // Copied, not transferred: a cached body may be a view of a buffer shared with others (Node's pool).
+  post({ kind: 'done', index: data, problems, cached: (index.source as RecordingFileSource).cached() }, buffersOf(data));
+} catch (error) {
+  post({ kind: 'error', ...(error instanceof MockvideoError ? { code: error.code } : {}), message: (error as Error).message });
+}
+
+/** The buffers of the typed arrays in `data`, each once. */
+function buffersOf(data: RecordingIndexData): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  const visit = (value: unknown): void => {
+    if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
+    else if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (value && typeof value === 'object' && !(value instanceof Map)) for (const item of Object.values(value)) visit(item);
+  };
+  visit(data);
+  return [...buffers];
+}

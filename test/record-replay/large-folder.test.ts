@@ -1,0 +1,144 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The worker thread runs dist/'s modules: this file tests them as `mockvideo replay` runs them.
+import { MockvideoError } from '../../dist/errors.js';
+import { WORKER_INDEX_MIN_FILES, indexedInWorker, loadRecordingIndex, loadRecordingIndexInWorker } from '../../dist/storage/load-recordings.js';
+import { RecordingFileSource } from '../../dist/storage/recordings.js';
+import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
+import { DEFAULT_POLICY, formatRecording, matchKey, queryMultimap, splitQuery, type Recording } from '../../src/normalise/index.js';
+import { keyHash, operationFolder } from '../../src/storage/recordings.js';
+import { runCli, startCli } from '../support/cli.js';
+import { clientPath } from '../support/client.js';
+import { getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
+import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
+import { startUpstream } from '../support/upstream.js';
+
+// A folder of at least WORKER_INDEX_MIN_FILES recordings is read and indexed in a worker thread,
+// which hands the main thread the index's typed arrays (RecordingIndex.data / RecordingIndex.of).
+// Here: 6 operations × 400 recordings that differ in `_uspace`, copied from a recorded session.
+
+const PER_OPERATION = 400;
+let small: string;
+let large: string;
+
+/** The name of the recording of `operation` with `_uspace=uspace` in the large folder. */
+const names = new Map<string, string>();
+
+beforeAll(async () => {
+  const upstream = await startUpstream();
+  ({ dir: small } = await recordSession(upstream.url, OPERATION_NAMES.map((op) => clientPath(op))));
+  await upstream.close();
+  large = tempDir();
+  for (const { text } of recordingFiles(small)) {
+    const recording = JSON.parse(text) as Recording;
+    mkdirSync(join(large, operationFolder(recording.operation)), { recursive: true });
+    for (let uspace = 0; uspace < PER_OPERATION; uspace++) {
+      const query = recording.request.query.map(([k, v]) => [k, k === '_uspace' ? String(uspace) : v] as [string, string]);
+      const key = matchKey('GET', recording.operation, query, DEFAULT_POLICY);
+      const file = `${operationFolder(recording.operation)}/${keyHash(key)}-000.json`;
+      writeFileSync(join(large, file), formatRecording({ ...recording, matchKey: key, request: { ...recording.request, query } }));
+      names.set(`${recording.operation} ${uspace}`, file);
+    }
+  }
+}, 60_000);
+
+afterAll(() => removeTempDirs());
+
+const pathOf = (operation: OperationName, uspace: number) => clientPathWith(operation, { ...OTHER_SESSION, _uspace: String(uspace) });
+
+describe('replay of a large folder: indexed in a worker thread', () => {
+  it('is what loadCheckedRecordingIndex does for the large folder, not for a small one', () => {
+    expect(OPERATION_NAMES.length * PER_OPERATION).toBeGreaterThanOrEqual(WORKER_INDEX_MIN_FILES);
+    expect(indexedInWorker(large)).toBe(true);
+    expect(indexedInWorker(small)).toBe(false);
+    expect(indexedInWorker(join(large, 'missing'))).toBe(false);
+  });
+
+  it('gives the index the main thread gives: the same recordings, exact matches, nearest keys and cached responses', async () => {
+    const progress: number[][] = [];
+    const inWorker = await loadRecordingIndexInWorker(large, DEFAULT_POLICY, { onProgress: (done, total) => progress.push([done, total]) });
+    const inMain = loadRecordingIndex(large, DEFAULT_POLICY);
+    expect(inWorker.problems).toEqual([]);
+    expect([...inWorker.index.names()]).toEqual([...inMain.index.names()]);
+    expect(inWorker.index.size).toBe(OPERATION_NAMES.length * PER_OPERATION);
+    expect(inWorker.index.keyCount).toBe(inMain.index.keyCount);
+    expect(progress.at(-1)).toEqual([2400, 2400]);
+    for (const operation of OPERATION_NAMES) {
+      for (const uspace of [0, 1, 199, PER_OPERATION - 1]) {
+        const query = queryMultimap(splitQuery(pathOf(operation, uspace).split('?')[1]!), DEFAULT_POLICY);
+        expect(inWorker.index.find('GET', operation, query)?.map((r) => r.name)).toEqual([names.get(`${operation} ${uspace}`)]);
+      }
+      const unknown = queryMultimap(splitQuery(pathOf(operation, 100_000).split('?')[1]!), DEFAULT_POLICY);
+      expect(inWorker.index.find('GET', operation, unknown)).toBeUndefined();
+      const nearest = (index: typeof inMain.index) => index.closest(operation, unknown, 5).map(({ entry, count }) => `${entry.name} ${count}`);
+      expect(nearest(inWorker.index)).toEqual(nearest(inMain.index));
+    }
+    // The folder's responses fit the 8 MiB cache: the worker's cached ones are the main thread's.
+    const source = inWorker.index.source;
+    expect(source).toBeInstanceOf(RecordingFileSource);
+    expect((source as RecordingFileSource).cachedBytes).toBeGreaterThan(0);
+    expect((source as RecordingFileSource).cachedBytes).toBe((inMain.index.source as RecordingFileSource).cachedBytes);
+    const [first] = inWorker.index.find('GET', 'meta/cp', queryMultimap(splitQuery(pathOf('meta/cp', 7).split('?')[1]!), DEFAULT_POLICY))!;
+    const served = await inWorker.index.response(first!);
+    expect(Buffer.from(served.body).equals(Buffer.from((await inMain.index.response(inMain.index.lookup(first!.key)![0]!)).body))).toBe(true);
+  });
+
+  it('reports the problems of broken files as the main thread does, and a missing folder as a usage error', async () => {
+    const broken = tempDir();
+    mkdirSync(join(broken, 'meta-cp'));
+    writeFileSync(join(broken, 'meta-cp', '0123456789ab-000.json'), '{"operation": "meta/cp"');
+    writeFileSync(join(broken, 'meta-cp', 'notes.json'), '{}');
+    const inWorker = await loadRecordingIndexInWorker(broken, DEFAULT_POLICY);
+    expect(inWorker.problems).toEqual(loadRecordingIndex(broken, DEFAULT_POLICY).problems);
+    expect(inWorker.problems.map((p) => p.file)).toEqual(['meta-cp/0123456789ab-000.json', 'meta-cp/notes.json']);
+    const missing = join(broken, 'nowhere');
+    const refused = await loadRecordingIndexInWorker(missing, DEFAULT_POLICY).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(MockvideoError);
+    expect((refused as MockvideoError).code).toBe('MV_USAGE');
+    expect((refused as MockvideoError).message).toBe(`[mockvideo] Cannot read the recording folder ${missing}: ENOENT. Record one with "mockvideo record --upstream URL --out ${missing}".`);
+  });
+
+  it('the CLI serves every recording by exact match, a new value by nearest match, and a near miss in strict mode', async () => {
+    for (const match of ['nearest', 'strict']) {
+      const replay = await startCli(['replay', large, '--port', '0', '--match', match, '--no-watch', '--quiet']);
+      try {
+        expect(replay.stdout()).toContain(`(${OPERATION_NAMES.length * PER_OPERATION} recordings, match ${match})`);
+        for (const operation of OPERATION_NAMES) {
+          for (const uspace of [0, 233, PER_OPERATION - 1]) {
+            const { status, headers } = await getBytes(`${replay.url}${pathOf(operation, uspace)}`);
+            expect(status, `${operation} ${uspace}`).toBe(200);
+            expect(headers.get('x-mockvideo-match')).toBe('exact');
+            expect(headers.get('x-mockvideo-recording')).toBe(names.get(`${operation} ${uspace}`));
+          }
+        }
+        const { status, headers, body } = await getBytes(`${replay.url}${pathOf('meta/cp', 100_000)}`);
+        if (match === 'nearest') {
+          expect(status).toBe(200);
+          expect(headers.get('x-mockvideo-match')).toBe('nearest');
+          expect(headers.get('x-mockvideo-differences')).toContain('_uspace');
+        } else {
+          expect(status).toBe(404);
+          const report = JSON.parse(body.toString()) as { nearMisses: Array<{ recording: string; differences: Array<{ parameter: string }> }> };
+          expect(report.nearMisses[0]!.differences.map((d) => d.parameter)).toEqual(['_uspace']);
+        }
+      } finally {
+        await replay.stop();
+      }
+    }
+  }, 60_000);
+
+  it('the CLI refuses a large folder with a broken file, naming it in the schema\'s words', async () => {
+    const file = join(large, 'meta-cp', 'ffffffffffff-000.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(join(large, names.get('meta/cp 0')!), 'utf8')), operation: 'meta/nope' }));
+    try {
+      const { code, stderr } = await runCli(['replay', large, '--port', '0', '--no-watch'], { timeoutMs: 30_000 });
+      expect(code).not.toBe(0);
+      expect(stderr).toContain('meta-cp/ffffffffffff-000.json');
+      expect(stderr).toContain('operation');
+      expect(stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(file);
+    }
+  }, 60_000);
+});
