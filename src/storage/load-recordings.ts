@@ -51,11 +51,11 @@ export function loadRecordingIndex(dir: string, policy: NormalisationPolicy, opt
 
 /**
  * Folders of at least this many recording files are indexed in a worker thread by
- * {@link loadCheckedRecordingIndex}. Indexing 100,000 files in the main thread left `replay` about
- * 12% slower for the rest of the process than the same index made elsewhere (the state the work
- * leaves in V8's main isolate; docs/performance.md), and a reload of a large folder (`--watch`)
- * then blocks no request. Starting the worker costs tens of milliseconds: smaller folders, read in
- * about that time, stay in the main thread.
+ * {@link loadCheckedRecordingIndex}. Indexed in the main thread, 100,000 files left `replay` at
+ * 0.85–0.92× of replay of 10 recordings for the rest of the process, in full bench runs (the state
+ * that work leaves in V8's main isolate; 0.93–1.00× indexed in a worker: docs/performance.md); and
+ * the main thread keeps answering while a large folder reloads (`--watch`). Starting the worker
+ * costs 40–50 ms: smaller folders, read in about that time, stay in the main thread.
  */
 export const WORKER_INDEX_MIN_FILES = 2000;
 
