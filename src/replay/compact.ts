@@ -245,3 +245,18 @@ function hashText(text: string): number {
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash | 0;
 }
+
+/**
+ * The buffers of the typed arrays in plain data (objects, arrays; not inside maps), each once: the
+ * transfer list for `postMessage` of an index's data (e.g. `RecordingIndex.data`).
+ */
+export function buffersOf(data: unknown): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  const visit = (value: unknown): void => {
+    if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
+    else if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (value && typeof value === 'object' && !(value instanceof Map)) for (const item of Object.values(value)) visit(item);
+  };
+  visit(data);
+  return [...buffers];
+}

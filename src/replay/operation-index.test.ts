@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, decodeComponent, ignoredBecause, queryMultimap, type RawPair } from '../normalise/index.js';
+import { buffersOf } from './compact.js';
 import { OperationIndex } from './operation-index.js';
 
 /** The decoded name of a raw one, `undefined` when the default policy leaves it out of matching: as `queryMultimap` decides. */
@@ -46,16 +47,7 @@ describe('OperationIndex.addPairs (loading raw pairs, no multimap)', () => {
 });
 
 /** `data` copied as `postMessage` copies it to another thread, its typed arrays' buffers transferred. */
-function copiedAcrossThreads<T>(data: T): T {
-  const buffers = new Set<ArrayBuffer>();
-  const visit = (value: unknown): void => {
-    if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
-    else if (value instanceof Map) for (const item of value.values()) visit(item);
-    else if (value && typeof value === 'object') for (const item of Object.values(value)) visit(item);
-  };
-  visit(data);
-  return structuredClone(data, { transfer: [...buffers] });
-}
+const copiedAcrossThreads = <T>(data: T): T => structuredClone(data, { transfer: buffersOf(data) });
 
 describe('OperationIndex.data and OperationIndex.of (an index made in another thread)', () => {
   it('gives an index that answers as the one it was made from, and goes on growing as it would have', () => {

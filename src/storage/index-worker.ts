@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { MockvideoError } from '../errors.js';
-import type { RecordingIndexData } from '../replay/recording-index.js';
+import { buffersOf } from '../replay/compact.js';
 import { loadRecordingIndex, type IndexWorkerData, type IndexWorkerMessage } from './load-recordings.js';
 import type { RecordingFileSource } from './recordings.js';
 
@@ -27,20 +27,9 @@ try {
       : {}),
   });
   const data = index.data();
-  // Copied, not transferred: a cached body may be a view of a buffer shared with others (Node's pool).
+  // The cached responses are copied, not transferred: a body may be a view of a buffer other bodies share (Node's pool).
   post({ kind: 'done', index: data, problems, cached: (index.source as RecordingFileSource).cached() }, buffersOf(data));
 } catch (error) {
   post({ kind: 'error', ...(error instanceof MockvideoError ? { code: error.code } : {}), message: (error as Error).message });
 }
 
-/** The buffers of the typed arrays in `data`, each once. */
-function buffersOf(data: RecordingIndexData): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  const visit = (value: unknown): void => {
-    if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
-    else if (Array.isArray(value)) for (const item of value) visit(item);
-    else if (value && typeof value === 'object' && !(value instanceof Map)) for (const item of Object.values(value)) visit(item);
-  };
-  visit(data);
-  return [...buffers];
-}
