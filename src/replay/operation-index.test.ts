@@ -19,6 +19,22 @@ const schemaPairs = fc.constantFrom(...SCHEMAS).chain((names) => fc.tuple(...nam
 const pairs = fc.oneof({ arbitrary: schemaPairs, weight: 3 }, { arbitrary: fc.array(fc.tuple(name, value), { maxLength: 8 }) as fc.Arbitrary<RawPair[]>, weight: 2 });
 const folder = fc.array(fc.tuple(pairs, fc.constantFrom('GET', 'GET', 'POST')), { maxLength: 50 });
 
+/** `actual` has the keys of `expected` (positions, queries, methods, recordings) and answers `queries` as it does. */
+function expectSameIndex(actual: OperationIndex, expected: OperationIndex, queries: readonly RawPair[][]): void {
+  expect(actual.keyCount).toBe(expected.keyCount);
+  for (let position = 0; position < expected.keyCount; position++) {
+    expect(actual.queryOf(position)).toEqual(expected.queryOf(position));
+    expect(actual.methodOf(position)).toBe(expected.methodOf(position));
+    expect(actual.recordingsOf(position)).toEqual(expected.recordingsOf(position));
+  }
+  for (const query of queries) {
+    const requested = queryMultimap(query, DEFAULT_POLICY);
+    expect(actual.find('GET', requested)).toBe(expected.find('GET', requested));
+    expect(actual.closest(requested, 3)).toEqual(expected.closest(requested, 3));
+    expect(actual.closest(requested, Infinity)).toEqual(expected.closest(requested, Infinity));
+  }
+}
+
 describe('OperationIndex.addPairs (loading raw pairs, no multimap)', () => {
   it('builds the same index as add with the query multimap: same positions, keys, queries, lookups and nearest keys', () => {
     fc.assert(
@@ -28,18 +44,7 @@ describe('OperationIndex.addPairs (loading raw pairs, no multimap)', () => {
         requests.forEach(([query, method], recording) => {
           expect(byPairs.addPairs(method, query, nameOf, recording)).toBe(byMultimap.add(method, queryMultimap(query, DEFAULT_POLICY), recording));
         });
-        expect(byPairs.keyCount).toBe(byMultimap.keyCount);
-        for (let position = 0; position < byMultimap.keyCount; position++) {
-          expect(byPairs.queryOf(position)).toEqual(byMultimap.queryOf(position));
-          expect(byPairs.methodOf(position)).toBe(byMultimap.methodOf(position));
-          expect(byPairs.recordingsOf(position)).toEqual(byMultimap.recordingsOf(position));
-        }
-        for (const query of [...requests.map(([q]) => q), ...lookups]) {
-          const requested = queryMultimap(query, DEFAULT_POLICY);
-          expect(byPairs.find('GET', requested)).toBe(byMultimap.find('GET', requested));
-          expect(byPairs.closest(requested, 3)).toEqual(byMultimap.closest(requested, 3));
-          expect(byPairs.closest(requested, Infinity)).toEqual(byMultimap.closest(requested, Infinity));
-        }
+        expectSameIndex(byPairs, byMultimap, [...requests.map(([q]) => q), ...lookups]);
       }),
       { numRuns: 300 },
     );
@@ -60,21 +65,9 @@ describe('OperationIndex.data and OperationIndex.of (an index made in another th
         requests.slice(0, at).forEach(([query, method], recording) => first.addPairs(method, query, nameOf, recording));
         const made = OperationIndex.of(copiedAcrossThreads(first.data()));
         requests.slice(at).forEach(([query, method], i) => made.addPairs(method, query, nameOf, at + i));
-        expect(made.keyCount).toBe(whole.keyCount);
-        for (let position = 0; position < whole.keyCount; position++) {
-          expect(made.queryOf(position)).toEqual(whole.queryOf(position));
-          expect(made.methodOf(position)).toBe(whole.methodOf(position));
-          expect(made.recordingsOf(position)).toEqual(whole.recordingsOf(position));
-        }
-        for (const query of [...requests.map(([q]) => q), ...lookups]) {
-          const requested = queryMultimap(query, DEFAULT_POLICY);
-          expect(made.find('GET', requested)).toBe(whole.find('GET', requested));
-          expect(made.closest(requested, 3)).toEqual(whole.closest(requested, 3));
-          expect(made.closest(requested, Infinity)).toEqual(whole.closest(requested, Infinity));
-        }
+        expectSameIndex(made, whole, [...requests.map(([q]) => q), ...lookups]);
         // Made again from a made index: the same.
-        const again = OperationIndex.of(copiedAcrossThreads(made.data()));
-        for (let position = 0; position < whole.keyCount; position++) expect(again.recordingsOf(position)).toEqual(whole.recordingsOf(position));
+        expectSameIndex(OperationIndex.of(copiedAcrossThreads(made.data())), whole, lookups);
       }),
       { numRuns: 300 },
     );
