@@ -128,6 +128,32 @@ describe('replay of a large folder: indexed in a worker thread', () => {
     }
   }, 60_000);
 
+  it('the CLI reloads a large folder that changes, and serves the last change', async () => {
+    const replay = await startCli(['replay', large, '--port', '0', '--match', 'strict']);
+    const file = join(large, names.get('meta/cp 5')!);
+    const original = readFileSync(file, 'utf8');
+    try {
+      const recording = JSON.parse(original) as Recording;
+      // Changes 150 ms apart: each is a reload (a worker thread) while the one before may still run.
+      for (let change = 1; change <= 4; change++) {
+        writeFileSync(file, formatRecording({ ...recording, response: { ...recording.response, body: `{"change":${change}}` } }));
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      const deadline = Date.now() + 10_000;
+      let body = '';
+      while (body !== '{"change":4}' && Date.now() < deadline) {
+        body = (await getBytes(`${replay.url}${pathOf('meta/cp', 5)}`)).body.toString();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(body).toBe('{"change":4}');
+      expect(replay.stdout()).toMatch(/recordings reloaded from .*: 2400 recordings live/);
+      expect(replay.stderr()).toBe('');
+    } finally {
+      writeFileSync(file, original);
+      await replay.stop();
+    }
+  }, 60_000);
+
   it('the CLI refuses a large folder with a broken file, naming it in the schema\'s words', async () => {
     const file = join(large, 'meta-cp', 'ffffffffffff-000.json');
     writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(join(large, names.get('meta/cp 0')!), 'utf8')), operation: 'meta/nope' }));

@@ -91,33 +91,40 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
   process.stdout.write(dashboardLine(running.url));
   if (options.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${running.port}\n`);
   if (options.recordMissing?.insecureUpstream) process.stderr.write(insecureUpstreamWarning(options.recordMissing.upstream));
-  // Each change starts a reload; only the latest one's outcome is applied (one that needs the schema finishes later).
-  let reloads = 0;
-  const watcher =
-    options.watch && !options.recordMissing
-      ? watchFolder({
-          dir: options.dir,
-          depth: 1,
-          accepts: (file) => file.endsWith('.json'),
-          onChange: () => {
-            const reload = ++reloads;
-            loadCheckedRecordingIndex(options.dir, options.policy).then(
-              ({ index, problems }) => {
-                if (reload !== reloads) return;
-                if (problems.length) {
-                  const list = problems.map((p) => `  ${p.file}${p.path ? ` at ${p.path}` : ''}: ${p.message}`).join('\n');
-                  process.stderr.write(`[mockvideo] The changed recordings have problems:\n${list}\n[mockvideo] Kept serving the last good recordings.\n`);
-                  return;
-                }
-                replay.replayer.replaceRecordings(index);
-                const count = index.size;
-                process.stdout.write(`recordings reloaded from ${options.dir}: ${count} recording${count === 1 ? '' : 's'} live\n`);
-              },
-              (error: Error) => process.stderr.write(`[mockvideo] ${error.message}\n[mockvideo] Kept serving the last good recordings.\n`),
-            );
-          },
-        })
-      : undefined;
+  // One reload at a time (a large folder's is a worker thread of about 2 s for 100,000 files), and
+  // one more after it when the folder changed meanwhile; a reload followed by another is not applied.
+  let reloading = false;
+  let changedAgain = false;
+  const reload = (): void => {
+    if (reloading) {
+      changedAgain = true;
+      return;
+    }
+    reloading = true;
+    loadCheckedRecordingIndex(options.dir, options.policy)
+      .then(
+        ({ index, problems }) => {
+          if (changedAgain) return;
+          if (problems.length) {
+            const list = problems.map((p) => `  ${p.file}${p.path ? ` at ${p.path}` : ''}: ${p.message}`).join('\n');
+            process.stderr.write(`[mockvideo] The changed recordings have problems:\n${list}\n[mockvideo] Kept serving the last good recordings.\n`);
+            return;
+          }
+          replay.replayer.replaceRecordings(index);
+          const count = index.size;
+          process.stdout.write(`recordings reloaded from ${options.dir}: ${count} recording${count === 1 ? '' : 's'} live\n`);
+        },
+        (error: Error) => process.stderr.write(`[mockvideo] ${error.message}\n[mockvideo] Kept serving the last good recordings.\n`),
+      )
+      .finally(() => {
+        reloading = false;
+        if (changedAgain) {
+          changedAgain = false;
+          reload();
+        }
+      });
+  };
+  const watcher = options.watch && !options.recordMissing ? watchFolder({ dir: options.dir, depth: 1, accepts: (file) => file.endsWith('.json'), onChange: reload }) : undefined;
   stopOnSignals(() => {
     void watcher?.close();
     replay.stop().then(({ unused }) => {
