@@ -28,7 +28,7 @@ export class IntList {
   /** The list over `data` (not copied: it is the list's own from now on). */
   static of(data: IntListData): IntList {
     const list = new IntList(1);
-    list.#data = data.data.length ? data.data : new Int32Array(1);
+    list.#data = data.data;
     list.#length = data.length;
     return list;
   }
@@ -85,7 +85,7 @@ export class TextPool {
   /** The pool over `data` (not copied). */
   static of(data: TextPoolData): TextPool {
     const pool = new TextPool();
-    pool.#bytes = data.bytes.length ? data.bytes : new Uint8Array(64);
+    pool.#bytes = data.bytes;
     pool.#used = data.used;
     pool.#starts = IntList.of(data.starts);
     return pool;

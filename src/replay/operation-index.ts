@@ -140,7 +140,6 @@ export interface OperationIndexData {
   keyMore: Map<number, number[]>;
   slots: Int32Array<ArrayBuffer>;
   groups: Array<{ names: number[]; members: IntListData }>;
-  groupIds: Map<string, number>;
   lastGroup: number;
 }
 
@@ -244,7 +243,6 @@ export class OperationIndex {
       keyMore: this.#keyMore,
       slots: this.#slots,
       groups: this.#groups.map((group) => ({ names: [...group.names], members: group.members.data() })),
-      groupIds: this.#groupIds,
       lastGroup: this.#lastGroup,
     };
   }
@@ -278,7 +276,8 @@ export class OperationIndex {
     index.#keyMore = data.keyMore;
     index.#slots = data.slots;
     index.#groups = data.groups.map((group) => ({ names: new Set(group.names), members: IntList.of(group.members) }));
-    index.#groupIds = data.groupIds;
+    // Keyed as `#groupOf` keys them: the group's name ids, ascending (a Set keeps the sorted order it was made in).
+    index.#groups.forEach((group, id) => index.#groupIds.set([...group.names].join(','), id));
     index.#lastGroup = data.lastGroup;
     index.#score = new Int32Array(Math.max(16, Math.ceil(index.keyCount * 1.5)));
     index.#stamp = new Uint32Array(index.#score.length);

@@ -53,7 +53,7 @@ export function loadRecordingIndex(dir: string, policy: NormalisationPolicy, opt
  * Folders of at least this many recording files are indexed in a worker thread by
  * {@link loadCheckedRecordingIndex}. Indexed in the main thread, 100,000 files left `replay` at
  * 0.85–0.92× of replay of 10 recordings for the rest of the process, in full bench runs (the state
- * that work leaves in V8's main isolate; 0.93–1.00× indexed in a worker: docs/performance.md); and
+ * that work leaves in V8's main isolate; 0.93–1.01× indexed in a worker: docs/performance.md); and
  * the main thread keeps answering while a large folder reloads (`--watch`). Starting the worker
  * costs 40–50 ms: smaller folders, read in about that time, stay in the main thread.
  */
