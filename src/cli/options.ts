@@ -60,7 +60,7 @@ export const adminTokenOption = {
 export const engineOption = {
   choices: ['routes', 'msw'] as const,
   default: 'routes',
-  describe: 'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through @mswjs/http-middleware in Express (slower)',
+  describe: 'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through the getResponse of msw in Express (slower)',
 } as const;
 
 /** `--allow-host` of `record` and `replay --record-missing`: more names devices reach the recorder by. */

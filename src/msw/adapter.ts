@@ -1,5 +1,6 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import { FINDINGS_HEADER, bodyBytes, headerRecord, type Plan, type RouteRequest, type Routes } from '../routes/index.js';
+import { createRoutes, FINDINGS_HEADER, bodyBytes, headerRecord, routeOf, type Plan, type RouteRequest, type RoutesOptions } from '../routes/index.js';
+import { routesCover } from '../routes/cover.js';
 
 /** The request shape of the routes, read from msw's `Request`. */
 export function routeRequest(request: Request): RouteRequest {
@@ -21,12 +22,30 @@ export async function planResponse(plan: Plan, method: string): Promise<Response
   return new HttpResponse(method === 'HEAD' ? null : (bodyBytes(plan.answer) as BodyInit), { status: plan.answer.status, headers });
 }
 
+/** Whether a request URL is on `baseUrl` (its origin, and its path when it has one); any URL without a `baseUrl`. */
+function onBase(baseUrl: string | undefined): (url: URL) => boolean {
+  if (baseUrl === undefined) return () => true;
+  const base = new URL(baseUrl);
+  const path = base.pathname.replace(/\/+$/, '');
+  return (url) => url.origin === base.origin && (path === '' || url.pathname === path || url.pathname.startsWith(`${path}/`));
+}
+
 /**
- * The MSW adapter of the routes: one handler for every path on `baseUrl` (default: any origin) that
- * plans the request with `routes` and answers as planned; what the routes leave (`none`, `pass`)
- * goes on to the next handler, or to msw's `onUnhandledRequest`.
+ * The MSW adapter of the routes made with `options` (see `createRoutes`): one handler that matches
+ * only the requests the routes take (`routesCover`: the service's paths under `/api/g1`, also below
+ * `/scenarios/<name>`, and the downloads under `/__mockvideo/`) on `baseUrl` (an origin, e.g.
+ * `https://api.example.com`; default: any origin), plans each with the routes and answers as
+ * planned. Every other request is left to the next handler, or to msw's unhandled-request option
+ * (`onUnhandledRequest` in msw 2, `onUnhandledFrame` in msw 3). The same code for msw 2 and 3: a
+ * custom predicate, `http`, `HttpResponse`, `delay`.
+ * @throws TypeError for a `baseUrl` that is no absolute URL.
  */
-export function routeHandlers(routes: Routes, baseUrl?: string): HttpHandler[] {
-  const path = baseUrl ? `${baseUrl.replace(/\/+$/, '')}/*` : '*';
-  return [http.all(path, async ({ request }) => planResponse(await routes(routeRequest(request)), request.method))];
+export function routeHandlers(options: RoutesOptions, baseUrl?: string): HttpHandler[] {
+  const routes = createRoutes(options);
+  const inScope = onBase(baseUrl);
+  const covers = ({ request }: { request: Request }) => {
+    const url = new URL(request.url);
+    return inScope(url) && routesCover(options, request.method, routeOf(url.pathname));
+  };
+  return [http.all(covers, async ({ request }) => planResponse(await routes(routeRequest(request)), request.method))];
 }

@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw';
 import { Clock, parseClockSetting, type ClockFields } from '../clock/clock.js';
 import type { FaultBoard } from '../faults/board.js';
-import { createRoutes, ScenarioResponder } from '../routes/index.js';
+import { ScenarioResponder } from '../routes/index.js';
 import { shippedCatalog, type ScenarioCatalog, type ScenarioName } from '../scenarios/index.js';
 import { routeHandlers } from './adapter.js';
 
@@ -24,7 +24,8 @@ export interface ScenarioHandlerOptions {
  * (the scenario of the request: header `x-mockvideo-scenario`, path prefix `/scenarios/<name>`,
  * else `activeScenario()`), `meta/upgrade`, placeholder images, plugin and provider packages under
  * `/__mockvideo/`, with `x-mockvideo-findings` on every answer of an operation. Any other path under
- * `/api/g1` gets a 404 naming the operations; other paths are left to other handlers.
+ * `/api/g1` gets a 404 naming the operations; other paths and hosts are left to other handlers, or
+ * to msw's unhandled-request option (`onUnhandledRequest` in msw 2, `onUnhandledFrame` in msw 3).
  * What each request gets is the routes' (`createRoutes`): the same as `mockvideo serve` answers.
  *
  * @example createScenarioHandlers(catalog, { activeScenario: () => 'gallery' })
@@ -32,7 +33,7 @@ export interface ScenarioHandlerOptions {
  */
 export function createScenarioHandlers(catalog: ScenarioCatalog, options: ScenarioHandlerOptions): HttpHandler[] {
   const scenarios = { responder: options.responder ?? new ScenarioResponder(catalog), activeScenario: options.activeScenario, ...(options.faults ? { faults: options.faults } : {}) };
-  return routeHandlers(createRoutes({ scenarios, ...(options.strictRequests ? { strictRequests: options.strictRequests } : {}) }), options.baseUrl);
+  return routeHandlers({ scenarios, ...(options.strictRequests ? { strictRequests: options.strictRequests } : {}) }, options.baseUrl);
 }
 
 /** What every form of {@link CreateHandlersOptions} takes. */

@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { NamedRecording } from '../normalise/index.js';
 import { Replayer, type ReplayerOptions } from '../replay/replayer.js';
 import type { NearMissReport } from '../replay/near-miss.js';
-import { createRoutes, type Plan, type ReplayRoutes } from '../routes/index.js';
+import type { Plan, ReplayRoutes } from '../routes/index.js';
 import { routeHandlers } from './adapter.js';
 
 /** Options of {@link createReplayHandlers}. */
@@ -57,5 +57,5 @@ export function createReplayHandlers(recordings: readonly NamedRecording[], opti
     ...(options.fallback ? { fallback: handlersFallback(options.fallback) } : {}),
     ...(options.onMiss ? { onMiss: options.onMiss } : {}),
   };
-  return routeHandlers(createRoutes({ replay, ...(options.clock ? { clock: options.clock } : {}) }), options.baseUrl);
+  return routeHandlers({ replay, ...(options.clock ? { clock: options.clock } : {}) }, options.baseUrl);
 }

@@ -13,3 +13,4 @@ export * from './responder.js';
 export * from './scenario.js';
 export * from './select-scenario.js';
 export * from './upgrade.js';
+export * from './cover.js';

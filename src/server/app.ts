@@ -2,12 +2,13 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { API_PREFIX, OPERATION_NAMES } from '../contract/core.js';
 import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
 import type { ServerContext } from './context.js';
+import { answerFailure } from './device-host.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
   /** Middlewares run first, after the admin guard (e.g. the analytics sink); what they leave goes on. */
   before?: RequestHandler[];
-  /** With `--engine msw`: the MSW handlers through `@mswjs/http-middleware` (see `mswEngine`), run first. */
+  /** With `--engine msw`: the MSW handlers as middleware (see `mswEngine`), run first. */
   device?: RequestHandler;
   /** Middlewares run before the 404 (e.g. the recording proxy of `--record-missing` under `--engine msw`). */
   after?: RequestHandler[];
@@ -19,9 +20,10 @@ export interface AppOptions {
  * The Express host, for what is not the device-facing surface (that is the routes', see
  * `deviceListener`): the MSW handlers of `--engine msw`, the admin guard on `/__mockvideo`, the
  * `before` middlewares, the admin API and dashboard (with a `context`), the `after` middlewares, then a
- * JSON 404 that points at the operations, then an error handler that answers 400 for a request it
- * cannot parse and 500 otherwise (a closed connection when msw planned a network error: the `reset`
- * and `hang` faults); the process keeps serving other clients either way.
+ * JSON 404 that points at the operations, then an error handler: the 4xx of an error that says the
+ * request is at fault (a body or path that does not parse), else a 500 naming mockvideo (never a
+ * client error for a fault of ours); a closed connection once the answer has begun. The process
+ * keeps serving other clients either way.
  */
 export function createApp(options: AppOptions): express.Express {
   const app = express();
@@ -40,12 +42,18 @@ export function createApp(options: AppOptions): express.Express {
     });
   });
   app.use((error: Error, req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent || res.statusCode === 0) {
+    if (res.headersSent) {
       req.socket.destroy();
       return;
     }
-    const badRequest = error instanceof URIError || error instanceof TypeError || (error as { status?: number }).status === 400;
-    res.status(badRequest ? 400 : 500).json({ error: badRequest ? `Cannot read this request: ${error.message}` : `mockvideo failed to answer: ${error.message}` });
+    // Only an error that says it is the request's (http-errors' 4xx: a body Express cannot parse, a path
+    // that does not decode) is the client's; anything else (a TypeError included) is a fault of ours.
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json({ error: error.message.startsWith('Cannot read this request') ? error.message : `Cannot read this request: ${error.message}` });
+      return;
+    }
+    answerFailure(req, res, error);
   });
   return app;
 }

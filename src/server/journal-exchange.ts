@@ -229,7 +229,7 @@ function journalRecord(record: ExchangeRecord, path: string, search: string, req
 /**
  * Keeps what is written to `res` (through `write` and `end`); the function gives it as UTF-8 text.
  * Strings are taken in their encoding (default UTF-8). Used where the body is written by someone
- * else (msw through http-middleware, the recording proxy) and the journal needs it.
+ * else (the msw engine, the recording proxy) and the journal needs it.
  */
 export function captureBody(res: ServerResponse): () => string {
   const chunks: Buffer[] = [];

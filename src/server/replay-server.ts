@@ -39,7 +39,7 @@ export interface ReplayServerOptions {
   onProgress?: (done: number, total: number, file: string) => void;
   /** Bytes of responses kept in memory; the others are read from their files when served. Default 8 MiB. */
   cacheBytes?: number;
-  /** Default `routes`; `msw` (`--engine msw`): the generated replay handlers through `@mswjs/http-middleware` in Express (slower, same answers). */
+  /** Default `routes`; `msw` (`--engine msw`): the generated replay handlers through msw's `getResponse` in Express (slower, same answers). */
   engine?: Engine;
   /** `--state`: sequences per client (default) or for the server; `quietGapMs` ends a client's start-up. */
   state?: StateScope;
@@ -126,7 +126,6 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     ...(options.onMiss ? { onMiss: options.onMiss } : {}),
   };
   // The Express host (admin API, dashboard; with --engine msw the replay handlers) is loaded here, not with the command line.
-  // One after the other: http-middleware require()s msw, which must not be half-loaded by a parallel import().
   let device: RequestHandler | undefined;
   if (engine === 'msw') {
     const { mswEngine } = await import('./msw-engine.js');

@@ -6,7 +6,7 @@ import { deviceListener } from './device-host.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
 
-/** Which engine answers the device-facing surface: the routes through the Node host (default), or the generated MSW handlers through `@mswjs/http-middleware` in Express (slower, same answers). */
+/** Which engine answers the device-facing surface: the routes through the Node host (default), or the generated MSW handlers through msw's `getResponse` in Express (slower, same answers). */
 export type Engine = 'routes' | 'msw';
 
 /** Options of {@link startServeServer}: the context's, plus where to listen. */
