@@ -5,7 +5,9 @@
 // `<!-- snippet: no-check -->` for fragments and configs of tools not installed here,
 // `<!-- snippet: no-run -->` for files that type-check but need a device, a server or a network.
 // Blocks marked `<!-- consumer: … -->` (docs/jest.md) are type-checked here and run by
-// test/package/pack.test.ts in the projects they belong to. Needs the build (`npm run build`).
+// test/package/pack.test.ts in the projects they belong to. Blocks marked `<!-- msw: N -->` are
+// checked and run only under that msw major (the Node 20 leg of .ci/run has msw 2, the Node 24 leg
+// msw 3). Needs the build (`npm run build`).
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +15,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownBlocks, type MarkdownBlock } from '../support/markdown-blocks.js';
+import { MSW_MAJOR } from '../support/msw-major.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Inside the repository, so `mockvideo` resolves to this package (self-reference) and node_modules are found. */
@@ -66,7 +69,7 @@ function errorsByFile(output: string): Map<string, string[]> {
 
 describe.skipIf(!existsSync(join(ROOT, 'dist/index.d.ts')))('code blocks of the documentation', () => {
   const snippets = DOCS.flatMap((doc) => markdownBlocks(join(ROOT, doc)).map((block) => ({ ...block, file: doc })))
-    .filter((block) => CODE.has(block.lang) && block.snippet !== 'no-check')
+    .filter((block) => CODE.has(block.lang) && block.snippet !== 'no-check' && (block.msw === undefined || block.msw === MSW_MAJOR))
     .map(snippetOf);
   const typeErrors: Record<keyof typeof RESOLUTIONS, Map<string, string[]>> = { node16: new Map(), bundler: new Map() };
   let vitestOutput = '';

@@ -1,10 +1,14 @@
 // The package as users get it: `npm pack` once, then install the tarball with msw and vitest into a
 // fresh project outside this repository and run there, by package name only (so the exports map,
 // both builds, the types and the peer dependency on msw are what is tested, not our source tree):
-// vitest; Jest 29 and 30 in CommonJS mode with babel-jest, Jest 29 with ts-jest, Jest 29 in ES
-// module mode, a React Native-like Jest environment (conditions require, react-native, node) and
-// `node --test`, each project made of the blocks of docs/jest.md; esbuild and vite browser bundles
-// in headless Chromium; publint and attw on the tarball. Jest, ts-jest, babel and vite come from
+// vitest; Jest 29 and 30 in ES module mode and in CommonJS mode with babel-jest, Jest 30 in
+// CommonJS mode with no transform (Node 24.9 or later), Jest 29 with ts-jest, a React Native-like
+// Jest environment (conditions require, react-native, node) and `node --test`, each project made of
+// the blocks of docs/jest.md for the msw major installed; esbuild and vite browser bundles in
+// headless Chromium; publint and attw on the tarball. The consumer gets the msw major of this
+// repository's node_modules: msw 2 on the Node 20 leg of .ci/run, msw 3 on the Node 24 leg; an
+// unmocked request must fail under that major's documented option (`onUnhandledRequest` in 2,
+// `onUnhandledFrame` in 3), with no --legacy-peer-deps and no overrides. Jest, ts-jest, babel and vite come from
 // this repository's devDependencies (linked into the consumer's node_modules), so only the tarball,
 // msw and vitest are installed. Needs the build (`npm test` runs it in `pretest`) and the npm
 // registry (the npm cache usually answers: `--prefer-offline`).
@@ -20,6 +24,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
 import { markdownBlocks } from '../support/markdown-blocks.js';
+import { MSW_MAJOR } from '../support/msw-major.js';
 import { DEFAULT_POLICY, matchKey, type RawPair, type Recording } from '../../src/normalise/index.js';
 import { RecordingWriter } from '../../src/storage/recordings.js';
 
@@ -97,6 +102,9 @@ const RECORDING: Recording = {
   response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: RECORDED_BODY },
 };
 
+/** The documented option that fails a test on an unmocked request, in the msw major under test. */
+const UNHANDLED = MSW_MAJOR >= 3 ? 'onUnhandledFrame' : 'onUnhandledRequest';
+
 // The test file a user would write: imports by package name only.
 const CONSUMER_TEST = `import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -109,9 +117,14 @@ const API = 'https://api.example.com/api/g1';
 const QUERY = '?ref=&_st=PLACEHOLDER&_region=IN';
 const server = setupServer(...createHandlers({ scenario: 'empty-ad-config' }));
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ ${UNHANDLED}: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
+
+it('fails a request to a path or host that no handler answers, with createHandlers() on any origin', async () => {
+  await expect(fetch('https://api.example.com/health')).rejects.toThrow();
+  await expect(fetch('https://cdn.example.com/v2/api/g1/meta/cp')).rejects.toThrow();
+});
 
 it('answers ad_config with an empty object in scenario empty-ad-config', async () => {
   const response = await fetch(API + '/ad_config' + QUERY);
@@ -198,22 +211,35 @@ it('serves a scenario file of the user through loadScenario of mockvideo/node', 
 `;
 
 /** Packages of this repository's devDependencies the consumer's runners load by name (linked, not installed: a faster run). */
-const LINKED = ['vitest', 'babel-jest', '@babel/plugin-transform-modules-commonjs', '@jest/globals', 'ts-jest'];
+const LINKED = ['vitest', 'babel-jest', '@babel/plugin-transform-modules-commonjs', 'babel-plugin-transform-import-meta', '@jest/globals', 'ts-jest'];
 
-/** The Jest projects of docs/jest.md ("Use with Jest"): each `<!-- consumer: <project>/<file> -->` block is that file. */
+/**
+ * The Jest projects of docs/jest.md ("Use with Jest") for the msw major installed: each `<!--
+ * consumer: <project>/<file> -->` block is that file; a block marked for another major is taken
+ * with the docs' one rule applied (msw 2 writes `onUnhandledRequest` where msw 3 writes
+ * `onUnhandledFrame`), unless the docs have a block of its own for this major.
+ */
 function jestRecipes(): Map<string, Map<string, string>> {
   const projects = new Map<string, Map<string, string>>();
+  const own = new Set<string>();
   for (const block of markdownBlocks(join(ROOT, 'docs/jest.md'))) {
     if (!block.consumer) continue;
     const [project, ...file] = block.consumer.split('/');
+    const mine = block.msw === undefined || block.msw === MSW_MAJOR;
+    if (!mine && own.has(block.consumer)) continue;
+    if (mine) own.add(block.consumer);
+    const code = mine ? block.code : MSW_MAJOR >= 3 ? block.code.replaceAll('onUnhandledRequest', 'onUnhandledFrame') : block.code.replaceAll('onUnhandledFrame', 'onUnhandledRequest');
     if (!projects.has(project!)) projects.set(project!, new Map());
-    projects.get(project!)!.set(file.join('/'), block.code);
+    projects.get(project!)!.set(file.join('/'), code);
   }
   return projects;
 }
 
+/** Node 24.9 or later: `require` of ES modules without a flag, which Jest 30's CommonJS mode uses under VM modules. */
+const REQUIRES_ESM = ((major, minor) => major > 24 || (major === 24 && minor >= 9))(...(process.versions.node.split('.').map(Number) as [number, number]));
+
 /** The `"type"` of each Jest project's package.json. */
-const PROJECT_TYPE: Record<string, 'commonjs' | 'module'> = { commonjs: 'commonjs', 'ts-jest': 'commonjs', esm: 'module' };
+const PROJECT_TYPE: Record<string, 'commonjs' | 'module'> = { commonjs: 'commonjs', 'commonjs-vm': 'commonjs', 'ts-jest': 'commonjs', esm: 'module' };
 
 /** `node --test` files: the ES module and the CommonJS build, both entries. */
 const NODE_TEST_ESM = `import { test } from 'node:test';
@@ -225,7 +251,7 @@ import { envelopeSchema, adConfigSchema } from 'mockvideo/contract';
 
 test('serves empty-ad-config through setupServer (ES modules)', async () => {
   const server = setupServer(...createReplayHandlers([], { fallback: createHandlers({ scenario: 'empty-ad-config' }) }));
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({ ${UNHANDLED}: 'error' });
   try {
     const response = await fetch('https://api.example.com/api/g1/ad_config?ref=');
     assert.equal(response.headers.get('x-mockvideo-match'), 'fallback');
@@ -244,7 +270,7 @@ const { loadScenarioCatalog } = require('mockvideo/node');
 
 test('serves no-recommendations through setupServer (CommonJS)', async () => {
   const server = setupServer(...createHandlers({ scenario: 'no-recommendations', catalog: loadScenarioCatalog() }));
-  server.listen({ onUnhandledRequest: 'error' });
+  server.listen({ ${UNHANDLED}: 'error' });
   try {
     const body = await (await fetch('https://api.example.com/api/g1/localplay/recomm?ref=')).json();
     assert.deepEqual(body.data, []);
@@ -261,7 +287,7 @@ import { envelopeSchema, diversionSetSchema } from 'mockvideo/contract';
 
 async function run() {
   const worker = setupWorker(...createHandlers({ scenario: 'gallery' }));
-  await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, quiet: true, onUnhandledRequest: 'bypass' });
+  await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, quiet: true, ${UNHANDLED}: 'bypass' });
   const response = await fetch('/api/g1/localplay/diversion?ref=&is_from_gallery=true');
   const body = envelopeSchema(diversionSetSchema).parse(await response.json());
   return { ok: true, status: response.status, scenario: response.headers.get('x-mockvideo-scenario'), end: body.data.end.length, known: isScenarioName('gallery') };
@@ -341,6 +367,8 @@ describe('the npm package', () => {
     await mkdir(join(consumer, 'commonjs-jest30/node_modules'), { recursive: true });
     for (const file of ['package.json', 'jest.config.js', 'mockvideo.test.js']) await writeFile(join(consumer, 'commonjs-jest30', file), await readFile(join(consumer, 'commonjs', file)));
     await symlink(join(ROOT, 'node_modules/jest30/node_modules/babel-jest'), join(consumer, 'commonjs-jest30/node_modules/babel-jest'), 'dir');
+    // Jest 30 with no transform ("the test file is the one of the next recipe").
+    await writeFile(join(consumer, 'commonjs-vm/mockvideo.test.js'), await readFile(join(consumer, 'commonjs/mockvideo.test.js')));
     // React Native's Jest environment resolves with require, react-native and node: the CommonJS recipe under those conditions.
     await mkdir(join(consumer, 'react-native'), { recursive: true });
     await writeFile(join(consumer, 'react-native/package.json'), await readFile(join(consumer, 'commonjs/package.json')));
@@ -378,7 +406,7 @@ describe('the npm package', () => {
   it.concurrent('runs a vitest file that serves scenarios through setupServer and checks real fetch answers', async () => {
     const vitest = await timed('consumer vitest', () => run(process.execPath, [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=verbose'], consumer));
     expect(vitest.code, explain('vitest run (in the consumer project)', vitest)).toBe(0);
-    expect(vitest.stdout).toMatch(/Tests\s+10 passed/);
+    expect(vitest.stdout).toMatch(/Tests\s+11 passed/);
   }, 120_000);
 
   it.concurrent.each([
@@ -409,13 +437,17 @@ describe('the npm package', () => {
   const jest = (label: string, bin: string, project: string, env: NodeJS.ProcessEnv = {}) =>
     timed(label, () => run(process.execPath, [join(ROOT, 'node_modules', bin, 'bin/jest.js'), '--ci', '--cacheDirectory', join(work, 'jest-cache', label.replace(/\W+/g, '-'))], join(consumer, project), 120_000, env));
 
-  it.concurrent.each([
-    ['Jest 29, CommonJS, babel-jest', 'jest', 'commonjs', {}, 4],
-    ['Jest 30, CommonJS, babel-jest', 'jest30', 'commonjs-jest30', {}, 4],
+  const VM_MODULES = { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' };
+  const jestRuns = ([
+    ['Jest 29, CommonJS, babel-jest', 'jest', 'commonjs', {}, 5],
+    ['Jest 30, CommonJS, babel-jest', 'jest30', 'commonjs-jest30', {}, 5],
+    ['Jest 30, CommonJS, no transform (Node 24.9 or later)', 'jest30', 'commonjs-vm', VM_MODULES, 5],
     ['Jest 29, ts-jest', 'jest', 'ts-jest', {}, 1],
-    ['Jest 29, ES modules', 'jest', 'esm', { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' }, 1],
-    ['Jest 29, React Native conditions (require, react-native, node)', 'jest', 'react-native', {}, 4],
-  ] as const)('runs the docs/jest.md recipe with %s, mockvideo untransformed', async (label, bin, project, env, tests) => {
+    ['Jest 29, ES modules', 'jest', 'esm', VM_MODULES, 2],
+    ['Jest 30, ES modules', 'jest30', 'esm', VM_MODULES, 2],
+    ['Jest 29, React Native conditions (require, react-native, node)', 'jest', 'react-native', {}, 5],
+  ] as const).filter(([, , project]) => REQUIRES_ESM || project !== 'commonjs-vm'); // that recipe says Node 24.9 or later
+  it.concurrent.each(jestRuns)(`runs the docs/jest.md recipe for msw ${MSW_MAJOR} with %s, mockvideo untransformed`, async (label, bin, project, env, tests) => {
     const result = await jest(label, bin, project, env);
     expect(result.code, explain(`jest (${label})`, result)).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`Tests:\\s+${tests} passed, ${tests} total`));

@@ -2,6 +2,8 @@
 //   <!-- consumer: <project>/<file> -->   the block is that file of a consumer project (test/package/pack.test.ts)
 //   <!-- snippet: no-check -->           a fragment or a config for a tool the tests do not install: not type-checked
 //   <!-- snippet: no-run -->             type-checked but not run (it needs a server, a device, a network)
+//   <!-- msw: 3 -->                      the block is for that msw major only (checked and run on the leg of .ci/run
+//                                         that has it); may stand with one of the others, on the line before it
 import { readFileSync } from 'node:fs';
 
 /** One fenced block: its language (the info string's first word), its text and where it starts. */
@@ -17,25 +19,29 @@ export interface MarkdownBlock {
   consumer?: string;
   /** From `<!-- snippet: no-check -->` or `<!-- snippet: no-run -->`. */
   snippet?: 'no-check' | 'no-run';
+  /** From `<!-- msw: 2 -->` or `<!-- msw: 3 -->`: the msw major the block is written for; none: any. */
+  msw?: number;
 }
 
-const MARKER = /^<!--\s*(consumer|snippet):\s*(\S+)\s*-->$/;
+const MARKER = /^<!--\s*(consumer|snippet|msw):\s*(\S+)\s*-->$/;
 
 /** The fenced code blocks of `file` (``` or ~~~ fences), in order. */
 export function markdownBlocks(file: string): MarkdownBlock[] {
   const lines = readFileSync(file, 'utf8').split(/\r?\n/);
   const blocks: MarkdownBlock[] = [];
   let marker: { kind: string; value: string } | undefined;
+  let major: number | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const comment = MARKER.exec(line.trim());
     if (comment) {
-      marker = { kind: comment[1]!, value: comment[2]! };
+      if (comment[1] === 'msw') major = Number(comment[2]);
+      else marker = { kind: comment[1]!, value: comment[2]! };
       continue;
     }
     const fence = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)/.exec(line);
     if (!fence) {
-      if (line.trim() !== '') marker = undefined;
+      if (line.trim() !== '') [marker, major] = [undefined, undefined];
       continue;
     }
     const [, indent, ticks, lang] = fence;
@@ -45,8 +51,9 @@ export function markdownBlocks(file: string): MarkdownBlock[] {
     const block: MarkdownBlock = { file, line: i + 1, lang: lang!.toLowerCase(), code: `${body.join('\n')}\n` };
     if (marker?.kind === 'consumer') block.consumer = marker.value;
     if (marker?.kind === 'snippet' && (marker.value === 'no-check' || marker.value === 'no-run')) block.snippet = marker.value;
+    if (major !== undefined) block.msw = major;
     blocks.push(block);
-    marker = undefined;
+    [marker, major] = [undefined, undefined];
     i = j;
   }
   return blocks;
