@@ -454,7 +454,7 @@ describe('the npm package', () => {
   }, 120_000);
 
   it.concurrent('runs node --test files that import and require both entries', async () => {
-    const result = await timed('node --test', () => run(process.execPath, ['--test'], join(consumer, 'node-test'), 60_000));
+    const result = await timed('node --test', () => run(process.execPath, ['--test', '--test-reporter=tap'], join(consumer, 'node-test'), 60_000));
     expect(result.code, explain('node --test', result)).toBe(0);
     expect(result.stdout).toMatch(/# pass 2\b/);
   }, 60_000);
