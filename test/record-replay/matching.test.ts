@@ -136,11 +136,11 @@ describe('misses answered another way', () => {
     }
   });
 
-  it('--record-missing fetches, records and then replays what was missing', async () => {
+  it.each(['routes', 'msw'])('--record-missing fetches, records and then replays what was missing (--engine %s)', async (engine) => {
     const copy = tempDir();
     cpSync(dir, copy, { recursive: true });
     const before = upstream.received.length;
-    const replay = await startCli(['replay', copy, '--record-missing', '--upstream', upstream.url, '--port', '0']);
+    const replay = await startCli(['replay', copy, '--record-missing', '--upstream', upstream.url, '--port', '0', '--engine', engine]);
     try {
       const first = await getBytes(`${replay.url}${clientPath('ad_config')}`);
       expect(first.headers.get('x-mockvideo-match')).toBe('recorded');
