@@ -227,17 +227,19 @@ test('serves no-recommendations through setupServer (CommonJS)', async () => {
 });
 `;
 
-/** The page the browser bundles start: msw's worker with mockvideo's gallery handlers; the outcome lands on window.__mockvideo. */
+/** The page the browser bundles start: msw's worker with mockvideo's gallery handlers, unmocked requests refused; the outcome lands on window.__mockvideo. */
 export const BROWSER_PAGE = `import { setupWorker } from 'msw/browser';
 import { createHandlers, isScenarioName } from 'mockvideo';
 import { envelopeSchema, diversionSetSchema } from 'mockvideo/contract';
 
 async function run() {
   const worker = setupWorker(...createHandlers({ scenario: 'gallery' }));
-  await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, quiet: true, ${UNHANDLED}: 'bypass' });
+  await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, quiet: true, ${UNHANDLED}: 'error' });
   const response = await fetch('/api/g1/localplay/diversion?ref=&is_from_gallery=true');
   const body = envelopeSchema(diversionSetSchema).parse(await response.json());
-  return { ok: true, status: response.status, scenario: response.headers.get('x-mockvideo-scenario'), end: body.data.end.length, known: isScenarioName('gallery') };
+  // The static server would answer 404: under 'error' msw refuses the request instead (a network error, or msw's 500 naming the strategy).
+  const unmocked = await fetch('/health').then((answer) => answer.status, () => 'failed');
+  return { ok: true, status: response.status, scenario: response.headers.get('x-mockvideo-scenario'), end: body.data.end.length, known: isScenarioName('gallery'), unmocked };
 }
 run().then((outcome) => (window.__mockvideo = outcome), (error) => (window.__mockvideo = { ok: false, error: String(error && error.stack || error) }));
 `;

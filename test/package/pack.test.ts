@@ -266,6 +266,7 @@ describe('the npm package', () => {
           await tab.waitForFunction(() => (window as { __mockvideo?: unknown }).__mockvideo !== undefined, undefined, { timeout: 20_000 });
           const outcome = await tab.evaluate(() => (window as { __mockvideo?: unknown }).__mockvideo);
           expect(outcome, `${bundler} bundle: ${log.join('\n')}`).toMatchObject({ ok: true, status: 200, scenario: 'gallery', known: true });
+          expect([500, 'failed'], `${bundler} bundle: an unmocked request reached the site's 404`).toContain((outcome as { unmocked: unknown }).unmocked);
           expect((outcome as { end: number }).end, bundler).toBeGreaterThan(0);
         }
       } finally {
