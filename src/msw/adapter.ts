@@ -1,6 +1,7 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { createRoutes, FINDINGS_HEADER, bodyBytes, headerRecord, routeOf, type Plan, type RouteRequest, type RoutesOptions } from '../routes/index.js';
 import { routesCover } from '../routes/cover.js';
+import { MockvideoError } from '../errors.js';
 
 /** The request shape of the routes, read from msw's `Request`. */
 export function routeRequest(request: Request): RouteRequest {
@@ -25,6 +26,7 @@ export async function planResponse(plan: Plan, method: string): Promise<Response
 /** Whether a request URL is on `baseUrl` (its origin, and its path when it has one); any URL without a `baseUrl`. */
 function onBase(baseUrl: string | undefined): (url: URL) => boolean {
   if (baseUrl === undefined) return () => true;
+  if (!URL.canParse(baseUrl)) throw new MockvideoError('MV_USAGE', `baseUrl "${baseUrl}" is no absolute URL. Give the origin the app calls, e.g. 'https://api.example.com', or leave baseUrl out to answer any origin.`);
   const base = new URL(baseUrl);
   const path = base.pathname.replace(/\/+$/, '');
   return (url) => url.origin === base.origin && (path === '' || url.pathname === path || url.pathname.startsWith(`${path}/`));
@@ -38,7 +40,7 @@ function onBase(baseUrl: string | undefined): (url: URL) => boolean {
  * planned. Every other request is left to the next handler, or to msw's unhandled-request option
  * (`onUnhandledRequest` in msw 2, `onUnhandledFrame` in msw 3). The same code for msw 2 and 3: a
  * custom predicate, `http`, `HttpResponse`, `delay`.
- * @throws TypeError for a `baseUrl` that is no absolute URL.
+ * @throws MockvideoError (`MV_USAGE`) for a `baseUrl` that is no absolute URL.
  */
 export function routeHandlers(options: RoutesOptions, baseUrl?: string): HttpHandler[] {
   const routes = createRoutes(options);

@@ -89,3 +89,12 @@ describe('createHandlers', () => {
     expect(() => createHandlers({ clock: { frozen: 'yesterday' } })).toThrow('"yesterday" is not a moment');
   });
 });
+
+describe('createHandlers with baseUrl', () => {
+  it('answers its origin only, and refuses a baseUrl that is no absolute URL with a message naming it', async () => {
+    const handlers = createHandlers({ baseUrl: 'https://api.example.com/' });
+    expect((await get(handlers, 'https://api.example.com/api/g1/meta/cp?ref='))?.status).toBe(200);
+    expect(await get(handlers, 'https://staging.example.com/api/g1/meta/cp?ref=')).toBeUndefined();
+    expect(() => createHandlers({ baseUrl: 'api.example.com' })).toThrow(/baseUrl "api\.example\.com" is no absolute URL.*https:\/\/api\.example\.com/);
+  });
+});

@@ -77,7 +77,7 @@ export type CreateHandlersOptions = ShippedScenarioOptions | CatalogScenarioOpti
  * its names.
  *
  * @throws UnknownScenarioError (its message lists the known names) for an unknown scenario.
- * @throws MockvideoError (`MV_USAGE`) for an invalid `clock`.
+ * @throws MockvideoError (`MV_USAGE`) for an invalid `clock`, or a `baseUrl` that is no absolute URL.
  * @example
  * const server = setupServer(...createHandlers({ scenario: 'gallery' }));
  * @example
