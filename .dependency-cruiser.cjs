@@ -1,0 +1,98 @@
+// The layer rules of docs/architecture.md, checked by `npm run layers` (dependency-cruiser).
+// Layers, lowest first: contract ← the domain (normalise, scenarios, faults, …) ← routes ← adapters
+// (msw; the Node edge: server, record, storage, drift) ← cli. An import may only point down.
+// Tests (*.test.ts) are left out: a test may reach across layers to set up what it checks.
+
+/** Folders that run in any runtime (browser, React Native, Node): no node:*, Express or msw. */
+const DOMAIN = 'contract|normalise|scenarios|faults|latency|clock|state|media|findings|replay|journal|analytics|verify';
+const ANY_RUNTIME = [`^src/(${DOMAIN}|routes|msw)/`, '^src/(index|errors)[.]ts$'];
+/** Folders that need Node: the host and the files, sockets and processes it uses. */
+const NODE_EDGE = '^src/(server|record|storage|drift|cli)/|^src/node[.]ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'contract-is-the-bottom',
+      comment: 'The contract imports nothing of ours: every other layer builds on it.',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { path: '^src/', pathNot: '^src/contract/' },
+    },
+    {
+      name: 'any-runtime-no-node',
+      comment: 'Any-runtime folders use no Node built-in (node:* or a bare fs, path, …).',
+      severity: 'error',
+      from: { path: ANY_RUNTIME },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'any-runtime-no-express-msw',
+      comment: 'Any-runtime folders import neither Express nor msw (the MSW adapter, src/msw, alone imports msw).',
+      severity: 'error',
+      from: { path: ANY_RUNTIME, pathNot: '^src/msw/' },
+      to: { path: '^node_modules/(express|msw|@mswjs)/' },
+    },
+    {
+      name: 'any-runtime-no-node-edge',
+      comment: 'Any-runtime folders import nothing from the Node edge (server, record, storage, drift, cli, node.ts).',
+      severity: 'error',
+      from: { path: ANY_RUNTIME },
+      to: { path: NODE_EDGE },
+    },
+    {
+      name: 'domain-below-routes',
+      comment: 'The domain folders sit below the routes and their adapters.',
+      severity: 'error',
+      from: { path: `^src/(${DOMAIN})/` },
+      to: { path: '^src/(routes|msw)/' },
+    },
+    {
+      name: 'routes-below-adapters',
+      comment: 'The routes decide; the adapters (src/msw, the Node host) call them, never the other way.',
+      severity: 'error',
+      from: { path: '^src/routes/' },
+      to: { path: '^src/msw/' },
+    },
+    {
+      name: 'node-edge-below-host',
+      comment: 'Recording, storage and drift are used by the host (src/server) and the CLI, not the reverse.',
+      severity: 'error',
+      from: { path: '^src/(record|storage|drift)/' },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'nothing-imports-cli',
+      comment: 'The CLI is the top: library code never imports it (bin/ runs its bundle).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'dashboard-stands-alone',
+      comment:
+        'The dashboard page is bundled for the browser on its own: of ours it reads the contract, and the admin API answers as types only.',
+      severity: 'error',
+      from: { path: '^src/dashboard/' },
+      to: { path: '^src/', pathNot: '^src/(dashboard|contract)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'No import cycle (type-only imports aside, as they vanish from the build): a cycle hides which module is the lower one.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '[.]test[.]ts$|[.]generated[.]ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};

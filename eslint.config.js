@@ -1,0 +1,63 @@
+// The linter: ESLint's and typescript-eslint's recommended rules (syntax only, no type information,
+// so `npm run lint` stays a few seconds), unused variables as errors, and the house's module size:
+// no module of src/ over 300 lines (tests and generated files aside). Run by `npm run lint`.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: ['dist/', 'node_modules/', 'coverage/', 'test-output/', 'bench/results/', '**/*.generated.ts'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { ...globals.node },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // Byte and terminal handling (NUL, ESC, latin-1 ranges) is this project's daily work.
+      'no-control-regex': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  {
+    // Tests feed malformed input on purpose; `as any` is how they say so.
+    files: ['**/*.test.ts', 'test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The any-runtime folders (see .dependency-cruiser.cjs for their imports): no Node globals either.
+    files: [
+      'src/{contract,normalise,scenarios,faults,latency,clock,state,media,findings,replay,journal,analytics,verify,routes,msw}/**/*.ts',
+      'src/index.ts',
+      'src/errors.ts',
+    ],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'Buffer', '__dirname', '__filename', 'require', 'global', 'setImmediate'].map((name) => ({
+          name,
+          message:
+            'This folder runs in any runtime (browser, React Native): take the value as a parameter from the Node edge.',
+        })),
+      ],
+    },
+  },
+  {
+    files: ['src/dashboard/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);
