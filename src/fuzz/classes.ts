@@ -1,0 +1,142 @@
+/**
+ * The named edge classes of generated answers, and the classifier that says which classes an answer
+ * falls in, read from the answer itself (its value and its JSON text), never from how it was drawn.
+ * Any runtime.
+ * @module
+ */
+import { parseDeepLink } from '../contract/deep-link.js';
+import type { OperationName } from '../contract/operation-table.js';
+import { MANY_ITEMS } from './options.js';
+import { LONG_TEXT } from './text.js';
+
+/** One named edge class. */
+export interface EdgeClass {
+  name: string;
+  /** What an answer of the class has. */
+  describe: string;
+  /** The operations whose answers can fall in it. */
+  operations: readonly OperationName[];
+  /** Reached only with `beyondObserved` (it breaks what the seed only observed). */
+  beyondObserved?: true;
+}
+
+const LISTS: readonly OperationName[] = ['meta/cp', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'];
+const ITEMS: readonly OperationName[] = ['localplay/diversion', 'localplay/recomm'];
+const INTS: readonly OperationName[] = ['meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'];
+const TITLES: readonly OperationName[] = ['meta/cp', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'];
+
+/** Every named edge class, in the order `GET /__mockvideo/fuzz` reports them. */
+export const EDGE_CLASSES: readonly EdgeClass[] = [
+  { name: 'items-empty', describe: 'a list with no element', operations: LISTS },
+  { name: 'items-one', describe: 'a list with one element', operations: LISTS },
+  { name: 'items-many', describe: `a list of ${MANY_ITEMS} to 200 elements`, operations: LISTS },
+  { name: 'title-long', describe: `a title or name over ${LONG_TEXT} characters`, operations: TITLES },
+  { name: 'title-mixed-script', describe: 'a title with right-to-left letters and combining marks', operations: TITLES },
+  { name: 'string-empty-optional', describe: 'an optional string (logo, icon, mode, language, version_name) empty', operations: ['meta/cp', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'] },
+  { name: 'order-repeated', describe: 'two items of one list with the same order', operations: ITEMS },
+  { name: 'integer-extreme', describe: 'an integer of 2^31 or more in size, or -1', operations: INTS },
+  { name: 'duration-zero', describe: 'an item with duration 0', operations: ITEMS },
+  { name: 'ad-config-empty', describe: 'ad_config data {}', operations: ['ad_config'] },
+  { name: 'ad-config-fields', describe: 'ad_config data with fields', operations: ['ad_config'] },
+  { name: 'apk-cp-both', describe: 'a content provider with both apk_url and cp_link', operations: ['meta/cp'], beyondObserved: true },
+  { name: 'apk-cp-neither', describe: 'a content provider with neither apk_url nor cp_link', operations: ['meta/cp'], beyondObserved: true },
+  { name: 'deep-link-double-encoded', describe: 'a target whose nested deep link nests another (percent-encoded twice)', operations: ITEMS },
+  { name: 'deep-link-unusual-encoding', describe: 'a nested deep link with lower-case escapes or escaped unreserved characters', operations: ITEMS },
+  { name: 'json-unicode-escapes', describe: 'a JSON text with \\u escapes other than \\u0026', operations: ['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'] },
+  { name: 'market-nonce-negative', describe: 'a market_sign.nonce with a negative half', operations: ['meta/plugin'] },
+  { name: 'plugin-params-empty', describe: 'a plugin entry with params {}', operations: ['meta/plugin'] },
+  { name: 'number-text-unusual', describe: 'a number as text with a sign, fraction or exponent (codec_level, version_code)', operations: ['meta/setting', 'meta/plugin'] },
+  { name: 'diversion-arrays-differ', describe: 'a diversion set whose three arrays differ', operations: ['localplay/diversion'], beyondObserved: true },
+  { name: 'item-unobserved-values', describe: 'an item with type, action, placement or ref other than observed', operations: ITEMS, beyondObserved: true },
+  { name: 'plugin-type-unobserved', describe: 'a plugin type other than player_plugin and app_apk', operations: ['meta/plugin'], beyondObserved: true },
+];
+
+type Json = Record<string, unknown>;
+const RTL = /[\u0590-\u05FF\u0600-\u06FF]/;
+const COMBINING = /[\u0300-\u036F\u0591-\u05C7\u064B-\u065F\u20D0-\u20FF]/;
+const extreme = (n: unknown) => typeof n === 'number' && (Math.abs(n) >= 2 ** 31 || n === -1);
+/** A lower-case escape, or an escaped character `encodeURIComponent` leaves as it is. */
+const UNUSUAL_ESCAPE = /%(?:[0-9a-f][a-f]|[a-f][0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE]|3[0-9]|2[17-9ADE])/;
+const UNUSUAL_NUMBER = /[-+.eE]/;
+
+function listClasses(list: readonly unknown[], into: Set<string>): void {
+  if (list.length === 0) into.add('items-empty');
+  else if (list.length === 1) into.add('items-one');
+  else if (list.length >= MANY_ITEMS) into.add('items-many');
+}
+
+function titleClasses(text: string, into: Set<string>): void {
+  if (text.length > LONG_TEXT) into.add('title-long');
+  if (RTL.test(text) && COMBINING.test(text)) into.add('title-mixed-script');
+}
+
+function itemClasses(items: readonly Json[], into: Set<string>): void {
+  listClasses(items, into);
+  const orders = new Set<unknown>();
+  for (const item of items) {
+    titleClasses(item.title as string, into);
+    if (orders.has(item.order)) into.add('order-repeated');
+    orders.add(item.order);
+    if (item.duration === 0) into.add('duration-zero');
+    if (extreme(item.duration) || extreme(item.order)) into.add('integer-extreme');
+    const link = parseDeepLink(item.target as string);
+    const value = (name: string) => link?.query.find(([n]) => n === name)?.[1];
+    if (item.top_left_logo === '' || item.top_right_logo === '' || value('mode') === '' || value('language') === '') into.add('string-empty-optional');
+    for (const [name, raw] of link?.rawQuery ?? []) {
+      if (name !== 'default' && name !== 'back_scheme') continue;
+      if (raw.includes('%253A') || raw.includes('%253a')) into.add('deep-link-double-encoded');
+      if (UNUSUAL_ESCAPE.test(raw)) into.add('deep-link-unusual-encoding');
+    }
+    if (item.type !== 'video' || value('action') !== 'playVideo' || value('ref') !== 'LOCALRECOMM' || !value('position')?.startsWith('localplayrecomm|')) into.add('item-unobserved-values');
+  }
+}
+
+/** The named edge classes (see {@link EDGE_CLASSES}) an answer of `operation` falls in: its `data` and its JSON text. */
+export function classesOf(operation: OperationName, data: unknown, text: string): string[] {
+  const into = new Set<string>();
+  if (/\\u(?!0026)/.test(text)) into.add('json-unicode-escapes');
+  switch (operation) {
+    case 'ad_config':
+      into.add(Object.keys(data as Json).length === 0 ? 'ad-config-empty' : 'ad-config-fields');
+      break;
+    case 'meta/cp':
+      listClasses(data as Json[], into);
+      for (const cp of data as Json[]) {
+        titleClasses(cp.name as string, into);
+        if (cp.apk_url !== '' && cp.cp_link !== '') into.add('apk-cp-both');
+        if (cp.apk_url === '' && cp.cp_link === '') into.add('apk-cp-neither');
+        if (cp.app_icon === '' || cp.top_right_logo === '') into.add('string-empty-optional');
+      }
+      break;
+    case 'meta/setting': {
+      const values = Object.values(data as Json);
+      if (values.some(extreme)) into.add('integer-extreme');
+      if (UNUSUAL_NUMBER.test((data as Json).codec_level as string)) into.add('number-text-unusual');
+      break;
+    }
+    case 'meta/plugin':
+      listClasses(data as Json[], into);
+      for (const entry of data as Json[]) {
+        titleClasses(entry.name as string, into);
+        if (extreme(entry.version) || extreme(entry.updated_at)) into.add('integer-extreme');
+        if (entry.version_name === '') into.add('string-empty-optional');
+        if (/(^|:)-/.test((entry.market_sign as Json).nonce as string)) into.add('market-nonce-negative');
+        const params = entry.params as Json;
+        if (Object.keys(params).length === 0) into.add('plugin-params-empty');
+        if (typeof params.version_code === 'string' && UNUSUAL_NUMBER.test(params.version_code)) into.add('number-text-unusual');
+        if (entry.type !== 'player_plugin' && entry.type !== 'app_apk') into.add('plugin-type-unobserved');
+      }
+      break;
+    case 'localplay/diversion': {
+      const set = data as Record<'end' | 'exit' | 'suspend', Json[]>;
+      for (const items of [set.end, set.exit, set.suspend]) itemClasses(items, into);
+      const end = JSON.stringify(set.end);
+      if (JSON.stringify(set.exit) !== end || JSON.stringify(set.suspend) !== end) into.add('diversion-arrays-differ');
+      break;
+    }
+    case 'localplay/recomm':
+      itemClasses(data as Json[], into);
+      break;
+  }
+  return EDGE_CLASSES.filter((c) => into.has(c.name)).map((c) => c.name);
+}
