@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATIONS, OPERATION_NAMES, SERVICE_TOKEN_PLACEHOLDER } from '../dist/contract/index.js';
 import { DEFAULT_POLICY, REDACTED, formatRecording, matchKey } from '../dist/normalise/index.js';
-import { keyHash, operationFolder } from '../dist/storage/recordings.js';
+import { keyHash, operationFolder } from '../dist/storage/recording-names.js';
 
 /** The 27 common parameters as the client sends them (test/support/client.ts, made-up values). */
 export const CLIENT_COMMON_QUERY = [

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { claimRecordingDir } from './recordings.js';
+import { claimRecordingDir } from './claim-recording-dir.js';
 
 /** A lock left as `kill -9` leaves it: the lock folder, fresh, and its owner file naming `pid`. */
 function leftLock(pid: number): string {
@@ -33,6 +33,26 @@ describe('claimRecordingDir (issue 21.7)', () => {
     expect(lines.join('')).toMatch(new RegExp(`Took over the lock on .*: its owner, process ${gone.stdout.toString()}, is gone`));
     await release();
     expect(existsSync(join(dir, '.mockvideo.lock'))).toBe(false);
+  });
+
+  it.skipIf(process.platform !== 'linux')('takes over at once a lock whose owner was killed and is not yet reaped (a zombie)', async () => {
+    // `true` exits at once; its parent then becomes `sleep`, which never reaps it: a zombie that signal 0 still reaches.
+    const parent = spawn('/bin/sh', ['-c', 'true & echo $!; exec sleep 30']);
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d) => resolve(String(d)))));
+      // Wait until the kernel shows it as a zombie.
+      const deadline = Date.now() + 5_000;
+      const stateOf = () => (existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] : undefined);
+      while (stateOf() !== 'Z' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(stateOf()).toBe('Z');
+      const dir = leftLock(pid);
+      const lines = stderrLines();
+      const release = await claimRecordingDir(dir);
+      expect(lines.join('')).toMatch(new RegExp(`Took over the lock on .*: its owner, process ${pid}, is gone`));
+      await release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('still refuses a folder whose lock owner is alive', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, formatRecording, matchKey, type NamedRecording, type Recording } from '../normalise/index.js';
 import { parseRecordingQuickly } from '../normalise/recording-check.js';
-import { forEachRecording } from './recordings.js';
+import { forEachRecording } from './read-recordings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mockvideo-read-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

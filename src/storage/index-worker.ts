@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { MockvideoError } from '../errors.js';
 import { buffersOf } from '../replay/compact.js';
 import { loadRecordingIndex, type IndexWorkerData, type IndexWorkerMessage } from './load-recordings.js';
-import type { RecordingFileSource } from './recordings.js';
+import type { RecordingFileSource } from './recording-file-source.js';
 
 /** Progress is posted at most this often (in files), and for the last file. */
 const PROGRESS_EVERY = 500;

@@ -7,7 +7,9 @@ import type { NormalisationPolicy, RecordingProblem } from '../normalise/index.j
 import { parseRecordingQuickly, type RecordingParser } from '../normalise/recording-check.js';
 import { RecordingIndex, type RecordingIndexData } from '../replay/recording-index.js';
 import type { RecordedResponse } from '../replay/recording-source.js';
-import { RecordingFileSource, forEachRecordingRequest, loadRecordingParser, operationFolder } from './recordings.js';
+import { forEachRecordingRequest, loadRecordingParser } from './read-recordings.js';
+import { RecordingFileSource } from './recording-file-source.js';
+import { operationFolder } from './recording-names.js';
 
 /** Options of {@link loadRecordingIndex}. */
 export interface LoadRecordingIndexOptions {

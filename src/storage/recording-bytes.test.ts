@@ -7,7 +7,7 @@ import { DEFAULT_POLICY, formatRecording, matchKey, type Recording } from '../no
 import { parseRecordingQuickly } from '../normalise/recording-check.js';
 import { parseRecording } from '../normalise/recording-schema.js';
 import { parseRecordingBytes } from './recording-bytes.js';
-import { forEachRecording, forEachRecordingRequest } from './recordings.js';
+import { forEachRecording, forEachRecordingRequest } from './read-recordings.js';
 
 /** What `JSON.parse` of the UTF-8 text gives: the value, or the error's message. */
 function utf8Reading(bytes: Buffer): { value?: unknown; error?: string } {

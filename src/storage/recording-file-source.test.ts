@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, formatRecording, matchKey, type Recording } from '../normalise/index.js';
-import { RecordingFileSource } from './recordings.js';
+import { RecordingFileSource } from './recording-file-source.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mockvideo-source-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

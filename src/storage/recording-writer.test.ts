@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, matchKey, type Recording } from '../normalise/index.js';
 import { parseRecording } from '../normalise/recording-schema.js';
-import { RecordingWriteError, RecordingWriter } from './recordings.js';
+import { RecordingWriteError } from './recording-write-error.js';
+import { RecordingWriter } from './recording-writer.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -28,7 +29,7 @@ function recording(operation: 'meta/cp' | 'meta/plugin', n: number, region = 'IN
   };
 }
 
-/** The recording files of `folder` in `dir`, sorted (write-file-atomic's temporary files included: none may be left). */
+/** The recording files of `folder` in `dir`, sorted (temporary files included: none may be left). */
 const filesOf = (dir: string, folder: string) => readdirSync(join(dir, folder)).sort();
 
 describe('RecordingWriter.queue', () => {

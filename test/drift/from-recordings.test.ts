@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
 import type { NamedRecording } from '../../src/normalise/index.js';
 import { parseRecording } from '../../src/normalise/recording-schema.js';
-import { forEachRecording } from '../../src/storage/recordings.js';
+import { forEachRecording } from '../../src/storage/read-recordings.js';
 import { runCli, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 import { getBytes, recordSession, removeTempDirs, tempDir } from '../support/recordings.js';

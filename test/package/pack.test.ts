@@ -24,7 +24,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
 import { MSW_MAJOR } from '../support/msw-major.js';
-import { RecordingWriter } from '../../src/storage/recordings.js';
+import { RecordingWriter } from '../../src/storage/recording-writer.js';
 import { BROWSER_HTML, BROWSER_PAGE, CONSUMER_PACKAGE, CONSUMER_TEST, CONSUMER_TSCONFIG, jestRecipes, LINKED, NODE_TEST_CJS, NODE_TEST_ESM, OWN_SCENARIO, PROJECT_TYPE, RECORDING, REQUIRES_ESM } from './consumer-project.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

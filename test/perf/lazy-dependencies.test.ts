@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, formatRecording, matchKey, type Recording } from '../../src/normalise/index.js';
-import { keyHash } from '../../src/storage/recordings.js';
+import { keyHash } from '../../src/storage/recording-names.js';
 import { startCli } from '../support/cli.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -18,14 +18,14 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
  * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate;
  * cliui and string-width, yargs' help rendering, with `--help` (see `loadYargs`).
  */
-const ON_FIRST_USE = ['zod', 'cliui', 'string-width', 'undici', 'selfsigned', 'fast-png', 'jpeg-js', 'fflate', '@noble/hashes', 'content-disposition', 'chokidar', 'write-file-atomic', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
+const ON_FIRST_USE = ['zod', 'cliui', 'string-width', 'undici', 'selfsigned', 'fast-png', 'jpeg-js', 'fflate', '@noble/hashes', 'content-disposition', 'chokidar', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
 
 /**
  * Modules of mockvideo's own that only other commands need (record, replay, import, export,
  * validate, verify load them when they run): `serve` must not pay for them at every start.
  */
 const OTHER_COMMANDS_ONLY = [
-  'server/record-server.js', 'server/replay-server.js', 'storage/recordings.js', 'replay/check.js', 'verify/verify.js', 'record/proxy.js', 'replay/replayer.js',
+  'server/record-server.js', 'server/replay-server.js', 'storage/read-recordings.js', 'storage/recording-writer.js', 'storage/claim-recording-dir.js', 'replay/check.js', 'verify/verify.js', 'record/proxy.js', 'replay/replayer.js',
   // The other commands' modules themselves: a start loads those of the commands on its command line.
   'cli/commands/record.js', 'cli/commands/replay.js', 'cli/commands/validate.js', 'cli/commands/verify.js', 'cli/commands/import.js', 'cli/commands/export.js', 'cli/commands/new-scenario.js', 'cli/commands/config.js',
 ];

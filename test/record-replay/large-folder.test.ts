@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The worker thread runs dist/'s modules: this file tests them as `mockvideo replay` runs them.
 import { MockvideoError } from '../../dist/errors.js';
 import { WORKER_INDEX_MIN_FILES, indexedInWorker, loadRecordingIndex, loadRecordingIndexInWorker } from '../../dist/storage/load-recordings.js';
-import { RecordingFileSource } from '../../dist/storage/recordings.js';
+import { RecordingFileSource } from '../../dist/storage/recording-file-source.js';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
 import { DEFAULT_POLICY, formatRecording, matchKey, queryMultimap, splitQuery, type Recording } from '../../src/normalise/index.js';
-import { keyHash, operationFolder } from '../../src/storage/recordings.js';
+import { keyHash, operationFolder } from '../../src/storage/recording-names.js';
 import { runCli, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 import { getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';

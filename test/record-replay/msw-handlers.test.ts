@@ -5,7 +5,7 @@ import { createHandlers } from '../../src/index.js';
 import { Replayer, createReplayHandlers } from '../../src/node.js';
 import { clientPath } from '../support/client.js';
 import { DEFAULT_POLICY, matchKey } from '../../src/normalise/index.js';
-import { RecordingWriter } from '../../src/storage/recordings.js';
+import { RecordingWriter } from '../../src/storage/recording-writer.js';
 import { recordSession, removeTempDirs, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream } from '../support/upstream.js';
@@ -27,7 +27,7 @@ describe('replay as MSW handlers in a test (mockvideo/node)', () => {
   afterAll(() => server?.close());
 
   it('answers fetch with the recorded bytes (\\u0026 kept), sequences in order, fallback marked', async () => {
-    const recorded = new Replayer((await (await import('../../src/storage/recordings.js')).readRecordingDir(dir)).recordings, { match: 'strict' });
+    const recorded = new Replayer((await (await import('../../src/storage/read-recordings.js')).readRecordingDir(dir)).recordings, { match: 'strict' });
     server = setupServer(...createReplayHandlers(dir, { baseUrl: BASE, replayer: recorded, fallback: createHandlers({ scenario: 'default', baseUrl: BASE }) }));
     server.listen({ onUnhandledRequest: 'error' });
     const recomm = await fetch(`${BASE}${clientPathWith('localplay/recomm', OTHER_SESSION)}`);

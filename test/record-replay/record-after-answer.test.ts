@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/contract/index.js';
 import { parseRecording } from '../../src/normalise/recording-schema.js';
-import { RECORDING_FILE } from '../../src/storage/recordings.js';
+import { RECORDING_FILE } from '../../src/storage/recording-names.js';
 import { startCli } from '../support/cli.js';
 import { removeTempDirs, tempDir } from '../support/recordings.js';
 import { clientPathWith } from '../support/sessions.js';
@@ -70,7 +70,7 @@ describe('recordings written after the answer', () => {
       expect(ok).toBe(answered);
       expect(ok).toBeGreaterThanOrEqual(total / 3);
       const files = filesUnder(out);
-      // Recording files only (a write-file-atomic temporary file is `<name>.json.<n>`).
+      // Recording files only (a temporary file is `<name>.json.<pid>.<n>.tmp`).
       for (const file of files) expect(file.split('/')[1]).toMatch(RECORDING_FILE);
       expect(files).toHaveLength(ok);
       for (const file of files) {

@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { canMountTmpfs, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
@@ -82,7 +84,7 @@ describe('a write error while recording', () => {
       }
       // Both writes failed (reported after the answers)...
       await eventually(recorder.stderr, /(NOT recorded: write error ENOSPC[^]*){2}/);
-      // ...and left neither a recording nor write-file-atomic's temporary file (`<name>.json.<n>`).
+      // ...and left neither a recording nor its temporary file (`<name>.json.<pid>.<n>.tmp`).
       expect(filesUnder(seen)).toEqual(['filler', expect.stringMatching(/^meta-cp\/[0-9a-f]{12}-000\.json$/)]);
       // Room again: recording goes on.
       unlinkSync(filler);
@@ -142,3 +144,38 @@ describe('a write error while recording', () => {
     expect(replay.stderr()).toMatch(/^\[mockvideo\] GET meta\/plugin was answered \(200 from the upstream\) but NOT recorded: write error ENOTDIR\./m);
   });
 });
+
+describe('a nearly full disk (a real tmpfs)', () => {
+  /**
+   * Runs `script` (an ES module; `WRITER` is the built RecordingWriter's URL, `DIR` the folder) in a
+   * child process that has a tmpfs of `size` mounted on a fresh folder, and returns what it printed.
+   */
+  function inTmpfs(size: string, script: string): string {
+    const dir = tempDir();
+    const writer = pathToFileURL(join(import.meta.dirname, '../../dist/storage/recording-writer.js')).href;
+    const code = `const WRITER = ${JSON.stringify(writer)}; const DIR = ${JSON.stringify(dir)};\n${script}`;
+    const run = spawnSync('unshare', ['--user', '--map-root-user', '--mount', '/bin/sh', '-c', 'mount -t tmpfs -o size="$1" mockvideo-test "$2" && exec "$3" --input-type=module -e "$4"', 'sh', size, dir, process.execPath, code], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.stderr).toBe('');
+    return run.stdout;
+  }
+
+  it.skipIf(!tmpfsWorks)('a write the disk takes only part of (a short write, no error) fails with ENOSPC and leaves no cut file', () => {
+    // 256 KiB of tmpfs, 200 KiB of it filled: a 100 KB recording fits only in part. write-file-atomic
+    // 7.0.1 wrote 57,344 of its bytes, reported success, and left the cut file in place.
+    const out = inTmpfs(
+      '256k',
+      `
+      import { readdirSync, writeFileSync } from 'node:fs';
+      const { RecordingWriter } = await import(WRITER);
+      writeFileSync(DIR + '/filler', Buffer.alloc(200 * 1024));
+      const writer = new RecordingWriter(DIR);
+      const body = JSON.stringify({ data: 'x'.repeat(100_000), msg: 'OK', result: 1 });
+      const recording = { operation: 'meta/cp', matchKey: 'GET meta/cp', recordedAt: '2026-11-23T00:00:00.000Z', request: { method: 'GET', path: '/api/g1/meta/cp', query: [], headers: {} }, response: { status: 200, headers: { 'content-type': 'application/json' }, body } };
+      const result = await writer.write(recording).then((name) => 'written ' + name, (error) => 'failed ' + error.code);
+      console.log(JSON.stringify({ result, files: readdirSync(DIR, { recursive: true }).sort() }));
+      `,
+    );
+    expect(JSON.parse(out)).toEqual({ result: 'failed ENOSPC', files: ['filler', 'meta-cp'] });
+  });
+});
+

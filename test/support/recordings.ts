@@ -22,7 +22,7 @@ export function recordingFiles(dir: string): Array<{ name: string; text: string 
   for (const folder of readdirSync(dir, { withFileTypes: true })) {
     if (!folder.isDirectory()) continue;
     for (const file of readdirSync(join(dir, folder.name)).sort()) {
-      // Only finished files: a write-file-atomic temporary (`x.json.123`) may be renamed away meanwhile.
+      // Only finished files: a temporary file (`x.json.<pid>.<n>.tmp`) may be renamed away meanwhile.
       if (file.endsWith('.json')) out.push({ name: `${folder.name}/${file}`, text: readFileSync(join(dir, folder.name, file), 'utf8') });
     }
   }

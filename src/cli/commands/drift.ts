@@ -29,7 +29,7 @@ const positive = (flag: string, integer: boolean) => (value: unknown) => {
 
 /** Reads a recording folder whole. @throws RecordingError listing its bad files; MockvideoError when it is not a folder. */
 async function recordingsOf(dir: string): Promise<NamedRecording[]> {
-  const { readRecordingDir } = await import('../../storage/recordings.js');
+  const { readRecordingDir } = await import('../../storage/read-recordings.js');
   const { recordings, problems } = await readRecordingDir(dir);
   if (problems.length) throw new RecordingError(dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
   return recordings;

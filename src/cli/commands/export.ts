@@ -22,13 +22,13 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
   handler: async (args: ArgumentsCamelCase<ExportArgs>) => {
     try {
       // Loaded when the command runs, not at every start of the CLI.
-      const [{ harFromRecordings }, { readRecordingDir }] = await Promise.all([import('../../replay/har.js'), import('../../storage/recordings.js')]);
+      const [{ harFromRecordings }, { readRecordingDir }] = await Promise.all([import('../../replay/har.js'), import('../../storage/read-recordings.js')]);
       const { recordings, problems } = await readRecordingDir(args.dir, progressCallback('Reading recordings'));
       if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
       const sorted = [...recordings].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));
       const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, pageTitle: `mockvideo export ${args.dir}` });
-      const { default: writeFileAtomic } = await import('write-file-atomic');
-      await writeFileAtomic(args.har, `${JSON.stringify(har, null, 2)}\n`);
+      const { writeFileAtomically } = await import('../../storage/write-file-atomically.js');
+      await writeFileAtomically(args.har, `${JSON.stringify(har, null, 2)}\n`);
       process.stdout.write(`Exported ${recordings.length} recording${recordings.length === 1 ? '' : 's'} to ${args.har}\n`);
     } catch (error) {
       exitWithError(error);

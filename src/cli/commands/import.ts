@@ -27,7 +27,7 @@ export const importCommand: CommandModule<object, ImportArgs> = {
   handler: async (args: ArgumentsCamelCase<ImportArgs>) => {
     try {
       // Loaded when the command runs, not at every start of the CLI.
-      const [{ recordingsFromHar }, { RecordingWriter, claimRecordingDir }] = await Promise.all([import('../../replay/har.js'), import('../../storage/recordings.js')]);
+      const [{ recordingsFromHar }, { RecordingWriter }, { claimRecordingDir }] = await Promise.all([import('../../replay/har.js'), import('../../storage/recording-writer.js'), import('../../storage/claim-recording-dir.js')]);
       let har: Har;
       try {
         har = JSON.parse(readFileSync(args.file, 'utf8')) as Har;

@@ -37,7 +37,7 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
       const [{ SCENARIO_NAME, shippedScenarios }, { scenarioFromRecordings }, { readRecordingDir }] = await Promise.all([
         import('../../scenarios/index.js'),
         import('../../scenarios/from-recordings.js'),
-        import('../../storage/recordings.js'),
+        import('../../storage/read-recordings.js'),
       ]);
       if (!SCENARIO_NAME.test(args.name)) throw new MockvideoError('MV_USAGE', `--name "${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "qa-session-1".`);
       for (const origin of args.recordedOrigin ?? []) {

@@ -15,7 +15,7 @@ interface ValidateArgs extends NormaliseArgs {
 
 /** Checks one recording folder: every file's format, then every body against the contract. Prints each finding; returns how many. */
 async function validateRecordings(dir: string, policy: NormalisationPolicy): Promise<number> {
-  const [{ checkRecording, formatFinding }, { readRecordingDir }] = await Promise.all([import('../../replay/check.js'), import('../../storage/recordings.js')]);
+  const [{ checkRecording, formatFinding }, { readRecordingDir }] = await Promise.all([import('../../replay/check.js'), import('../../storage/read-recordings.js')]);
   const { recordings, problems } = await readRecordingDir(dir, progressCallback('Checking recordings'));
   for (const p of problems) process.stdout.write(`✗ ${join(dir, p.file)}${p.path ? ` at ${p.path}` : ''}: ${p.message}\n`);
   const findings = recordings.flatMap((r) => checkRecording(r, policy));
@@ -46,7 +46,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   handler: async (args: ArgumentsCamelCase<ValidateArgs>) => {
     try {
       // Loaded when the command runs, not at every start of the CLI.
-      const { isRecordingDir } = await import('../../storage/recordings.js');
+      const { isRecordingDir } = await import('../../storage/recording-names.js');
       const given = args.paths?.length ? args.paths : [SHIPPED_SCENARIOS_DIR];
       const recordingDirs = given.filter(isRecordingDir);
       const scenarioPaths = given.filter((p) => !recordingDirs.includes(p));

@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Recording } from '../normalise/index.js';
+import { parseRecordingQuickly } from '../normalise/recording-check.js';
+import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from '../replay/recording-source.js';
+import { loadRecordingParser } from './read-recordings.js';
+
+/** Options of {@link RecordingFileSource}. */
+export interface RecordingFileSourceOptions {
+  /** Bytes of responses (bodies and headers) kept in memory, most recently served first; default 8 MiB. 0 reads every answer from its file. */
+  cacheBytes?: number;
+}
+
+/** The default response cache of {@link RecordingFileSource}: 8 MiB. */
+export const DEFAULT_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The responses of a recording folder, read from the recording files when served (the replay
+ * index keeps only what matching needs), with a bounded cache of what was served recently. Filled while
+ * the folder is read ({@link RecordingFileSource.keep}) when the whole folder fits, so a small folder
+ * is served from memory as before, even if its files change or break later; a folder that does not
+ * fit starts with an empty cache, which then keeps what is served. Beyond the cache, each answer is
+ * read again from its file (the same bytes: the file is the recording).
+ *
+ * @example
+ * const source = new RecordingFileSource('recordings/session1');
+ * await source.response('meta-cp/0a1b2c3d4e5f-000.json') // { status, headers, body: Uint8Array }
+ */
+export class RecordingFileSource implements RecordingSource {
+  readonly dir: string;
+  readonly cacheBytes: number;
+  /**
+   * Name → response, oldest first. A hit only marks its entry `used`; room is made by the second-chance
+   * ("clock") rule: from the oldest, a used entry is unmarked and moved to the end, an unused one goes.
+   * So a hit changes no Map order (moving each hit to the end of a cache of thousands cost ~3% of
+   * replay's time), and what was served since the last pass stays.
+   */
+  readonly #cache = new Map<string, { response: RecordedResponse; bytes: number; used: boolean }>();
+  #cachedBytes = 0;
+  /** Set by {@link keep} once a response of the folder did not fit: nothing more is kept while it is read. */
+  #folderTooLarge = false;
+
+  constructor(dir: string, options: RecordingFileSourceOptions = {}) {
+    this.dir = dir;
+    this.cacheBytes = options.cacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES;
+  }
+
+  /** Bytes of responses in the cache now. */
+  get cachedBytes(): number {
+    return this.#cachedBytes;
+  }
+
+  /** True while every response offered to {@link keep} has fitted: later ones may still be kept. */
+  get keeping(): boolean {
+    return !this.#folderTooLarge;
+  }
+
+  /**
+   * Keeps the response of a recording just read from its file while the folder is read, as long as
+   * every response offered so far fits. The first that does not fit empties the cache, and later
+   * ones are not kept: the recordings read first are no likelier to be served than the others, and
+   * the tens of thousands of small responses of a large folder that would fill the cache are objects
+   * every full garbage collection walks (replay of 100,000 recordings: ~30,000 cached responses,
+   * 13 MB of the heap's ~25 MB). Served responses fill it then.
+   */
+  keep(name: string, response: Recording['response']): void {
+    if (this.#folderTooLarge) return;
+    // At least the body's length (a text's UTF-8 is no shorter than its length; base64 is 4/3 of the bytes): no encoding once full.
+    const atLeast = response.body !== undefined ? response.body.length : Math.floor((response.bodyBase64 ?? '').length * 0.75);
+    if (this.#cachedBytes + atLeast <= this.cacheBytes) {
+      const recorded = responseOf(response);
+      const bytes = sizeOf(recorded);
+      if (this.#cachedBytes + bytes <= this.cacheBytes) return this.#remember(name, recorded, bytes);
+    }
+    this.#folderTooLarge = true;
+    this.#cache.clear();
+    this.#cachedBytes = 0;
+  }
+
+  /** The responses in the cache, oldest first: for another source of the same folder to {@link adopt}. */
+  cached(): Array<[name: string, response: RecordedResponse]> {
+    return Array.from(this.#cache, ([name, entry]) => [name, entry.response]);
+  }
+
+  /**
+   * Caches responses of this folder another source read (its {@link cached}, e.g. from the worker
+   * thread that indexed the folder), in their order, until one does not fit.
+   */
+  adopt(responses: ReadonlyArray<readonly [name: string, response: RecordedResponse]>): void {
+    for (const [name, response] of responses) {
+      const bytes = sizeOf(response);
+      if (this.#cachedBytes + bytes > this.cacheBytes) break;
+      this.#remember(name, response, bytes);
+    }
+  }
+
+  /**
+   * The response of recording `name`: from the cache at once, or read from its file (a promise).
+   * @throws RecordingUnavailableError naming the file when it is gone, unreadable or no longer a valid recording.
+   */
+  response(name: string): RecordedResponse | Promise<RecordedResponse> {
+    const cached = this.#cache.get(name);
+    if (cached) {
+      // At once, not through a promise: a cached answer costs no microtask.
+      cached.used = true;
+      return cached.response;
+    }
+    return this.#read(name);
+  }
+
+  async #read(name: string): Promise<RecordedResponse> {
+    let text: string;
+    try {
+      text = await readFile(join(this.dir, name), 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new RecordingUnavailableError(name, code === 'ENOENT' ? `its file is gone from ${this.dir} (ENOENT)` : `its file in ${this.dir} cannot be read (${code ?? (error as Error).message})`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new RecordingUnavailableError(name, `its file is no longer valid JSON (${(error as Error).message})`);
+    }
+    let parsed = parseRecordingQuickly(value, name);
+    if (!parsed.ok) parsed = (await loadRecordingParser())(value, name);
+    if (!parsed.ok) throw new RecordingUnavailableError(name, `its file is no longer a valid recording (${parsed.problems.map((p) => `${p.path || 'file'}: ${p.message}`).join('; ')})`);
+    const response = responseOf(parsed.recording.response);
+    const bytes = sizeOf(response);
+    if (bytes <= this.cacheBytes) {
+      this.#remember(name, response, bytes);
+      // The new entry stays (it fits alone); the others are passed over at most twice.
+      for (const [oldest, entry] of this.#cache) {
+        if (this.#cachedBytes <= this.cacheBytes) break;
+        if (oldest === name) continue;
+        this.#cache.delete(oldest);
+        if (entry.used) {
+          entry.used = false;
+          this.#cache.set(oldest, entry);
+        } else this.#cachedBytes -= entry.bytes;
+      }
+    }
+    return response;
+  }
+
+  #remember(name: string, response: RecordedResponse, bytes: number): void {
+    const previous = this.#cache.get(name);
+    if (previous) this.#cachedBytes -= previous.bytes;
+    this.#cache.delete(name);
+    this.#cache.set(name, { response, bytes, used: false });
+    this.#cachedBytes += bytes;
+  }
+}
+
+/** Approximate bytes a cached response holds: the body, the header text, and a little for the objects. */
+function sizeOf(response: RecordedResponse): number {
+  let bytes = response.body.byteLength + 128;
+  for (const [name, value] of Object.entries(response.headers)) bytes += 2 * (name.length + value.length) + 32;
+  return bytes;
+}

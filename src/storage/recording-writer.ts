@@ -1,0 +1,232 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { OperationName } from '../contract/core.js';
+import { formatRecording, type Recording } from '../normalise/index.js';
+import { RECORDING_FILE, keyHash, operationFolder } from './recording-names.js';
+import { RecordingWriteError } from './recording-write-error.js';
+import { writeFileAtomically } from './write-file-atomically.js';
+
+/** How long written recordings wait before they are flushed to the disk together, in milliseconds. */
+export const SYNC_BATCH_MS = 1000;
+
+/** How many files of a batch are flushed to the disk at once (leaving libuv's other threads free). */
+const SYNC_CONCURRENCY = 2;
+
+/** Options of {@link RecordingWriter}. */
+export interface RecordingWriterOptions {
+  /** Operations whose existing recordings are removed before the first new one of them is written (`record --only`). */
+  replace?: readonly OperationName[];
+}
+
+/** A recording handed to {@link RecordingWriter.queue}: its name at once, and when it is in place. */
+export interface QueuedRecording {
+  /** The file it is written to, in the folder: `meta-cp/0a1b2c3d4e5f-000.json`. */
+  name: string;
+  /** Resolves once the file is in place; rejects with a {@link RecordingWriteError} when it could not be written. */
+  written: Promise<void>;
+}
+
+/**
+ * Writes recording files into a folder, atomically ({@link writeFileAtomically}: a temporary file
+ * renamed into place once every byte is on the file system, so a full disk, a crash or a kill never
+ * leaves a partial file). Numbers recordings of one key in the order
+ * they are handed over ({@link queue} or {@link write}), after any already in the folder, and writes
+ * them one at a time in that order, starting in a later turn of the event loop (`setImmediate`) and
+ * with an asynchronous write: a recording proxy answers its client first, and the
+ * requests that arrive meanwhile are not held up by the disk (creating a file on a busy ext4 takes
+ * 0.2 to 1 ms of the kernel's time).
+ *
+ * A written file is flushed to the disk (fsync) in the background, in batches at most
+ * {@link SYNC_BATCH_MS} ms apart, so a recording proxy's client does not wait for the disk.
+ * {@link flush} writes what is queued, flushes what is left and waits.
+ */
+export class RecordingWriter {
+  readonly dir: string;
+  readonly #next = new Map<string, number>();
+  readonly #syncing = new Set<Promise<void>>();
+  readonly #unsynced: string[] = [];
+  readonly #toSync: Array<[file: string, name: string]> = [];
+  #syncTimer: NodeJS.Timeout | undefined;
+  readonly #pendingReplace: Set<OperationName>;
+  /** Operation folders made by this writer (made again when a write finds one gone). */
+  readonly #folders = new Set<string>();
+  /** Recordings handed over and not yet written, oldest first. */
+  readonly #queue: Array<{ name: string; recording: Recording; done: (error?: RecordingWriteError) => void }> = [];
+  /** Resolves when the queue is empty (`undefined` while it is). */
+  #idle: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(dir: string, options: RecordingWriterOptions = {}) {
+    this.dir = dir;
+    this.#pendingReplace = new Set(options.replace ?? []);
+    mkdirSync(dir, { recursive: true });
+  }
+
+  #reserve(recording: Recording): string {
+    const folder = operationFolder(recording.operation);
+    if (this.#pendingReplace.delete(recording.operation)) {
+      for (const file of safeList(join(this.dir, folder))) if (RECORDING_FILE.test(file)) rmSync(join(this.dir, folder, file));
+    }
+    const hash = keyHash(recording.matchKey);
+    const id = `${folder}/${hash}`;
+    let next = this.#next.get(id);
+    if (next === undefined) {
+      next = 0;
+      for (const file of safeList(join(this.dir, folder))) {
+        const m = RECORDING_FILE.exec(file);
+        if (m && m[1] === hash) next = Math.max(next, Number(m[2]) + 1);
+      }
+    }
+    this.#next.set(id, next + 1);
+    return `${folder}/${hash}-${String(next).padStart(3, '0')}.json`;
+  }
+
+  /**
+   * Hands over one recording: its name is chosen now (the next number of its key), the file is
+   * written after the recordings handed over before it, in a later turn of the event loop. Never
+   * throws: a failure (here or while writing) rejects `written`.
+   */
+  queue(recording: Recording): QueuedRecording {
+    let name: string;
+    try {
+      name = this.#reserve(recording);
+    } catch (error) {
+      return { name: operationFolder(recording.operation), written: Promise.reject(new RecordingWriteError(this.dir, operationFolder(recording.operation), error)) };
+    }
+    const written = new Promise<void>((resolve, reject) => {
+      this.#queue.push({ name, recording, done: (error) => (error ? reject(error) : resolve()) });
+    });
+    if (this.#queue.length === 1) {
+      this.#idle = new Promise((resolve) => (this.#wake = resolve));
+      setImmediate(() => void this.#writeNext());
+    }
+    return { name, written };
+  }
+
+  /** Writes the oldest queued recording, then the one after it, until the queue is empty. */
+  readonly #writeNext = async (): Promise<void> => {
+    const job = this.#queue[0]!;
+    try {
+      await this.#writeFile(job.name, job.recording);
+      job.done();
+    } catch (error) {
+      job.done(new RecordingWriteError(this.dir, job.name, error));
+    }
+    this.#queue.shift();
+    if (this.#queue.length) void this.#writeNext();
+    else {
+      this.#idle = undefined;
+      this.#wake?.();
+    }
+  };
+
+  /**
+   * Writes one recording; resolves with its name (`meta-cp/0a1b2c3d4e5f-000.json`) once the file is
+   * in place (after the recordings queued before it). A folder removed meanwhile is made again.
+   *
+   * @throws RecordingWriteError when the file cannot be written (disk full `ENOSPC`, a file where a
+   * folder should be `ENOTDIR`, `EIO`, `EFBIG`, ...): nothing is left behind, neither the file nor
+   * its temporary file. A short write (a nearly full disk) is an `ENOSPC`.
+   */
+  async write(recording: Recording): Promise<string> {
+    const { name, written } = this.queue(recording);
+    await written;
+    return name;
+  }
+
+  /** Writes `recording` to `name` in the folder, atomically. @throws the file system's error. */
+  async #writeFile(name: string, recording: Recording): Promise<void> {
+    const folder = join(this.dir, name, '..');
+    const file = join(this.dir, name);
+    const text = formatRecording(recording);
+    if (!this.#folders.has(folder)) {
+      makeFolder(folder);
+      this.#folders.add(folder);
+    }
+    try {
+      await writeFileAtomically(file, text);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // The folder was removed, or replaced by a file, since it was made: made again (or reported), then written.
+      makeFolder(folder);
+      await writeFileAtomically(file, text);
+    }
+    this.#syncLater(file, name);
+  }
+
+  /** Flushes a written file, and its folder (the rename), to the disk without holding up the writer's caller. */
+  #syncLater(file: string, name: string): void {
+    this.#toSync.push([file, name]);
+    // One batch a second at most: a disk flush holds up the renames that follow it on many file
+    // systems, so syncing each file as it comes would slow every recorded exchange after it.
+    this.#syncTimer ??= setTimeout(() => void this.#syncBatch(), SYNC_BATCH_MS);
+  }
+
+  /** Flushes the files written since the last batch, and their folders (the renames), to the disk. */
+  #syncBatch(): Promise<void> {
+    clearTimeout(this.#syncTimer);
+    this.#syncTimer = undefined;
+    const batch = this.#toSync.splice(0);
+    const sync = async (path: string) => {
+      const handle = await open(path, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    };
+    const done = (async () => {
+      // A few at a time: the file system commits flushes that wait together at once, so the batch
+      // takes less time and less of the disk's and the processor's (the answers go on meanwhile).
+      const failures: Array<string | undefined> = [];
+      let next = 0;
+      const syncNext = async (): Promise<void> => {
+        for (let i = next++; i < batch.length; i = next++) {
+          const [file, name] = batch[i]!;
+          await sync(file).catch((error: NodeJS.ErrnoException) => void (failures[i] = `${name} (${error.code ?? error.message})`));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, batch.length) }, syncNext));
+      for (const failure of failures) if (failure !== undefined) this.#unsynced.push(failure);
+      // A folder cannot be opened for syncing everywhere (Windows): the files themselves are what matters.
+      for (const folder of new Set(batch.map(([file]) => dirname(file)))) await sync(folder).catch(() => undefined);
+    })().finally(() => this.#syncing.delete(done));
+    this.#syncing.add(done);
+    return done;
+  }
+
+  /**
+   * Resolves when every recording handed over so far is written and on the disk (fsync), with the names of any that
+   * could not be flushed (and why: `meta-cp/0a1b2c3d4e5f-000.json (EIO)`).
+   */
+  async flush(): Promise<string[]> {
+    while (this.#idle) await this.#idle;
+    if (this.#toSync.length) void this.#syncBatch();
+    while (this.#syncing.size) await Promise.allSettled([...this.#syncing]);
+    return this.#unsynced.splice(0);
+  }
+}
+
+/**
+ * Makes a folder (and its parents) if it is not there.
+ * @throws an error with code `ENOTDIR` when something that is not a folder has its name, else mkdir's error.
+ */
+function makeFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    // mkdir says EEXIST when something that is not a folder has the folder's name.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
