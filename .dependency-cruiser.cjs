@@ -4,7 +4,7 @@
 // Tests (*.test.ts) are left out: a test may reach across layers to set up what it checks.
 
 /** Folders that run in any runtime (browser, React Native, Node): no node:*, Express or msw. */
-const DOMAIN = 'contract|normalise|scenarios|faults|latency|clock|state|media|findings|replay|journal|analytics|verify';
+const DOMAIN = 'contract|normalise|scenarios|faults|latency|clock|state|media|findings|replay|journal|analytics|verify|fuzz';
 const ANY_RUNTIME = [`^src/(${DOMAIN}|routes|msw)/`, '^src/(index|errors)[.]ts$'];
 /** Folders that need Node: the host and the files, sockets and processes it uses. */
 const NODE_EDGE = '^src/(server|record|storage|drift|cli)/|^src/node[.]ts$';

@@ -28,7 +28,8 @@ rmSync(out, { recursive: true, force: true });
 // lookup, and for a CommonJS one its export detection, cost more than their code): bundled.
 const IN_BUNDLE = ['fast-json-stable-stringify', 'fastest-levenshtein', 'picocolors'];
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})].filter((name) => !IN_BUNDLE.includes(name)).flatMap((name) => [name, `${name}/*`]);
+// fast-check (an optional peer of the library) is bundled too, in the lazy chunk of `serve --fuzz`: the CLI needs it installed nowhere.
+const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})].filter((name) => !IN_BUNDLE.includes(name) && name !== 'fast-check').flatMap((name) => [name, `${name}/*`]);
 const cli = await build({
   entryPoints: [join(dist, 'cli', 'main.js')],
   bundle: true,

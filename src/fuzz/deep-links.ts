@@ -14,7 +14,7 @@ export const deepLink: fc.Arbitrary<string> = fc
   .map((parts) => buildDeepLink(parts));
 
 /** A deep link whose query carries another deep link: inside a `target` that one is percent-encoded twice. */
-export const nestingDeepLink: fc.Arbitrary<string> = fc
+const nestingDeepLink: fc.Arbitrary<string> = fc
   .record({ scheme, host, inner: deepLink })
   .map(({ scheme: s, host: h, inner }) => buildDeepLink({ scheme: s, host: h, query: [['default', inner]] }));
 
@@ -26,7 +26,7 @@ const hex = (code: number) => code.toString(16).toUpperCase().padStart(2, '0');
  * hex, and some unreserved characters escaped too (`%41` for `A`). `flags` says, per character,
  * which re-spelling applies (cycled).
  */
-export function respell(encoded: string, flags: readonly number[]): string {
+function respell(encoded: string, flags: readonly number[]): string {
   let out = '';
   let k = 0;
   for (let i = 0; i < encoded.length; i++) {

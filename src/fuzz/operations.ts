@@ -33,7 +33,7 @@ export function envelope<T>(data: fc.Arbitrary<T>): fc.Arbitrary<Envelope<T>> {
 }
 
 /** Writes every non-ASCII UTF-16 code unit, every `/` and every `_` of a JSON text as a `\uXXXX` escape (the same JSON value). */
-export function escapeNonAscii(json: string): string {
+function escapeNonAscii(json: string): string {
   return json.replace(/[\u0080-\uffff/_]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

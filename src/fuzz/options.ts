@@ -15,7 +15,7 @@ export interface FuzzOptions {
 }
 
 /** The most items a drawn list has (class `items-many` starts at {@link MANY_ITEMS}). */
-export const MAX_ITEMS = 200;
+const MAX_ITEMS = 200;
 
 /** Lists of at least this many items fall in the class `items-many`. */
 export const MANY_ITEMS = 20;

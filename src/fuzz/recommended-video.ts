@@ -11,10 +11,9 @@ import { RECOMMENDATION_PLACEMENT, TARGET_PARAMETERS, type RecommendedVideo } fr
 import { nestedLinkValue } from './deep-links.js';
 import { listOf, type FuzzOptions } from './options.js';
 import { host, imageUrl, integer, optionalImageUrl, scheme, shortId, title, videoId } from './text.js';
-import { FUZZ_ORIGIN } from './text.js';
 
 /** The values the seed only observed for an item (`type`, `action`, placement, `ref`). */
-export const OBSERVED_ITEM = { type: 'video', action: 'playVideo', placement: RECOMMENDATION_PLACEMENT, ref: 'LOCALRECOMM' } as const;
+const OBSERVED_ITEM = { type: 'video', action: 'playVideo', placement: RECOMMENDATION_PLACEMENT, ref: 'LOCALRECOMM' } as const;
 
 /** A recommended video item before it has a place in a list. */
 export interface ItemDraft {
@@ -35,7 +34,7 @@ const observedOr = (value: string, options: FuzzOptions): fc.Arbitrary<string> =
 const booleanText = fc.constantFrom('true', 'false');
 
 /** A draft recommended video item. */
-export function itemDraft(options: FuzzOptions): fc.Arbitrary<ItemDraft> {
+function itemDraft(options: FuzzOptions): fc.Arbitrary<ItemDraft> {
   return fc
     .record({
       provider: shortId,
@@ -100,7 +99,7 @@ function rawTargetValue(draft: ItemDraft, name: (typeof TARGET_PARAMETERS)[numbe
 }
 
 /** The item of a draft at place `index` of its list: its `target` built in the seed's parameter order. */
-export function placeItem(draft: ItemDraft, index: number): RecommendedVideo {
+function placeItem(draft: ItemDraft, index: number): RecommendedVideo {
   const query = TARGET_PARAMETERS.map((name) => `${name}=${rawTargetValue(draft, name, index)}`).join('&');
   const { item } = draft;
   return {
@@ -140,5 +139,3 @@ export function diversionSet(options: FuzzOptions = {}): fc.Arbitrary<DiversionS
   if (!options.beyondObserved) return sorted.map((items) => Object.fromEntries(DIVERSION_ARRAYS.map((name) => [name, items])) as unknown as DiversionSet);
   return fc.tuple(sorted, sorted, sorted, fc.boolean()).map(([end, exit, suspend, same]) => (same ? { end, exit: end, suspend: end } : { end, exit, suspend }));
 }
-
-export { FUZZ_ORIGIN };

@@ -19,7 +19,7 @@ const COMBINING_MARKS = ['\u0301', '\u0308', '\u0327', '\u05B8', '\u05BC', '\u06
 const OTHER_SCRIPTS = [...'Latin ', ...'日本語の動画', ...'Кино ', ...'ภาพยนตร์', ...'हिन्दी', '👨‍👩‍👧', '🎬', '\u200F', '\u202E', '\u200D'];
 
 /** A title mixing a right-to-left script with combining marks and other scripts (class `title-mixed-script`). */
-export const mixedScriptTitle: fc.Arbitrary<string> = fc
+const mixedScriptTitle: fc.Arbitrary<string> = fc
   .tuple(
     fc.array(fc.constantFrom(...RTL_LETTERS), { minLength: 1, maxLength: 12 }),
     fc.array(fc.constantFrom(...COMBINING_MARKS), { minLength: 1, maxLength: 4 }),
@@ -28,10 +28,10 @@ export const mixedScriptTitle: fc.Arbitrary<string> = fc
   .map(([rtl, marks, other]) => [rtl[0], ...marks, ...rtl.slice(1), ...other].join(''));
 
 /** An everyday title: printable ASCII words, sometimes with `&` (written `\u0026` in the JSON text). */
-export const plainTitle: fc.Arbitrary<string> = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 });
+const plainTitle: fc.Arbitrary<string> = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 });
 
 /** A title over {@link LONG_TEXT} code units, of any script (class `title-long`). */
-export const longTitle: fc.Arbitrary<string> = fc
+const longTitle: fc.Arbitrary<string> = fc
   .tuple(fc.oneof(mixedScriptTitle, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 })), fc.integer({ min: 1, max: 2000 }))
   .map(([chunk, length]) => chunk.repeat(Math.ceil((LONG_TEXT + length) / chunk.length)));
 

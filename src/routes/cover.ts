@@ -12,7 +12,7 @@ import type { RoutesOptions } from './plan.js';
 export function routesCover(options: RoutesOptions, method: string, route: Route): boolean {
   switch (route.kind) {
     case 'operation':
-      return Boolean(options.scenarios || options.replay || options.record);
+      return Boolean(options.scenarios || options.replay || options.record || options.fuzz);
     case 'upgrade':
     case 'unknown-operation':
       return true;

@@ -14,3 +14,4 @@ export * from './scenario.js';
 export * from './select-scenario.js';
 export * from './upgrade.js';
 export * from './cover.js';
+export * from './fuzz.js';

@@ -4,6 +4,7 @@ import { MATCH_HEADER } from '../replay/headers.js';
 import type { NearMissReport } from '../replay/near-miss.js';
 import type { Replayer, ReplayOutcome } from '../replay/replayer.js';
 import type { Downloads, DownloadRoute } from './downloads.js';
+import type { FuzzAnswers } from './fuzz.js';
 import { errorBody, methodNotAllowed, strictRequestsError, targetTooLong, unknownOperation } from './errors.js';
 import { routeOf, UPGRADE_OPERATION, type Route } from './path.js';
 import { RecordingAnswers, missAnswer } from './replay.js';
@@ -39,6 +40,8 @@ export interface RoutesOptions {
   record?: boolean;
   /** Answer requests to operations with contract findings with 400 (`--strict-requests`); read per request. */
   strictRequests?: () => boolean;
+  /** Generated answers answer the operations (`serve --fuzz`, `fuzzHandlers`), before recordings and scenarios. */
+  fuzz?: FuzzAnswers;
   /** The clock the `_ts` finding checks against (`--clock`); default the scenarios' responder's, else real time. */
   clock?: Clock;
 }
@@ -145,6 +148,7 @@ export function createRoutes(options: RoutesOptions): Routes {
     const findings = replay ? keyedQueryFindings(route.operation, request.query, hasBody(request.headers), nowSeconds, queryKey) : queryFindings(route.operation, request.query, hasBody(request.headers), nowSeconds);
     if (strictRequests?.() && findings.length) return answer(route, findings, strictRequestsError(findings));
     if (record) return { kind: 'pass', route, findings };
+    if (options.fuzz) return answer(route, findings, request.method === 'GET' || request.method === 'HEAD' ? options.fuzz.answer(route.operation, request.query, request.address) : methodNotAllowed(request.method, route.operation));
     if (replay) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return answer(route, findings, methodNotAllowed(request.method, route.operation));
       return replayOperation(request, route, findings, replay, queryKey);

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, envelopeSchema } from '../../src/contract/index.js';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/operation-table.js';
-import { EDGE_CLASSES, caseId, fuzzAnswer, parseCase } from '../../src/fuzz/index.js';
+import { caseId, fuzzAnswer, parseCase } from '../../src/fuzz/case.js';
+import { EDGE_CLASSES } from '../../src/fuzz/classes.js';
 
 /** Draws per operation validated by the contract (half of them beyond observed). */
 const DRAWS = 2000;
@@ -57,7 +58,7 @@ describe('fuzz generator', () => {
     const cases = OPERATION_NAMES.flatMap((operation) => [1, 2, 3].map((call) => caseId({ seed: 42, operation, call, beyondObserved: call === 3 })));
     const digest = (texts: string[]) => createHash('sha256').update(texts.join('\n')).digest('hex');
     const here = digest(cases.map((c) => fuzzAnswer(c).text));
-    const script = `import { fuzzAnswer } from './src/fuzz/index.ts'; import { createHash } from 'node:crypto';
+    const script = `import { fuzzAnswer } from './src/fuzz/case.ts'; import { createHash } from 'node:crypto';
       const cases = ${JSON.stringify(cases)};
       process.stdout.write(createHash('sha256').update(cases.map((c) => fuzzAnswer(c).text).join('\\n')).digest('hex'));`;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url), encoding: 'utf8' });

@@ -1,0 +1,81 @@
+/**
+ * `mockvideo/arbitraries`: fast-check arbitraries of contract-valid answers, for property tests of a
+ * client's parsing and rendering code (a failure shrinks to a minimal answer), and `fuzzHandlers`,
+ * MSW handlers answering the same bytes as `mockvideo serve --fuzz <seed>` for the same case. Loads
+ * fast-check (an optional peer dependency: install it to use this entry); the main entry
+ * `mockvideo` never does. Any runtime.
+ *
+ * @example
+ * import fc from 'fast-check';
+ * import { arbitraries } from 'mockvideo/arbitraries';
+ * fc.assert(fc.property(arbitraries.recommendations(), (items) => render(items) !== undefined));
+ * @module
+ */
+import type { HttpHandler } from 'msw';
+import { fuzzAnswer, parseCase } from './fuzz/case.js';
+import { answerArbitrary, dataArbitraries, envelope } from './fuzz/operations.js';
+import type { FuzzOptions } from './fuzz/options.js';
+import { diversionSet, recommendations, recommendedVideo } from './fuzz/recommended-video.js';
+import { adConfig, contentProvider, pluginEntry, settings } from './fuzz/resources.js';
+import { routeHandlers } from './msw/adapter.js';
+import { FuzzAnswers } from './routes/index.js';
+
+export { EDGE_CLASSES, classesOf, type EdgeClass } from './fuzz/classes.js';
+export { caseId, fuzzAnswer, parseCase, type FuzzAnswer, type FuzzCase } from './fuzz/case.js';
+export { answerText, type OperationData } from './fuzz/operations.js';
+export { FUZZ_HEADER, type FuzzReport } from './routes/fuzz.js';
+export type { FuzzOptions };
+
+/**
+ * The arbitraries, one per resource, per operation's `data` and for the envelope; each takes
+ * {@link FuzzOptions} (`beyondObserved`). Values are typed as `mockvideo/contract` types them.
+ * @see docs/contract.md (the seed section of each resource); docs/fuzz.md (the edge classes).
+ */
+export const arbitraries = {
+  /** The `data` of `ad_config`: `{}` or an object of JSON values. */
+  adConfig,
+  /** A content provider (element of `meta/cp`). */
+  contentProvider,
+  /** The runtime settings (`meta/setting`). */
+  settings,
+  /** A plugin entry (element of `meta/plugin`). */
+  pluginEntry,
+  /** A recommended video item at place 0 of its list. */
+  recommendedVideo,
+  /** The `data` of `localplay/recomm`: items whose `position` runs in list order. */
+  recommendations,
+  /** The `data` of `localplay/diversion`: `end`, `exit`, `suspend` in descending `order`. */
+  diversionSet,
+  /** The `data` arbitrary of each operation, by operation name. */
+  operations: dataArbitraries,
+  /** The envelope `{ data, msg: "OK", result: 1 }` around a `data` arbitrary. */
+  envelope,
+  /** A whole answer of an operation: `{ value, text }`, the text as the service writes it. */
+  answer: answerArbitrary,
+};
+
+/** Options of {@link fuzzHandlers}. */
+export interface FuzzHandlersOptions extends FuzzOptions {
+  /** The run's seed (0 ≤ seed < 2^32), as `serve --fuzz <seed>` takes it. */
+  seed: number;
+  /** A case (`42:meta/plugin:3`) answered every time for its operation, as `serve --fuzz-case`. */
+  fuzzCase?: string;
+  /** Origin the handlers match, e.g. `https://api.example.com`; default: any origin. */
+  baseUrl?: string;
+}
+
+/**
+ * MSW handlers that answer the six operations with generated answers: the same bytes and
+ * `x-mockvideo-fuzz` case header as `mockvideo serve --fuzz <seed>` for the same device's calls
+ * (a device is its `_sdevid`, else its `_anoyid`; msw knows no address). Other paths are left to
+ * other handlers (`meta/upgrade` gets the 404 naming the operations).
+ *
+ * @throws Error naming the case when `fuzzCase` is not one.
+ * @example setupServer(...fuzzHandlers({ seed: 42 }))
+ * @see docs/fuzz.md
+ */
+export function fuzzHandlers(options: FuzzHandlersOptions): HttpHandler[] {
+  const fixedCase = options.fuzzCase === undefined ? undefined : parseCase(options.fuzzCase);
+  const fuzz = new FuzzAnswers({ seed: options.seed, beyondObserved: options.beyondObserved ?? false, fixedCase, generate: fuzzAnswer });
+  return routeHandlers({ fuzz }, options.baseUrl);
+}
