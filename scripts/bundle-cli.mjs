@@ -28,8 +28,10 @@ rmSync(out, { recursive: true, force: true });
 // lookup, and for a CommonJS one its export detection, cost more than their code): bundled.
 const IN_BUNDLE = ['fast-json-stable-stringify', 'fastest-levenshtein', 'picocolors'];
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-// fast-check (an optional peer of the library) is bundled too, in the lazy chunk of `serve --fuzz`: the CLI needs it installed nowhere.
-const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})].filter((name) => !IN_BUNDLE.includes(name) && name !== 'fast-check').flatMap((name) => [name, `${name}/*`]);
+// fast-check (an optional peer of the library) and its pure-rand are bundled too, in the lazy chunk of
+// `serve --fuzz` and `fuzz show`: the CLI works where the library's users did not install fast-check.
+const FUZZ_BUNDLE = ['fast-check', 'pure-rand'];
+const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})].filter((name) => !IN_BUNDLE.includes(name) && !FUZZ_BUNDLE.includes(name)).flatMap((name) => [name, `${name}/*`]);
 const cli = await build({
   entryPoints: [join(dist, 'cli', 'main.js')],
   bundle: true,
@@ -80,7 +82,7 @@ const yargs = await build({
   logLevel: 'error',
 });
 const packagesIn = (outputs) => new Set(Object.values(outputs).flatMap((output) => Object.keys(output.inputs)).map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1]).filter(Boolean));
-const stray = [...packagesIn(cli.metafile.outputs)].filter((name) => !IN_BUNDLE.includes(name));
+const stray = [...packagesIn(cli.metafile.outputs)].filter((name) => !IN_BUNDLE.includes(name) && !FUZZ_BUNDLE.includes(name));
 if (stray.length) throw new Error(`bundle-cli: ${stray.join(', ')} bundled; name each in package.json's dependencies (or in IN_BUNDLE)`);
 // The licences of the packages bundled (their code ships inside dist/cli-bundle/), next to it.
 const bundled = [...new Set([...packagesIn(cli.metafile.outputs), ...packagesIn(yargs.metafile.outputs)])].sort();

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const COMMANDS = ['serve', 'replay', 'record', 'import', 'export', 'validate', 'scenarios', 'new-scenario', 'verify', 'drift', 'scenario from-recordings', 'config'] as const;
+export const COMMANDS = ['serve', 'replay', 'record', 'import', 'export', 'validate', 'scenarios', 'new-scenario', 'verify', 'drift', 'scenario from-recordings', 'fuzz', 'config'] as const;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START = '<!-- reference:start -->';
 const END = '<!-- reference:end -->';

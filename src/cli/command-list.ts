@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 
 /** The commands that take settings (all but `config`), in the order `mockvideo --help` lists them. */
-export const COMMAND_NAMES = ['serve', 'scenarios', 'validate', 'verify', 'new-scenario', 'record', 'replay', 'import', 'export', 'drift', 'scenario'] as const;
+export const COMMAND_NAMES = ['serve', 'scenarios', 'validate', 'verify', 'new-scenario', 'record', 'replay', 'import', 'export', 'drift', 'scenario', 'fuzz'] as const;
 
 /** A command that takes settings, by the name typed after `mockvideo`. */
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -29,6 +29,7 @@ export const COMMAND_HEADINGS: Readonly<Record<CommandName | 'config', CommandHe
   export: { command: 'export <dir>', describe: 'Write a recording folder as a HAR 1.2 file' },
   drift: { command: 'drift [dirs..]', describe: 'Compare recordings or a scenario with the live service (or two recording folders) by structure; exit 1 on drift' },
   scenario: { command: 'scenario <action>', describe: 'Make scenario files: scenario from-recordings DIR --name NAME' },
+  fuzz: { command: 'fuzz <action> <case>', describe: 'Print a generated answer by its case: fuzz show 42:meta/plugin:3' },
   config: { command: 'config', describe: 'Print the resolved settings of a command and where each comes from' },
 };
 
@@ -47,6 +48,7 @@ const LOADERS: Readonly<Record<CommandName, () => Promise<AnyCommand>>> = {
   export: async () => (await import('./commands/export.js')).exportCommand as unknown as AnyCommand,
   drift: async () => (await import('./commands/drift.js')).driftCommand as unknown as AnyCommand,
   scenario: async () => (await import('./commands/scenario.js')).scenarioCommand as unknown as AnyCommand,
+  fuzz: async () => (await import('./commands/fuzz.js')).fuzzCommand as unknown as AnyCommand,
 };
 
 /** True when `name` is one of {@link COMMAND_NAMES}. */

@@ -25,6 +25,8 @@ export interface JournalEntry {
   recording?: string;
   /** Which step of a sequence (scenario stub or replayed recordings) the answer was, `"2/3"` (see `stepText`), when it was one. */
   step?: string;
+  /** Under `serve --fuzz`: the case of the generated answer (`42:meta/plugin:3`; see docs/fuzz.md). */
+  fuzz?: string;
 }
 
 /** What the journal keeps besides the entry, for the HAR export and the detail view. */

@@ -80,6 +80,10 @@ export function adminRouter(context: ServerContext): express.Router {
 
   router.use(stateRoutes(context)); // GET /state, POST /state/reset, GET|PUT /clock
 
+  router.get('/fuzz', (_req, res) => {
+    if (context.fuzz) return void res.json(context.fuzz.report());
+    res.status(404).json({ error: 'This server is not fuzzing: start it with "mockvideo serve --fuzz [SEED]".' });
+  });
   router.get('/scenarios', (_req, res) => {
     res.json({ active: context.active.scenario, scenarios: context.catalog.list().map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })) });
   });

@@ -7,6 +7,7 @@ import type { DeviceUrl } from './addresses.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from '../journal/journal.js';
 import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/policy.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
+import type { FuzzAnswers } from '../routes/fuzz.js';
 
 /** What a running mockvideo server does. */
 export type ServerMode = 'serve' | 'replay' | 'record';
@@ -37,6 +38,8 @@ export interface ServerContext {
   details: Record<string, string>;
   /** How devices reach this server (LAN, emulator, USB), once it listens; `GET /health` lists them for the dashboard. */
   deviceUrls?: DeviceUrl[];
+  /** The generated answers of `serve --fuzz` (`GET /__mockvideo/fuzz` reports them), when fuzzing. */
+  fuzz?: FuzzAnswers;
   /** Aborted when the server starts to shut down: long-lived answers (the dashboard's event stream) end then, instead of holding the shutdown up. */
   closing: AbortController;
 }

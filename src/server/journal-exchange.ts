@@ -5,7 +5,7 @@ import type { DeferredExchange, NewExchange } from '../journal/journal.js';
 import { journalView, keptBody, type JournalView } from '../journal/journal-view.js';
 import { decodeComponent, type NormalisationPolicy } from '../normalise/index.js';
 import { MATCH_HEADER, RECORDING_HEADER } from '../replay/headers.js';
-import { ANSWERED_BY_HEADER, FAULT_HEADER } from '../routes/index.js';
+import { ANSWERED_BY_HEADER, FAULT_HEADER, FUZZ_HEADER } from '../routes/index.js';
 import { STEP_HEADER } from '../state/client-state.js';
 import type { ServerContext } from './context.js';
 import { copyOneByte } from './one-byte.js';
@@ -223,6 +223,9 @@ function journalRecord(record: ExchangeRecord, path: string, search: string, req
   // Which step of a sequence the answer was (scenario stubs and replayed recordings).
   const step = sentHeader(headers, STEP_HEADER);
   if (step !== null) entry.step = step;
+  // Under `serve --fuzz`, the case of the generated answer.
+  const fuzzCase = sentHeader(headers, FUZZ_HEADER);
+  if (fuzzCase !== null) entry.fuzz = fuzzCase;
   return { entry, method: record.method, path, rawQuery, requestHeaders: view.requestHeaders, responseHeaders: view.responseHeaders, responseBody: view.responseBody };
 }
 

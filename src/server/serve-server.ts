@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type express from 'express';
-import { createRoutes } from '../routes/index.js';
+import { createRoutes, type FuzzAnswers } from '../routes/index.js';
 import { createServerContext, replaceCatalog, type ServerContext, type ServerContextOptions } from './context.js';
 import { deviceListener } from './device-host.js';
 import { listen, type RunningServer } from './listen.js';
@@ -24,6 +24,8 @@ export interface ServeServerOptions extends Omit<ServerContextOptions, 'mode'> {
    * Reload the scenario files of this folder when they change (see `watchScenarios`); a broken edit
    * keeps the last good scenarios serving. `onReload` hears each attempt, with the live version.
    */
+  /** Generated answers answer the operations (`serve --fuzz`): see `FuzzAnswers`. */
+  fuzz?: FuzzAnswers;
   watch?: { dir: string; onReload: (outcome: { ok: true; version: number } | { ok: false; error: Error; version: number }) => void };
 }
 
@@ -59,19 +61,20 @@ async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServ
  * @throws UnknownScenarioError for an unknown scenario; the listen error when the port is taken.
  */
 export async function startServeServer(options: ServeServerOptions): Promise<RunningServe> {
-  const { port, host, onRequest, before, listen: listenWith, engine = 'routes', watch, ...contextOptions } = options;
+  const { port, host, onRequest, before, listen: listenWith, engine = 'routes', watch, fuzz, ...contextOptions } = options;
   const context = createServerContext({ mode: 'serve', ...contextOptions });
+  if (fuzz) context.fuzz = fuzz;
   const scenarios = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
   const strictRequests = () => context.strictRequests;
   const expressHost = async () => {
-    const device = engine === 'msw' ? (await import('./msw-engine.js')).mswEngine((await import('../msw/handlers.js')).createScenarioHandlers(context.catalog, { ...scenarios, strictRequests })) : undefined;
+    const device = engine === 'msw' ? (await import('./msw-engine.js')).mswEngine((fuzz ? (await import('../msw/adapter.js')).routeHandlers({ scenarios, strictRequests, fuzz }) : (await import('../msw/handlers.js')).createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }))) : undefined;
     const { createApp } = await import('./app.js');
     return createApp({ context, ...(device ? { device } : {}), ...(before ? { before: await before(context) } : {}) });
   };
   const ready = engine === 'msw' ? await expressHost() : undefined;
   const listener = deviceListener({
     context,
-    ...(engine === 'routes' ? { routes: createRoutes({ scenarios, strictRequests, clock: context.responder.clock }) } : {}),
+    ...(engine === 'routes' ? { routes: createRoutes({ scenarios, strictRequests, clock: context.responder.clock, ...(fuzz ? { fuzz } : {}) }) } : {}),
     host: () => ready ?? expressHost(),
     ...(onRequest ? { onRequest } : {}),
   });

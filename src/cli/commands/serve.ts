@@ -10,8 +10,9 @@ import { holdYoungGeneration, keepHeapSmall } from '../heap.js';
 import { dashboardLine, logFindings, requestLogger, type OutputArgs } from '../output.js';
 import { adminTokenOption, engineOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
 import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
+import { fuzzAnswersOf, fuzzOptions, type FuzzArgs } from './fuzz.js';
 
-interface ServeArgs extends DeviceArgs, StateArgs {
+interface ServeArgs extends DeviceArgs, StateArgs, FuzzArgs {
   scenario: string;
   'scenarios-dir'?: string;
   port: number;
@@ -48,9 +49,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('engine', engineOption)
       .options(deviceOptions)
       .options(stateOptions)
+      .options(fuzzOptions)
       .example('$0 serve', 'Serve the default scenario on http://127.0.0.1:8787')
       .example('$0 serve --scenario gallery --port 0', 'Serve "gallery" on a free port')
       .example('$0 serve --fault meta/setting=status:500', 'Every meta/setting request answers HTTP 500')
+      .example('$0 serve --fuzz 42', 'Answer every operation with generated edge cases from seed 42 (case in x-mockvideo-fuzz)')
       .example('$0 serve --host 0.0.0.0', 'Serve devices on the network (an Android emulator uses http://10.0.2.2:8787)')
       .example('$0 serve --https --https-port 8443', 'HTTP on 8787 and HTTPS on 8443 with a generated certificate') as unknown as Argv<ServeArgs>,
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
@@ -67,6 +70,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       let started: StartedServers | undefined;
       const watchedDir = args.watch ? ((args.scenariosDir as string | undefined) ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined)) : undefined;
       const onRequest = requestLogger(args as unknown as OutputArgs);
+      const fuzzing = await fuzzAnswersOf(args);
       const { running, context } = await startServeServer({
         // Loaded with the HTTP host, on the first request that is not the device-facing surface.
         before: async (live) => {
@@ -85,6 +89,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         port: args.port,
         host: args.host,
         ...(onRequest ? { onRequest } : {}),
+        ...(fuzzing ? { fuzz: fuzzing.fuzz } : {}),
         ...(watchedDir
           ? {
               watch: {
@@ -102,6 +107,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       const scenario = context.active.scenario;
       process.stdout.write(`mockvideo serving scenario "${scenario}" at ${running.url}\n`);
       process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
+      if (fuzzing) process.stdout.write(`  fuzz: seed ${fuzzing.seed}${args.fuzzCase ? `, case ${args.fuzzCase}` : ''}: every operation gets a generated answer (case in x-mockvideo-fuzz; mockvideo fuzz show <case>)\n`);
       process.stdout.write(dashboardLine(running.url));
       process.stdout.write(`${started!.lines.join('\n')}\n`);
       for (const warning of started!.warnings) process.stderr.write(`${warning}\n`);

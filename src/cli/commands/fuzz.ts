@@ -1,0 +1,80 @@
+import type { ArgumentsCamelCase, Argv, CommandModule, Options } from 'yargs';
+import { MockvideoError } from '../../errors.js';
+import type { FuzzAnswers } from '../../routes/fuzz.js';
+import { exitWithError } from '../exit.js';
+
+/** The fuzz flags of `serve`. */
+export interface FuzzArgs {
+  fuzz?: string;
+  'fuzz-case'?: string;
+  'fuzz-beyond-observed'?: boolean;
+}
+
+/** The fuzz options of `serve`: `--fuzz [SEED]`, `--fuzz-case CASE`, `--fuzz-beyond-observed`. */
+export const fuzzOptions: Record<keyof FuzzArgs, Options> = {
+  fuzz: { type: 'string', describe: 'Answer every operation with a generated, contract-valid answer from this seed (random when none is given; printed at start)' },
+  'fuzz-case': { type: 'string', describe: 'Answer this case (from an x-mockvideo-fuzz header, e.g. 42:meta/plugin:3) every time for its operation; implies --fuzz' },
+  'fuzz-beyond-observed': { type: 'boolean', describe: 'With --fuzz: also vary what the seed only observed (diversion arrays, type, placement, ref, apk_url/cp_link)' },
+};
+
+/**
+ * The generated answers `serve` answers with, from its fuzz flags, or `undefined` without them.
+ * Loads the generator (and fast-check) only then. `seed` is the run's seed, for the start line.
+ * @throws MockvideoError (`MV_USAGE`) naming the flag for a seed or case that is none.
+ */
+export async function fuzzAnswersOf(args: FuzzArgs): Promise<{ fuzz: FuzzAnswers; seed: number } | undefined> {
+  const beyond = args['fuzz-beyond-observed'] ?? false;
+  if (args.fuzz === undefined && args['fuzz-case'] === undefined) {
+    if (beyond) throw new MockvideoError('MV_USAGE', '--fuzz-beyond-observed needs --fuzz [SEED]: add it, e.g. "mockvideo serve --fuzz 42 --fuzz-beyond-observed".');
+    return undefined;
+  }
+  const [{ fuzzAnswer, parseCase, parseSeed, randomSeed }, { FuzzAnswers }] = await Promise.all([import('../../fuzz/case.js'), import('../../routes/fuzz.js')]);
+  const usage = (flag: string, error: unknown) => new MockvideoError('MV_USAGE', `${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')}`);
+  let fixedCase;
+  try {
+    fixedCase = args['fuzz-case'] === undefined ? undefined : parseCase(args['fuzz-case']);
+  } catch (error) {
+    throw usage('--fuzz-case', error);
+  }
+  let seed: number;
+  try {
+    seed = args.fuzz !== undefined && args.fuzz !== '' ? parseSeed(args.fuzz) : (fixedCase?.seed ?? randomSeed());
+  } catch (error) {
+    throw usage('--fuzz', error);
+  }
+  return { fuzz: new FuzzAnswers({ seed, beyondObserved: beyond, ...(fixedCase ? { fixedCase } : {}), generate: fuzzAnswer }), seed };
+}
+
+interface ShowArgs {
+  action: string;
+  case: string;
+}
+
+/**
+ * `mockvideo fuzz show <case>`: prints the answer of a case (the body `serve --fuzz` sent with
+ * `x-mockvideo-fuzz: <case>`), byte for byte, then nothing else. Exit code 2 for a case that is none.
+ */
+export const fuzzCommand: CommandModule<object, ShowArgs> = {
+  command: 'fuzz <action> <case>',
+  describe: 'Print a generated answer by its case: fuzz show 42:meta/plugin:3',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('action', { type: 'string', choices: ['show'] as const, describe: 'What to do with the case' })
+      .positional('case', { type: 'string', describe: 'A case, as the x-mockvideo-fuzz header sends it: <seed>:<operation>:<call>[:beyond]' })
+      .example('$0 fuzz show 42:meta/plugin:3', 'Print the answer serve --fuzz 42 sent for the third meta/plugin call of a device')
+      .example('$0 fuzz show 42:meta/plugin:3 | jq .data', 'Look at its data') as unknown as Argv<ShowArgs>,
+  handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
+    try {
+      const { fuzzAnswer } = await import('../../fuzz/case.js');
+      let text: string;
+      try {
+        text = fuzzAnswer(args.case).text;
+      } catch (error) {
+        throw new MockvideoError('MV_USAGE', (error as Error).message.replace(/^\[mockvideo\] /, ''));
+      }
+      process.stdout.write(`${text}\n`);
+    } catch (error) {
+      exitWithError(error);
+    }
+  },
+};
