@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CommandModule } from 'yargs';
 import type { YargsFactory } from './yargs-loader.js';
+import { IDENTITY_PARAMETERS, SECRET_PARAMETERS } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
 
 /** The names a config file may have, in the order they are looked for in each folder. */
@@ -10,6 +11,46 @@ export const CONFIG_FILE_NAMES = ['mockvideo.config.json', 'mockvideo.config.mjs
 
 /** The prefix of environment variables that set flags: `MOCKVIDEO_PORT=9000` is `--port 9000`. */
 export const ENV_PREFIX = 'MOCKVIDEO_';
+
+/**
+ * Settings only the command line may give, each with why: a config file is found from the working
+ * folder upward (a cloned repository can bring one), and an environment variable is as easy to
+ * leave behind, so neither may send the real token elsewhere or store identifiers raw.
+ */
+export const COMMAND_LINE_ONLY: Readonly<Record<string, string>> = {
+  upstream: 'it decides where the real token and identifiers are sent',
+  'insecure-upstream': 'it stops checking who receives the real token',
+  'keep-identifiers': 'it writes real device identifiers into the recordings',
+};
+
+/** The protected parameter lists a config file or environment variable may only add to (the defaults always stay). */
+const PROTECTED_LISTS = { secret: SECRET_PARAMETERS, identity: IDENTITY_PARAMETERS } as const;
+
+/**
+ * The settings of a config file or of environment variables, made safe: `secret` and `identity`
+ * lists are added to the defaults instead of replacing them (a name the file makes `secret` leaves
+ * `identity`: it is protected either way). Flags on the command line still replace the defaults.
+ *
+ * @example protectedSettings({ identity: ['_uid'] }) // { identity: ['_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5', '_uid'] }
+ */
+export function protectedSettings(settings: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(settings.secret) && !Array.isArray(settings.identity)) return settings;
+  const secret = [...new Set([...PROTECTED_LISTS.secret, ...((settings.secret as string[] | undefined) ?? [])])];
+  const identity = [...new Set([...PROTECTED_LISTS.identity, ...((settings.identity as string[] | undefined) ?? [])])].filter((name) => !secret.includes(name));
+  return { ...settings, secret, identity };
+}
+
+/**
+ * Refuses a setting of {@link COMMAND_LINE_ONLY} (other than `false`) given by `source` (a config file, or `environment
+ * variable MOCKVIDEO_UPSTREAM`).
+ * @throws MockvideoError (`MV_USAGE`) naming the source, the setting, why, and the flag to use.
+ */
+function refuseCommandLineOnly(source: string, name: string, value: unknown): void {
+  const why = COMMAND_LINE_ONLY[name];
+  // `false` asks for the safe side: allowed anywhere.
+  if (why === undefined || value === false) return;
+  throw new MockvideoError('MV_USAGE', `${source}: "${name}" is taken from the command line only (${why}). Remove it there and pass --${name}${name === 'upstream' ? ' URL' : ''} on the command line.`);
+}
 
 /** Where a setting's value came from, highest precedence first. */
 export type SettingSource = 'flag' | 'env' | 'file' | 'default';
@@ -90,13 +131,15 @@ export async function loadConfigFile(file: string): Promise<Record<string, unkno
 }
 
 /**
- * Checks a config file's settings once, at start: every key must be a flag of some command, and
- * its value of the flag's kind (boolean, list of strings, or a single value).
+ * Checks a config file's settings once, at start: every key must be a flag of some command, not one
+ * of {@link COMMAND_LINE_ONLY}, and its value of the flag's kind (boolean, list of strings, or a
+ * single value).
  * @throws MockvideoError (`MV_USAGE`) naming the file, the setting and what is allowed.
  */
 export function checkConfig(file: string, settings: Record<string, unknown>, commands: readonly CommandOptions[]): void {
   const all = new Set(commands.flatMap((c) => [...c.keys]));
   for (const [name, value] of Object.entries(settings)) {
+    refuseCommandLineOnly(file, name, value);
     if (!all.has(name)) {
       throw new MockvideoError('MV_USAGE', `${file}: unknown setting "${name}". Settings are the flags of the commands: ${[...all].sort().join(', ')}.`);
     }
@@ -109,15 +152,21 @@ export function checkConfig(file: string, settings: Record<string, unknown>, com
   }
 }
 
-/** The settings environment variables give for a command's options: `MOCKVIDEO_JOURNAL_SIZE` → `journal-size`. */
+/**
+ * The settings environment variables give for a command's options: `MOCKVIDEO_JOURNAL_SIZE` →
+ * `journal-size`; `secret` and `identity` add to the defaults ({@link protectedSettings}).
+ * @throws MockvideoError (`MV_USAGE`) for a variable of a {@link COMMAND_LINE_ONLY} setting.
+ */
 export function envSettings(env: NodeJS.ProcessEnv, options: CommandOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of options.keys) {
-    const value = env[`${ENV_PREFIX}${key.toUpperCase().replace(/-/g, '_')}`];
+    const variable = `${ENV_PREFIX}${key.toUpperCase().replace(/-/g, '_')}`;
+    const value = env[variable];
     if (value === undefined) continue;
     out[key] = options.booleans.has(key) ? !['0', 'false', 'no', ''].includes(value.toLowerCase()) : options.arrays.has(key) ? value.split(',').filter(Boolean) : value;
+    refuseCommandLineOnly(`The environment variable ${variable}`, key, out[key]);
   }
-  return out;
+  return protectedSettings(out);
 }
 
 /**

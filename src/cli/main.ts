@@ -4,7 +4,7 @@ import { COMMAND_NAMES, commandStandIn, isCommandName, loadCommands, type AnyCom
 import { withFlagSuggestions } from './did-you-mean.js';
 import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
-import { ENV_PREFIX, checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, givenFlagNames, kebab, loadConfigFile, resolveSettings } from './config.js';
+import { ENV_PREFIX, checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, givenFlagNames, kebab, loadConfigFile, protectedSettings, resolveSettings } from './config.js';
 import { loadYargs } from './yargs-loader.js';
 
 /** `--config FILE` as given on the command line, read before yargs runs (it decides what yargs sees). */
@@ -89,6 +89,7 @@ export async function main(args?: string[]): Promise<void> {
     if (file) {
       fileSettings = await loadConfigFile(file);
       checkConfig(file, fileSettings, COMMAND_NAMES.map((name) => optionsOf(name)!));
+      fileSettings = protectedSettings(fileSettings);
     }
   } catch (error) {
     exitWithError(error);
@@ -102,7 +103,12 @@ export async function main(args?: string[]): Promise<void> {
   };
   // The first argument that names a command (a flag's value, like `--config x.json`, may come first).
   const invoked = argv.find(isCommandName) ?? '';
-  const layers = layersFor(invoked);
+  let layers: ReturnType<typeof layersFor> = { env: {}, file: {} };
+  try {
+    layers = layersFor(invoked);
+  } catch (error) {
+    exitWithError(error);
+  }
   const resolve = (command: string, flags: Record<string, unknown>) => {
     const known = optionsOf(command);
     if (!known) throw new Error(`--for must be one of ${COMMAND_NAMES.join(', ')}, got "${command}"`);

@@ -6,6 +6,7 @@
  */
 import pLimit from 'p-limit';
 import { Pool } from 'undici';
+import { API_PREFIX, isOperationName } from '../contract/core.js';
 import type { Answer } from './compare.js';
 
 /** Options of {@link createLiveClient}. */
@@ -27,7 +28,7 @@ export type LiveAnswer = ({ ok: true } & Answer) | { ok: false; error: string };
 
 /** A client of the live service: {@link LiveClient.get} a path and query; {@link LiveClient.close} when done. */
 export interface LiveClient {
-  /** GETs `target` (path and query string, e.g. `/api/g1/meta/cp?_st=…`) from the upstream; never rejects. */
+  /** GETs `target` (path and query string, e.g. `/api/g1/meta/cp?_st=…`) from the upstream; never rejects. A path other than exactly `/api/g1/<operation>` is not sent (an answer with `ok: false`). */
   get(target: string, headers?: Record<string, string>): Promise<LiveAnswer>;
   close(): Promise<void>;
 }
@@ -47,6 +48,9 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   let nextStart = 0;
   const timeoutMs = options.timeoutSeconds * 1000;
   const request = async (target: string, headers: Record<string, string>): Promise<LiveAnswer> => {
+    // Only the six operations' exact paths carry the real token: never a prefix, `..` or `//host`.
+    const path = target.split('?', 1)[0]!;
+    if (!path.startsWith(`${API_PREFIX}/`) || !isOperationName(path.slice(API_PREFIX.length + 1))) return { ok: false, error: `not sent: ${JSON.stringify(path)} is not exactly ${API_PREFIX}/<operation>` };
     // Start times spaced by 1/rate seconds, whatever the concurrency.
     const now = Date.now();
     const wait = Math.max(0, nextStart - now);

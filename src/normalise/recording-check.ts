@@ -5,7 +5,7 @@
  * with the schema (`parseRecording` in `recording-schema.ts`), whose messages name each problem.
  * @module
  */
-import { OPERATION_NAMES, operationOfPath } from '../contract/core.js';
+import { API_PREFIX, OPERATION_NAMES } from '../contract/core.js';
 import { MAX_LATENCY_MS } from '../latency/latency.js';
 import type { Recording, RecordingProblem } from './recording.js';
 
@@ -19,13 +19,14 @@ export type RecordingParser = (value: unknown, file: string) => RecordingParse;
 export const NOT_WELL_FORMED = 'not a well-formed recording (check it with the recording schema)';
 
 /**
- * The rules beyond the schema's shape, for a value of the schema's shape: the path is the
- * operation's, and the body is given exactly once (`body` or `bodyBase64`).
+ * The rules beyond the schema's shape, for a value of the schema's shape: the path is exactly the
+ * operation's (`/api/g1/<operation>`: no prefix, no `..`, no `//host`, no query, since drift sends
+ * the real token to it), and the body is given exactly once (`body` or `bodyBase64`).
  */
 export function recordingRules(recording: Recording, file: string): RecordingProblem[] {
   const problems: RecordingProblem[] = [];
-  if (operationOfPath(recording.request.path) !== recording.operation) {
-    problems.push({ file, path: 'request.path', message: `"${recording.request.path}" is not the path of operation ${recording.operation}` });
+  if (recording.request.path !== `${API_PREFIX}/${recording.operation}`) {
+    problems.push({ file, path: 'request.path', message: `"${recording.request.path}" is not the path of operation ${recording.operation}: expected exactly "${API_PREFIX}/${recording.operation}"` });
   }
   if ((recording.response.body === undefined) === (recording.response.bodyBase64 === undefined)) {
     problems.push({ file, path: 'response', message: 'expected exactly one of "body" (text) and "bodyBase64"' });

@@ -1,4 +1,4 @@
-import { SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/core.js';
+import { API_PREFIX, SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/core.js';
 import { PREFIX } from '../errors.js';
 import { storeBody, toBase64, toBinaryString, type StoredBody } from './body.js';
 import { redactCookieHeader, redactSetCookie } from './cookies.js';
@@ -308,7 +308,8 @@ export function buildRecording(exchange: Exchange, policy: NormalisationPolicy):
     operation,
     matchKey: key,
     recordedAt: exchange.recordedAt,
-    request: { method, path: parts.path, query: parts.query, headers: parts.requestHeaders },
+    // Exactly the operation's path, whatever prefix or spelling reached it: drift sends the token there.
+    request: { method, path: `${API_PREFIX}/${operation}`, query: parts.query, headers: parts.requestHeaders },
     response: { status: exchange.status, headers: parts.responseHeaders, ...parts.body },
   };
   return { recording, redactions: parts.redactions, leaks: parts.redactions.reduce((n, r) => n + r.count, 0) };

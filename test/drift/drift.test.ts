@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/contract/index.js';
@@ -111,6 +111,33 @@ describe('drift --upstream URL RECORDING_DIR', () => {
     expect(code).toBe(0);
     expect(service.received.slice(from).every((t) => new URLSearchParams(t.split('?')[1]).get('_st') === TOKEN)).toBe(true);
   }, 30_000);
+});
+
+describe('recording paths are exactly /api/g1/<operation> (drift sends the real token there)', () => {
+  it.each(['/evil/endpoint?x=1&next=/api/g1/meta/cp', '//127.0.0.2:9/api/g1/meta/cp', '/prefix/api/g1/meta/cp', '/api/g1/../meta/cp'])(
+    'a recording whose path is %j is refused by validate, replay and drift, and nothing is sent',
+    async (path) => {
+      const dir = tempDir('mockvideo-path-');
+      cpSync(session, dir, { recursive: true });
+      const [file] = readdirSync(join(dir, 'meta-cp'));
+      const recording = JSON.parse(readFileSync(join(dir, 'meta-cp', file!), 'utf8'));
+      recording.request.path = path;
+      writeFileSync(join(dir, 'meta-cp', file!), JSON.stringify(recording));
+      const problem = new RegExp(`meta-cp/${file} at request\\.path: .*is not the path of operation meta/cp: expected exactly "/api/g1/meta/cp"`);
+      const validate = await runCli(['validate', dir]);
+      expect(validate.code).toBe(1);
+      expect(validate.stdout + validate.stderr).toMatch(problem);
+      const replay = await runCli(['replay', dir, '--port', '0', '--no-watch']);
+      expect(replay.code).not.toBe(0);
+      expect(replay.stderr).toMatch(problem);
+      const from = service.received.length;
+      const live = await drift(['--upstream', service.url, '--query-file', queryFile, dir]);
+      expect(live.code).not.toBe(0);
+      expect(live.stderr).toMatch(problem);
+      expect(service.received.length).toBe(from);
+    },
+    30_000,
+  );
 });
 
 describe('drift --upstream: limits and failures', () => {

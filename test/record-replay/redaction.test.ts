@@ -61,6 +61,34 @@ describe('normalisation lists from flags and a config file', () => {
     }
   });
 
+  it('a config file may add protected names but never remove the defaults: record still stores neither the token nor _sdevid', async () => {
+    // A data-only file that lists other names as secret and identity, and asks to keep identifiers.
+    const config = join(tempDir(), 'weaken.json');
+    writeFileSync(config, JSON.stringify({ secret: ['_other'], identity: ['_uid'] }));
+    const path = `${clientPathWith('meta/cp', { _st: TOKEN_RAW, _sdevid: SDEVID })}&_uid=user-identifier-1234&_other=other-secret-5678`;
+    const { dir } = await recordSession(upstream.url, [path], ['--config', config]);
+    const [file] = recordingFiles(dir);
+    for (const raw of [TOKEN_RAW, SDEVID, 'user-identifier-1234', 'other-secret-5678']) expect(file!.text).not.toContain(raw);
+    const { query } = JSON.parse(file!.text).request;
+    expect(query).toContainEqual(['_st', '<SERVICE_TOKEN>']);
+    expect(query).toContainEqual(['_sdevid', '<REDACTED>']);
+    expect(query).toContainEqual(['_uid', '<REDACTED>']);
+    expect(query).toContainEqual(['_other', '<SERVICE_TOKEN>']);
+  });
+
+  it('keep-identifiers is taken from the command line only: a config file or environment variable saying true is refused, naming it', async () => {
+    const config = join(tempDir(), 'keep.json');
+    writeFileSync(config, JSON.stringify({ 'keep-identifiers': true }));
+    const { runCli } = await import('../support/cli.js');
+    const fromFile = await runCli(['record', '--upstream', upstream.url, '--out', tempDir(), '--config', config, '--port', '0']);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toMatch(/^\[mockvideo\] .*keep\.json: "keep-identifiers" is taken from the command line only \(it writes real device identifiers into the recordings\)\. Remove it there and pass --keep-identifiers on the command line\.$/m);
+    const fromEnv = await runCli(['record', '--upstream', upstream.url, '--out', tempDir(), '--port', '0'], { env: { MOCKVIDEO_KEEP_IDENTIFIERS: '1' } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/The environment variable MOCKVIDEO_KEEP_IDENTIFIERS: "keep-identifiers" is taken from the command line only/);
+    expect(fromEnv.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('refuses a config file with an unknown setting, naming it', async () => {
     const config = join(tempDir(), 'bad.json');
     writeFileSync(config, JSON.stringify({ volatil: ['_nonce'] }));

@@ -82,3 +82,30 @@ describe('a bad config file', () => {
     expect(stderr).toMatch(message);
   });
 });
+
+describe('settings that send the real token somewhere are taken from the command line only', () => {
+  it.each([
+    [{ upstream: 'http://127.0.0.1:9' }, 'upstream', /it decides where the real token and identifiers are sent\)\. Remove it there and pass --upstream URL on the command line\./],
+    [{ 'insecure-upstream': true }, 'insecure-upstream', /it stops checking who receives the real token\)\. Remove it there and pass --insecure-upstream on the command line\./],
+  ])('a config file with %j stops drift and record at start (exit 2), naming the file and the setting, before any request', async (settings, name, why) => {
+    const cwd = project(settings);
+    for (const argv of [['drift', 'recordings'], ['record', '--out', 'recordings', '--upstream', 'http://127.0.0.1:9']]) {
+      const { code, stderr } = await runCli(argv, { cwd });
+      expect(code).toBe(2);
+      expect(stderr).toMatch(new RegExp(`^\\[mockvideo\\] .*mockvideo\\.config\\.json: "${name}" is taken from the command line only \\(`, 'm'));
+      expect(stderr).toMatch(why);
+    }
+  });
+
+  it('so does MOCKVIDEO_UPSTREAM', async () => {
+    const { code, stderr } = await runCli(['drift', 'recordings'], { env: { MOCKVIDEO_UPSTREAM: 'http://127.0.0.1:9' } });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^\[mockvideo\] The environment variable MOCKVIDEO_UPSTREAM: "upstream" is taken from the command line only/m);
+  });
+
+  it('"insecure-upstream": false (the safe side) is allowed in a file', async () => {
+    const { code } = await runCli(['scenarios'], { cwd: project({ 'insecure-upstream': false, 'keep-identifiers': false }) });
+    expect(code).toBe(0);
+  });
+});
+

@@ -5,7 +5,7 @@ import type { NamedRecording } from '../../normalise/index.js';
 import { EXIT, exitWithError } from '../exit.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { scenariosDirOption } from '../options.js';
-import { insecureUpstreamOption, upstreamTimeoutOption, upstreamUrl } from './record.js';
+import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
 interface DriftArgs extends NormaliseArgs {
   dirs: string[];
@@ -83,6 +83,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         report = driftOffline(await recordingsOf(dirs[0]!), await recordingsOf(dirs[1]!));
       } else {
         const upstream = upstreamUrl(args.upstream);
+        if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
         if ((args.scenario === undefined) === (dirs.length !== 1)) throw new MockvideoError('MV_USAGE', 'With --upstream, give either one recording folder or --scenario NAME.');
         let queryText: string | undefined;
         if (args.queryFile !== undefined) {
