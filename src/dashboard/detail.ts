@@ -72,6 +72,7 @@ export class RequestDetailView {
         ...(match ? fact('Match', match) : []),
         ...(detail.recording ? fact('Recording', detail.recording) : []),
         ...(step ? fact('Step', step) : []),
+        ...(detail.fuzz ? fact('Fuzz case', detail.fuzz) : []),
         ...fact('Fault', detail.fault ?? 'none'),
         ...fact('Duration', duration(detail.durationMs)),
       ),

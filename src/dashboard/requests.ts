@@ -46,15 +46,16 @@ export class RequestTable {
     const entries = state.visibleEntries();
     const replay = state.mode === 'replay';
     const steps = entries.some((e) => stepOf(e) !== null);
-    const columns = ['Time', 'Device', 'Operation', 'Status', ...(replay ? ['Match', 'Recording'] : ['Scenario']), ...(steps ? ['Step'] : []), 'Duration', 'Findings'];
+    const cases = entries.some((e) => e.fuzz !== undefined);
+    const columns = ['Time', 'Device', 'Operation', 'Status', ...(replay ? ['Match', 'Recording'] : ['Scenario']), ...(steps ? ['Step'] : []), ...(cases ? ['Case'] : []), 'Duration', 'Findings'];
     fill(byId('requests-head'), h('tr', {}, ...columns.map((c) => h('th', { scope: 'col', class: c === 'Duration' ? 'num' : undefined }, c))));
-    keepingFocus(this.#body, () => fill(this.#body, ...entries.slice(0, MAX_ROWS).map((e) => this.#row(e, replay, steps))));
+    keepingFocus(this.#body, () => fill(this.#body, ...entries.slice(0, MAX_ROWS).map((e) => this.#row(e, replay, steps, cases))));
     const n = entries.length;
     byId('requests-count').textContent = `${n} request${n === 1 ? '' : 's'}${state.selected === null ? '' : ' of this device'}`;
     byId('requests-empty').hidden = state.entries.size > 0;
   }
 
-  #row(entry: JournalEntry, replay: boolean, steps: boolean): HTMLTableRowElement {
+  #row(entry: JournalEntry, replay: boolean, steps: boolean, cases: boolean): HTMLTableRowElement {
     const findings = entry.findings.length;
     const device = this.#state.device(deviceOf(entry));
     const match = matchOf(entry, this.#state.mode);
@@ -67,6 +68,7 @@ export class RequestTable {
       h('td', {}, h('span', { class: `status ${statusClass(entry.status)}` }, entry.status === 0 ? 'none' : entry.status), entry.fault && h('span', { class: 'badge fault' }, `fault: ${entry.fault}`)),
       ...(replay ? [h('td', {}, match ? h('span', { class: `match ${match}` }, match) : '—'), h('td', { class: 'recording' }, entry.recording ? recordingName(entry.recording) : entry.scenario ? `scenario ${entry.scenario}` : '—')] : [h('td', {}, entry.scenario ?? '—')]),
       ...(steps ? [h('td', {}, stepOf(entry) ?? '—')] : []),
+      ...(cases ? [h('td', {}, entry.fuzz ? h('code', { class: 'fuzz-case' }, entry.fuzz) : '—')] : []),
       h('td', { class: 'num' }, duration(entry.durationMs)),
       h('td', {}, findings ? h('span', { class: 'badge warn', title: entry.findings.map((f) => f.message).join('\n') }, `${findings} finding${findings === 1 ? '' : 's'}`) : h('span', { class: 'muted' }, 'none')),
     );

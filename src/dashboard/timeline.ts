@@ -86,6 +86,9 @@ export class Timeline {
         h('a', { class: 'button secondary small', href: harUrl({ ids: burst.ids }), download: `mockvideo-start-up-${burst.ids[0]}.har`, 'aria-label': `HAR of the ${what.toLowerCase()} at ${clockTime(new Date(burst.start).toISOString())}` }, 'HAR'),
       ),
       failed.length ? h('ul', { class: 'burst-rules' }, ...failed.map((r) => h('li', {}, h('code', {}, r.rule), ' ', r.message))) : null,
+      burst.suspect
+        ? h('p', { class: 'suspect' }, 'Suspect: the generated answer ', h('code', {}, burst.suspect), ' came last before the app broke off. Replay it: ', h('code', {}, `mockvideo serve --fuzz-case ${burst.suspect}`))
+        : null,
       h('div', { class: 'axis', 'aria-hidden': 'true' }, h('span', {}, '0'), h('span', {}, duration(span / 2)), h('span', {}, duration(span))),
       h('ol', { class: 'bars' }, ...items.map((item) => (item.kind === 'request' ? this.#bar(item.entry, item.at - start, span) : this.#record(item.record, item.at - start, span)))),
     );
@@ -99,7 +102,7 @@ export class Timeline {
     const match = matchOf(entry, this.#state.mode);
     const step = stepOf(entry);
     const status = entry.status === 0 ? 'none' : String(entry.status);
-    const label = [`Request ${entry.id}`, entry.operation, `status ${status}`, entry.fault && `fault ${entry.fault}`, findings && `${findings} finding${findings === 1 ? '' : 's'}`, match && `match ${match}`, entry.recording, step && `step ${step}`, `+${duration(offset)}`, `took ${duration(entry.durationMs)}`].filter(Boolean).join(', ');
+    const label = [`Request ${entry.id}`, entry.operation, `status ${status}`, entry.fault && `fault ${entry.fault}`, findings && `${findings} finding${findings === 1 ? '' : 's'}`, match && `match ${match}`, entry.recording, step && `step ${step}`, entry.fuzz && `case ${entry.fuzz}`, `+${duration(offset)}`, `took ${duration(entry.durationMs)}`].filter(Boolean).join(', ');
     return h(
       'li',
       { class: ['bar-row', `status-${statusClass(entry.status)}`, entry.fault ? 'fault' : '', findings ? 'with-findings' : ''].join(' ').trim() },

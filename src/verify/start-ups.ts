@@ -19,6 +19,21 @@ export interface StartUpVerdict {
   ok: boolean;
   /** The rules that apply (for a recommendation burst: only `requests-keep-the-contract`). */
   rules: RuleResult[];
+  /**
+   * Under `serve --fuzz`, for a start-up that breaks a rule: the case of the last generated answer
+   * it got (`42:meta/plugin:3`), the suspect: an app that crashes on an answer stops calling, or
+   * starts again. See {@link fuzzSuspect}.
+   */
+  suspect?: string;
+}
+
+/**
+ * The suspect of a start-up that broke verify's rules: the case (`fuzz` of the journal entry) of
+ * the last generated answer it got, or `undefined` when none of its answers was generated.
+ */
+export function fuzzSuspect(entries: readonly JournalEntry[]): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.fuzz !== undefined) return entries[i]!.fuzz;
+  return undefined;
 }
 
 /**
@@ -32,13 +47,16 @@ export function startUpVerdicts(entries: readonly JournalEntry[], quietGapSecond
     const report = verifyJournal(burst.entries, quietGapSeconds);
     const rules = burst.startUp ? report.rules : report.rules.filter((r) => r.rule === 'requests-keep-the-contract');
     const arrivals = burst.entries.map((e) => Date.parse(e.time));
+    const ok = rules.every((r) => r.ok);
+    const suspect = burst.startUp && !ok ? fuzzSuspect(burst.entries) : undefined;
     return {
+      ...(suspect !== undefined ? { suspect } : {}),
       device: burst.device,
       ids: burst.entries.map((e) => e.id),
       start: Math.min(...arrivals),
       end: Math.max(...burst.entries.map((e, i) => arrivals[i]! + e.durationMs)),
       startUp: burst.startUp,
-      ok: rules.every((r) => r.ok),
+      ok,
       rules,
     };
   });
