@@ -2,12 +2,7 @@
 // bin/mockvideo.js runs. The bundle is split at every lazy `import()` of dist/cli/main.js's graph
 // (a command, the Express host, a download library), so a start loads what the modules of dist/cli
 // would load, in fewer files: each ES module is one lookup, one asynchronous read, one compile and
-// one link. Packages stay outside, but for the three small ones every start loads (IN_BUNDLE) and
-// yargs' own modules (yargs.js, below): `serve` loads 50 ES modules (41 files of the bundle, none
-// of node_modules) where the modules of dist/cli and yargs' files were about 140. CPU time to the
-// first answer, spawns side by side: the bundle took it 132 -> 124 ms (serve) and 145 -> 135 ms
-// (replay of 10 recordings), yargs in one file and the three packages about 9 ms more
-// (docs/performance.md).
+// one link. Packages stay outside, but for the three small ones every start loads (IN_BUNDLE).
 //
 // The bundle sits two folders below the package root, like every module of dist/<area>/, so paths
 // made from `import.meta.url` (the shipped scenarios, the dashboard, createRequire) stay right.
@@ -15,8 +10,7 @@
 // test/perf/lazy-dependencies.test.ts (what a start loads, by module), and
 // dist/cli-bundle/THIRD-PARTY-LICENSES.txt the licences of the packages whose code it holds.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -45,47 +39,13 @@ const cli = await build({
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'error',
-  // src/cli/yargs-loader.ts imports yargs' own modules from this file when it is there (see below).
-  define: { MOCKVIDEO_YARGS_FILE: JSON.stringify('./yargs.js') },
 });
 
-// yargs' own modules, as yargs-loader.ts loads them (its factory, process-argv, and the
-// yargs-parser, escalade, get-caller-file and y18n of yargs' shim), in one file of the bundle
-// instead of 25: each module a start loads is one more lookup, read, compile and link. Built from
-// the yargs this package installs (package.json takes its patch releases only); its locales are
-// still read from the installed package.
-const require = createRequire(import.meta.url);
-const yargsRoot = dirname(require.resolve('yargs/package.json'));
-const yargsShim = join(yargsRoot, 'lib', 'platform-shims', 'esm.mjs');
-const from = (file) => JSON.stringify(file);
-const yargs = await build({
-  stdin: {
-    contents: [
-      `export { YargsFactory } from ${from(join(yargsRoot, 'build', 'lib', 'yargs-factory.js'))};`,
-      `export { getProcessArgvBin, hideBin } from ${from(join(yargsRoot, 'build', 'lib', 'utils', 'process-argv.js'))};`,
-      // Resolved from yargs' shim, as it imports them (their ES module builds, where they have one).
-      `export { default as Parser } from 'yargs-parser';`,
-      `export { default as escalade } from 'escalade/sync';`,
-      `export { default as getCallerFile } from 'get-caller-file';`,
-      `export { default as y18n } from 'y18n';`,
-    ].join('\n'),
-    resolveDir: dirname(yargsShim),
-    loader: 'js',
-  },
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  outfile: join(out, 'yargs.js'),
-  legalComments: 'inline',
-  metafile: true,
-  logLevel: 'error',
-});
 const packagesIn = (outputs) => new Set(Object.values(outputs).flatMap((output) => Object.keys(output.inputs)).map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1]).filter(Boolean));
 const stray = [...packagesIn(cli.metafile.outputs)].filter((name) => !IN_BUNDLE.includes(name) && !FUZZ_BUNDLE.includes(name));
 if (stray.length) throw new Error(`bundle-cli: ${stray.join(', ')} bundled; name each in package.json's dependencies (or in IN_BUNDLE)`);
 // The licences of the packages bundled (their code ships inside dist/cli-bundle/), next to it.
-const bundled = [...new Set([...packagesIn(cli.metafile.outputs), ...packagesIn(yargs.metafile.outputs)])].sort();
+const bundled = [...packagesIn(cli.metafile.outputs)].sort();
 const licenceOf = (name) => {
   const dir = join(root, 'node_modules', name);
   const file = readdirSync(dir).find((entry) => /^licen[cs]e/i.test(entry));
@@ -94,7 +54,7 @@ const licenceOf = (name) => {
 };
 writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), `Packages bundled into this folder by scripts/bundle-cli.mjs, with their licences.\n\n${bundled.map(licenceOf).join('\n---\n\n')}`);
 const modules = {};
-for (const [file, output] of [...Object.entries(cli.metafile.outputs), ...Object.entries(yargs.metafile.outputs)]) {
+for (const [file, output] of Object.entries(cli.metafile.outputs)) {
   if (!file.endsWith('.js')) continue;
   modules[relative(out, join(root, file)).split('\\').join('/')] = Object.keys(output.inputs).filter((input) => input !== '<stdin>').map((input) => relative(dist, join(root, input)).split('\\').join('/')).sort();
 }

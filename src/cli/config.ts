@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CommandModule } from 'yargs';
-import type { YargsFactory } from './yargs-loader.js';
+import type { Argv, CommandModule } from 'yargs';
 import { IDENTITY_PARAMETERS, SECRET_PARAMETERS } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
 
@@ -11,6 +10,9 @@ export const CONFIG_FILE_NAMES = ['mockvideo.config.json', 'mockvideo.config.mjs
 
 /** The prefix of environment variables that set flags: `MOCKVIDEO_PORT=9000` is `--port 9000`. */
 export const ENV_PREFIX = 'MOCKVIDEO_';
+
+/** What the default export of `yargs` is: makes a yargs instance that parses `argv`. */
+export type YargsFactory = (argv?: readonly string[], cwd?: string) => Argv;
 
 /**
  * Settings only the command line may give, each with why: a config file is found from the working
@@ -72,7 +74,7 @@ export interface CommandOptions {
   aliases?: Record<string, string[]>;
 }
 
-/** Reads a command module's options by building it on a throwaway yargs instance made by `yargs` (see `loadYargs`). */
+/** Reads a command module's options by building it on a throwaway yargs instance made by `yargs`. */
 export function commandOptions(command: CommandModule<object, never>, yargs: YargsFactory): CommandOptions {
   const y = yargs([]);
   const built = (typeof command.builder === 'function' ? command.builder(y as never) : y) ?? y;

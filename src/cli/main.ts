@@ -1,11 +1,11 @@
-import type { Argv } from 'yargs';
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
 import { PREFIX } from '../errors.js';
 import { COMMAND_NAMES, commandStandIn, isCommandName, loadCommands, type AnyCommand } from './command-list.js';
 import { withFlagSuggestions } from './did-you-mean.js';
 import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
 import { ENV_PREFIX, checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, givenFlagNames, kebab, loadConfigFile, protectedSettings, resolveSettings } from './config.js';
-import { loadYargs } from './yargs-loader.js';
 
 /** `--config FILE` as given on the command line, read before yargs runs (it decides what yargs sees). */
 function configFlag(argv: readonly string[]): string | undefined {
@@ -46,9 +46,6 @@ const completionHelpCommand: AnyCommand = {
  * command prints the problem and the usage and exits with code 2.
  */
 export async function main(args?: string[]): Promise<void> {
-  // Help text is rendered only for --help, -h and `help` (cliui and string-width load only then: see loadYargs).
-  const given = args ?? process.argv.slice(2);
-  const { yargs, hideBin } = await loadYargs({ renderHelp: given.some((a) => a === '--help' || a === '-h' || a === 'help') });
   const argv = args ?? hideBin(process.argv);
   const asksHelp = argv.some((a) => a === '--help' || a === '-h');
   // `mockvideo scenarios | head`: a closed pipe ends the output, not the process with a stack trace.

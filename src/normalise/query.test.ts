@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ESCAPED_NAME, decodeComponent, nameEnd, parseQuery, splitQuery } from './query.js';
+import { decodeComponent, parseQuery, splitQuery } from './query.js';
 
 describe('splitQuery', () => {
   it('keeps order, repeated names and encoding as sent', () => {
@@ -34,15 +34,3 @@ describe('decodeComponent', () => {
   });
 });
 
-describe('nameEnd', () => {
-  it('gives the offset of the pair name\'s "=", -1 without one, ESCAPED_NAME for a name with % or +', () => {
-    const query = 'ref=&_ts=17&flag&%5Fst=x&a+b=1&v=%2B';
-    expect(nameEnd(query, 0, 4)).toBe(3);
-    expect(nameEnd(query, 5, 11)).toBe(8);
-    expect(nameEnd(query, 12, 16)).toBe(-1);
-    expect(nameEnd(query, 17, 24)).toBe(ESCAPED_NAME);
-    expect(nameEnd(query, 25, 30)).toBe(ESCAPED_NAME);
-    // An escape in the value does not count: the name ends first.
-    expect(nameEnd(query, 31, query.length)).toBe(32);
-  });
-});

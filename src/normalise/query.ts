@@ -4,45 +4,6 @@
  */
 export type RawPair = readonly [name: string, value: string];
 
-/** A parameter name with a percent-escape or a `+` (so its decoded name differs from the text). */
-const ENCODED_NAME = /(?:^|&)[^=&]*[%+]/;
-
-/**
- * True when a parameter name of the raw query `search` (without `?`) is written with an escape or a
- * `+`: its decoded name is not its text, so a textual look at the names (`_ts=`) cannot be trusted.
- *
- * @example hasEncodedName('_region=IN&%5Fts=1') // true
- */
-export function hasEncodedName(search: string): boolean {
-  return ENCODED_NAME.test(search);
-}
-
-/**
- * Whether `text` has `piece` at offset `at`. A slice compared with `===` (a memory compare):
- * `startsWith(piece, at)` compares character by character once optimised, ~8 times slower for a
- * query's length (measured on Node 20).
- */
-export function textAt(text: string, at: number, piece: string): boolean {
-  return text.slice(at, at + piece.length) === piece;
-}
-
-/** {@link nameEnd}'s answer for a pair whose name holds `%` or `+`: only its decoded form says which parameter it is. */
-export const ESCAPED_NAME = -2;
-
-/**
- * Where the name of the pair `text[at, next)` of a raw query ends: the offset of its `=`, `-1` when
- * the pair has none, or {@link ESCAPED_NAME} when the name holds `%` or `+` (it must be decoded to
- * be read). Scans by offsets, makes no string: for the per-request query scans of findings and replay.
- */
-export function nameEnd(text: string, at: number, next: number): number {
-  for (let i = at; i < next; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 61 /* = */) return i;
-    if (c === 37 /* % */ || c === 43 /* + */) return ESCAPED_NAME;
-  }
-  return -1;
-}
-
 /**
  * Splits a raw query string (with or without the leading `?`) into `[name, value]` pairs in the
  * order sent, repeated names kept (`ref=&ref=app` → two pairs). Values stay encoded; a pair without

@@ -1,12 +1,12 @@
 import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, buildRecording, resolvePolicy, splitQuery, type NamedRecording } from '../normalise/index.js';
+import { DEFAULT_POLICY, buildRecording, splitQuery, type NamedRecording } from '../normalise/index.js';
 import { ClientStates } from '../state/client-state.js';
 import { createReplayHandlers } from '../msw/replay-handlers.js';
 import { formatNearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from './recording-source.js';
-import { MAX_KNOWN_QUERIES, Replayer } from './replayer.js';
+import { Replayer } from './replayer.js';
 
 const COMMON = '_region=IN&_model=Redmi%20Note&_nonce=1&_ts=2&_st=SECRET-PLACEHOLDER&_sdevid=abc123abc123';
 
@@ -191,53 +191,6 @@ describe('Replayer over recordings indexed by reference', () => {
     replayer.replaceRecordings(recordings);
     expect(exactOf(replayer.find('GET', '/api/g1/meta/cp', COMMON.replace('_region', '%5Fregion')))?.entry.name).toBe('meta-cp/d-000.json');
     expect(exactOf(replayer.find('GET', '/api/g1/meta/cp', COMMON.replace('_region', '%5Fregion')))?.entry.name).toBe('meta-cp/d-000.json');
-  });
-
-  it('findOfOperation() with the caller\'s query key gives what find() gives: exact, sequences, nearest, miss, forgetting, HEAD', () => {
-    // The key as the routes make it (volatileFreeQuery): the query with its _nonce and _ts values taken out.
-    const keyOf = (search: string) => search.replace(/(^|&)_nonce=[^&]*/g, '$1_nonce=').replace(/(^|&)_ts=[^&]*/g, '$1_ts=');
-    const queries = [COMMON, COMMON.replace('_nonce=1', '_nonce=7'), COMMON.replace('_ts=2', '_ts=9'), `ref=&is_from_gallery=false&${COMMON}&ref=app`, 'other=1', `${COMMON}&_region=DE`];
-    for (const mode of ['strict', 'nearest'] as const) {
-      const plain = new Replayer(recordings, { match: mode });
-      const keyed = new Replayer(recordings, { match: mode });
-      const answers = (replayer: Replayer, withKey: boolean) =>
-        [...queries, ...queries].flatMap((search) =>
-          (['GET', 'HEAD'] as const).map((method) => {
-            const operation = search.startsWith('ref=') ? 'localplay/diversion' : 'meta/setting';
-            const outcome = withKey ? replayer.findOfOperation(method, operation, search, mode, undefined, keyOf(search)) : replayer.find(method, `/api/g1/${operation}`, search, mode);
-            return outcome.kind === 'miss' ? 'miss' : 'entry' in outcome ? `${outcome.kind} ${outcome.entry.name}` : outcome.kind;
-          }),
-        );
-      expect(answers(keyed, true)).toEqual(answers(plain, false));
-      // Forgotten when the recordings change, as find() forgets.
-      keyed.replaceRecordings(recordings.slice(0, 2));
-      expect(keyed.findOfOperation('GET', 'meta/setting', COMMON, 'strict', undefined, keyOf(COMMON)).kind).toBe('miss');
-    }
-  });
-
-  it('findOfOperation() with query keys answers the same past MAX_KNOWN_QUERIES remembered queries (forgotten at once, for every operation)', () => {
-    const replayer = new Replayer(recordings, { match: 'strict' });
-    // Each device's query is another key; _sdevid is left out of matching, so every one matches exactly.
-    const ask = (operation: 'meta/cp' | 'meta/setting', device: number) => {
-      const search = `${COMMON}&_sdevid=d${device}`;
-      const outcome = replayer.findOfOperation('GET', operation, search, 'strict', undefined, search);
-      return outcome.kind === 'exact' ? outcome.entry.name.split('/')[0] : outcome.kind;
-    };
-    for (let device = 0; device < MAX_KNOWN_QUERIES + 10; device++) {
-      expect(ask('meta/cp', device)).toBe('meta-cp');
-      if (device % 100 === 0) expect(ask('meta/setting', device)).toBe('meta-setting');
-    }
-    // Past the bound, again: the first keys of each operation were forgotten and are found afresh.
-    expect(ask('meta/setting', 0)).toBe('meta-setting');
-    expect(ask('meta/cp', 0)).toBe('meta-cp');
-    expect(ask('meta/cp', 0)).toBe('meta-cp');
-  });
-
-  it('findOfOperation() ignores the query key when the policy matches on _ts (the key leaves its value out)', () => {
-    const policy = resolvePolicy({ volatile: ['_nonce'] });
-    const replayer = new Replayer(new RecordingIndex([named('meta-cp/t-000.json', '/api/g1/meta/cp', '_region=IN&_ts=5', 'five')], policy), { match: 'strict' });
-    expect(replayer.findOfOperation('GET', 'meta/cp', '_region=IN&_ts=5', 'strict', undefined, '_region=IN&_ts=').kind).toBe('exact');
-    expect(replayer.findOfOperation('GET', 'meta/cp', '_region=IN&_ts=6', 'strict', undefined, '_region=IN&_ts=').kind).toBe('miss');
   });
 
   it('a folder reloaded with replaceRecordings answers from the new index and starts sequences again', async () => {

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.js';
-import { keyedQueryFindings, queryFindings, volatileFreeQuery, type Finding } from '../findings/index.js';
+import { queryFindings, type Finding } from '../findings/index.js';
 import { MATCH_HEADER } from '../replay/headers.js';
 import type { NearMissReport } from '../replay/near-miss.js';
 import type { Replayer, ReplayOutcome } from '../replay/replayer.js';
@@ -126,10 +126,10 @@ export function createRoutes(options: RoutesOptions): Routes {
   const downloadsNow = (source: ScenarioAnswerSource) =>
     (downloads ??= import('./downloads.js').then(({ Downloads }) => (downloads = new Downloads(() => source.responder.catalog))));
 
-  const replayOperation = (request: RouteRequest, route: OperationRoute, findings: readonly Finding[], replayRoutes: ReplayRoutes, queryKey: string | undefined): Plan | Promise<Plan> => {
+  const replayOperation = (request: RouteRequest, route: OperationRoute, findings: readonly Finding[], replayRoutes: ReplayRoutes): Plan | Promise<Plan> => {
     const { replayer } = replayRoutes;
     const mode = replayRoutes.recordMissing || replayRoutes.fallback ? 'strict' : replayer.match;
-    const outcome = replayer.findOfOperation(request.method, route.operation, request.query, mode, request.address, queryKey);
+    const outcome = replayer.findOfOperation(request.method, route.operation, request.query, mode, request.address);
     if (outcome.kind === 'exact') return recordingPlan(recordings!, route, findings, outcome)!;
     if (replayRoutes.recordMissing) return { kind: 'pass', route, findings };
     if (!replayRoutes.fallback) return recordingPlan(recordings!, route, findings, outcome) ?? missPlan(replayRoutes, request, route, findings, outcome);
@@ -141,17 +141,14 @@ export function createRoutes(options: RoutesOptions): Routes {
   };
 
   const operation = (request: RouteRequest, route: OperationRoute): Plan | Promise<Plan> => {
-    // Replay makes one key of the query for the findings and the replayer's memo (a client's
-    // queries differ by their volatile values): one scan of the query, one string hashed.
     const nowSeconds = clock ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
-    const queryKey = replay ? volatileFreeQuery(request.query, nowSeconds) : undefined;
-    const findings = replay ? keyedQueryFindings(route.operation, request.query, hasBody(request.headers), nowSeconds, queryKey) : queryFindings(route.operation, request.query, hasBody(request.headers), nowSeconds);
+    const findings = queryFindings(route.operation, request.query, hasBody(request.headers), nowSeconds);
     if (strictRequests?.() && findings.length) return answer(route, findings, strictRequestsError(findings));
     if (record) return { kind: 'pass', route, findings };
     if (options.fuzz) return answer(route, findings, request.method === 'GET' || request.method === 'HEAD' ? options.fuzz.answer(route.operation, request.query, request.address) : methodNotAllowed(request.method, route.operation));
     if (replay) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return answer(route, findings, methodNotAllowed(request.method, route.operation));
-      return replayOperation(request, route, findings, replay, queryKey);
+      return replayOperation(request, route, findings, replay);
     }
     if (!scenarios) return { kind: 'none', route, findings };
     return scenarioPlan(scenarios, request, route, findings);

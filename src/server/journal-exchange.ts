@@ -8,7 +8,6 @@ import { MATCH_HEADER, RECORDING_HEADER } from '../replay/headers.js';
 import { ANSWERED_BY_HEADER, FAULT_HEADER, FUZZ_HEADER } from '../routes/index.js';
 import { STEP_HEADER } from '../state/client-state.js';
 import type { ServerContext } from './context.js';
-import { copyOneByte } from './one-byte.js';
 
 function headerRecord(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -97,6 +96,8 @@ function recordBuffer(): Buffer {
   return slab!.subarray(RECORD_BYTES * slabUsed, RECORD_BYTES * ++slabUsed);
 }
 
+const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+
 /**
  * Writes `text` at `at` of `bytes` as its length (2 bytes, little-endian) and its characters, one
  * byte each (latin1: Node gives request targets and header values so); returns where the next one
@@ -104,7 +105,8 @@ function recordBuffer(): Buffer {
  */
 function put(bytes: Buffer, at: number, text: string): number {
   const end = at + 2 + text.length;
-  if (end > bytes.length || copyOneByte(bytes, at + 2, text, 0x100) < 0) return -1;
+  if (end > bytes.length || NOT_LATIN1.test(text)) return -1;
+  bytes.write(text, at + 2, 'latin1');
   bytes[at] = text.length & 0xff;
   bytes[at + 1] = text.length >>> 8;
   return end;

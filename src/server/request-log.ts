@@ -1,6 +1,5 @@
 import { MATCH_HEADER } from '../replay/headers.js';
 import { ANSWERED_BY_HEADER, FAULT_HEADER, FINDINGS_HEADER } from '../routes/index.js';
-import { copyOneByte } from './one-byte.js';
 
 /** One served request, as the log line reports it. `durationMs` is in milliseconds. */
 export interface RequestLogEntry {
@@ -73,9 +72,7 @@ export class LineGatherer {
       room = chunk.length - 1;
       if (Buffer.byteLength(text) > room) return this.#write(Buffer.from(`${text}\n`));
     }
-    // ASCII (most lines) is copied byte for byte; other text is written as UTF-8.
-    const end = copyOneByte(chunk, this.#used, text, 0x80);
-    this.#used = end >= 0 ? end : this.#used + chunk.write(text, this.#used, room, 'utf8');
+    this.#used += chunk.write(text, this.#used, room, 'utf8');
     chunk[this.#used++] = 10;
     if (this.#used >= this.#flushBytes) this.flush();
     else if (this.#timer === undefined) {

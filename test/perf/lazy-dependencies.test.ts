@@ -12,11 +12,10 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /**
  * Packages only some commands or requests need: loading them at start-up slows every `serve` (see
- * docs/performance-notes.md, "Cold start"). Express, msw and http-middleware come with the Express host, on the first
+ * docs/performance.md). Express, msw and http-middleware come with the Express host, on the first
  * request the routes leave (admin API, dashboard); the image, ZIP and MD5 libraries with the first
  * download; pino with `--log json`; cli-progress with a progress bar; zod with
- * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate;
- * cliui and string-width, yargs' help rendering, with `--help` (see `loadYargs`).
+ * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate.
  */
 const ON_FIRST_USE = ['zod', 'cliui', 'string-width', 'undici', 'selfsigned', 'fast-png', 'jpeg-js', 'fflate', '@noble/hashes', 'content-disposition', 'chokidar', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
 
@@ -87,10 +86,10 @@ let loadedByMain: string[] | undefined;
 /** The files loading the CLI loads (measured once). */
 const mainFiles = () => (loadedByMain ??= filesLoadedBy(MAIN));
 
-/** The modules of dist/ in each file of the command line's bundle (scripts/bundle-cli.mjs writes it); yargs' own as `../node_modules/yargs/…`. */
+/** The modules of dist/ in each file of the command line's bundle (scripts/bundle-cli.mjs writes it). */
 const BUNDLED = JSON.parse(readFileSync(new URL('../../dist/cli-bundle/modules.json', import.meta.url), 'utf8')) as Record<string, string[]>;
 
-/** The packages among `files`; a file of the CLI's bundle counts as the modules it holds (yargs' are in `yargs.js`). */
+/** The packages among `files`; a file of the CLI's bundle counts as the modules it holds. */
 function packagesOf(files: readonly string[]): Set<string> {
   const modules = files.flatMap((file) => {
     const bundled = /\/dist\/cli-bundle\/(.+\.js)$/.exec(file)?.[1];
@@ -136,12 +135,8 @@ describe('serve start-up', () => {
   it('a plain `serve` (no scenario files of the user\'s own, no --fault) answers without loading zod', async () => {
     const files = await filesLoadedByServe([]);
     expect(packagesOf(files).has('zod')).toBe(false);
-    // Nor yargs' help rendering (see loadYargs).
-    expect(['cliui', 'string-width'].filter((name) => packagesOf(files).has(name))).toEqual([]);
-    // The check sees what serve loads: its own modules and yargs (one file of the bundle).
+    // The check sees what serve loads: its own modules and yargs.
     expect([ownModulesOf(files).has('server/device-host.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
-    // yargs' own modules come from the bundle's one file, not from its 22 files in node_modules.
-    expect([files.some((file) => file.endsWith('/dist/cli-bundle/yargs.js')), files.some((file) => file.includes('/node_modules/yargs/'))]).toEqual([true, false]);
   });
 
   it('a plain `serve` (no --https, --https-port, --cert) loads neither node:https, node:tls nor node:crypto, nor its certificate code', async () => {

@@ -1,12 +1,11 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The worker thread runs dist/'s modules: this file tests them as `mockvideo replay` runs them.
 import { MockvideoError } from '../../dist/errors.js';
-import { WORKER_INDEX_MIN_FILES, indexedInWorker, loadRecordingIndex, loadRecordingIndexInWorker } from '../../dist/storage/load-recordings.js';
+import { loadCheckedRecordingIndex } from '../../dist/storage/load-recordings.js';
 import { RecordingFileSource } from '../../dist/storage/recording-file-source.js';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
-import { DEFAULT_POLICY, formatRecording, matchKey, queryMultimap, splitQuery, type Recording } from '../../src/normalise/index.js';
+import { DEFAULT_POLICY, bodyBytes, formatRecording, matchKey, queryMultimap, splitQuery, type Recording } from '../../src/normalise/index.js';
 import { keyHash, operationFolder } from '../../src/storage/recording-names.js';
 import { runCli, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
@@ -14,9 +13,7 @@ import { getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream } from '../support/upstream.js';
 
-// A folder of at least WORKER_INDEX_MIN_FILES recordings is read and indexed in a worker thread,
-// which hands the main thread the index's typed arrays (RecordingIndex.data / RecordingIndex.of).
-// Here: 6 operations × 400 recordings that differ in `_uspace`, copied from a recorded session.
+// A large folder, as `mockvideo replay` loads it (dist/'s modules): 6 operations × 400 recordings that differ in `_uspace`, copied from a recorded session.
 
 const PER_OPERATION = 400;
 let small: string;
@@ -47,53 +44,45 @@ afterAll(() => removeTempDirs());
 
 const pathOf = (operation: OperationName, uspace: number) => clientPathWith(operation, { ...OTHER_SESSION, _uspace: String(uspace) });
 
-describe('replay of a large folder: indexed in a worker thread', () => {
-  it('is what loadCheckedRecordingIndex does for the large folder, not for a small one', () => {
-    expect(OPERATION_NAMES.length * PER_OPERATION).toBeGreaterThanOrEqual(WORKER_INDEX_MIN_FILES);
-    expect(indexedInWorker(large)).toBe(true);
-    expect(indexedInWorker(small)).toBe(false);
-    expect(indexedInWorker(join(large, 'missing'))).toBe(false);
-  });
-
-  it('gives the index the main thread gives: the same recordings, exact matches, nearest keys and cached responses', async () => {
+describe('replay of a large folder', () => {
+  it('loadCheckedRecordingIndex indexes every recording: exact matches, nearest keys and cached responses', async () => {
     const progress: number[][] = [];
-    const inWorker = await loadRecordingIndexInWorker(large, DEFAULT_POLICY, { onProgress: (done, total) => progress.push([done, total]) });
-    const inMain = loadRecordingIndex(large, DEFAULT_POLICY);
-    expect(inWorker.problems).toEqual([]);
-    expect([...inWorker.index.names()]).toEqual([...inMain.index.names()]);
-    expect(inWorker.index.size).toBe(OPERATION_NAMES.length * PER_OPERATION);
-    expect(inWorker.index.keyCount).toBe(inMain.index.keyCount);
+    const { index, problems } = await loadCheckedRecordingIndex(large, DEFAULT_POLICY, { onProgress: (done, total) => progress.push([done, total]) });
+    expect(problems).toEqual([]);
+    expect(index.size).toBe(OPERATION_NAMES.length * PER_OPERATION);
+    expect(index.keyCount).toBe(OPERATION_NAMES.length * PER_OPERATION);
     expect(progress.at(-1)).toEqual([2400, 2400]);
     for (const operation of OPERATION_NAMES) {
       for (const uspace of [0, 1, 199, PER_OPERATION - 1]) {
         const query = queryMultimap(splitQuery(pathOf(operation, uspace).split('?')[1]!), DEFAULT_POLICY);
-        expect(inWorker.index.find('GET', operation, query)?.map((r) => r.name)).toEqual([names.get(`${operation} ${uspace}`)]);
+        expect(index.find('GET', operation, query)?.map((r) => r.name)).toEqual([names.get(`${operation} ${uspace}`)]);
       }
       const unknown = queryMultimap(splitQuery(pathOf(operation, 100_000).split('?')[1]!), DEFAULT_POLICY);
-      expect(inWorker.index.find('GET', operation, unknown)).toBeUndefined();
-      const nearest = (index: typeof inMain.index) => index.closest(operation, unknown, 5).map(({ entry, count }) => `${entry.name} ${count}`);
-      expect(nearest(inWorker.index)).toEqual(nearest(inMain.index));
+      expect(index.find('GET', operation, unknown)).toBeUndefined();
+      const nearest = index.closest(operation, unknown, 5);
+      expect(nearest.map(({ count }) => count)).toEqual([1, 1, 1, 1, 1]);
+      // Ties in recorded order (file name order): the first of the operation.
+      expect(nearest[0]!.entry.name).toBe(index.ofOperation(operation)[0]!.name);
     }
-    // The folder's responses fit the 8 MiB cache: the worker's cached ones are the main thread's.
-    const source = inWorker.index.source;
+    // The folder's responses fit the 8 MiB cache.
+    const source = index.source;
     expect(source).toBeInstanceOf(RecordingFileSource);
     expect((source as RecordingFileSource).cachedBytes).toBeGreaterThan(0);
-    expect((source as RecordingFileSource).cachedBytes).toBe((inMain.index.source as RecordingFileSource).cachedBytes);
-    const [first] = inWorker.index.find('GET', 'meta/cp', queryMultimap(splitQuery(pathOf('meta/cp', 7).split('?')[1]!), DEFAULT_POLICY))!;
-    const served = await inWorker.index.response(first!);
-    expect(Buffer.from(served.body).equals(Buffer.from((await inMain.index.response(inMain.index.lookup(first!.key)![0]!)).body))).toBe(true);
+    const [first] = index.find('GET', 'meta/cp', queryMultimap(splitQuery(pathOf('meta/cp', 7).split('?')[1]!), DEFAULT_POLICY))!;
+    const served = await index.response(first!);
+    const stored = JSON.parse(readFileSync(join(large, first!.name), 'utf8')) as Recording;
+    expect(Buffer.from(served.body).equals(Buffer.from(bodyBytes(stored.response)))).toBe(true);
   });
 
-  it('reports the problems of broken files as the main thread does, and a missing folder as a usage error', async () => {
+  it('reports the problems of broken files, and a missing folder as a usage error', async () => {
     const broken = tempDir();
     mkdirSync(join(broken, 'meta-cp'));
     writeFileSync(join(broken, 'meta-cp', '0123456789ab-000.json'), '{"operation": "meta/cp"');
     writeFileSync(join(broken, 'meta-cp', 'notes.json'), '{}');
-    const inWorker = await loadRecordingIndexInWorker(broken, DEFAULT_POLICY);
-    expect(inWorker.problems).toEqual(loadRecordingIndex(broken, DEFAULT_POLICY).problems);
-    expect(inWorker.problems.map((p) => p.file)).toEqual(['meta-cp/0123456789ab-000.json', 'meta-cp/notes.json']);
+    const { problems } = await loadCheckedRecordingIndex(broken, DEFAULT_POLICY);
+    expect(problems.map((p) => p.file)).toEqual(['meta-cp/0123456789ab-000.json', 'meta-cp/notes.json']);
     const missing = join(broken, 'nowhere');
-    const refused = await loadRecordingIndexInWorker(missing, DEFAULT_POLICY).catch((error: unknown) => error);
+    const refused = await loadCheckedRecordingIndex(missing, DEFAULT_POLICY).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(MockvideoError);
     expect((refused as MockvideoError).code).toBe('MV_USAGE');
     expect((refused as MockvideoError).message).toBe(`[mockvideo] Cannot read the recording folder ${missing}: ENOENT. Record one with "mockvideo record --upstream URL --out ${missing}".`);
@@ -134,7 +123,7 @@ describe('replay of a large folder: indexed in a worker thread', () => {
     const original = readFileSync(file, 'utf8');
     try {
       const recording = JSON.parse(original) as Recording;
-      // Changes 150 ms apart: each is a reload (a worker thread) while the one before may still run.
+      // Changes 150 ms apart: each may come while the reload before still runs.
       for (let change = 1; change <= 4; change++) {
         writeFileSync(file, formatRecording({ ...recording, response: { ...recording.response, body: `{"change":${change}}` } }));
         await new Promise((resolve) => setTimeout(resolve, 150));

@@ -9,7 +9,6 @@ import type { Engine } from '../../server/serve-server.js';
 import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
 import { watchFolder } from '../../storage/watch-folder.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
-import { holdYoungGeneration, keepHeapSmall } from '../heap.js';
 import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { allowHostOption, engineOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, scenariosDirOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
@@ -61,8 +60,6 @@ export interface RunReplayOptions {
  * near-miss table of every request no recording answers.
  */
 export async function runReplay(options: RunReplayOptions): Promise<void> {
-  keepHeapSmall();
-  holdYoungGeneration();
   // The proxy's log lines only with --record-missing (record-server.js loads the recorder).
   const recorder = options.recordMissing ? await import('../../server/record-server.js') : undefined;
   const onRequest = requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false });
@@ -91,7 +88,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
   process.stdout.write(dashboardLine(running.url));
   if (options.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${running.port}\n`);
   if (options.recordMissing?.insecureUpstream) process.stderr.write(insecureUpstreamWarning(options.recordMissing.upstream));
-  // One reload at a time (a large folder's is a worker thread of about 2 s for 100,000 files), and
+  // One reload at a time (a large folder takes seconds to read), and
   // one more after it when the folder changed meanwhile; a reload followed by another is not applied.
   let reloading = false;
   let changedAgain = false;

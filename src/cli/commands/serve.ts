@@ -6,7 +6,6 @@ import { startServers, type StartedServers } from '../../server/start-servers.js
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
-import { holdYoungGeneration, keepHeapSmall } from '../heap.js';
 import { dashboardLine, logFindings, requestLogger, type OutputArgs } from '../output.js';
 import { adminTokenOption, engineOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
 import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
@@ -62,8 +61,6 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         const { DEFAULT_REPLAY_POLICY, runReplay } = await import('./replay.js');
         return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch, engine: args.engine as Engine, settings: stateSettings(args) });
       }
-      keepHeapSmall();
-      holdYoungGeneration();
       // The scenario parser, the fault schema and zod load only for scenario files of the user's own and --fault flags.
       const catalog = await loadServeCatalog(args.scenariosDir as string | undefined);
       const faults = args.fault?.length ? args.fault.map((await import('../../faults/plan.js')).parseFaultFlag) : [];
