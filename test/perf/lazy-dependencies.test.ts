@@ -17,7 +17,7 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
  * download; pino with `--log json`; cli-progress with a progress bar; zod with
  * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate.
  */
-const ON_FIRST_USE = ['zod', 'cliui', 'string-width', 'undici', 'selfsigned', 'fast-png', 'jpeg-js', 'fflate', '@noble/hashes', 'content-disposition', 'chokidar', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
+const ON_FIRST_USE = ['zod', 'undici', 'selfsigned', 'fast-png', 'jpeg-js', 'fflate', '@noble/hashes', 'content-disposition', 'chokidar', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
 
 /**
  * Modules of mockvideo's own that only other commands need (record, replay, import, export,
