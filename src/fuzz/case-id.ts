@@ -25,7 +25,7 @@ export interface FuzzAnswer {
 }
 
 /** The largest seed (seeds are unsigned 32-bit integers). */
-export const MAX_SEED = 2 ** 32 - 1;
+const MAX_SEED = 2 ** 32 - 1;
 
 /** The case id of its parts, e.g. `42:meta/plugin:3` (`…:beyond` with `beyondObserved`). */
 export function caseId(parts: FuzzCase): string {

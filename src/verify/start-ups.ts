@@ -31,7 +31,7 @@ export interface StartUpVerdict {
  * The suspect of a start-up that broke verify's rules: the case (`fuzz` of the journal entry) of
  * the last generated answer it got, or `undefined` when none of its answers was generated.
  */
-export function fuzzSuspect(entries: readonly JournalEntry[]): string | undefined {
+function fuzzSuspect(entries: readonly JournalEntry[]): string | undefined {
   for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.fuzz !== undefined) return entries[i]!.fuzz;
   return undefined;
 }

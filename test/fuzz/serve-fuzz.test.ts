@@ -74,6 +74,9 @@ describe('serve --fuzz', () => {
     const bad = await runCli(['serve', '--port', '0', '--fuzz', 'abc']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--fuzz: Cannot read fuzz seed "abc"');
+    const withReplay = await runCli(['serve', '--port', '0', '--fuzz', '1', '--replay', 'recordings']);
+    expect(withReplay.code).toBe(2);
+    expect(withReplay.stderr).toContain('--replay with recordings: pick one');
     const badCase = await runCli(['fuzz', 'show', '42:nope:1']);
     expect(badCase.stderr.trim()).toBe('[mockvideo] Cannot read fuzz case "42:nope:1": "nope" is not an operation. A case looks like 42:meta/plugin:3 (seed:operation:call), as the x-mockvideo-fuzz header sends it.');
   });

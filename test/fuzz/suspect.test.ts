@@ -66,7 +66,8 @@ describe.skipIf(skip)('the dashboard under serve --fuzz', () => {
     // The app starts playback, gets three answers and stops calling (it crashed on the third).
     for (const operation of ['ad_config', 'meta/cp', 'meta/setting'] as const) expect((await fetch(`${server.url}${clientPath(operation)}`)).status).toBe(200);
     await page.locator('#requests-body code.fuzz-case', { hasText: '42:meta/setting:1' }).waitFor({ timeout: 10_000 });
-    const suspect = page.locator('.burst.bad .suspect');
+    // Live: while the answers come in, the suspect is the latest one so far.
+    const suspect = page.locator('.burst.bad .suspect', { hasText: '42:meta/setting:1' });
     await suspect.waitFor({ timeout: 10_000 });
     expect(await suspect.textContent()).toContain('mockvideo serve --fuzz-case 42:meta/setting:1');
   });

@@ -22,9 +22,11 @@ export const fuzzOptions: Record<keyof FuzzArgs, Options> = {
  * Loads the generator (and fast-check) only then. `seed` is the run's seed, for the start line.
  * @throws MockvideoError (`MV_USAGE`) naming the flag for a seed or case that is none.
  */
-export async function fuzzAnswersOf(args: FuzzArgs): Promise<{ fuzz: FuzzAnswers; seed: number } | undefined> {
+export async function fuzzAnswersOf(args: FuzzArgs & { replay?: string }): Promise<{ fuzz: FuzzAnswers; seed: number } | undefined> {
   const beyond = args['fuzz-beyond-observed'] ?? false;
-  if (args.fuzz === undefined && args['fuzz-case'] === undefined) {
+  const fuzzing = args.fuzz !== undefined || args['fuzz-case'] !== undefined;
+  if (fuzzing && args.replay !== undefined) throw new MockvideoError('MV_USAGE', '--fuzz and --fuzz-case answer every operation with a generated answer, --replay with recordings: pick one.');
+  if (!fuzzing) {
     if (beyond) throw new MockvideoError('MV_USAGE', '--fuzz-beyond-observed needs --fuzz [SEED]: add it, e.g. "mockvideo serve --fuzz 42 --fuzz-beyond-observed".');
     return undefined;
   }

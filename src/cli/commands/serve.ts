@@ -57,6 +57,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .example('$0 serve --https --https-port 8443', 'HTTP on 8787 and HTTPS on 8443 with a generated certificate') as unknown as Argv<ServeArgs>,
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     try {
+      const fuzzing = await fuzzAnswersOf(args);
       if (args.replay) {
         const { DEFAULT_REPLAY_POLICY, runReplay } = await import('./replay.js');
         return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch, engine: args.engine as Engine, settings: stateSettings(args) });
@@ -67,7 +68,6 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       let started: StartedServers | undefined;
       const watchedDir = args.watch ? ((args.scenariosDir as string | undefined) ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined)) : undefined;
       const onRequest = requestLogger(args as unknown as OutputArgs);
-      const fuzzing = await fuzzAnswersOf(args);
       const { running, context } = await startServeServer({
         // Loaded with the HTTP host, on the first request that is not the device-facing surface.
         before: async (live) => {
