@@ -61,12 +61,24 @@ function byKey(recordings: readonly NamedRecording[]): Map<string, NamedRecordin
 /** The source label of a group of recordings: the first file, and how many more share its key. */
 const sourceOf = (group: readonly NamedRecording[]) => `${group[0]!.name}${group.length > 1 ? ` (+${group.length - 1} more of this request)` : ''}`;
 
-/** Request headers replayed to the live service: the recorded ones, except redacted, per-hop and encoding ones. */
-function replayedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+/** Request headers never replayed to the live service (lower case): credentials, forwarding, per-hop and encoding ones. */
+const NOT_REPLAYED = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'set-cookie',
+  'forwarded', 'via', 'x-real-ip', 'x-client-ip', 'true-client-ip', 'cf-connecting-ip',
+  'host', 'accept-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'te', 'upgrade',
+]);
+
+/**
+ * Request headers replayed to the live service: the recorded ones by lower-case name, except
+ * redacted ones, credentials (`Authorization`, `Cookie`, ...), forwarding headers (`Forwarded`,
+ * `X-Forwarded-*`, `Via`, ...) and per-hop and encoding ones, whatever their case.
+ */
+export function replayedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value.includes('<REDACTED>') || ['host', 'accept-encoding', 'content-length', 'connection', 'cookie', 'authorization'].includes(name)) continue;
-    out[name] = value;
+    const lower = name.toLowerCase();
+    if (value.includes('<REDACTED>') || NOT_REPLAYED.has(lower) || lower.startsWith('x-forwarded-')) continue;
+    out[lower] = value;
   }
   return out;
 }
@@ -137,9 +149,11 @@ export function missingValues(targets: readonly DriftTarget[]): string[] {
 
 /**
  * Asks the live service for each target twice (fresh `_nonce` and `_ts` each time) and compares its
- * answers with the recorded ones: what differs between the two live answers is noise.
+ * answers with the recorded ones: what differs between the two live answers is noise. `scrub`
+ * rewrites each live body before it is compared (drift's callers replace every form of the real
+ * token and identifiers), so no part of an echoed secret reaches the report, however it is cut.
  */
-export async function driftLive(targets: readonly DriftTarget[], client: LiveClient, notes: string[] = []): Promise<DriftReport> {
+export async function driftLive(targets: readonly DriftTarget[], client: LiveClient, notes: string[] = [], scrub: (text: string) => string = (text) => text): Promise<DriftReport> {
   const reports = await Promise.all(
     targets.map(async (target): Promise<TargetReport> => {
       const base = { operation: target.operation, source: target.source };
@@ -149,7 +163,7 @@ export async function driftLive(targets: readonly DriftTarget[], client: LiveCli
         const pairs: RawPair[] = live.query(Date.now()).pairs;
         const answer = await client.get(`${live.path}?${queryString(pairs)}`, live.headers);
         if (!answer.ok) return { ...base, differences: [], noise: [], error: answer.error };
-        answers.push({ status: answer.status, body: answer.body });
+        answers.push({ status: answer.status, body: answer.body === undefined ? undefined : scrub(answer.body) });
       }
       return { ...base, ...compareAnswers(target.operation, target.recorded, answers) };
     }),

@@ -5,7 +5,7 @@
  * never from a recording or scenario on disk. Pure, any runtime.
  * @module
  */
-import { COMMON_PARAMETERS, OPERATION_TABLE, SERVICE_TOKEN_PLACEHOLDER, type OperationName } from '../contract/core.js';
+import { COMMON_PARAMETERS, IDENTITY_PARAMETERS, OPERATION_TABLE, SERVICE_TOKEN_PLACEHOLDER, type OperationName } from '../contract/core.js';
 import { encodedForms } from '../normalise/redact.js';
 import { REDACTED, type NormalisationPolicy } from '../normalise/policy.js';
 import { decodeComponent, type RawPair } from '../normalise/query.js';
@@ -143,3 +143,25 @@ export function clientQuery(operation: OperationName, values: ReadonlyMap<string
 export function queryString(pairs: readonly RawPair[]): string {
   return pairs.map(([name, value]) => `${name}=${value}`).join('&');
 }
+
+/** `bytes` random bytes as lowercase hex. */
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * A made-up value of an identity parameter in the seed's format (`_sdevid`: 64 lowercase hex;
+ * `_anoyid`: a UUID; `_cam`, `_diordna`, `_app_coop_md5`: 32 hex), for a drift run given only the
+ * token: a generated device, which the report says. `undefined` for a name the seed gives no format.
+ *
+ * @see docs/contract.md#common-query-parameters.
+ * @example generatedIdentifier('_sdevid') // '3f9c…' (64 hex)
+ */
+export function generatedIdentifier(name: string): { value: string; format: string } | undefined {
+  if (!(IDENTITY_PARAMETERS as readonly string[]).includes(name)) return undefined;
+  const format = COMMON_PARAMETERS.find((p) => p.name === name)?.format ?? '';
+  if (format === 'UUID') return { value: crypto.randomUUID(), format };
+  const hex = /^(\d+) (?:lowercase )?hex characters$/.exec(format);
+  return hex ? { value: randomHex(Number(hex[1]) / 2), format } : undefined;
+}
+

@@ -96,13 +96,36 @@ describe('drift --upstream URL RECORDING_DIR', () => {
     expect(recordingFiles(session)).toEqual(before);
   }, 30_000);
 
-  it('refuses to send anything when the real token is not given, naming where to give it', async () => {
+  it('refuses to send anything when the real token is not given, naming where to give it (only the token: identifiers can be generated)', async () => {
     const from = service.received.length;
     const { code, stderr } = await drift(['--upstream', service.url, session]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/real value of _anoyid, _app_coop_md5, _cam, _diordna, _sdevid, _st.*--query-file.*MOCKVIDEO_ST/);
+    expect(stderr).toMatch(/real value of _st, which .*--query-file.*MOCKVIDEO_ST/);
     expect(service.received.length).toBe(from);
   });
+
+  it('runs with only the token: missing identifiers are generated in the seed\'s formats, and the report says so', async () => {
+    const from = service.received.length;
+    const { code, stdout } = await drift(['--upstream', service.url, session], { MOCKVIDEO_ST: TOKEN });
+    expect(code).toBe(0);
+    const sent = service.received.slice(from).map((t) => new URLSearchParams(t.split('?')[1]));
+    expect(sent.length).toBe(2 * 7);
+    const formats = { _sdevid: /^[0-9a-f]{64}$/, _anoyid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, _cam: /^[0-9a-f]{32}$/, _diordna: /^[0-9a-f]{32}$/, _app_coop_md5: /^[0-9a-f]{32}$/ };
+    for (const query of sent) {
+      expect(query.get('_st')).toBe(TOKEN);
+      for (const [name, format] of Object.entries(formats)) expect(query.get(name)).toMatch(format);
+    }
+    // One made-up device for the whole run.
+    expect(new Set(sent.map((q) => q.get('_sdevid'))).size).toBe(1);
+    for (const name of Object.keys(formats)) expect(stdout).toMatch(new RegExp(`^note: ${name} was not given: drift sent a generated one \\(`, 'm'));
+  }, 30_000);
+
+  it('prints no part of an identifier the service echoes inside a changing value (the table cuts cells)', async () => {
+    const { stdout, stderr } = await drift(['--upstream', service.url, '--query-file', queryFile, session]);
+    const printed = stdout + stderr;
+    for (let at = 0; at + 12 <= DEVICE.length; at++) expect(printed).not.toContain(DEVICE.slice(at, at + 12));
+    for (let at = 0; at + 12 <= TOKEN.length; at++) expect(printed).not.toContain(TOKEN.slice(at, at + 12));
+  }, 30_000);
 
   it('takes the token from MOCKVIDEO_ST and the identifiers from MOCKVIDEO_QUERY', async () => {
     const identifiers = CLIENT_COMMON_QUERY.filter(([n]) => IDENTITY.includes(n)).map(([n, v]) => `${n}=${v}`).join('&');

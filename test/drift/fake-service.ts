@@ -28,7 +28,7 @@ export interface FakeService {
 /**
  * Starts a fake service: the minimal scenario's data, escaped like Go's encoding/json (`&`, `<`, `>`
  * as `\u0026`, `\u003c`, `\u003e`), media URLs on its own host, values that vary on every call (the
- * plugin's `updated_at` and `market_sign.nonce`, ad_config's echo of the query with its `_nonce`),
+ * plugin's `updated_at` and `market_sign.nonce`, ad_config's echo of the query with its `_nonce`, and its `session`: the `_nonce` and the `_sdevid`),
  * and a meta/setting counter (so two calls give two answers).
  */
 export async function startFakeService(): Promise<FakeService> {
@@ -51,7 +51,8 @@ export async function startFakeService(): Promise<FakeService> {
     let data: unknown;
     switch (operation) {
       case 'ad_config':
-        data = { enabled: true, echo: search };
+        // A changing value that holds the device id after a short prefix: a cut cell would show part of it.
+        data = { enabled: true, echo: search, session: `${query.get('_nonce')}.${query.get('_sdevid')}` };
         break;
       case 'meta/cp':
         data = scenario.operations['meta/cp'].data.map((cp) => ({ ...cp, app_icon: `${own}/__mockvideo/media/icon/${cp.id}.png` }));

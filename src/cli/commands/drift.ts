@@ -70,7 +70,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       const dirs = args.dirs ?? [];
       const policy = policyFromArgs(args);
       // Loaded when drift runs, not at every start of the CLI.
-      const [{ driftLive, driftOffline, missingValues, targetsFromRecordings, targetsFromScenario }, { formatDriftReport, driftReportJson }, { liveValues, scrubSecrets, secretForms }] = await Promise.all([
+      const [{ driftLive, driftOffline, missingValues, targetsFromRecordings, targetsFromScenario }, { formatDriftReport, driftReportJson }, { generatedIdentifier, liveValues, scrubSecrets, secretForms }] = await Promise.all([
         import('../../drift/drift.js'),
         import('../../drift/report.js'),
         import('../../drift/live-query.js'),
@@ -101,14 +101,21 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           const { loadScenarioCatalog } = await import('../../storage/load-catalog.js');
           targets = targetsFromScenario(loadScenarioCatalog(args.scenariosDir).get(args.scenario), values, policy, new URL(upstream).origin);
         } else ({ targets, notes } = targetsFromRecordings(await recordingsOf(dirs[0]!), values, policy));
+        // Only the token is a credential: an identifier not given is made up in the seed's format, and the report says so.
+        for (const name of missingValues(targets)) {
+          const generated = generatedIdentifier(name);
+          if (!generated) continue;
+          values.set(name, generated.value);
+          notes.push(`${name} was not given: drift sent a generated one (${generated.format}, a made-up device), so answers that depend on the device may differ from yours; give the real value in --query-file to compare your device.`);
+        }
         const missing = missingValues(targets);
         if (missing.length) {
-          throw new MockvideoError('MV_USAGE', `The live requests need the real value of ${missing.join(', ')}, which recordings and scenarios never hold. Give them in --query-file (e.g. ${missing.map((m) => `${m}=...`).join('&')}) or MOCKVIDEO_QUERY; the token alone may come from MOCKVIDEO_ST.`);
+          throw new MockvideoError('MV_USAGE', `The live requests need the real value of ${missing.join(', ')}, which recordings and scenarios never hold. Give it in --query-file (e.g. ${missing.map((m) => `${m}=...`).join('&')}) or MOCKVIDEO_QUERY; the token alone may come from MOCKVIDEO_ST (identifiers not given are generated).`);
         }
         const { createLiveClient } = await import('../../drift/live-client.js');
         const client = createLiveClient({ upstream, timeoutSeconds: args.upstreamTimeout, concurrency: args.concurrency, rate: args.rate, insecure: args.insecureUpstream });
         try {
-          report = await driftLive(targets, client, notes);
+          report = await driftLive(targets, client, notes, (text) => scrubSecrets(text, forms));
         } finally {
           await client.close();
         }
