@@ -36,8 +36,8 @@ describe('claimRecordingDir (issue 21.7)', () => {
   });
 
   it.skipIf(process.platform !== 'linux')('takes over at once a lock whose owner was killed and is not yet reaped (a zombie)', async () => {
-    // `true` exits at once; its parent then becomes `sleep`, which never reaps it: a zombie that signal 0 still reaches.
-    const parent = spawn('/bin/sh', ['-c', 'true & echo $!; exec sleep 30']);
+    // The background `sleep 0.2` exits after its shell became `sleep 30`, which never reaps it: a zombie that signal 0 still reaches.
+    const parent = spawn('/bin/sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 30']);
     try {
       const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d) => resolve(String(d)))));
       // Wait until the kernel shows it as a zombie.
