@@ -76,6 +76,11 @@ export interface FuzzHandlersOptions extends FuzzOptions {
  */
 export function fuzzHandlers(options: FuzzHandlersOptions): HttpHandler[] {
   const fixedCase = options.fuzzCase === undefined ? undefined : parseCase(options.fuzzCase);
-  const fuzz = new FuzzAnswers({ seed: options.seed, beyondObserved: options.beyondObserved ?? false, fixedCase, generate: fuzzAnswer });
+  const fuzz = new FuzzAnswers({
+    seed: options.seed,
+    beyondObserved: options.beyondObserved ?? false,
+    fixedCase,
+    generate: fuzzAnswer,
+  });
   return routeHandlers({ fuzz }, options.baseUrl);
 }

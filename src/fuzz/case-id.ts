@@ -40,7 +40,10 @@ const CASE = /^(\d{1,10}):([a-z_/]+):([1-9]\d{0,14})(:beyond)?$/;
  */
 export function parseCase(text: string): FuzzCase {
   const m = CASE.exec(text.trim());
-  const fail = (why: string) => new Error(`[mockvideo] Cannot read fuzz case "${text}": ${why}. A case looks like 42:meta/plugin:3 (seed:operation:call), as the x-mockvideo-fuzz header sends it.`);
+  const fail = (why: string) =>
+    new Error(
+      `[mockvideo] Cannot read fuzz case "${text}": ${why}. A case looks like 42:meta/plugin:3 (seed:operation:call), as the x-mockvideo-fuzz header sends it.`,
+    );
   if (!m) throw fail('not of the form <seed>:<operation>:<call>[:beyond]');
   if (!isOperationName(m[2]!)) throw fail(`"${m[2]}" is not an operation`);
   const seed = Number(m[1]);
@@ -51,10 +54,10 @@ export function parseCase(text: string): FuzzCase {
 /** Reads a seed (`--fuzz 42`): an integer 0 ≤ seed < 2^32. @throws Error naming the value otherwise. */
 export function parseSeed(text: string): number {
   const seed = Number(text);
-  if (!/^\d{1,10}$/.test(text.trim()) || seed > MAX_SEED) throw new Error(`[mockvideo] Cannot read fuzz seed "${text}": a seed is an integer from 0 to ${MAX_SEED}.`);
+  if (!/^\d{1,10}$/.test(text.trim()) || seed > MAX_SEED)
+    throw new Error(`[mockvideo] Cannot read fuzz seed "${text}": a seed is an integer from 0 to ${MAX_SEED}.`);
   return seed;
 }
 
 /** A random seed, for `serve --fuzz` without one. */
 export const randomSeed = (): number => Math.floor(Math.random() * (MAX_SEED + 1));
-

@@ -29,6 +29,15 @@ function arbitraryOf(operation: OperationName, beyondObserved: boolean): AnswerA
 export function fuzzAnswer(which: string | FuzzCase): FuzzAnswer {
   const parts = typeof which === 'string' ? parseCase(which) : which;
   const id = caseId(parts);
-  const [drawn] = fc.sample(arbitraryOf(parts.operation, parts.beyondObserved), { seed: fc.hash(id), numRuns: 1, randomType: 'xoroshiro128plus' });
-  return { case: id, operation: parts.operation, text: drawn!.text, classes: classesOf(parts.operation, drawn!.value.data, drawn!.text) };
+  const [drawn] = fc.sample(arbitraryOf(parts.operation, parts.beyondObserved), {
+    seed: fc.hash(id),
+    numRuns: 1,
+    randomType: 'xoroshiro128plus',
+  });
+  return {
+    case: id,
+    operation: parts.operation,
+    text: drawn!.text,
+    classes: classesOf(parts.operation, drawn!.value.data, drawn!.text),
+  };
 }

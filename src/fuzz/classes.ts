@@ -31,24 +31,73 @@ export const EDGE_CLASSES: readonly EdgeClass[] = [
   { name: 'items-one', describe: 'a list with one element', operations: LISTS },
   { name: 'items-many', describe: `a list of ${MANY_ITEMS} to 200 elements`, operations: LISTS },
   { name: 'title-long', describe: `a title or name over ${LONG_TEXT} characters`, operations: TITLES },
-  { name: 'title-mixed-script', describe: 'a title with right-to-left letters and combining marks', operations: TITLES },
-  { name: 'string-empty-optional', describe: 'an optional string (logo, icon, mode, language, version_name) empty', operations: ['meta/cp', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'] },
+  {
+    name: 'title-mixed-script',
+    describe: 'a title with right-to-left letters and combining marks',
+    operations: TITLES,
+  },
+  {
+    name: 'string-empty-optional',
+    describe: 'an optional string (logo, icon, mode, language, version_name) empty',
+    operations: ['meta/cp', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'],
+  },
   { name: 'order-repeated', describe: 'two items of one list with the same order', operations: ITEMS },
   { name: 'integer-extreme', describe: 'an integer of 2^31 or more in size, or -1', operations: INTS },
   { name: 'duration-zero', describe: 'an item with duration 0', operations: ITEMS },
   { name: 'ad-config-empty', describe: 'ad_config data {}', operations: ['ad_config'] },
   { name: 'ad-config-fields', describe: 'ad_config data with fields', operations: ['ad_config'] },
-  { name: 'apk-cp-both', describe: 'a content provider with both apk_url and cp_link', operations: ['meta/cp'], beyondObserved: true },
-  { name: 'apk-cp-neither', describe: 'a content provider with neither apk_url nor cp_link', operations: ['meta/cp'], beyondObserved: true },
-  { name: 'deep-link-double-encoded', describe: 'a target whose nested deep link nests another (percent-encoded twice)', operations: ITEMS },
-  { name: 'deep-link-unusual-encoding', describe: 'a nested deep link with lower-case escapes or escaped unreserved characters', operations: ITEMS },
-  { name: 'json-unicode-escapes', describe: 'a JSON text with \\u escapes other than \\u0026', operations: ['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'] },
+  {
+    name: 'apk-cp-both',
+    describe: 'a content provider with both apk_url and cp_link',
+    operations: ['meta/cp'],
+    beyondObserved: true,
+  },
+  {
+    name: 'apk-cp-neither',
+    describe: 'a content provider with neither apk_url nor cp_link',
+    operations: ['meta/cp'],
+    beyondObserved: true,
+  },
+  {
+    name: 'deep-link-double-encoded',
+    describe: 'a target whose nested deep link nests another (percent-encoded twice)',
+    operations: ITEMS,
+  },
+  {
+    name: 'deep-link-unusual-encoding',
+    describe: 'a nested deep link with lower-case escapes or escaped unreserved characters',
+    operations: ITEMS,
+  },
+  {
+    name: 'json-unicode-escapes',
+    describe: 'a JSON text with \\u escapes other than \\u0026',
+    operations: ['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'],
+  },
   { name: 'market-nonce-negative', describe: 'a market_sign.nonce with a negative half', operations: ['meta/plugin'] },
   { name: 'plugin-params-empty', describe: 'a plugin entry with params {}', operations: ['meta/plugin'] },
-  { name: 'number-text-unusual', describe: 'a number as text with a sign, fraction or exponent (codec_level, version_code)', operations: ['meta/setting', 'meta/plugin'] },
-  { name: 'diversion-arrays-differ', describe: 'a diversion set whose three arrays differ', operations: ['localplay/diversion'], beyondObserved: true },
-  { name: 'item-unobserved-values', describe: 'an item with type, action, placement or ref other than observed', operations: ITEMS, beyondObserved: true },
-  { name: 'plugin-type-unobserved', describe: 'a plugin type other than player_plugin and app_apk', operations: ['meta/plugin'], beyondObserved: true },
+  {
+    name: 'number-text-unusual',
+    describe: 'a number as text with a sign, fraction or exponent (codec_level, version_code)',
+    operations: ['meta/setting', 'meta/plugin'],
+  },
+  {
+    name: 'diversion-arrays-differ',
+    describe: 'a diversion set whose three arrays differ',
+    operations: ['localplay/diversion'],
+    beyondObserved: true,
+  },
+  {
+    name: 'item-unobserved-values',
+    describe: 'an item with type, action, placement or ref other than observed',
+    operations: ITEMS,
+    beyondObserved: true,
+  },
+  {
+    name: 'plugin-type-unobserved',
+    describe: 'a plugin type other than player_plugin and app_apk',
+    operations: ['meta/plugin'],
+    beyondObserved: true,
+  },
 ];
 
 type Json = Record<string, unknown>;
@@ -81,13 +130,20 @@ function itemClasses(items: readonly Json[], into: Set<string>): void {
     if (extreme(item.duration) || extreme(item.order)) into.add('integer-extreme');
     const link = parseDeepLink(item.target as string);
     const value = (name: string) => link?.query.find(([n]) => n === name)?.[1];
-    if (item.top_left_logo === '' || item.top_right_logo === '' || value('mode') === '' || value('language') === '') into.add('string-empty-optional');
+    if (item.top_left_logo === '' || item.top_right_logo === '' || value('mode') === '' || value('language') === '')
+      into.add('string-empty-optional');
     for (const [name, raw] of link?.rawQuery ?? []) {
       if (name !== 'default' && name !== 'back_scheme') continue;
       if (raw.includes('%253A') || raw.includes('%253a')) into.add('deep-link-double-encoded');
       if (UNUSUAL_ESCAPE.test(raw)) into.add('deep-link-unusual-encoding');
     }
-    if (item.type !== 'video' || value('action') !== 'playVideo' || value('ref') !== 'LOCALRECOMM' || !value('position')?.startsWith('localplayrecomm|')) into.add('item-unobserved-values');
+    if (
+      item.type !== 'video' ||
+      value('action') !== 'playVideo' ||
+      value('ref') !== 'LOCALRECOMM' ||
+      !value('position')?.startsWith('localplayrecomm|')
+    )
+      into.add('item-unobserved-values');
   }
 }
 
@@ -123,7 +179,8 @@ export function classesOf(operation: OperationName, data: unknown, text: string)
         if (/(^|:)-/.test((entry.market_sign as Json).nonce as string)) into.add('market-nonce-negative');
         const params = entry.params as Json;
         if (Object.keys(params).length === 0) into.add('plugin-params-empty');
-        if (typeof params.version_code === 'string' && UNUSUAL_NUMBER.test(params.version_code)) into.add('number-text-unusual');
+        if (typeof params.version_code === 'string' && UNUSUAL_NUMBER.test(params.version_code))
+          into.add('number-text-unusual');
         if (entry.type !== 'player_plugin' && entry.type !== 'app_apk') into.add('plugin-type-unobserved');
       }
       break;

@@ -10,7 +10,11 @@ import { host, scheme, shortId } from './text.js';
 
 /** A deep link `scheme://host?name=value…` with 0–3 plain query parameters. */
 export const deepLink: fc.Arbitrary<string> = fc
-  .record({ scheme, host, query: fc.array(fc.tuple(shortId, fc.string({ unit: 'grapheme-ascii', maxLength: 12 })), { maxLength: 3 }) })
+  .record({
+    scheme,
+    host,
+    query: fc.array(fc.tuple(shortId, fc.string({ unit: 'grapheme-ascii', maxLength: 12 })), { maxLength: 3 }),
+  })
   .map((parts) => buildDeepLink(parts));
 
 /** A deep link whose query carries another deep link: inside a `target` that one is percent-encoded twice. */
@@ -53,7 +57,10 @@ export const nestedLinkValue: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: nestingDeepLink.map(encodeQueryValue), weight: 2 },
   {
     arbitrary: fc
-      .tuple(fc.oneof(deepLink, nestingDeepLink), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }))
+      .tuple(
+        fc.oneof(deepLink, nestingDeepLink),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
+      )
       .map(([link, flags]) => respell(encodeQueryValue(link), [...flags, 1, 2])),
     weight: 2,
   },

@@ -25,7 +25,9 @@ export function dataArbitraries(options: FuzzOptions = {}) {
 }
 
 /** The `data` type of each operation. */
-export type OperationData = { [K in OperationName]: ReturnType<typeof dataArbitraries>[K] extends fc.Arbitrary<infer T> ? T : never };
+export type OperationData = {
+  [K in OperationName]: ReturnType<typeof dataArbitraries>[K] extends fc.Arbitrary<infer T> ? T : never;
+};
 
 /** The success envelope `{ data, msg: "OK", result: 1 }` around a `data` arbitrary. @see docs/contract.md#envelope. */
 export function envelope<T>(data: fc.Arbitrary<T>): fc.Arbitrary<Envelope<T>> {
@@ -44,7 +46,10 @@ export function answerText(value: unknown, escaped: boolean): string {
 }
 
 /** A whole answer of `operation`: the envelope and its JSON text (one in four with `\u` escapes for non-ASCII). */
-export function answerArbitrary<K extends OperationName>(operation: K, options: FuzzOptions = {}): fc.Arbitrary<{ value: Envelope<OperationData[K]>; text: string }> {
+export function answerArbitrary<K extends OperationName>(
+  operation: K,
+  options: FuzzOptions = {},
+): fc.Arbitrary<{ value: Envelope<OperationData[K]>; text: string }> {
   const data = dataArbitraries(options)[operation] as unknown as fc.Arbitrary<OperationData[K]>;
   return fc.tuple(envelope(data), fc.nat(3)).map(([value, style]) => ({ value, text: answerText(value, style === 0) }));
 }

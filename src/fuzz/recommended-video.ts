@@ -13,7 +13,12 @@ import { listOf, type FuzzOptions } from './options.js';
 import { host, imageUrl, integer, optionalImageUrl, scheme, shortId, title, videoId } from './text.js';
 
 /** The values the seed only observed for an item (`type`, `action`, placement, `ref`). */
-const OBSERVED_ITEM = { type: 'video', action: 'playVideo', placement: RECOMMENDATION_PLACEMENT, ref: 'LOCALRECOMM' } as const;
+const OBSERVED_ITEM = {
+  type: 'video',
+  action: 'playVideo',
+  placement: RECOMMENDATION_PLACEMENT,
+  ref: 'LOCALRECOMM',
+} as const;
 
 /** A recommended video item before it has a place in a list. */
 export interface ItemDraft {
@@ -22,14 +27,24 @@ export interface ItemDraft {
   scheme: string;
   host: string;
   /** Decoded values of the target's plain query parameters, and the raw (encoded) `default` and `back_scheme`. */
-  values: { action: string; fullscreen: string; transparent: string; mode: string; language: string; placement: string; ref: string };
+  values: {
+    action: string;
+    fullscreen: string;
+    transparent: string;
+    mode: string;
+    language: string;
+    placement: string;
+    ref: string;
+  };
   rawDefault: string;
   rawBackScheme: string;
 }
 
 /** An observed value, or any non-empty text without `|` when beyond-observed answers are asked for. */
 const observedOr = (value: string, options: FuzzOptions): fc.Arbitrary<string> =>
-  options.beyondObserved ? fc.oneof({ arbitrary: fc.constant(value), weight: 2 }, fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/)) : fc.constant(value);
+  options.beyondObserved
+    ? fc.oneof({ arbitrary: fc.constant(value), weight: 2 }, fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/))
+    : fc.constant(value);
 
 const booleanText = fc.constantFrom('true', 'false');
 
@@ -73,7 +88,15 @@ function itemDraft(options: FuzzOptions): fc.Arbitrary<ItemDraft> {
       },
       scheme: d.scheme,
       host: d.host,
-      values: { action: d.action, fullscreen: d.fullscreen, transparent: d.transparent, mode: d.mode, language: d.language, placement: d.placement, ref: d.ref },
+      values: {
+        action: d.action,
+        fullscreen: d.fullscreen,
+        transparent: d.transparent,
+        mode: d.mode,
+        language: d.language,
+        placement: d.placement,
+        ref: d.ref,
+      },
       rawDefault: d.rawDefault,
       rawBackScheme: d.rawBackScheme,
     }));
@@ -117,17 +140,22 @@ function placeItem(draft: ItemDraft, index: number): RecommendedVideo {
 }
 
 /** A recommended video item at place 0 of its list (the resource on its own). */
-export const recommendedVideo = (options: FuzzOptions = {}): fc.Arbitrary<RecommendedVideo> => itemDraft(options).map((draft) => placeItem(draft, 0));
+export const recommendedVideo = (options: FuzzOptions = {}): fc.Arbitrary<RecommendedVideo> =>
+  itemDraft(options).map((draft) => placeItem(draft, 0));
 
 /** Gives some drafts the `order` of their neighbour (class `order-repeated`). */
 const withRepeats = (drafts: ItemDraft[], repeat: boolean): ItemDraft[] =>
-  repeat && drafts.length > 1 ? drafts.map((d, i) => (i % 2 === 1 ? { ...d, item: { ...d.item, order: drafts[i - 1]!.item.order } } : d)) : drafts;
+  repeat && drafts.length > 1
+    ? drafts.map((d, i) => (i % 2 === 1 ? { ...d, item: { ...d.item, order: drafts[i - 1]!.item.order } } : d))
+    : drafts;
 
 const byDescendingOrder = (a: ItemDraft, b: ItemDraft) => b.item.order - a.item.order;
 
 /** The `data` of `localplay/recomm`: a list of items (empty, one, few or many), positions in list order. */
 export function recommendations(options: FuzzOptions = {}): fc.Arbitrary<RecommendedVideo[]> {
-  return fc.tuple(listOf(itemDraft(options)), fc.boolean()).map(([drafts, repeat]) => withRepeats(drafts, repeat).map(placeItem));
+  return fc
+    .tuple(listOf(itemDraft(options)), fc.boolean())
+    .map(([drafts, repeat]) => withRepeats(drafts, repeat).map(placeItem));
 }
 
 /**
@@ -135,7 +163,14 @@ export function recommendations(options: FuzzOptions = {}): fc.Arbitrary<Recomme
  * Observed (the default): the three carry the same items. Beyond observed: each its own list.
  */
 export function diversionSet(options: FuzzOptions = {}): fc.Arbitrary<DiversionSet> {
-  const sorted = fc.tuple(listOf(itemDraft(options)), fc.boolean()).map(([drafts, repeat]) => withRepeats(drafts, repeat).sort(byDescendingOrder).map(placeItem));
-  if (!options.beyondObserved) return sorted.map((items) => Object.fromEntries(DIVERSION_ARRAYS.map((name) => [name, items])) as unknown as DiversionSet);
-  return fc.tuple(sorted, sorted, sorted, fc.boolean()).map(([end, exit, suspend, same]) => (same ? { end, exit: end, suspend: end } : { end, exit, suspend }));
+  const sorted = fc
+    .tuple(listOf(itemDraft(options)), fc.boolean())
+    .map(([drafts, repeat]) => withRepeats(drafts, repeat).sort(byDescendingOrder).map(placeItem));
+  if (!options.beyondObserved)
+    return sorted.map(
+      (items) => Object.fromEntries(DIVERSION_ARRAYS.map((name) => [name, items])) as unknown as DiversionSet,
+    );
+  return fc
+    .tuple(sorted, sorted, sorted, fc.boolean())
+    .map(([end, exit, suspend, same]) => (same ? { end, exit: end, suspend: end } : { end, exit, suspend }));
 }

@@ -19,7 +19,13 @@ import { FUZZ_ORIGIN, EXTREME_INTEGERS, integer, numberText, optionalImageUrl, s
 export const adConfig = (): fc.Arbitrary<AdConfig> =>
   fc.oneof(
     { arbitrary: fc.constant({}), weight: 3 },
-    { arbitrary: fc.dictionary(shortId, fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 5 }) as fc.Arbitrary<AdConfig>, weight: 1 },
+    {
+      arbitrary: fc.dictionary(shortId, fc.jsonValue({ maxDepth: 2 }), {
+        minKeys: 1,
+        maxKeys: 5,
+      }) as fc.Arbitrary<AdConfig>,
+      weight: 1,
+    },
   );
 
 const apkUrl = shortId.map((name) => `${FUZZ_ORIGIN}/apk/${name}.apk`);
@@ -31,7 +37,15 @@ const apkUrl = shortId.map((name) => `${FUZZ_ORIGIN}/apk/${name}.apk`);
 export function contentProvider(options: FuzzOptions = {}): fc.Arbitrary<ContentProvider> {
   const links = options.beyondObserved ? fc.constantFrom('apk', 'cp', 'both', 'neither') : fc.constantFrom('apk', 'cp');
   return fc
-    .record({ id: shortId, name: title, links, apk: apkUrl, cp: deepLink, app_icon: optionalImageUrl, top_right_logo: optionalImageUrl })
+    .record({
+      id: shortId,
+      name: title,
+      links,
+      apk: apkUrl,
+      cp: deepLink,
+      app_icon: optionalImageUrl,
+      top_right_logo: optionalImageUrl,
+    })
     .map(({ id, name, links: which, apk, cp, app_icon, top_right_logo }) => ({
       id,
       name,
@@ -47,16 +61,25 @@ export const settings = (): fc.Arbitrary<Settings> =>
   fc.record({
     codec_level: numberText,
     disable_codec_name: fc.constantFrom('none', 'hevc', 'h264,hevc', ''),
-    ...(Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, integer(fc.nat(10))])) as Record<(typeof INTEGER_SETTINGS)[number], fc.Arbitrary<number>>),
+    ...(Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, integer(fc.nat(10))])) as Record<
+      (typeof INTEGER_SETTINGS)[number],
+      fc.Arbitrary<number>
+    >),
   });
 
 /** 32 lowercase hex characters (the contract's `LOWER_HEX_32`), from four 32-bit integers: cheaper to draw than `fc.stringMatching`. */
 const WORD = fc.integer({ min: 0, max: 0xffffffff });
-const hex32 = fc.tuple(WORD, WORD, WORD, WORD).map((words) => words.map((w) => w.toString(16).padStart(8, '0')).join(''));
+const hex32 = fc
+  .tuple(WORD, WORD, WORD, WORD)
+  .map((words) => words.map((w) => w.toString(16).padStart(8, '0')).join(''));
 
 type ParamName = keyof typeof pluginParamsSchema.shape;
 const PARAM_NAMES = Object.keys(pluginParamsSchema.shape) as ParamName[];
-const FLAG_PARAMS = PARAM_NAMES.filter((name) => name.startsWith('need_') || ['silence_install', 'always_launch_app', 'cancelable_download', 'show_start_dialog'].includes(name));
+const FLAG_PARAMS = PARAM_NAMES.filter(
+  (name) =>
+    name.startsWith('need_') ||
+    ['silence_install', 'always_launch_app', 'cancelable_download', 'show_start_dialog'].includes(name),
+);
 
 /** The arbitrary of one `params` field, by its contract rule (flags `true`/`false`, `signature` 32 hex, `version_code` a number as text). */
 function paramValue(name: ParamName): fc.Arbitrary<string> {
@@ -70,12 +93,23 @@ function paramValue(name: ParamName): fc.Arbitrary<string> {
 
 /** `params` of a plugin entry: any subset of the contract's fields, `{}` included (class `plugin-params-empty`). */
 const pluginParams: fc.Arbitrary<PluginEntry['params']> = fc.oneof(
-  { arbitrary: fc.record(Object.fromEntries(PARAM_NAMES.map((name) => [name, paramValue(name)])) as Record<ParamName, fc.Arbitrary<string>>, { requiredKeys: [] }) as fc.Arbitrary<PluginEntry['params']>, weight: 4 },
+  {
+    arbitrary: fc.record(
+      Object.fromEntries(PARAM_NAMES.map((name) => [name, paramValue(name)])) as Record<
+        ParamName,
+        fc.Arbitrary<string>
+      >,
+      { requiredKeys: [] },
+    ) as fc.Arbitrary<PluginEntry['params']>,
+    weight: 4,
+  },
   { arbitrary: fc.constant({}) as fc.Arbitrary<PluginEntry['params']>, weight: 1 },
 );
 
 /** `market_sign.nonce`: `<number>:<number>`, each half signed (class `market-nonce-negative` when a half is below 0). */
-const nonce = fc.tuple(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })).map(([a, b]) => `${a}:${b}`);
+const nonce = fc
+  .tuple(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }))
+  .map(([a, b]) => `${a}:${b}`);
 
 /**
  * A plugin entry. `md5` is 32 lowercase hex and the file name of `url` is `md5` plus an extension;
@@ -84,7 +118,9 @@ const nonce = fc.tuple(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.int
  * values, or any text beyond observed.
  */
 export function pluginEntry(options: FuzzOptions = {}): fc.Arbitrary<PluginEntry> {
-  const type = options.beyondObserved ? fc.oneof(fc.constantFrom('player_plugin', 'app_apk'), shortId) : fc.constantFrom('player_plugin', 'app_apk');
+  const type = options.beyondObserved
+    ? fc.oneof(fc.constantFrom('player_plugin', 'app_apk'), shortId)
+    : fc.constantFrom('player_plugin', 'app_apk');
   return fc
     .record({
       id: shortId,
@@ -92,15 +128,28 @@ export function pluginEntry(options: FuzzOptions = {}): fc.Arbitrary<PluginEntry
       type,
       version: integer(fc.nat(500)),
       version_name: fc.oneof(fc.stringMatching(/^\d{1,2}\.\d{1,2}\.\d{1,3}$/), fc.constant('')),
-      updated_at: fc.oneof({ arbitrary: fc.integer({ min: 1_500_000_000, max: 1_900_000_000 }), weight: 4 }, fc.constantFrom(0, ...EXTREME_INTEGERS)),
+      updated_at: fc.oneof(
+        { arbitrary: fc.integer({ min: 1_500_000_000, max: 1_900_000_000 }), weight: 4 },
+        fc.constantFrom(0, ...EXTREME_INTEGERS),
+      ),
       md5: hex32,
       extension: fc.constantFrom('zip', 'apk', 'jar'),
       urlQuery: fc.constantFrom('', '?v=1', '#top'),
       vendor_market: deepLink,
-      markets: fc.oneof({ arbitrary: fc.constant(['ext_default_external_url']) as fc.Arbitrary<string[]>, weight: 3 }, fc.uniqueArray(fc.stringMatching(EXTERNAL_URL_KEY), { minLength: 1, maxLength: 2 })),
+      markets: fc.oneof(
+        { arbitrary: fc.constant(['ext_default_external_url']) as fc.Arbitrary<string[]>, weight: 3 },
+        fc.uniqueArray(fc.stringMatching(EXTERNAL_URL_KEY), { minLength: 1, maxLength: 2 }),
+      ),
       uriScheme: fc.constantFrom('videoplayer', 'market', 'mv'),
       region: fc.stringMatching(/^[A-Z]{2}$/),
-      sign: fc.record({ appClientId: shortId, appId: shortId, appSignature: hex32, ext_marketType: fc.constantFrom('1', '2', ''), nonce, ref: fc.constantFrom('', 'player', 'market') }),
+      sign: fc.record({
+        appClientId: shortId,
+        appId: shortId,
+        appSignature: hex32,
+        ext_marketType: fc.constantFrom('1', '2', ''),
+        nonce,
+        ref: fc.constantFrom('', 'player', 'market'),
+      }),
       params: pluginParams,
     })
     .map((d) => {
@@ -117,7 +166,15 @@ export function pluginEntry(options: FuzzOptions = {}): fc.Arbitrary<PluginEntry
         url: `${FUZZ_ORIGIN}/plugins/${d.md5}.${d.extension}${d.urlQuery}`,
         md5: d.md5,
         vendor_market: d.vendor_market,
-        market_sign: { appClientId, appId, appSignature, ext_marketType, ...Object.fromEntries(d.markets.map((key) => [key, upgrade])), nonce: n, ref },
+        market_sign: {
+          appClientId,
+          appId,
+          appSignature,
+          ext_marketType,
+          ...Object.fromEntries(d.markets.map((key) => [key, upgrade])),
+          nonce: n,
+          ref,
+        },
         params: d.params,
       };
     });

@@ -16,7 +16,18 @@ export const LONG_TEXT = 256;
 /** Right-to-left letters (Hebrew, Arabic), their combining marks and the bidi controls a title may carry. */
 const RTL_LETTERS = [...'אבגדהוזחטיכלמנסעפצקרשת', ...'ابتثجحخدذرزسشصضطظعغفقكلمنهوي'];
 const COMBINING_MARKS = ['\u0301', '\u0308', '\u0327', '\u05B8', '\u05BC', '\u064B', '\u064E', '\u0651', '\u20DD'];
-const OTHER_SCRIPTS = [...'Latin ', ...'日本語の動画', ...'Кино ', ...'ภาพยนตร์', ...'हिन्दी', '👨‍👩‍👧', '🎬', '\u200F', '\u202E', '\u200D'];
+const OTHER_SCRIPTS = [
+  ...'Latin ',
+  ...'日本語の動画',
+  ...'Кино ',
+  ...'ภาพยนตร์',
+  ...'हिन्दी',
+  '👨‍👩‍👧',
+  '🎬',
+  '\u200F',
+  '\u202E',
+  '\u200D',
+];
 
 /** A title mixing a right-to-left script with combining marks and other scripts (class `title-mixed-script`). */
 const mixedScriptTitle: fc.Arbitrary<string> = fc
@@ -32,7 +43,10 @@ const plainTitle: fc.Arbitrary<string> = fc.string({ unit: 'grapheme-ascii', min
 
 /** A title over {@link LONG_TEXT} code units, of any script (class `title-long`). */
 const longTitle: fc.Arbitrary<string> = fc
-  .tuple(fc.oneof(mixedScriptTitle, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 })), fc.integer({ min: 1, max: 2000 }))
+  .tuple(
+    fc.oneof(mixedScriptTitle, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 })),
+    fc.integer({ min: 1, max: 2000 }),
+  )
   .map(([chunk, length]) => chunk.repeat(Math.ceil((LONG_TEXT + length) / chunk.length)));
 
 /** A title: mostly plain, sometimes empty, long, mixed-script or of any grapheme. */
@@ -50,7 +64,10 @@ export const shortId: fc.Arbitrary<string> = fc.stringMatching(/^[a-z][a-z0-9_]{
 /** A video id: usually alphanumeric, sometimes any grapheme text (dashes, spaces, `%`, `&`, scripts) the contract's `ITEM_ID` allows. */
 export const videoId: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.stringMatching(/^[A-Za-z0-9]{1,16}$/), weight: 4 },
-  { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }).filter((id) => ITEM_ID.test(`V-p-${id}`)), weight: 1 },
+  {
+    arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }).filter((id) => ITEM_ID.test(`V-p-${id}`)),
+    weight: 1,
+  },
 );
 
 /** A reverse-domain host, e.g. `com.example.player`. */
@@ -60,17 +77,33 @@ export const host: fc.Arbitrary<string> = fc.stringMatching(/^[a-z]{2,6}(\.[a-z]
 export const scheme: fc.Arbitrary<string> = fc.stringMatching(/^[a-z][a-z0-9]{1,9}$/);
 
 /** An image URL on {@link FUZZ_ORIGIN}. */
-export const imageUrl: fc.Arbitrary<string> = fc.stringMatching(/^[a-z0-9]{1,12}$/).map((name) => `${FUZZ_ORIGIN}/img/${name}.png`);
+export const imageUrl: fc.Arbitrary<string> = fc
+  .stringMatching(/^[a-z0-9]{1,12}$/)
+  .map((name) => `${FUZZ_ORIGIN}/img/${name}.png`);
 
 /** An image URL that may be an empty string (the seed: "may be an empty string"). */
-export const optionalImageUrl: fc.Arbitrary<string> = fc.oneof({ arbitrary: imageUrl, weight: 3 }, { arbitrary: fc.constant(''), weight: 1 });
+export const optionalImageUrl: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: imageUrl, weight: 3 },
+  { arbitrary: fc.constant(''), weight: 1 },
+);
 
 /** Integers at the edges of what JSON and a client's int types hold (class `integer-extreme`). */
-export const EXTREME_INTEGERS: readonly number[] = [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, -1];
+export const EXTREME_INTEGERS: readonly number[] = [
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 32,
+  -1,
+];
 
 /** An integer: mostly small and non-negative, sometimes 0 or extreme. */
 export const integer = (small: fc.Arbitrary<number>): fc.Arbitrary<number> =>
-  fc.oneof({ arbitrary: small, weight: 8 }, { arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.constantFrom(...EXTREME_INTEGERS), weight: 1 });
+  fc.oneof(
+    { arbitrary: small, weight: 8 },
+    { arbitrary: fc.constant(0), weight: 1 },
+    { arbitrary: fc.constantFrom(...EXTREME_INTEGERS), weight: 1 },
+  );
 
 /** A number as text, usually a small integer, sometimes any spelling the contract's `NUMBER_TEXT` allows (`-1.5e3`, `.5`, `+7`). */
 export const numberText: fc.Arbitrary<string> = fc.oneof(

@@ -68,7 +68,12 @@ export class FuzzAnswers {
     if (this.#calls.size >= MAX_DEVICES * 6 && !this.#calls.has(key)) this.#calls.clear();
     const call = (this.#calls.get(key) ?? 0) + 1;
     this.#calls.set(key, call);
-    return { seed: fixedCase?.seed ?? seed, operation, call, beyondObserved: fixedCase?.beyondObserved ?? beyondObserved };
+    return {
+      seed: fixedCase?.seed ?? seed,
+      operation,
+      call,
+      beyondObserved: fixedCase?.beyondObserved ?? beyondObserved,
+    };
   }
 
   /** The answer to a request to `operation`: 200, the case's JSON text, `x-mockvideo-fuzz: <case>`. */

@@ -11,24 +11,30 @@ const DRAWS = 2000;
 /** Within this many draws of an operation, each of its named classes is reached. */
 const CLASS_BOUND = 600;
 
-const schemas = Object.fromEntries(OPERATION_NAMES.map((op) => [op, envelopeSchema(OPERATIONS[op].dataSchema)])) as Record<OperationName, ReturnType<typeof envelopeSchema>>;
+const schemas = Object.fromEntries(
+  OPERATION_NAMES.map((op) => [op, envelopeSchema(OPERATIONS[op].dataSchema)]),
+) as Record<OperationName, ReturnType<typeof envelopeSchema>>;
 
 describe('fuzz generator', () => {
-  it.each(OPERATION_NAMES)(`every one of ${DRAWS} answers of %s passes the contract, envelope included`, (operation) => {
-    const failures: string[] = [];
-    for (let call = 1; call <= DRAWS; call++) {
-      const answer = fuzzAnswer({ seed: 7, operation, call, beyondObserved: call % 2 === 0 });
-      const parsed = schemas[operation].safeParse(JSON.parse(answer.text));
-      if (!parsed.success) failures.push(`${answer.case}: ${parsed.error.issues[0]?.message}`);
-      else expect(parsed.data).toMatchObject({ msg: 'OK', result: 1 });
-    }
-    expect(failures.slice(0, 5)).toEqual([]);
-  });
+  it.each(OPERATION_NAMES)(
+    `every one of ${DRAWS} answers of %s passes the contract, envelope included`,
+    (operation) => {
+      const failures: string[] = [];
+      for (let call = 1; call <= DRAWS; call++) {
+        const answer = fuzzAnswer({ seed: 7, operation, call, beyondObserved: call % 2 === 0 });
+        const parsed = schemas[operation].safeParse(JSON.parse(answer.text));
+        if (!parsed.success) failures.push(`${answer.case}: ${parsed.error.issues[0]?.message}`);
+        else expect(parsed.data).toMatchObject({ msg: 'OK', result: 1 });
+      }
+      expect(failures.slice(0, 5)).toEqual([]);
+    },
+  );
 
   it.each(OPERATION_NAMES)(`reaches every named class of %s within ${CLASS_BOUND} draws`, (operation) => {
     const seen = new Set<string>();
     for (let call = 1; call <= CLASS_BOUND; call++) {
-      for (const beyondObserved of [false, true]) for (const name of fuzzAnswer({ seed: 11, operation, call, beyondObserved }).classes) seen.add(name);
+      for (const beyondObserved of [false, true])
+        for (const name of fuzzAnswer({ seed: 11, operation, call, beyondObserved }).classes) seen.add(name);
     }
     const expected = EDGE_CLASSES.filter((c) => c.operations.includes(operation)).map((c) => c.name);
     expect(expected.filter((name) => !seen.has(name))).toEqual([]);
@@ -38,30 +44,45 @@ describe('fuzz generator', () => {
     const beyond = new Set(EDGE_CLASSES.filter((c) => c.beyondObserved).map((c) => c.name));
     for (const operation of OPERATION_NAMES) {
       for (let call = 1; call <= 300; call++) {
-        expect(fuzzAnswer({ seed: 3, operation, call, beyondObserved: false }).classes.filter((name) => beyond.has(name))).toEqual([]);
+        expect(
+          fuzzAnswer({ seed: 3, operation, call, beyondObserved: false }).classes.filter((name) => beyond.has(name)),
+        ).toEqual([]);
       }
     }
   });
 
   it('writes & as \\u0026 in every answer text', () => {
-    for (let call = 1; call <= 200; call++) expect(fuzzAnswer({ seed: 5, operation: 'localplay/recomm', call, beyondObserved: false }).text).not.toContain('&');
+    for (let call = 1; call <= 200; call++)
+      expect(fuzzAnswer({ seed: 5, operation: 'localplay/recomm', call, beyondObserved: false }).text).not.toContain(
+        '&',
+      );
   });
 
   it('reads and writes case ids, and names what is wrong with one', () => {
-    expect(parseCase('42:meta/plugin:3')).toEqual({ seed: 42, operation: 'meta/plugin', call: 3, beyondObserved: false });
+    expect(parseCase('42:meta/plugin:3')).toEqual({
+      seed: 42,
+      operation: 'meta/plugin',
+      call: 3,
+      beyondObserved: false,
+    });
     expect(caseId(parseCase('42:meta/plugin:3:beyond'))).toBe('42:meta/plugin:3:beyond');
     expect(() => parseCase('42:meta/nope:3')).toThrow('"meta/nope" is not an operation');
     expect(() => parseCase('42-3')).toThrow('A case looks like 42:meta/plugin:3');
   });
 
   it('rebuilds the same bytes from the same case in another process', () => {
-    const cases = OPERATION_NAMES.flatMap((operation) => [1, 2, 3].map((call) => caseId({ seed: 42, operation, call, beyondObserved: call === 3 })));
+    const cases = OPERATION_NAMES.flatMap((operation) =>
+      [1, 2, 3].map((call) => caseId({ seed: 42, operation, call, beyondObserved: call === 3 })),
+    );
     const digest = (texts: string[]) => createHash('sha256').update(texts.join('\n')).digest('hex');
     const here = digest(cases.map((c) => fuzzAnswer(c).text));
     const script = `import { fuzzAnswer } from './src/fuzz/case.ts'; import { createHash } from 'node:crypto';
       const cases = ${JSON.stringify(cases)};
       process.stdout.write(createHash('sha256').update(cases.map((c) => fuzzAnswer(c).text).join('\\n')).digest('hex'));`;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url), encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('../..', import.meta.url),
+      encoding: 'utf8',
+    });
     expect(child.stderr).toBe('');
     expect(child.stdout).toBe(here);
     expect(fuzzAnswer('42:localplay/recomm:1').text).not.toBe(fuzzAnswer('42:localplay/recomm:2').text);

@@ -36,7 +36,9 @@ describe('serve --fuzz', () => {
 
   it('prints the seed and answers every operation with a case of that seed, the device calls counted', () => {
     expect(first.stdout()).toContain('fuzz: seed 42');
-    expect(answers.map((a) => a.fuzzCase)).toEqual([1, 2].flatMap((call) => OPERATION_NAMES.map((operation) => `42:${operation}:${call}`)));
+    expect(answers.map((a) => a.fuzzCase)).toEqual(
+      [1, 2].flatMap((call) => OPERATION_NAMES.map((operation) => `42:${operation}:${call}`)),
+    );
   });
 
   it('gives byte-identical answers in another process, and under --engine msw', async () => {
@@ -58,9 +60,15 @@ describe('serve --fuzz', () => {
   });
 
   it('keeps the case in the journal and counts the edge classes at /__mockvideo/fuzz', async () => {
-    const { requests } = (await (await fetch(`${first.url}/__mockvideo/requests`)).json()) as { requests: Array<{ fuzz?: string }> };
+    const { requests } = (await (await fetch(`${first.url}/__mockvideo/requests`)).json()) as {
+      requests: Array<{ fuzz?: string }>;
+    };
     expect(requests.map((r) => r.fuzz).sort()).toEqual(answers.map((a) => a.fuzzCase).sort());
-    const report = (await (await fetch(`${first.url}/__mockvideo/fuzz`)).json()) as { seed: number; answers: number; classes: Record<string, number> };
+    const report = (await (await fetch(`${first.url}/__mockvideo/fuzz`)).json()) as {
+      seed: number;
+      answers: number;
+      classes: Record<string, number>;
+    };
     expect(report).toMatchObject({ seed: 42, answers: answers.length });
     expect(Object.values(report.classes).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
@@ -70,7 +78,9 @@ describe('serve --fuzz', () => {
     // The seed line follows the URL line: read on until it is there.
     while (!/fuzz: seed \d+/.test(random.stdout())) await new Promise((resolve) => setTimeout(resolve, 20));
     const seed = /fuzz: seed (\d+)/.exec(random.stdout())![1];
-    expect((await fetch(`${random.url}${clientPath('ad_config')}`)).headers.get('x-mockvideo-fuzz')).toBe(`${seed}:ad_config:1`);
+    expect((await fetch(`${random.url}${clientPath('ad_config')}`)).headers.get('x-mockvideo-fuzz')).toBe(
+      `${seed}:ad_config:1`,
+    );
     const bad = await runCli(['serve', '--port', '0', '--fuzz', 'abc']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--fuzz: Cannot read fuzz seed "abc"');
@@ -78,6 +88,8 @@ describe('serve --fuzz', () => {
     expect(withReplay.code).toBe(2);
     expect(withReplay.stderr).toContain('--replay with recordings: pick one');
     const badCase = await runCli(['fuzz', 'show', '42:nope:1']);
-    expect(badCase.stderr.trim()).toBe('[mockvideo] Cannot read fuzz case "42:nope:1": "nope" is not an operation. A case looks like 42:meta/plugin:3 (seed:operation:call), as the x-mockvideo-fuzz header sends it.');
+    expect(badCase.stderr.trim()).toBe(
+      '[mockvideo] Cannot read fuzz case "42:nope:1": "nope" is not an operation. A case looks like 42:meta/plugin:3 (seed:operation:call), as the x-mockvideo-fuzz header sends it.',
+    );
   });
 });

@@ -64,7 +64,8 @@ describe.skipIf(skip)('the dashboard under serve --fuzz', () => {
 
   it('shows the case of each answer and names the suspect of a start-up that broke off', async () => {
     // The app starts playback, gets three answers and stops calling (it crashed on the third).
-    for (const operation of ['ad_config', 'meta/cp', 'meta/setting'] as const) expect((await fetch(`${server.url}${clientPath(operation)}`)).status).toBe(200);
+    for (const operation of ['ad_config', 'meta/cp', 'meta/setting'] as const)
+      expect((await fetch(`${server.url}${clientPath(operation)}`)).status).toBe(200);
     await page.locator('#requests-body code.fuzz-case', { hasText: '42:meta/setting:1' }).waitFor({ timeout: 10_000 });
     // Live: while the answers come in, the suspect is the latest one so far.
     const suspect = page.locator('.burst.bad .suspect', { hasText: '42:meta/setting:1' });

@@ -14,10 +14,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownBlocks } from '../support/markdown-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const version = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (name: string) =>
+  (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
-function run(command: string, args: string[], cwd: string, timeoutMs = 150_000): Promise<{ code: number; out: string }> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: '1', npm_config_cache: process.env.npm_config_cache, npm_config_registry: process.env.npm_config_registry };
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 150_000,
+): Promise<{ code: number; out: string }> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: '1',
+    CI: '1',
+    npm_config_cache: process.env.npm_config_cache,
+    npm_config_registry: process.env.npm_config_registry,
+  };
   return new Promise((resolve) => {
     execFile(command, args, { cwd, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}\n${stderr}` });
@@ -30,7 +43,8 @@ function docsTestFile(): string {
   const file = join(ROOT, 'docs/test-authors.md');
   const heading = readFileSync(file, 'utf8').split('\n').indexOf('## Property tests with `mockvideo/arbitraries`') + 1;
   const block = markdownBlocks(file).find((b) => b.line > heading && b.lang === 'ts');
-  if (!heading || !block) throw new Error('docs/test-authors.md has no ts block under "## Property tests with `mockvideo/arbitraries`"');
+  if (!heading || !block)
+    throw new Error('docs/test-authors.md has no ts block under "## Property tests with `mockvideo/arbitraries`"');
   return block.code;
 }
 
@@ -42,10 +56,28 @@ describe('a consumer project with mockvideo/arbitraries', () => {
     consumer = join(work, 'consumer');
     const pack = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT);
     expect(pack.code, pack.out).toBe(0);
-    const [info] = JSON.parse(pack.out.slice(pack.out.indexOf('['), pack.out.lastIndexOf(']') + 1)) as Array<{ filename: string }>;
+    const [info] = JSON.parse(pack.out.slice(pack.out.indexOf('['), pack.out.lastIndexOf(']') + 1)) as Array<{
+      filename: string;
+    }>;
     await mkdir(consumer, { recursive: true });
-    await writeFile(join(consumer, 'package.json'), `${JSON.stringify({ name: 'fuzz-consumer', private: true, type: 'module' }, null, 2)}\n`);
-    const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', join(work, info!.filename), `fast-check@${version('fast-check')}`, `msw@${version('msw')}`], consumer);
+    await writeFile(
+      join(consumer, 'package.json'),
+      `${JSON.stringify({ name: 'fuzz-consumer', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    const install = await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--save-dev',
+        join(work, info!.filename),
+        `fast-check@${version('fast-check')}`,
+        `msw@${version('msw')}`,
+      ],
+      consumer,
+    );
     expect(install.code, install.out).toBe(0);
     await symlink(join(ROOT, 'node_modules', 'vitest'), join(consumer, 'node_modules', 'vitest'), 'dir');
     await writeFile(join(consumer, 'vitest.config.mjs'), "export default { test: { include: ['*.test.ts'] } };\n");
@@ -66,9 +98,17 @@ describe('a consumer project with mockvideo/arbitraries', () => {
 
   it('loads the main entry without fast-check, and says what mockvideo/arbitraries needs', async () => {
     await rm(join(consumer, 'node_modules/fast-check'), { recursive: true, force: true });
-    const main = await run(process.execPath, ['--input-type=module', '-e', "const m = await import('mockvideo'); console.log(typeof m.createHandlers);"], consumer);
+    const main = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('mockvideo'); console.log(typeof m.createHandlers);"],
+      consumer,
+    );
     expect(main.out.trim()).toBe('function');
-    const fuzz = await run(process.execPath, ['--input-type=module', '-e', "await import('mockvideo/arbitraries');"], consumer);
+    const fuzz = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "await import('mockvideo/arbitraries');"],
+      consumer,
+    );
     expect(fuzz.code).not.toBe(0);
     expect(fuzz.out).toContain("Cannot find package 'fast-check'");
   });

@@ -12,9 +12,21 @@ export interface FuzzArgs {
 
 /** The fuzz options of `serve`: `--fuzz [SEED]`, `--fuzz-case CASE`, `--fuzz-beyond-observed`. */
 export const fuzzOptions: Record<keyof FuzzArgs, Options> = {
-  fuzz: { type: 'string', describe: 'Answer every operation with a generated, contract-valid answer from this seed (random when none is given; printed at start)' },
-  'fuzz-case': { type: 'string', describe: 'Answer this case (from an x-mockvideo-fuzz header, e.g. 42:meta/plugin:3) every time for its operation; implies --fuzz' },
-  'fuzz-beyond-observed': { type: 'boolean', describe: 'With --fuzz: also vary what the seed only observed (diversion arrays, type, placement, ref, apk_url/cp_link)' },
+  fuzz: {
+    type: 'string',
+    describe:
+      'Answer every operation with a generated, contract-valid answer from this seed (random when none is given; printed at start)',
+  },
+  'fuzz-case': {
+    type: 'string',
+    describe:
+      'Answer this case (from an x-mockvideo-fuzz header, e.g. 42:meta/plugin:3) every time for its operation; implies --fuzz',
+  },
+  'fuzz-beyond-observed': {
+    type: 'boolean',
+    describe:
+      'With --fuzz: also vary what the seed only observed (diversion arrays, type, placement, ref, apk_url/cp_link)',
+  },
 };
 
 /**
@@ -22,16 +34,30 @@ export const fuzzOptions: Record<keyof FuzzArgs, Options> = {
  * Loads the generator (and fast-check) only then. `seed` is the run's seed, for the start line.
  * @throws MockvideoError (`MV_USAGE`) naming the flag for a seed or case that is none.
  */
-export async function fuzzAnswersOf(args: FuzzArgs & { replay?: string }): Promise<{ fuzz: FuzzAnswers; seed: number } | undefined> {
+export async function fuzzAnswersOf(
+  args: FuzzArgs & { replay?: string },
+): Promise<{ fuzz: FuzzAnswers; seed: number } | undefined> {
   const beyond = args['fuzz-beyond-observed'] ?? false;
   const fuzzing = args.fuzz !== undefined || args['fuzz-case'] !== undefined;
-  if (fuzzing && args.replay !== undefined) throw new MockvideoError('MV_USAGE', '--fuzz and --fuzz-case answer every operation with a generated answer, --replay with recordings: pick one.');
+  if (fuzzing && args.replay !== undefined)
+    throw new MockvideoError(
+      'MV_USAGE',
+      '--fuzz and --fuzz-case answer every operation with a generated answer, --replay with recordings: pick one.',
+    );
   if (!fuzzing) {
-    if (beyond) throw new MockvideoError('MV_USAGE', '--fuzz-beyond-observed needs --fuzz [SEED]: add it, e.g. "mockvideo serve --fuzz 42 --fuzz-beyond-observed".');
+    if (beyond)
+      throw new MockvideoError(
+        'MV_USAGE',
+        '--fuzz-beyond-observed needs --fuzz [SEED]: add it, e.g. "mockvideo serve --fuzz 42 --fuzz-beyond-observed".',
+      );
     return undefined;
   }
-  const [{ fuzzAnswer, parseCase, parseSeed, randomSeed }, { FuzzAnswers }] = await Promise.all([import('../../fuzz/case.js'), import('../../routes/fuzz.js')]);
-  const usage = (flag: string, error: unknown) => new MockvideoError('MV_USAGE', `${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')}`);
+  const [{ fuzzAnswer, parseCase, parseSeed, randomSeed }, { FuzzAnswers }] = await Promise.all([
+    import('../../fuzz/case.js'),
+    import('../../routes/fuzz.js'),
+  ]);
+  const usage = (flag: string, error: unknown) =>
+    new MockvideoError('MV_USAGE', `${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')}`);
   let fixedCase;
   try {
     fixedCase = args['fuzz-case'] === undefined ? undefined : parseCase(args['fuzz-case']);
@@ -44,7 +70,10 @@ export async function fuzzAnswersOf(args: FuzzArgs & { replay?: string }): Promi
   } catch (error) {
     throw usage('--fuzz', error);
   }
-  return { fuzz: new FuzzAnswers({ seed, beyondObserved: beyond, ...(fixedCase ? { fixedCase } : {}), generate: fuzzAnswer }), seed };
+  return {
+    fuzz: new FuzzAnswers({ seed, beyondObserved: beyond, ...(fixedCase ? { fixedCase } : {}), generate: fuzzAnswer }),
+    seed,
+  };
 }
 
 interface ShowArgs {
@@ -62,8 +91,14 @@ export const fuzzCommand: CommandModule<object, ShowArgs> = {
   builder: (yargs: Argv) =>
     yargs
       .positional('action', { type: 'string', choices: ['show'] as const, describe: 'What to do with the case' })
-      .positional('case', { type: 'string', describe: 'A case, as the x-mockvideo-fuzz header sends it: <seed>:<operation>:<call>[:beyond]' })
-      .example('$0 fuzz show 42:meta/plugin:3', 'Print the answer serve --fuzz 42 sent for the third meta/plugin call of a device')
+      .positional('case', {
+        type: 'string',
+        describe: 'A case, as the x-mockvideo-fuzz header sends it: <seed>:<operation>:<call>[:beyond]',
+      })
+      .example(
+        '$0 fuzz show 42:meta/plugin:3',
+        'Print the answer serve --fuzz 42 sent for the third meta/plugin call of a device',
+      )
       .example('$0 fuzz show 42:meta/plugin:3 | jq .data', 'Look at its data') as unknown as Argv<ShowArgs>,
   handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
     try {
