@@ -8,6 +8,12 @@ import { MockvideoError } from '../errors.js';
 /** Seconds per unit of a duration (`y` is 365 days, `w` 7 days). */
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800, y: 31_536_000 };
 
+/** The latest moment a clock may read, in milliseconds: 9999-12-31T23:59:59.999Z (the last one ISO 8601 writes with four digits). The earliest is the Unix epoch. */
+export const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** The largest offset a clock takes, in milliseconds: 1,000 years of 365 days either way. */
+export const MAX_CLOCK_OFFSET_MS = 1000 * 31_536_000 * 1000;
+
 /** A duration as `--clock-offset` and the placeholder write it: signed terms `<integer><unit>`, units s m h d w y. */
 const DURATION = /^[+-]?\d+[smhdwy](?:[+-]\d+[smhdwy])*$/;
 
@@ -18,11 +24,17 @@ const DURATION = /^[+-]?\d+[smhdwy](?:[+-]\d+[smhdwy])*$/;
  */
 export function parseDuration(text: string): number {
   const compact = text.replace(/\s+/g, '');
-  if (/^[+-]?\d+$/.test(compact)) return Number(compact) * 1000;
+  if (/^[+-]?\d+$/.test(compact)) return boundedOffset(text, Number(compact) * 1000);
   if (!DURATION.test(compact)) throw new MockvideoError('MV_USAGE', `"${text}" is not a duration: write signed terms of <integer><unit>, units s, m, h, d, w, y (365 days), e.g. -2d, +90m or -1d-12h.`);
   let seconds = 0;
   for (const [, sign, amount, unit] of compact.matchAll(/([+-]?)(\d+)([smhdwy])/g)) seconds += (sign === '-' ? -1 : 1) * Number(amount) * UNIT_SECONDS[unit!]!;
-  return seconds * 1000;
+  return boundedOffset(text, seconds * 1000);
+}
+
+/** `ms` when its size is at most {@link MAX_CLOCK_OFFSET_MS}. @throws MockvideoError (`MV_USAGE`) naming `text` and the bound. */
+function boundedOffset(text: string, ms: number): number {
+  if (!(Math.abs(ms) <= MAX_CLOCK_OFFSET_MS)) throw new MockvideoError('MV_USAGE', `"${text}" is too long a duration: the clock moves at most 1000y (365,000 days) either way.`);
+  return ms;
 }
 
 /**
@@ -31,7 +43,13 @@ export function parseDuration(text: string): number {
  * @throws MockvideoError (`MV_USAGE`) naming the value and the forms.
  */
 export function parseMoment(text: string | number): number {
-  if (typeof text === 'number' || /^\d{1,11}$/.test(text)) return Number(text) * 1000;
+  const ms = typeof text === 'number' || /^\d{1,11}$/.test(text) ? Number(text) * 1000 : momentOfIso(text);
+  if (!(ms >= 0 && ms <= LATEST_CLOCK_MS)) throw new MockvideoError('MV_USAGE', `"${text}" is outside the times a clock reads: from 1970-01-01T00:00:00Z (0) to 9999-12-31T23:59:59Z (253402300799).`);
+  return ms;
+}
+
+/** The milliseconds of an ISO 8601 time with a time zone. @throws MockvideoError (`MV_USAGE`) otherwise. */
+function momentOfIso(text: string): number {
   const ms = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : NaN;
   if (Number.isNaN(ms)) throw new MockvideoError('MV_USAGE', `"${text}" is not a moment: write ISO 8601 with a time zone, e.g. 2026-01-31T12:00:00Z, or Unix time in seconds.`);
   return ms;
@@ -74,8 +92,13 @@ export class Clock {
     this.set(setting);
   }
 
-  /** Sets the clock (replacing the setting before): `{}` makes it real time again. */
+  /**
+   * Sets the clock (replacing the setting before): `{}` makes it real time again.
+   * @throws MockvideoError (`MV_USAGE`), the clock unchanged, when it would read before the Unix epoch or after {@link LATEST_CLOCK_MS}.
+   */
   set(setting: ClockSetting): void {
+    const reads = (setting.frozenAt ?? this.#real()) + (setting.offsetMs ?? 0);
+    if (!(reads >= 0 && reads <= LATEST_CLOCK_MS)) throw new MockvideoError('MV_USAGE', `The clock would read ${Number.isFinite(reads) ? `${Math.round(reads / 1000)} (Unix seconds)` : String(reads)}, outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z: nothing changed. Choose a nearer "frozen" moment or a shorter "offset".`);
     this.#setting = { ...(setting.frozenAt !== undefined ? { frozenAt: setting.frozenAt } : {}), ...(setting.offsetMs ? { offsetMs: setting.offsetMs } : {}) };
   }
 
