@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import { createRoutes, FINDINGS_HEADER, bodyBytes, headerRecord, routeOf, type Plan, type RouteRequest, type RoutesOptions } from '../routes/index.js';
+import { createRoutes, DEVICE_ANSWER_HEADERS, FINDINGS_HEADER, bodyBytes, headerRecord, routeOf, type Plan, type RouteRequest, type RoutesOptions } from '../routes/index.js';
 import { routesCover } from '../routes/cover.js';
 import { MockvideoError } from '../errors.js';
 
@@ -19,6 +19,7 @@ export async function planResponse(plan: Plan, method: string): Promise<Response
   if (plan.delayMs > 0) await delay(plan.delayMs);
   if (plan.kind === 'drop') return HttpResponse.error();
   const headers = new Headers(plan.answer.headers);
+  for (const [name, value] of Object.entries(DEVICE_ANSWER_HEADERS)) headers.set(name, value);
   if (plan.route.kind === 'operation') headers.set(FINDINGS_HEADER, String(plan.findings.length));
   return new HttpResponse(method === 'HEAD' ? null : (bodyBytes(plan.answer) as BodyInit), { status: plan.answer.status, headers });
 }

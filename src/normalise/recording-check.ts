@@ -5,6 +5,7 @@
  * with the schema (`parseRecording` in `recording-schema.ts`), whose messages name each problem.
  * @module
  */
+import { contentTypeProblem } from '../contract/content-type.js';
 import { API_PREFIX, OPERATION_NAMES } from '../contract/core.js';
 import { MAX_LATENCY_MS } from '../latency/latency.js';
 import type { Recording, RecordingProblem } from './recording.js';
@@ -21,7 +22,9 @@ export const NOT_WELL_FORMED = 'not a well-formed recording (check it with the r
 /**
  * The rules beyond the schema's shape, for a value of the schema's shape: the path is exactly the
  * operation's (`/api/g1/<operation>`: no prefix, no `..`, no `//host`, no query, since drift sends
- * the real token to it), and the body is given exactly once (`body` or `bodyBase64`).
+ * the real token to it), the body is given exactly once (`body` or `bodyBase64`), and the
+ * response's `content-type` is JSON (or text/plain; see `contentTypeProblem`): never a type a
+ * browser opens as a page.
  */
 export function recordingRules(recording: Recording, file: string): RecordingProblem[] {
   const problems: RecordingProblem[] = [];
@@ -31,6 +34,8 @@ export function recordingRules(recording: Recording, file: string): RecordingPro
   if ((recording.response.body === undefined) === (recording.response.bodyBase64 === undefined)) {
     problems.push({ file, path: 'response', message: 'expected exactly one of "body" (text) and "bodyBase64"' });
   }
+  const contentType = contentTypeProblem(recording.response.headers);
+  if (contentType) problems.push({ file, path: 'response.headers.content-type', message: contentType });
   return problems;
 }
 

@@ -5,6 +5,7 @@ import { API_PREFIX, operationOfPath, type OperationName } from '../contract/cor
 import { journalView, setJournalView, type JournalFacts, type JournalView } from '../journal/journal-view.js';
 import { RedactionRefusedError, buildRecording, describeRedactions, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording, type Redaction } from '../normalise/index.js';
 import { measuredLatency } from '../latency/latency.js';
+import { DEVICE_ANSWER_HEADERS } from '../routes/answer-headers.js';
 import { DecodedTooLarge, causeOf, decoded, dropped, flat, requestTarget, type UpstreamFailure } from './wire.js';
 
 /** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
@@ -333,7 +334,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         const out: Record<string, string | string[]> = {};
         const unsent = dropped(answerHeaders);
         for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined && !unsent.has(name.toLowerCase())) out[name] = value;
-        res.writeHead(status, extra ? { ...out, ...extra } : out);
+        // Last: an upstream's own content-security-policy or x-content-type-options never replaces ours (its HTML is no page of our origin).
+        res.writeHead(status, { ...out, ...extra, ...DEVICE_ANSWER_HEADERS });
         res.end(body);
         answeredNs = process.hrtime.bigint();
       }

@@ -4,6 +4,7 @@
  * (`src/server/device-host.ts`) are adapters of these. No Node built-ins, msw or Express: any runtime.
  * @module
  */
+export * from './answer-headers.js';
 export * from './errors.js';
 export * from './path.js';
 export * from './plan.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contentTypeProblem } from '../contract/content-type.js';
 import { envelopeSchema } from '../contract/envelope-schema.js';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../contract/operations.js';
 import type { Fault } from '../faults/fault.js';
@@ -38,9 +39,11 @@ function responseShape(data: z.ZodType) {
         for (const name of Object.keys(headers)) {
           if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)` });
         }
+        const contentType = contentTypeProblem(headers);
+        if (contentType) ctx.addIssue({ code: 'custom', path: ['content-type'], message: contentType });
       })
       .optional()
-      .describe('Extra response headers: HTTP token names, Latin-1 values.'),
+      .describe('Extra response headers: HTTP token names, Latin-1 values; a content-type is JSON (or text/plain).'),
     fault: faultSchema.optional().describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
     body: z.string().optional().describe('The exact body text, served as written ({origin} still replaced) instead of an envelope made from data, msg and result: a recorded answer kept byte for byte. A 2xx body that is a JSON envelope is checked against the contract.'),
     latency: latencySchema.optional(),

@@ -5,7 +5,7 @@ import { writeJournalHar } from '../journal/index.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../verify/index.js';
 import type { ServerContext } from './context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
-import { foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
+import { crossSiteFetch, foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
 
 export { foreignRequest, hostName, isLoopback, mayMutate, ownHostNames } from './host-guard.js';
 import { stateRoutes } from './state-routes.js';
@@ -32,11 +32,14 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Express middleware for everything under `/__mockvideo` (admin API, dashboard, analytics): refuses
  * what {@link foreignRequest} finds with 403 and no CORS headers, so a foreign page can neither
- * steer mockvideo nor read the journal or analytics (which hold device identifiers).
+ * steer mockvideo nor read the journal or analytics (which hold device identifiers); and a browser's
+ * cross-site fetch ({@link crossSiteFetch}): a sandboxed document (every device-facing answer is
+ * one, see `DEVICE_ANSWER_HEADERS`) has an opaque origin, sends `Origin: null` and
+ * `Sec-Fetch-Site: cross-site`, and is refused either way.
  */
 export function foreignGuard(own: ReadonlySet<string> = ownHostNames()) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const foreign = foreignRequest(req.headers.host, req.headers.origin, own);
+    const foreign = foreignRequest(req.headers.host, req.headers.origin, own) ?? crossSiteFetch(req.get('sec-fetch-site'), req.get('sec-fetch-mode'), req.method);
     if (!foreign) return next();
     res.status(403).json({ error: `Refused: ${foreign}. ${ADMIN_PREFIX} answers only pages and tools of this server.` });
   };

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import express, { type Request, type Response } from 'express';
+import express, { type Response } from 'express';
 import { DEFAULT_QUIET_GAP_SECONDS, startUpVerdicts } from '../verify/index.js';
 import type { ServerContext } from './context.js';
 import { DeviceNames, deviceSummaries } from './devices.js';
+import { EventHub } from './event-stream.js';
 
 /** The files `scripts/build-dashboard.mjs` writes, with their content types. */
 const FILES: Record<string, string> = {
@@ -10,12 +11,6 @@ const FILES: Record<string, string> = {
   'app.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
 };
-
-/** How often the event stream checks the active scenario and the faults for changes, in milliseconds. */
-const STATE_POLL_MS = 500;
-
-/** How often the event stream sends a comment so proxies and browsers keep it open, in milliseconds. */
-const KEEP_ALIVE_MS = 15_000;
 
 /** The page may load its own script, style and data, and nothing else. */
 const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -29,64 +24,10 @@ function dashboardFolder(): URL | undefined {
   return candidates.find((folder) => existsSync(new URL('app.js', folder)) && existsSync(new URL('index.html', folder)));
 }
 
-/** A server-sent event: `event: NAME` and one `data:` line of JSON. */
-function sendEvent(res: Response, name: string, data: unknown): void {
-  res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-}
-
-/**
- * The event stream of `GET /__mockvideo/events` (server-sent events): `request` with each new
- * journal entry, `scenario` when the active scenario changes, `faults` when the planned faults
- * change (added, fired, cleared), `cleared` when the journal is cleared, and `devices` when a
- * device is given a name. The first events give the current scenario and faults.
- */
-function eventStream(context: ServerContext, names: DeviceNames) {
-  return (req: Request, res: Response) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    res.write('retry: 2000\n\n');
-    let scenario = context.active.scenario;
-    let faults = JSON.stringify(context.faults.list());
-    // The journal only drops its oldest entries, so the newest one seen is gone only after a clear.
-    let newest = context.journal.newestId;
-    const checkCleared = () => {
-      if (newest !== undefined && !context.journal.get(newest)) sendEvent(res, 'cleared', {});
-      newest = context.journal.newestId;
-    };
-    sendEvent(res, 'scenario', { name: scenario });
-    sendEvent(res, 'faults', { faults: context.faults.list() });
-
-    const unsubscribe = context.journal.subscribe((exchange) => {
-      checkCleared();
-      sendEvent(res, 'request', exchange.entry);
-    });
-    const unsubscribeNames = names.subscribe(() => sendEvent(res, 'devices', {}));
-    // The admin API changes the scenario, the faults and the journal in place: watch them rather than hook every caller.
-    const poll = setInterval(() => {
-      if (context.active.scenario !== scenario) sendEvent(res, 'scenario', { name: (scenario = context.active.scenario) });
-      const nowFaults = JSON.stringify(context.faults.list());
-      if (nowFaults !== faults) {
-        faults = nowFaults;
-        sendEvent(res, 'faults', { faults: context.faults.list() });
-      }
-      checkCleared();
-    }, STATE_POLL_MS);
-    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-    // A server shutting down ends the stream (the page reconnects to the next server, after `retry`).
-    const end = () => res.end();
-    context.closing.signal.addEventListener('abort', end, { once: true });
-    req.on('close', () => {
-      unsubscribe();
-      unsubscribeNames();
-      clearInterval(poll);
-      clearInterval(keepAlive);
-      context.closing.signal.removeEventListener('abort', end);
-    });
-  };
-}
-
 /**
  * The QA dashboard under `/__mockvideo`: the page (`GET /`), its built script and style
- * (`GET /assets/app.js`, `/assets/app.css`), the live event stream (`GET /events`), and what the
+ * (`GET /assets/app.js`, `/assets/app.css`), the live event stream (`GET /events`, bounded: see
+ * `EventHub`), and what the
  * page's device lanes read: `GET /devices` (`{ devices: DeviceSummary[] }`), `PUT
  * /devices/:sdevid/name` (`{ "name": "Pixel 7 of QA" }`; empty removes it; kept while the server
  * runs) and `GET /start-ups?gap=SECONDS` (`{ startUps: StartUpVerdict[] }`: each burst of each
@@ -119,7 +60,7 @@ export function dashboardRoutes(context: ServerContext): express.Router {
     sendFile(res, name);
   });
   const names = new DeviceNames();
-  router.get('/events', eventStream(context, names));
+  router.get('/events', new EventHub(context, names).handler);
   router.get('/devices', (_req, res) => {
     res.json({ devices: deviceSummaries(context.journal.exchanges().map((x) => x.entry), names) });
   });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { queryFindings, type Finding } from '../findings/index.js';
-import { FINDINGS_HEADER, MAX_URL_LENGTH, bodyBytes, targetTooLong, bodyText, hasBody, routeOf, type Answer, type Plan, type Route, type Routes } from '../routes/index.js';
+import { DEVICE_ANSWER_HEADERS, FINDINGS_HEADER, MAX_URL_LENGTH, bodyBytes, targetTooLong, bodyText, hasBody, routeOf, type Answer, type Plan, type Route, type Routes } from '../routes/index.js';
 import { journalViewOf } from '../journal/journal-view.js';
 import type { ServerContext } from './context.js';
 import { captureBody, journalExchange, type OperationTarget, type SentAnswer } from './journal-exchange.js';
@@ -134,7 +134,7 @@ function sendableOf(answer: Answer, findings: number): Sendable {
     // `{ ...headers, name: value }` a hidden class of its own, so 300 answers made 298 classes and
     // every read of a header block (node:http's, the request log's, the journal's) went
     // megamorphic. These share one class per set of header names.
-    const head: OutgoingHttpHeaders = Object.assign({}, answer.headers);
+    const head: OutgoingHttpHeaders = Object.assign({}, answer.headers, DEVICE_ANSWER_HEADERS);
     head['content-length'] = String(body.byteLength);
     if (findings >= 0) head[FINDINGS_HEADER] = String(findings);
     ofAnswer.set(findings, (sendable = { body, bodyLatin1, head, text: findings >= 0 ? bodyText(answer) : '' }));
@@ -251,6 +251,7 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
       if (!pass) return toHost(req, res);
       // Set first, so that the proxy's own headers join it and the journal reads them all.
       if (plan.route.kind === 'operation') res.setHeader(FINDINGS_HEADER, String(plan.findings.length));
+      for (const [name, value] of Object.entries(DEVICE_ANSWER_HEADERS)) res.setHeader(name, value);
       observe(req, res, plan.route, query, plan.findings, written(res, captureBody(res)));
       return pass(req, res, (error) => (error === undefined ? toHost(req, res) : answerFailure(req, res, error)));
     }
@@ -277,7 +278,7 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     let target = req.url ?? '/';
     if (target.length > MAX_URL_LENGTH) {
       const answer = targetTooLong(target.length, MAX_URL_LENGTH);
-      res.writeHead(answer.status, answer.headers).end(answer.body);
+      res.writeHead(answer.status, { ...answer.headers, ...DEVICE_ANSWER_HEADERS }).end(answer.body);
       return;
     }
     // An absolute-form target (`GET http://host/api/g1/meta/cp`) is routed by its path; the host it names is never asked.

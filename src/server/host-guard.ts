@@ -61,3 +61,16 @@ export function foreignRequest(host: string | undefined, origin: string | undefi
   }
   return undefined;
 }
+
+/**
+ * Why a browser's request to the admin API comes from another site, or `undefined`: its
+ * `Sec-Fetch-Site` is `cross-site` or `same-site` (a page elsewhere, or a sandboxed document of
+ * mockvideo's own origin, which is opaque and so cross-site), except a top-level navigation (`GET`
+ * with `Sec-Fetch-Mode: navigate`: following a link to the dashboard). `same-origin` and `none`
+ * (typed in the address bar) pass, as do tools that send no such header.
+ */
+export function crossSiteFetch(site: string | undefined, mode: string | undefined, method: string): string | undefined {
+  if (site !== 'cross-site' && site !== 'same-site') return undefined;
+  if (method === 'GET' && mode === 'navigate') return undefined;
+  return `a ${site} request (Sec-Fetch-Site: ${site})`;
+}

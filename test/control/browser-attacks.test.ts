@@ -52,6 +52,15 @@ describe('a web page open in the browser cannot steer or read mockvideo', () => 
     expect(JSON.parse(response.body).error).toMatch(/is not a name of this server/);
   });
 
+  it('refuses what a sandboxed (opaque-origin) document sends: Origin null, Sec-Fetch-Site cross-site; a followed link still opens the dashboard', async () => {
+    expect((await raw('POST', '/__mockvideo/faults', { origin: 'null', 'content-type': 'application/json' }, '{"operation":"meta/cp","kind":"status","status":418}')).status).toBe(403);
+    expect((await raw('GET', '/__mockvideo/requests', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' })).status).toBe(403);
+    expect((await raw('GET', '/__mockvideo/requests', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' })).status).toBe(403);
+    expect((await raw('GET', '/__mockvideo/requests', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' })).status).toBe(200);
+    expect((await raw('GET', '/__mockvideo/health', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })).status).toBe(200);
+    expect((await (await fetch(`${server.url}/__mockvideo/faults`)).json()).faults).toEqual([]);
+  });
+
   it('still serves its own page origin', async () => {
     expect((await raw('GET', '/__mockvideo/health', { origin: server.url })).status).toBe(200);
   });
