@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shippedCatalog } from '../scenarios/shipped.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
+import { MAX_EVENT_STREAMS } from './event-stream.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -58,11 +59,12 @@ describe('dashboard routes', () => {
     context.journal.add(exchange);
     const response = await fetch(`${origin}/__mockvideo/events`);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    // Changes are sent on the stream's next tick (every 250 ms), in this order; the clear a tick later.
     const events = await readEvents(response, 6, () => {
       context.journal.add(exchange);
       context.active.scenario = 'gallery';
       context.faults.add({ operation: 'meta/cp', fault: { kind: 'reset' }, times: 1 });
-      context.journal.clear();
+      setTimeout(() => context.journal.clear(), 600);
     });
     expect(events.map(([name]) => name)).toEqual(['scenario', 'faults', 'request', 'scenario', 'faults', 'cleared']);
     expect(events[2]![1]).toMatchObject({ id: 2, operation: 'meta/cp' });
@@ -70,22 +72,23 @@ describe('dashboard routes', () => {
     expect(events[4]![1]).toMatchObject({ faults: [{ operation: 'meta/cp', fault: { kind: 'reset' }, remaining: 1 }] });
   });
 
-  it('stops listening to the journal when the page goes away', async () => {
+  it(`keeps at most ${MAX_EVENT_STREAMS} streams open (429 with a clear body past them) and frees a place when one closes; never listens on the journal`, async () => {
     const { context, origin } = await start();
-    let listening = 0;
-    const subscribe = context.journal.subscribe.bind(context.journal);
-    context.journal.subscribe = (listener) => {
-      listening++;
-      const stop = subscribe(listener);
-      return () => (listening--, stop());
-    };
-    const controller = new AbortController();
-    const response = await fetch(`${origin}/__mockvideo/events`, { signal: controller.signal });
-    let whileOpen = 0;
-    await readEvents(response, 2, () => (whileOpen = listening));
-    expect(whileOpen).toBe(1);
-    controller.abort();
-    await expect.poll(() => listening, { timeout: 2_000 }).toBe(0);
+    const subscribe = vi.spyOn(context.journal, 'subscribe');
+    const controllers = Array.from({ length: MAX_EVENT_STREAMS }, () => new AbortController());
+    const open = await Promise.all(controllers.map((controller) => fetch(`${origin}/__mockvideo/events`, { signal: controller.signal })));
+    expect(open.map((r) => r.status)).toEqual(open.map(() => 200));
+    const refused = await fetch(`${origin}/__mockvideo/events`);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error).toMatch(new RegExp(`at most ${MAX_EVENT_STREAMS} open`));
+    controllers[0]!.abort();
+    await expect.poll(async () => {
+      const again = await fetch(`${origin}/__mockvideo/events`);
+      await again.body?.cancel();
+      return again.status;
+    }, { timeout: 2_000 }).toBe(200);
+    expect(subscribe).not.toHaveBeenCalled();
+    for (const controller of controllers) controller.abort();
   });
 
   it('lists the devices of the journal, keeps the name given to one and says so on the event stream', async () => {
