@@ -1,5 +1,5 @@
-// Fixtures of `npm run bench`, generated into os.tmpdir(): realistic client requests, a folder of
-// scenarios that extend `default`, and recording folders of any size.
+// Fixtures of `npm run bench`, generated into os.tmpdir(): realistic client requests and recording
+// folders of any size.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,18 +38,6 @@ export { DEFAULT_POLICY, OPERATION_NAMES };
 /** A new temporary folder under os.tmpdir(). */
 export function tempDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
-}
-
-/** Writes `count` scenario files `bench-NN.json` (each extends `default` and changes nothing) into a new folder. */
-export function writeScenarios(count) {
-  const dir = tempDir('mockvideo-bench-scenarios-');
-  const names = [];
-  for (let i = 0; i < count; i++) {
-    const name = `bench-${String(i).padStart(2, '0')}`;
-    names.push(name);
-    writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ description: `Benchmark scenario ${i}`, extends: 'default', operations: {} })}\n`);
-  }
-  return { dir, names };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The tools of `npm run bench` that are not mockvideo's dependencies: talkback is installed from the
 // npm registry into a temporary folder at bench time, never into the repository.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,6 +15,7 @@ export const TALKBACK_SPEC = 'talkback@4';
  */
 export function installTalkback(prefix) {
   const dir = prefix || mkdtempSync(join(tmpdir(), 'mockvideo-bench-talkback-'));
+  mkdirSync(dir, { recursive: true });
   const manifest = join(dir, 'node_modules', 'talkback', 'package.json');
   if (!existsSync(manifest)) {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

@@ -1,4 +1,4 @@
-// Starting the servers of the benchmarks (bench/run.mjs, bench/ab.mjs, bench/record-ab.mjs): each
+// Starting the servers of the benchmark (bench/run.mjs): each
 // one a child `node` process pinned to core 0 with `taskset` (the load runs on core 1), its output
 // in a log file (no pipe to drain while it is under load), ready once that output shows its URL.
 import { spawn, spawnSync } from 'node:child_process';

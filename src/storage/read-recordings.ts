@@ -1,10 +1,9 @@
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
 import type { NamedRecording, Recording, RecordingProblem } from '../normalise/index.js';
 import type { RecordingParse, RecordingParser } from '../normalise/recording-check.js';
-import { parseRecordingBytes, type ParsedRecordingBytes } from './recording-bytes.js';
 import { RECORDING_FILE, operationFolder } from './recording-names.js';
 
 /** What reading a recording folder gave: the recordings (sorted by name, so recorded order within a key) and every problem. */
@@ -46,15 +45,13 @@ export async function readRecordingDir(dir: string, onProgress?: (done: number, 
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
 export function forEachRecording(dir: string, visit: (named: NamedRecording) => void, parse: RecordingParser, onProgress?: (done: number, total: number, file: string) => void): RecordingProblem[] {
-  return walkRecordingFiles(dir, parse, onProgress, () => true, (name, recording) => visit({ name, recording }));
+  return walkRecordingFiles(dir, parse, onProgress, (name, recording) => visit({ name, recording }));
 }
 
 /**
  * As {@link forEachRecording} (same files, order, checks and problems), for building a replay index:
  * `visit` gets each valid recording's name, operation and request, and its response only while
- * `responseWanted()` (asked before each file) is true, else `undefined`. A response not wanted need
- * not be decoded: for a folder whose files have non-ASCII bodies this saves most of reading them
- * (see recording-bytes.ts).
+ * `responseWanted()` (asked for each file) is true, else `undefined`.
  *
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
@@ -65,18 +62,15 @@ export function forEachRecordingRequest(
   responseWanted: () => boolean,
   onProgress?: (done: number, total: number, file: string) => void,
 ): RecordingProblem[] {
-  return walkRecordingFiles(dir, parse, onProgress, responseWanted, (name, recording, bodyUndecoded) =>
-    visit(name, recording.operation, recording.request, bodyUndecoded ? undefined : recording.response),
-  );
+  return walkRecordingFiles(dir, parse, onProgress, (name, recording) => visit(name, recording.operation, recording.request, responseWanted() ? recording.response : undefined));
 }
 
-/** The loop of {@link forEachRecording} and {@link forEachRecordingRequest}; `visit` hears whether the recording's body was left undecoded. */
+/** The loop of {@link forEachRecording} and {@link forEachRecordingRequest}. */
 function walkRecordingFiles(
   dir: string,
   parse: RecordingParser,
   onProgress: ((done: number, total: number, file: string) => void) | undefined,
-  bodyWanted: () => boolean,
-  visit: (name: string, recording: Recording, bodyUndecoded: boolean) => void,
+  visit: (name: string, recording: Recording) => void,
 ): RecordingProblem[] {
   let names: string[];
   try {
@@ -105,7 +99,7 @@ function walkRecordingFiles(
       continue;
     }
     // The file name is plain (checked above): no need to join and normalise a path per file.
-    const read = readRecordingFile(folderPath + sep + file, name, parse, bodyWanted());
+    const read = readRecordingFile(folderPath + sep + file, name, parse);
     if (!read.ok) {
       problems.push(...read.problems);
       continue;
@@ -114,60 +108,19 @@ function walkRecordingFiles(
       problems.push({ file: name, path: 'operation', message: `"${read.recording.operation}" is not the operation of its folder (${folder})` });
       continue;
     }
-    visit(name, read.recording, read.bodyUndecoded);
+    visit(name, read.recording);
   }
   return problems;
 }
 
-/** One buffer for every file read at start: reading 100,000 files leaves no trail of freed buffers behind. */
-let readBuffer = Buffer.allocUnsafe(64 * 1024);
-
-/**
- * The value of a recording file, read into {@link readBuffer} and parsed by {@link parseRecordingBytes}
- * (with `bodyWanted` false, its body may be left undecoded): usually one `read`, as a read of a
- * regular file returns less than asked for only at its end. Should a short read not be the end (its
- * text does not parse), the rest is read before the text is judged, so a file is never judged by a part.
- * @throws the error of `open` or `read` (its `code` names it), or JSON.parse's SyntaxError.
- */
-function readJson(path: string, bodyWanted: boolean): ParsedRecordingBytes {
-  const fd = openSync(path, 'r');
+/** Reads and checks one recording file with `parse`; `name` is how problems name it. Never throws. */
+function readRecordingFile(path: string, name: string, parse: RecordingParser): (RecordingParse & { ok: false }) | { ok: true; recording: Recording } {
+  let value: unknown;
   try {
-    let length = readSync(fd, readBuffer, 0, readBuffer.length, null);
-    if (length > 0 && length < readBuffer.length) {
-      try {
-        return parseRecordingBytes(readBuffer.subarray(0, length), bodyWanted);
-      } catch {
-        // Read on to the end, then judge the whole text.
-      }
-    }
-    for (;;) {
-      if (length === readBuffer.length) {
-        const bigger = Buffer.allocUnsafe(readBuffer.length * 2);
-        readBuffer.copy(bigger, 0, 0, length);
-        readBuffer = bigger;
-      }
-      const read = readSync(fd, readBuffer, length, readBuffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    const parsed = parseRecordingBytes(readBuffer.subarray(0, length), bodyWanted);
-    // A large body grew the buffer: let it go rather than keep it for the life of the process.
-    if (readBuffer.length > 1024 * 1024) readBuffer = Buffer.allocUnsafe(64 * 1024);
-    return parsed;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Reads and checks one recording file with `parse`; `name` is how problems name it; see {@link readJson} for `bodyWanted`. Never throws. */
-function readRecordingFile(path: string, name: string, parse: RecordingParser, bodyWanted: boolean): (RecordingParse & { ok: false }) | { ok: true; recording: Recording; bodyUndecoded: boolean } {
-  let read: ParsedRecordingBytes;
-  try {
-    read = readJson(path, bodyWanted);
+    value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, problems: [{ file: name, path: '', message: code ? `cannot be read (${code})` : `not valid JSON: ${(error as Error).message}` }] };
   }
-  const parsed = parse(read.value, name);
-  return parsed.ok ? { ok: true, recording: parsed.recording, bodyUndecoded: read.bodyUndecoded } : parsed;
+  return parse(value, name);
 }

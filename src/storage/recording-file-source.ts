@@ -77,23 +77,6 @@ export class RecordingFileSource implements RecordingSource {
     this.#cachedBytes = 0;
   }
 
-  /** The responses in the cache, oldest first: for another source of the same folder to {@link adopt}. */
-  cached(): Array<[name: string, response: RecordedResponse]> {
-    return Array.from(this.#cache, ([name, entry]) => [name, entry.response]);
-  }
-
-  /**
-   * Caches responses of this folder another source read (its {@link cached}, e.g. from the worker
-   * thread that indexed the folder), in their order, until one does not fit.
-   */
-  adopt(responses: ReadonlyArray<readonly [name: string, response: RecordedResponse]>): void {
-    for (const [name, response] of responses) {
-      const bytes = sizeOf(response);
-      if (this.#cachedBytes + bytes > this.cacheBytes) break;
-      this.#remember(name, response, bytes);
-    }
-  }
-
   /**
    * The response of recording `name`: from the cache at once, or read from its file (a promise).
    * @throws RecordingUnavailableError naming the file when it is gone, unreadable or no longer a valid recording.
