@@ -63,6 +63,29 @@ module.exports = {
       to: { path: '^src/server/' },
     },
     {
+      name: 'server-listen-at-the-bottom',
+      comment:
+        'Inside src/server, listen/ (sockets, TLS, addresses) knows nothing of the host, the admin app or the modes.',
+      severity: 'error',
+      from: { path: '^src/server/listen/' },
+      to: { path: '^src/server/(host|admin|modes)/' },
+    },
+    {
+      name: 'server-host-below-admin',
+      comment:
+        'The Node host (host/) carries plans; the admin app (admin/) and the modes (modes/) use it, not the reverse.',
+      severity: 'error',
+      from: { path: '^src/server/(host/|context[.]ts$)' },
+      to: { path: '^src/server/(admin|modes)/' },
+    },
+    {
+      name: 'server-admin-below-modes',
+      comment: 'The admin app is wired by the modes (modes/), never the reverse.',
+      severity: 'error',
+      from: { path: '^src/server/admin/' },
+      to: { path: '^src/server/modes/' },
+    },
+    {
       name: 'nothing-imports-cli',
       comment: 'The CLI is the top: library code never imports it (bin/ runs its bundle).',
       severity: 'error',
