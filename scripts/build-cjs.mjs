@@ -17,6 +17,16 @@ const dist = join(root, 'dist');
 const out = join(dist, 'cjs');
 const ENTRIES = ['index.js', 'node.js', 'contract/index.js', 'arbitraries.js'];
 const META_URL = '__mockvideoImportMetaUrl';
+/** Packages with no CommonJS build that dist/ imports: see {@link inlineEsmOnly}. */
+const ESM_ONLY = ['fast-png', 'iobuffer'];
+
+/** The CommonJS form of dist/`path` with the {@link ESM_ONLY} packages bundled into it (their code only: relative imports and other packages stay outside). */
+async function inlineEsmOnly(path, usesMeta) {
+  if (usesMeta) throw new Error(`dist/${path} imports ${ESM_ONLY.join(' or ')} and uses import.meta: build-cjs.mjs inlines those packages only into modules without import.meta.`);
+  const outside = { name: 'outside', setup: (b) => b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'entry-point' || ESM_ONLY.some((name) => args.path === name || args.path.startsWith(`${name}/`)) || (args.path.startsWith('.') && args.importer.includes('/node_modules/')) ? undefined : { path: args.path, external: true })) };
+  const result = await build({ entryPoints: [join(dist, path)], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, plugins: [outside], legalComments: 'inline', logLevel: 'error' });
+  return { code: result.outputFiles[0].text };
+}
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
@@ -44,7 +54,10 @@ rmSync(out, { recursive: true, force: true });
 for (const path of modules) {
   const source = readFileSync(join(dist, path), 'utf8');
   const usesMeta = source.includes('import.meta');
-  const { code } = await transform(source, {
+  // A package that ships ES modules only (fast-png 8 and its iobuffer) goes into the module that imports it: CommonJS
+  // Jest cannot require() an ES module, and Node only from 20.19. Relative imports and other packages stay require()s.
+  const inlined = ESM_ONLY.filter((name) => source.includes(`from '${name}'`) || source.includes(`import('${name}')`));
+  const { code } = inlined.length > 0 ? await inlineEsmOnly(path, usesMeta) : await transform(source, {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
