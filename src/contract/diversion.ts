@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recommendedVideoListSchema } from './recommended-video.js';
+import { recommendedVideoListSchema, type RecommendedVideo } from './recommended-video.js';
 
 /** The three arrays of a diversion set, in the seed's order. @see docs/contract.md#diversion-set. */
 export const DIVERSION_ARRAYS = ['end', 'exit', 'suspend'] as const;
@@ -13,9 +13,24 @@ const descendingList = recommendedVideoListSchema.superRefine((items, ctx) => {
 });
 
 /**
- * The `data` of `localplay/diversion`: `{ end, exit, suspend }`, each an array of recommended video
- * items in descending `order` (equal values may repeat). That the three arrays carry the same items
- * is observed, not required, so it is not enforced.
+ * The `data` of `localplay/diversion`: three arrays of recommended video items; the type
+ * {@link diversionSetSchema} infers (the build checks that they are the same). That the
+ * three arrays carry the same items is observed, not required, so it is not enforced.
+ *
+ * @see docs/contract.md#diversion-set (seed: "Diversion set").
+ */
+export interface DiversionSet {
+  /** The `end` array: recommended video items in descending `order` (equal values may repeat); may be empty. What `end` means to the client is not shown in the seed. */
+  end: RecommendedVideo[];
+  /** The `exit` array: recommended video items in descending `order` (equal values may repeat); may be empty. What `exit` means to the client is not shown in the seed. */
+  exit: RecommendedVideo[];
+  /** The `suspend` array: recommended video items in descending `order` (equal values may repeat); may be empty. What `suspend` means to the client is not shown in the seed. */
+  suspend: RecommendedVideo[];
+}
+
+/**
+ * The schema of a {@link DiversionSet}: `{ end, exit, suspend }`, each an array of recommended video
+ * items in descending `order` (equal values may repeat).
  *
  * @see docs/contract.md#diversion-set.
  */
@@ -24,6 +39,3 @@ export const diversionSetSchema = z.strictObject({
   exit: descendingList,
   suspend: descendingList,
 });
-
-/** A diversion set. @see docs/contract.md#diversion-set. */
-export type DiversionSet = z.infer<typeof diversionSetSchema>;

@@ -13,11 +13,51 @@ export { UPGRADE_URI };
 /** `market_sign.nonce`: `<number>:<number>`, each signed (`-4811:28657834`). @see docs/contract.md#plugin-entry. */
 export const MARKET_NONCE = new RegExp(`^${NUMBER_SOURCE}:${NUMBER_SOURCE}$`);
 
+/** `true` or `false` written as text, as plugin `params` flags are. */
+export type BooleanText = 'true' | 'false';
+
 const booleanText = z.enum(['true', 'false']);
 
 /**
- * `params` of a plugin entry: all strings, which appear depends on the plugin. Flags are `true` or
- * `false` as text; `signature` is 32 lowercase hex; `version_code` is a number as text.
+ * `params` of a plugin entry: all strings, and which appear depends on the plugin; the type
+ * {@link pluginParamsSchema} infers (the build checks that they are the same).
+ *
+ * @see docs/contract.md#plugin-entry (seed: "Plugin entry", `params`).
+ */
+export interface PluginParams {
+  /** Package file name. */
+  apk_name?: string;
+  /** Name of the entry class. */
+  class_name?: string;
+  /** Package identifier. */
+  package_name?: string;
+  /** Kind of plugin; seen: `apk`. */
+  plugin_type?: string;
+  /** `true` or `false` as text. */
+  need_install?: BooleanText;
+  /** `true` or `false` as text. */
+  need_unzip?: BooleanText;
+  /** `true` or `false` as text. */
+  silence_install?: BooleanText;
+  /** `true` or `false` as text. */
+  always_launch_app?: BooleanText;
+  /** `true` or `false` as text. */
+  cancelable_download?: BooleanText;
+  /** `true` or `false` as text. */
+  show_start_dialog?: BooleanText;
+  /** Name shown to the user. */
+  display_name?: string;
+  /** Deep link to a store details page (seen only for type `app_apk`). */
+  vendor_market_detail?: string;
+  /** 32 lowercase hexadecimal characters. */
+  signature?: string;
+  /** A number as text, e.g. `"120"`. */
+  version_code?: string;
+}
+
+/**
+ * The schema of {@link PluginParams}: flags are `true` or `false` as text; `signature` is 32
+ * lowercase hex; `version_code` is a number as text.
  *
  * @see docs/contract.md#plugin-entry (`params`).
  */
@@ -39,9 +79,37 @@ export const pluginParamsSchema = z.strictObject({
 });
 
 /**
- * `market_sign` of a plugin entry: all strings. `nonce` has the form `<number>:<number>`; exactly
- * the keys below plus at least one `ext_<market>_external_url`, a URL to the operation
- * `meta/upgrade` with the query parameters `uri` and `_region`.
+ * `market_sign` of a plugin entry: all strings; exactly the keys below plus at least one
+ * `ext_<market>_external_url`. The type {@link marketSignSchema} infers (the build checks that they
+ * are the same).
+ *
+ * @see docs/contract.md#plugin-entry (seed: "Plugin entry", `market_sign`).
+ */
+export interface MarketSign {
+  /** A string; its meaning is not shown in the seed. */
+  appClientId: string;
+  /** A string; its meaning is not shown in the seed. */
+  appId: string;
+  /** A string; its meaning is not shown in the seed. */
+  appSignature: string;
+  /** A string; its meaning is not shown in the seed. */
+  ext_marketType: string;
+  /** `<number>:<number>`, each signed, e.g. `-4811:28657834`. */
+  nonce: string;
+  /** A string; its meaning is not shown in the seed. */
+  ref: string;
+  /**
+   * `ext_<market>_external_url` (at least one): a URL to the operation `meta/upgrade` with the query
+   * parameters `uri` (`<scheme>://player-plugin/<plugin_id>/<version>`, naming this entry) and
+   * `_region` (two upper-case letters); may start with `{origin}` in scenario data.
+   */
+  [key: string]: string;
+}
+
+/**
+ * The schema of {@link MarketSign}: `nonce` has the form `<number>:<number>`; exactly the keys below
+ * plus at least one `ext_<market>_external_url`, a URL to the operation `meta/upgrade` with the
+ * query parameters `uri` and `_region`.
  *
  * @see docs/contract.md#plugin-entry (`market_sign`).
  */
@@ -99,35 +167,55 @@ export function upgradeUrlProblem(value: string): string | undefined {
 }
 
 /**
- * A plugin entry: an element of the `data` array of `meta/plugin`. `updated_at` is Unix time in
- * **seconds**; `md5` is 32 lowercase hex and the file name in `url` equals `md5` plus an extension;
- * every `ext_<market>_external_url` names this plugin's `id` and `version` in its `uri`.
+ * A plugin entry: an element of the `data` array of `meta/plugin`; the type
+ * {@link pluginEntrySchema} infers (the build checks that they are the same).
+ *
+ * @see docs/contract.md#plugin-entry (seed: "Plugin entry").
+ */
+export interface PluginEntry {
+  /** Plugin identifier, not empty: the `id` of a content provider. */
+  id: string;
+  /** Name shown to the user. */
+  name: string;
+  /** Kind of entry; seen: `player_plugin`, `app_apk`. */
+  type: string;
+  /** Version number (an integer); `ext_<market>_external_url` names it in its `uri`. */
+  version: number;
+  /** Version label shown to the user, e.g. `"2.3.1"`. */
+  version_name: string;
+  /** When the entry changed: Unix time in **seconds** (an integer), not milliseconds. */
+  updated_at: number;
+  /** Download URL of the package; its file name is `md5` plus an extension (`<md5>.apk`). */
+  url: string;
+  /** Checksum of the package: 32 lowercase hexadecimal characters. */
+  md5: string;
+  /** Deep link to the download page of the device vendor's app store. */
+  vendor_market: string;
+  /** Store signing data, all strings (`appClientId`, `appId`, `appSignature`, `ext_marketType`, `ext_<market>_external_url`, `nonce` as `<number>:<number>`, `ref`). */
+  market_sign: MarketSign;
+  /** Install parameters, all strings; which ones appear depends on the plugin (flags are `true`/`false` as text). */
+  params: PluginParams;
+}
+
+/**
+ * The schema of a {@link PluginEntry}: `updated_at` is Unix time in **seconds**; `md5` is 32
+ * lowercase hex and the file name in `url` equals `md5` plus an extension; every
+ * `ext_<market>_external_url` names this plugin's `id` and `version` in its `uri`.
  *
  * @see docs/contract.md#plugin-entry.
  */
 export const pluginEntrySchema = z
   .strictObject({
-    /** Plugin identifier: the `id` of a content provider. */
     id: z.string().min(1),
-    /** Name shown to the user. */
     name: z.string(),
-    /** Kind of entry; seen: `player_plugin`, `app_apk`. */
     type: z.string(),
-    /** Version number (an integer). */
     version: z.number().int(),
-    /** Version label shown to the user. */
     version_name: z.string(),
-    /** When the entry changed: Unix time in **seconds**. */
     updated_at: z.number().int(),
-    /** Download URL of the package; its file name is `md5` plus an extension. */
     url: z.string(),
-    /** Checksum of the package: 32 lowercase hexadecimal characters. */
     md5: z.string().regex(LOWER_HEX_32, 'md5 must be 32 lowercase hexadecimal characters'),
-    /** Deep link to the download page of the device vendor's app store. */
     vendor_market: z.string(),
-    /** Store signing data, all strings (`appClientId`, `appId`, `appSignature`, `ext_marketType`, `ext_<market>_external_url`, `nonce` as `<number>:<number>`, `ref`). */
     market_sign: marketSignSchema,
-    /** Install parameters, all strings; which ones depends on the plugin (flags are `true`/`false` as text). */
     params: pluginParamsSchema,
   })
   .superRefine((entry, ctx) => {
@@ -143,9 +231,6 @@ export const pluginEntrySchema = z
       }
     }
   });
-
-/** One plugin entry. @see docs/contract.md#plugin-entry. */
-export type PluginEntry = z.infer<typeof pluginEntrySchema>;
 
 /** The `data` of `meta/plugin`: an array of plugin entries. @see docs/contract.md#operations (operation 4). */
 export const pluginEntriesSchema = z.array(pluginEntrySchema);

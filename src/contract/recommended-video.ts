@@ -5,33 +5,58 @@ import { ITEM_ID, POSITION, targetProblems } from './recommended-video-target.js
 export { ITEM_ID, POSITION, RECOMMENDATION_PLACEMENT, TARGET_PARAMETERS, targetProblems } from './recommended-video-target.js';
 
 /**
- * A recommended video item, used by `localplay/recomm` and `localplay/diversion`. `duration` is in
- * **seconds**; `order` is a rank weight that may repeat; `target` is checked by {@link targetProblems}
- * (its `position` index is checked by the list schemas, which know the index).
+ * One recommended video item, used by `localplay/recomm` and `localplay/diversion`: the type
+ * {@link recommendedVideoSchema} infers (the build checks that they are the same).
+ *
+ * @see docs/contract.md#recommended-video (seed: "Recommended video item").
+ */
+export interface RecommendedVideo {
+  /** Item id, shape `V-<provider_id>-<video_id>` (e.g. `V-acme-1042`). */
+  id: string;
+  /** Title shown to the user; any script, emoji included. */
+  title: string;
+  /** Length of the video in **seconds** (an integer), e.g. `754` for 12:34. */
+  duration: number;
+  /** Thumbnail URL. */
+  image_url: string;
+  /** Rank weight (an integer): higher comes first; equal values may repeat between items. */
+  order: number;
+  /** Kind of item; seen: `video`. */
+  type: string;
+  /**
+   * Deep link that plays the video: `<scheme>://<provider host>?<query>`, no path; query `action`
+   * (seen `playVideo`), `id` (the video id), `fullscreen` and `transparent` (`true`/`false`),
+   * `default` (a percent-encoded deep link), `detail_id` (= `id` of the item), `mode`, `language`,
+   * `position` (`<placement>||||<index>`, placement `localplayrecomm`, index zero-based in list
+   * order), `back_scheme` (a percent-encoded deep link), `ref` (seen `LOCALRECOMM`).
+   */
+  target: string;
+  /** More deep links the client runs when it shows the item (seen: one logging link with `event=VIEW`); may be empty. */
+  target_addition: string[];
+  /** Image URL; may be an empty string. */
+  top_left_logo: string;
+  /** Image URL; may be an empty string. */
+  top_right_logo: string;
+}
+
+/**
+ * The schema of a {@link RecommendedVideo}. `duration` is in **seconds**; `order` is a rank weight
+ * that may repeat; `target` is checked by {@link targetProblems} (its `position` index is checked by
+ * the list schemas, which know the index).
  *
  * @see docs/contract.md#recommended-video.
  */
 export const recommendedVideoSchema = z
   .strictObject({
-    /** Item id, `V-<provider_id>-<video_id>`. */
     id: z.string().regex(ITEM_ID, 'id must have the shape V-<provider_id>-<video_id>'),
-    /** Title shown to the user; any script, emoji included. */
     title: z.string(),
-    /** Length of the video in **seconds** (an integer). */
     duration: z.number().int(),
-    /** Thumbnail URL. */
     image_url: z.string(),
-    /** Rank weight: higher comes first; equal values may repeat. */
     order: z.number().int(),
-    /** Kind of item; seen: `video`. */
     type: z.string(),
-    /** Deep link that plays the video: provider as host, query `action`, `id`, `fullscreen`, `transparent`, `default`, `detail_id` (= `id`), `mode`, `language`, `position` (`<placement>||||<index>`), `back_scheme`, `ref`. */
     target: z.string(),
-    /** More deep links the client runs when it shows the item (seen: one logging link with `event=VIEW`). */
     target_addition: z.array(z.string()),
-    /** Image URL; may be an empty string. */
     top_left_logo: z.string(),
-    /** Image URL; may be an empty string. */
     top_right_logo: z.string(),
   })
   .superRefine((item, ctx) => {
@@ -39,9 +64,6 @@ export const recommendedVideoSchema = z
       if (!message.startsWith('position index')) ctx.addIssue({ code: 'custom', path: ['target'], message });
     }
   });
-
-/** One recommended video item. @see docs/contract.md#recommended-video. */
-export type RecommendedVideo = z.infer<typeof recommendedVideoSchema>;
 
 /**
  * A list of recommended video items whose `target` `position` indexes run from 0 in list order.
