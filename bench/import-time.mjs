@@ -19,8 +19,15 @@ function once(withMockvideo) {
     `process.stdout.write(String(performance.now() - start));`,
   ].join('\n');
   // Resolved from the package root, so `mockvideo` is this package (its own exports map) and msw its dev dependency.
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
-  if (run.status !== 0) throw new Error(`import-time: the import failed: ${run.stderr.trim().split('\n').at(-1)}. Run "npm run build" first.`);
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  if (run.status !== 0)
+    throw new Error(
+      `import-time: the import failed: ${run.stderr.trim().split('\n').at(-1)}. Run "npm run build" first.`,
+    );
   return Number(run.stdout);
 }
 
@@ -41,5 +48,7 @@ export function importTime(runs = Number(process.env.BENCH_IMPORT_RUNS ?? 10)) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { msw, mockvideo, added } = importTime();
-  console.log(`import time (median of ${process.env.BENCH_IMPORT_RUNS ?? 10} fresh processes, ${process.version}): msw ${msw.toFixed(1)} ms; msw + mockvideo ${mockvideo.toFixed(1)} ms; mockvideo adds ${added.toFixed(1)} ms (target ≤ 30 ms)`);
+  console.log(
+    `import time (median of ${process.env.BENCH_IMPORT_RUNS ?? 10} fresh processes, ${process.version}): msw ${msw.toFixed(1)} ms; msw + mockvideo ${mockvideo.toFixed(1)} ms; mockvideo adds ${added.toFixed(1)} ms (target ≤ 30 ms)`,
+  );
 }

@@ -22,14 +22,39 @@ const ESM_ONLY = ['fast-png', 'iobuffer'];
 
 /** The CommonJS form of dist/`path` with the {@link ESM_ONLY} packages bundled into it (their code only: relative imports and other packages stay outside). */
 async function inlineEsmOnly(path, usesMeta) {
-  if (usesMeta) throw new Error(`dist/${path} imports ${ESM_ONLY.join(' or ')} and uses import.meta: build-cjs.mjs inlines those packages only into modules without import.meta.`);
-  const outside = { name: 'outside', setup: (b) => b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'entry-point' || ESM_ONLY.some((name) => args.path === name || args.path.startsWith(`${name}/`)) || (args.path.startsWith('.') && args.importer.includes('/node_modules/')) ? undefined : { path: args.path, external: true })) };
-  const result = await build({ entryPoints: [join(dist, path)], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, plugins: [outside], legalComments: 'inline', logLevel: 'error' });
+  if (usesMeta)
+    throw new Error(
+      `dist/${path} imports ${ESM_ONLY.join(' or ')} and uses import.meta: build-cjs.mjs inlines those packages only into modules without import.meta.`,
+    );
+  const outside = {
+    name: 'outside',
+    setup: (b) =>
+      b.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'entry-point' ||
+        ESM_ONLY.some((name) => args.path === name || args.path.startsWith(`${name}/`)) ||
+        (args.path.startsWith('.') && args.importer.includes('/node_modules/'))
+          ? undefined
+          : { path: args.path, external: true },
+      ),
+  };
+  const result = await build({
+    entryPoints: [join(dist, path)],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    plugins: [outside],
+    legalComments: 'inline',
+    logLevel: 'error',
+  });
   return { code: result.outputFiles[0].text };
 }
 
 function walk(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 // Every module of dist/ the entries reach, static or dynamic `import()`, packages left out.
@@ -57,18 +82,33 @@ for (const path of modules) {
   // A package that ships ES modules only (fast-png 8 and its iobuffer) goes into the module that imports it: CommonJS
   // Jest cannot require() an ES module, and Node only from 20.19. Relative imports and other packages stay require()s.
   const inlined = ESM_ONLY.filter((name) => source.includes(`from '${name}'`) || source.includes(`import('${name}')`));
-  const { code } = inlined.length > 0 ? await inlineEsmOnly(path, usesMeta) : await transform(source, {
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    // A lazy `import('pkg')` becomes a lazy `require('pkg')`: Jest runs `import()` in CommonJS only with --experimental-vm-modules.
-    supported: { 'dynamic-import': false },
-    sourcefile: path,
-    // import.meta.url is the URL of the ES module twin (dist/<path>), so paths computed from it (the shipped scenarios folder) and createRequire find what the ES module finds.
-    ...(usesMeta ? { define: { 'import.meta.url': META_URL }, banner: `const ${META_URL} = require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(relative(dirname(join(out, path)), join(dist, path)).split('\\').join('/'))})).href;` } : {}),
-    logLevel: 'error',
-  });
-  if (code.includes('import.meta')) throw new Error(`dist/${path} uses import.meta beyond import.meta.url: CommonJS has no equivalent; use import.meta.url or a path from the caller.`);
+  const { code } =
+    inlined.length > 0
+      ? await inlineEsmOnly(path, usesMeta)
+      : await transform(source, {
+          format: 'cjs',
+          platform: 'node',
+          target: 'node20',
+          // A lazy `import('pkg')` becomes a lazy `require('pkg')`: Jest runs `import()` in CommonJS only with --experimental-vm-modules.
+          supported: { 'dynamic-import': false },
+          sourcefile: path,
+          // import.meta.url is the URL of the ES module twin (dist/<path>), so paths computed from it (the shipped scenarios folder) and createRequire find what the ES module finds.
+          ...(usesMeta
+            ? {
+                define: { 'import.meta.url': META_URL },
+                banner: `const ${META_URL} = require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(
+                  relative(dirname(join(out, path)), join(dist, path))
+                    .split('\\')
+                    .join('/'),
+                )})).href;`,
+              }
+            : {}),
+          logLevel: 'error',
+        });
+  if (code.includes('import.meta'))
+    throw new Error(
+      `dist/${path} uses import.meta beyond import.meta.url: CommonJS has no equivalent; use import.meta.url or a path from the caller.`,
+    );
   mkdirSync(dirname(join(out, path)), { recursive: true });
   writeFileSync(join(out, path), code);
 }
@@ -76,7 +116,8 @@ for (const path of modules) {
 // The declarations as they are (their imports name ./x.js, which resolves to ./x.d.ts here too).
 for (const file of walk(dist)) {
   const path = relative(dist, file).split('\\').join('/');
-  if (!path.endsWith('.d.ts') || path.startsWith('cjs/') || path.startsWith('dashboard/') || path.startsWith('cli/')) continue;
+  if (!path.endsWith('.d.ts') || path.startsWith('cjs/') || path.startsWith('dashboard/') || path.startsWith('cli/'))
+    continue;
   mkdirSync(dirname(join(out, path)), { recursive: true });
   copyFileSync(file, join(out, path));
 }

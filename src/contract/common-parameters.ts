@@ -30,7 +30,12 @@ const LOCALE = /^[A-Za-z]{2,8}_(?:[A-Z]{2}|\d{3})(?:_.*)?$/;
  * @see docs/contract.md#common-query-parameters.
  */
 export const COMMON_PARAMETERS: readonly QueryParameterSpec[] = [
-  { name: '_sdevid', pattern: /^[0-9a-f]{64}$/, format: '64 lowercase hex characters', meaning: 'Hashed device identifier.' },
+  {
+    name: '_sdevid',
+    pattern: /^[0-9a-f]{64}$/,
+    format: '64 lowercase hex characters',
+    meaning: 'Hashed device identifier.',
+  },
   { name: '_oemui', pattern: ANY, format: 'string', meaning: 'Device-vendor interface version label.' },
   { name: '_oemuiver', pattern: ANY, format: 'string', meaning: 'Full build version of the device-vendor interface.' },
   { name: '_andver', pattern: INTEGER, format: 'integer as text', meaning: 'Operating-system API level.' },
@@ -39,14 +44,29 @@ export const COMMON_PARAMETERS: readonly QueryParameterSpec[] = [
   { name: '_locale', pattern: LOCALE, format: '<language>_<COUNTRY>', meaning: 'Device locale.' },
   { name: '_region', pattern: /^[A-Z]{2}$/, format: 'two upper-case letters', meaning: 'Country code.' },
   { name: '_appver', pattern: INTEGER, format: 'integer as text', meaning: 'Application build number.' },
-  { name: '_isoemui', pattern: /^[01]$/, format: '1 or 0 as text', meaning: 'Whether the device runs the vendor interface.' },
-  { name: '_anoyid', pattern: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, format: 'UUID', meaning: 'Anonymous user identifier.' },
+  {
+    name: '_isoemui',
+    pattern: /^[01]$/,
+    format: '1 or 0 as text',
+    meaning: 'Whether the device runs the vendor interface.',
+  },
+  {
+    name: '_anoyid',
+    pattern: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    format: 'UUID',
+    meaning: 'Anonymous user identifier.',
+  },
   { name: '_st', pattern: /^.+$/s, format: 'non-empty opaque string', meaning: 'Service token; see Authentication.' },
   { name: '_language', pattern: ANY, format: 'string', meaning: 'Language name.' },
   { name: 'ref', pattern: ANY, format: 'string', meaning: 'Identifier of the calling application.' },
   { name: '_res', pattern: ANY, format: 'string', meaning: 'Screen-resolution label.' },
   { name: '_nonce', pattern: INTEGER, format: 'integer, may be negative', meaning: 'Per-request number.' },
-  { name: '_ts', pattern: INTEGER, format: 'integer (Unix time in seconds)', meaning: 'Unix time in seconds at the request.' },
+  {
+    name: '_ts',
+    pattern: INTEGER,
+    format: 'integer (Unix time in seconds)',
+    meaning: 'Unix time in seconds at the request.',
+  },
   { name: '_ver', pattern: /^[^()]+\([^()]+\)$/, format: '<build>(<channel>)', meaning: 'Application version label.' },
   { name: '_devtype', pattern: INTEGER, format: 'integer', meaning: 'Device type code.' },
   { name: '_cam', pattern: HEX32, format: '32 hex characters', meaning: 'Opaque client value.' },

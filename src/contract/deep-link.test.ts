@@ -3,15 +3,34 @@ import { buildDeepLink, isEncodedDeepLink, parseDeepLink } from './deep-link.js'
 
 describe('deep links', () => {
   it('percent-encodes a nested deep link and keeps | literal', () => {
-    const nested = buildDeepLink({ scheme: 'mv', host: 'h', path: '/p', query: [['a', '1'], ['b', '2']] });
-    const link = buildDeepLink({ scheme: 'mv', host: 'host', query: [['default', nested], ['position', 'localplayrecomm||||3']] });
+    const nested = buildDeepLink({
+      scheme: 'mv',
+      host: 'h',
+      path: '/p',
+      query: [
+        ['a', '1'],
+        ['b', '2'],
+      ],
+    });
+    const link = buildDeepLink({
+      scheme: 'mv',
+      host: 'host',
+      query: [
+        ['default', nested],
+        ['position', 'localplayrecomm||||3'],
+      ],
+    });
     expect(link).toBe('mv://host?default=mv%3A%2F%2Fh%2Fp%3Fa%3D1%26b%3D2&position=localplayrecomm||||3');
   });
 
   it('parses back what it built, raw and decoded', () => {
     const parsed = parseDeepLink('mv://host?default=mv%3A%2F%2Fh&x=&y');
     expect(parsed?.host).toBe('host');
-    expect(parsed?.query).toEqual([['default', 'mv://h'], ['x', ''], ['y', '']]);
+    expect(parsed?.query).toEqual([
+      ['default', 'mv://h'],
+      ['x', ''],
+      ['y', ''],
+    ]);
     expect(parsed?.rawQuery[0]).toEqual(['default', 'mv%3A%2F%2Fh']);
   });
 

@@ -7,7 +7,11 @@ export const DIVERSION_ARRAYS = ['end', 'exit', 'suspend'] as const;
 const descendingList = recommendedVideoListSchema.superRefine((items, ctx) => {
   for (let i = 1; i < items.length; i++) {
     if (items[i]!.order > items[i - 1]!.order) {
-      ctx.addIssue({ code: 'custom', path: [i, 'order'], message: `items must appear in descending order: ${items[i]!.order} follows ${items[i - 1]!.order}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'order'],
+        message: `items must appear in descending order: ${items[i]!.order} follows ${items[i - 1]!.order}`,
+      });
     }
   }
 });

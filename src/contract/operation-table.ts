@@ -11,7 +11,9 @@ import { INTEGER_TEXT } from './number-text.js';
 export const API_PREFIX = '/api/g1';
 
 /** The `uri` of an upgrade link: `<scheme>://player-plugin/<plugin_id>/<version>`, the version a signed integer. @see docs/contract.md#plugin-entry. */
-export const UPGRADE_URI = new RegExp(`^([a-zA-Z][a-zA-Z0-9+.-]*)://player-plugin/([^/]+)/(${INTEGER_TEXT.source.slice(1, -1)})$`);
+export const UPGRADE_URI = new RegExp(
+  `^([a-zA-Z][a-zA-Z0-9+.-]*)://player-plugin/([^/]+)/(${INTEGER_TEXT.source.slice(1, -1)})$`,
+);
 
 /** The names of the six operations, as their paths below {@link API_PREFIX}. @see docs/contract.md#operations. */
 export const OPERATION_NAMES = [
@@ -58,7 +60,12 @@ const refBeforeCommon: ExtraParameter = {
   pattern: /^$/,
 };
 
-function operation(number: number, name: OperationName, data: string, extraParameters: ExtraParameter[] = []): OperationInfo {
+function operation(
+  number: number,
+  name: OperationName,
+  data: string,
+  extraParameters: ExtraParameter[] = [],
+): OperationInfo {
   return { number, name, path: `${API_PREFIX}/${name}`, method: 'GET', extraParameters, data };
 }
 

@@ -128,7 +128,11 @@ export const marketSignSchema = z
     const extra = Object.keys(sign).filter((key) => !known.has(key));
     for (const key of extra) {
       if (!EXTERNAL_URL_KEY.test(key)) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `unknown market_sign field "${key}"; allowed: ${[...known].join(', ')}, ext_<market>_external_url` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `unknown market_sign field "${key}"; allowed: ${[...known].join(', ')}, ext_<market>_external_url`,
+        });
         continue;
       }
       const problem = upgradeUrlProblem(sign[key] as string);
@@ -159,10 +163,13 @@ export function upgradeUrlProblem(value: string): string | undefined {
   } catch {
     return 'ext_<market>_external_url must be an absolute URL';
   }
-  if (!url.pathname.endsWith('/meta/upgrade')) return 'ext_<market>_external_url must point at the operation meta/upgrade';
+  if (!url.pathname.endsWith('/meta/upgrade'))
+    return 'ext_<market>_external_url must point at the operation meta/upgrade';
   const uri = url.searchParams.get('uri');
-  if (uri === null || !UPGRADE_URI.test(uri)) return 'ext_<market>_external_url needs a query parameter uri of the form <scheme>://player-plugin/<plugin_id>/<version>';
-  if (!/^[A-Z]{2}$/.test(url.searchParams.get('_region') ?? '')) return 'ext_<market>_external_url needs a query parameter _region of two upper-case letters';
+  if (uri === null || !UPGRADE_URI.test(uri))
+    return 'ext_<market>_external_url needs a query parameter uri of the form <scheme>://player-plugin/<plugin_id>/<version>';
+  if (!/^[A-Z]{2}$/.test(url.searchParams.get('_region') ?? ''))
+    return 'ext_<market>_external_url needs a query parameter _region of two upper-case letters';
   return undefined;
 }
 
@@ -221,13 +228,21 @@ export const pluginEntrySchema = z
   .superRefine((entry, ctx) => {
     const fileName = entry.url.split(/[?#]/)[0]!.split('/').pop() ?? '';
     if (!new RegExp(`^${entry.md5}\\.[A-Za-z0-9]+$`).test(fileName)) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: `the file name in url must equal md5 plus an extension ("${entry.md5}.<ext>"), found "${fileName}"` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: `the file name in url must equal md5 plus an extension ("${entry.md5}.<ext>"), found "${fileName}"`,
+      });
     }
     for (const [key, value] of Object.entries(entry.market_sign)) {
       if (!EXTERNAL_URL_KEY.test(key) || upgradeUrlProblem(value)) continue;
       const uri = UPGRADE_URI.exec(new URL(resolveOriginPlaceholder(value)).searchParams.get('uri')!)!;
       if (uri[2] !== entry.id || Number(uri[3]) !== entry.version) {
-        ctx.addIssue({ code: 'custom', path: ['market_sign', key], message: `uri must name this plugin and version (player-plugin/${entry.id}/${entry.version}), found player-plugin/${uri[2]}/${uri[3]}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['market_sign', key],
+          message: `uri must name this plugin and version (player-plugin/${entry.id}/${entry.version}), found player-plugin/${uri[2]}/${uri[3]}`,
+        });
       }
     }
   });

@@ -16,7 +16,17 @@ export const RECOMMENDATION_PLACEMENT = 'localplayrecomm';
 
 /** The query parameters of a `target` deep link, in the seed's order. @see docs/contract.md#recommended-video. */
 export const TARGET_PARAMETERS = [
-  'action', 'id', 'fullscreen', 'transparent', 'default', 'detail_id', 'mode', 'language', 'position', 'back_scheme', 'ref',
+  'action',
+  'id',
+  'fullscreen',
+  'transparent',
+  'default',
+  'detail_id',
+  'mode',
+  'language',
+  'position',
+  'back_scheme',
+  'ref',
 ] as const;
 
 /**
@@ -49,11 +59,13 @@ export function targetProblems(target: string, itemId: string, index?: number): 
   }
   for (const name of ['fullscreen', 'transparent']) {
     const v = value(name);
-    if (v !== undefined && v !== 'true' && v !== 'false') problems.push([name, `${name} must be true or false, found "${v}"`]);
+    if (v !== undefined && v !== 'true' && v !== 'false')
+      problems.push([name, `${name} must be true or false, found "${v}"`]);
   }
   for (const name of ['default', 'back_scheme']) {
     const r = raw(name);
-    if (r !== undefined && !isEncodedDeepLink(r)) problems.push([name, `${name} must be a percent-encoded deep link, found "${r}"`]);
+    if (r !== undefined && !isEncodedDeepLink(r))
+      problems.push([name, `${name} must be a percent-encoded deep link, found "${r}"`]);
   }
   const position = value('position');
   if (position !== undefined) {

@@ -14,15 +14,22 @@ describe('recommended video items', () => {
     const raw = good.target.replace(/default=[^&]+/, 'default=mv://raw?x=1');
     expect(targetProblems(raw, good.id).map(([p]) => p)).toContain('default');
     const wrongDetail = good.target.replace('detail_id=V-cp1-a', 'detail_id=V-cp1-zzz');
-    expect(targetProblems(wrongDetail, good.id)).toEqual([['detail_id', 'detail_id must equal the item id "V-cp1-a", found "V-cp1-zzz"']]);
+    expect(targetProblems(wrongDetail, good.id)).toEqual([
+      ['detail_id', 'detail_id must equal the item id "V-cp1-a", found "V-cp1-zzz"'],
+    ]);
     const noRef = buildDeepLink({ scheme: 'mv', host: 'h', query: [['action', 'playVideo']] });
-    expect(targetProblems(noRef, good.id).map(([p]) => p)).toEqual(expect.arrayContaining(['id', 'ref', 'position', 'back_scheme']));
+    expect(targetProblems(noRef, good.id).map(([p]) => p)).toEqual(
+      expect.arrayContaining(['id', 'ref', 'position', 'back_scheme']),
+    );
   });
 
   it('checks position indexes in list order', () => {
     const result = recommendationsSchema.safeParse([item('a', 0, 1), item('b', 0, 1)]);
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]).toMatchObject({ path: [1, 'target'], message: expect.stringContaining('(1), found 0') });
+    expect(result.error?.issues[0]).toMatchObject({
+      path: [1, 'target'],
+      message: expect.stringContaining('(1), found 0'),
+    });
   });
 
   it('requires diversion arrays in descending order', () => {

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { parseDeepLink } from './deep-link.js';
 import { ITEM_ID, POSITION, targetProblems } from './recommended-video-target.js';
 
-export { ITEM_ID, POSITION, RECOMMENDATION_PLACEMENT, TARGET_PARAMETERS, targetProblems } from './recommended-video-target.js';
+export {
+  ITEM_ID,
+  POSITION,
+  RECOMMENDATION_PLACEMENT,
+  TARGET_PARAMETERS,
+  targetProblems,
+} from './recommended-video-target.js';
 
 /**
  * One recommended video item, used by `localplay/recomm` and `localplay/diversion`: the type
@@ -73,7 +79,11 @@ export const recommendedVideoListSchema = z.array(recommendedVideoSchema).superR
   items.forEach((item, index) => {
     const m = POSITION.exec(parseDeepLink(item.target)?.query.find(([n]) => n === 'position')?.[1] ?? '');
     if (m && Number(m[2]) !== index) {
-      ctx.addIssue({ code: 'custom', path: [index, 'target'], message: `position index must be the zero-based place in the list (${index}), found ${m[2]}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'target'],
+        message: `position index must be the zero-based place in the list (${index}), found ${m[2]}`,
+      });
     }
   });
 });

@@ -9,7 +9,14 @@ import type { z } from 'zod';
 import type { AdConfig, adConfigSchema } from './ad-config.js';
 import type { ContentProvider, contentProviderSchema } from './content-provider.js';
 import type { DiversionSet, diversionSetSchema } from './diversion.js';
-import type { MarketSign, marketSignSchema, PluginEntry, pluginEntrySchema, PluginParams, pluginParamsSchema } from './plugin.js';
+import type {
+  MarketSign,
+  marketSignSchema,
+  PluginEntry,
+  pluginEntrySchema,
+  PluginParams,
+  pluginParamsSchema,
+} from './plugin.js';
 import type { RecommendedVideo, recommendedVideoSchema } from './recommended-video.js';
 import type { Settings, settingsSchema } from './settings.js';
 

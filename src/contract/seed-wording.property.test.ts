@@ -24,42 +24,70 @@ const integer = fc.maxSafeInteger();
 const BY_WORDING: Record<string, fc.Arbitrary<string>> = {
   'integer as text': integerText,
   'integer, may be negative': integerText,
-  'integer': integerText,
+  integer: integerText,
   'integer (Unix time in seconds)': integerText,
-  'string': fc.string(),
+  string: fc.string(),
   'string, percent-encoded': fc.string(),
   'string, may be empty': fc.string(),
   'string (release channel)': fc.string(),
 };
 
-const defaultScenario = SHIPPED_SCENARIO_FILES.default as unknown as { operations: Record<string, { data: unknown } | Array<{ data: unknown }>> };
+const defaultScenario = SHIPPED_SCENARIO_FILES.default as unknown as {
+  operations: Record<string, { data: unknown } | Array<{ data: unknown }>>;
+};
 const dataOf = (operation: string) => {
   const stub = defaultScenario.operations[operation]!;
   return structuredClone((Array.isArray(stub) ? stub[0]! : stub).data);
 };
 
 describe('the contract accepts every value the seed words as a kind', () => {
-  it.each(COMMON_PARAMETERS.filter((p) => BY_WORDING[p.format]).map((p) => [p.name, p.format, p.pattern] as const))('common parameter %s (%s)', (_name, format, pattern) => {
-    fc.assert(fc.property(BY_WORDING[format]!, (value) => pattern.test(value)));
-  });
+  it.each(COMMON_PARAMETERS.filter((p) => BY_WORDING[p.format]).map((p) => [p.name, p.format, p.pattern] as const))(
+    'common parameter %s (%s)',
+    (_name, format, pattern) => {
+      fc.assert(fc.property(BY_WORDING[format]!, (value) => pattern.test(value)));
+    },
+  );
 
   it('has a generator for every parameter that is not an explicit shape', () => {
-    const explicit = ['64 lowercase hex characters', '<language>_<COUNTRY>', 'two upper-case letters', '1 or 0 as text', 'UUID', 'non-empty opaque string', '<build>(<channel>)', '32 hex characters', '8 digits'];
-    expect(COMMON_PARAMETERS.filter((p) => !BY_WORDING[p.format] && !explicit.includes(p.format)).map((p) => p.name)).toEqual([]);
+    const explicit = [
+      '64 lowercase hex characters',
+      '<language>_<COUNTRY>',
+      'two upper-case letters',
+      '1 or 0 as text',
+      'UUID',
+      'non-empty opaque string',
+      '<build>(<channel>)',
+      '32 hex characters',
+      '8 digits',
+    ];
+    expect(
+      COMMON_PARAMETERS.filter((p) => !BY_WORDING[p.format] && !explicit.includes(p.format)).map((p) => p.name),
+    ).toEqual([]);
   });
 
   it('runtime settings: integers of any sign, codec_level any string holding a number', () => {
     const base = dataOf('meta/setting') as Record<string, unknown>;
-    const settings = fc.record({ codec_level: numberText, ...Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, integer])) });
+    const settings = fc.record({
+      codec_level: numberText,
+      ...Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, integer])),
+    });
     fc.assert(fc.property(settings, (values) => settingsSchema.safeParse({ ...base, ...values }).success));
   });
 
   it('plugin entry: nonce <number>:<number> signed, version_code a number as text, updated_at and version any integer', () => {
     const [entry] = dataOf('meta/plugin') as Array<Record<string, any>>;
-    expect(pluginEntrySchema.safeParse({ ...entry, market_sign: { ...entry!.market_sign, nonce: '-4811:28657834' } }).success).toBe(true);
+    expect(
+      pluginEntrySchema.safeParse({ ...entry, market_sign: { ...entry!.market_sign, nonce: '-4811:28657834' } })
+        .success,
+    ).toBe(true);
     fc.assert(
       fc.property(numberText, numberText, numberText, integer, (a, b, versionCode, updatedAt) => {
-        const changed = { ...entry, updated_at: updatedAt, market_sign: { ...entry!.market_sign, nonce: `${a}:${b}` }, params: { ...entry!.params, version_code: versionCode } };
+        const changed = {
+          ...entry,
+          updated_at: updatedAt,
+          market_sign: { ...entry!.market_sign, nonce: `${a}:${b}` },
+          params: { ...entry!.params, version_code: versionCode },
+        };
         return pluginEntrySchema.safeParse(changed).success;
       }),
     );
@@ -67,7 +95,13 @@ describe('the contract accepts every value the seed words as a kind', () => {
 
   it('recommended video item: duration and order any integer', () => {
     const [item] = dataOf('localplay/recomm') as Array<Record<string, unknown>>;
-    fc.assert(fc.property(integer, integer, (duration, order) => recommendedVideoSchema.safeParse({ ...item, duration, order }).success));
+    fc.assert(
+      fc.property(
+        integer,
+        integer,
+        (duration, order) => recommendedVideoSchema.safeParse({ ...item, duration, order }).success,
+      ),
+    );
   });
 
   it('keeps strictness where the seed is explicit', () => {
@@ -80,6 +114,8 @@ describe('the contract accepts every value the seed words as a kind', () => {
     expect(pattern('_andver').test('33.5')).toBe(false);
     const [entry] = dataOf('meta/plugin') as Array<Record<string, any>>;
     expect(pluginEntrySchema.safeParse({ ...entry, md5: entry!.md5.toUpperCase() }).success).toBe(false);
-    expect(pluginEntrySchema.safeParse({ ...entry, market_sign: { ...entry!.market_sign, nonce: '12' } }).success).toBe(false);
+    expect(pluginEntrySchema.safeParse({ ...entry, market_sign: { ...entry!.market_sign, nonce: '12' } }).success).toBe(
+      false,
+    );
   });
 });

@@ -23,7 +23,12 @@ const libraryOf = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*no
 function bundle() {
   return build({
     // By package name, as an app imports it: the exports map and sideEffects of package.json apply.
-    stdin: { contents: "import { createHandlers } from 'mockvideo';\nexport const handlers = createHandlers({ scenario: 'gallery' });", resolveDir: ROOT, loader: 'js' },
+    stdin: {
+      contents:
+        "import { createHandlers } from 'mockvideo';\nexport const handlers = createHandlers({ scenario: 'gallery' });",
+      resolveDir: ROOT,
+      loader: 'js',
+    },
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -43,7 +48,8 @@ function staticClosure(metafile: Metafile, entry: string): string[] {
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const imported of metafile.outputs[file]!.imports) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    for (const imported of metafile.outputs[file]!.imports)
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
   };
   visit(entry);
   return [...seen];
@@ -51,32 +57,62 @@ function staticClosure(metafile: Metafile, entry: string): string[] {
 
 /** The packages and files of ours (paths) that end up in the output files `files` (metafile.inputs also lists what tree shaking dropped). */
 function inputsOf(metafile: Metafile, files: readonly string[]): string[] {
-  return files.flatMap((file) => Object.entries(metafile.outputs[file]!.inputs).filter(([, use]) => use.bytesInOutput > 0).map(([path]) => path));
+  return files.flatMap((file) =>
+    Object.entries(metafile.outputs[file]!.inputs)
+      .filter(([, use]) => use.bytesInOutput > 0)
+      .map(([path]) => path),
+  );
 }
 
 describe('the browser bundle of createHandlers', () => {
-  it.skipIf(!existsSync(`${ROOT}dist/index.js`))('loads within 40 KB gzipped, dependencies included, until an image or a package is asked for', async () => {
-    const result = await bundle();
-    const { metafile } = result;
-    const outputs = Object.keys(metafile.outputs);
-    const entry = outputs.find((file) => metafile.outputs[file]!.entryPoint !== undefined)!;
-    const eager = staticClosure(metafile, entry);
-    const lazy = outputs.filter((file) => !eager.includes(file));
-    const gzipped = (files: readonly string[]) => files.reduce((sum, file) => sum + gzipSync(result.outputFiles.find((f) => f.path.endsWith(file.replace(/^.*\//, '/')))!.contents).length, 0);
+  it.skipIf(!existsSync(`${ROOT}dist/index.js`))(
+    'loads within 40 KB gzipped, dependencies included, until an image or a package is asked for',
+    async () => {
+      const result = await bundle();
+      const { metafile } = result;
+      const outputs = Object.keys(metafile.outputs);
+      const entry = outputs.find((file) => metafile.outputs[file]!.entryPoint !== undefined)!;
+      const eager = staticClosure(metafile, entry);
+      const lazy = outputs.filter((file) => !eager.includes(file));
+      const gzipped = (files: readonly string[]) =>
+        files.reduce(
+          (sum, file) =>
+            sum +
+            gzipSync(result.outputFiles.find((f) => f.path.endsWith(file.replace(/^.*\//, '/')))!.contents).length,
+          0,
+        );
 
-    const eagerInputs = inputsOf(metafile, eager);
-    expect(eagerInputs.filter((path) => path.includes('node_modules/zod/')), 'zod in the bundle').toEqual([]);
-    expect(eagerInputs.filter((path) => /dist\/scenarios\/(parse|format)\.js$/.test(path)), 'the scenario parser in the bundle').toEqual([]);
-    expect(eagerInputs.filter((path) => /dist\/media\//.test(path) && !path.endsWith('media-path.js') && !path.endsWith('plugin-entries.js')), 'encoders loaded before an image is asked for').toEqual([]);
-    expect([...new Set(eagerInputs.map(libraryOf).filter(Boolean))], 'packages loaded before a download is asked for').toEqual([]);
-    // The lazy chunks: the downloads, with their libraries and no other (one deflate library: no pako).
-    const lazyInputs = inputsOf(metafile, lazy);
-    expect([...new Set(lazyInputs.map(libraryOf).filter(Boolean))].sort()).toEqual([...DOWNLOAD_LIBRARIES].sort());
-    expect(lazyInputs.some((path) => path.endsWith('dist/media/placeholder-image.js'))).toBe(true);
+      const eagerInputs = inputsOf(metafile, eager);
+      expect(
+        eagerInputs.filter((path) => path.includes('node_modules/zod/')),
+        'zod in the bundle',
+      ).toEqual([]);
+      expect(
+        eagerInputs.filter((path) => /dist\/scenarios\/(parse|format)\.js$/.test(path)),
+        'the scenario parser in the bundle',
+      ).toEqual([]);
+      expect(
+        eagerInputs.filter(
+          (path) =>
+            /dist\/media\//.test(path) && !path.endsWith('media-path.js') && !path.endsWith('plugin-entries.js'),
+        ),
+        'encoders loaded before an image is asked for',
+      ).toEqual([]);
+      expect(
+        [...new Set(eagerInputs.map(libraryOf).filter(Boolean))],
+        'packages loaded before a download is asked for',
+      ).toEqual([]);
+      // The lazy chunks: the downloads, with their libraries and no other (one deflate library: no pako).
+      const lazyInputs = inputsOf(metafile, lazy);
+      expect([...new Set(lazyInputs.map(libraryOf).filter(Boolean))].sort()).toEqual([...DOWNLOAD_LIBRARIES].sort());
+      expect(lazyInputs.some((path) => path.endsWith('dist/media/placeholder-image.js'))).toBe(true);
 
-    const eagerBytes = gzipped(eager);
-    const allBytes = gzipped(outputs);
-    console.info(`[bundle size] createHandlers, minified and gzipped: ${eagerBytes} bytes loaded until a download is asked for (${eager.length} files; budget ${BUDGET_GZIP_BYTES}); ${allBytes} bytes with the lazy chunks (${outputs.length} files)`);
-    expect(eagerBytes).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
-  });
+      const eagerBytes = gzipped(eager);
+      const allBytes = gzipped(outputs);
+      console.info(
+        `[bundle size] createHandlers, minified and gzipped: ${eagerBytes} bytes loaded until a download is asked for (${eager.length} files; budget ${BUDGET_GZIP_BYTES}); ${allBytes} bytes with the lazy chunks (${outputs.length} files)`,
+      );
+      expect(eagerBytes).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
+    },
+  );
 });
