@@ -233,7 +233,8 @@ export function redactExchange(exchange: Exchange, policy: NormalisationPolicy):
   });
   for (const value of policy.secretValues) secrets.push({ label: 'secret value', value, placeholder: SERVICE_TOKEN_PLACEHOLDER, kind: 'secret' });
   const storedHeaders = (headers: Readonly<Record<string, string>>, unstored: ReadonlySet<string>) => {
-    const out: Record<string, string> = {};
+    // No prototype: a header named `constructor` or `__proto__` is a header like any other.
+    const out: Record<string, string> = Object.create(null);
     for (const [rawName, value] of Object.entries(headers)) {
       const name = rawName.toLowerCase();
       if (!unstored.has(name)) out[name] = headerSecrets(name, value, policy, secrets);

@@ -12,9 +12,17 @@ export interface HarImport {
   leaks: number;
 }
 
+/**
+ * A HAR entry's headers by lower-case name, repeated ones joined with `, `, in an object without a
+ * prototype (a header named `constructor` is stored as sent). HTTP/2 pseudo-headers are left out.
+ * @throws Error when a header is not `{ name, value }` with string values.
+ */
 function headerRecord(headers: readonly Header[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const { name, value } of headers ?? []) {
+  const out: Record<string, string> = Object.create(null);
+  if (headers !== undefined && !Array.isArray(headers)) throw new Error('its headers are not a list');
+  for (const header of headers ?? []) {
+    if (typeof header?.name !== 'string' || typeof header.value !== 'string') throw new Error(`a header is not {"name": "…", "value": "…"}: ${JSON.stringify(header)?.slice(0, 60)}`);
+    const { name, value } = header;
     if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers of Chrome's export
     const key = name.toLowerCase();
     out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`;
@@ -22,10 +30,31 @@ function headerRecord(headers: readonly Header[] | undefined): Record<string, st
   return out;
 }
 
+/** Base64 as HAR writers use it: standard alphabet, padding optional, whitespace allowed. */
+const BASE64_TEXT = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/** The response body of an entry, or why there is none. */
 function entryBody(entry: Entry): Uint8Array | string {
-  const { text, encoding } = entry.response.content;
-  if (text === undefined) return 'the response body was not saved in the HAR (export it with content)';
-  return encoding === 'base64' ? fromBase64(text) : new TextEncoder().encode(text);
+  const content = entry.response.content as Entry['response']['content'] | null | undefined;
+  const text: unknown = content?.text;
+  if (text === undefined || text === null) return 'the response body was not saved in the HAR (export it with content)';
+  if (typeof text !== 'string') return 'response.content.text is not text';
+  if (content!.encoding !== 'base64') return new TextEncoder().encode(text);
+  if (!BASE64_TEXT.test(text) || text.replace(/\s/g, '').replace(/=+$/, '').length % 4 === 1) return 'response.content.text says base64 but is not valid base64';
+  try {
+    return fromBase64(text.replace(/\s/g, ''));
+  } catch {
+    return 'response.content.text says base64 but is not valid base64';
+  }
+}
+
+/** Why a HAR entry cannot be read at all (not an object, no request URL, no response), or `undefined`. */
+function entryProblem(entry: unknown): string | undefined {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return `not a HAR entry (${entry === null ? 'null' : typeof entry})`;
+  const { request, response } = entry as Partial<Entry>;
+  if (typeof request !== 'object' || request === null || typeof request.url !== 'string') return 'it has no request.url';
+  if (typeof response !== 'object' || response === null || typeof response.status !== 'number') return 'it has no response.status';
+  return undefined;
 }
 
 /**
@@ -37,7 +66,14 @@ function entryBody(entry: Entry): Uint8Array | string {
  */
 export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImport {
   const result: HarImport = { recordings: [], skipped: [], leaks: 0 };
-  const entries = [...(har.log?.entries ?? [])].sort((a, b) => Date.parse(a.startedDateTime) - Date.parse(b.startedDateTime));
+  // Entries that cannot be read at all are skipped by their place in the file: `log.entries[3]`.
+  const readable: Entry[] = [];
+  (har.log?.entries ?? []).forEach((entry: unknown, index) => {
+    const problem = entryProblem(entry);
+    if (problem) result.skipped.push({ url: `log.entries[${index}]`, reason: problem });
+    else readable.push(entry as Entry);
+  });
+  const entries = readable.sort((a, b) => Date.parse(a.startedDateTime) - Date.parse(b.startedDateTime));
   for (const entry of entries) {
     const url = entry.request.url;
     const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)(\?[^#]*)?/i.exec(url);
@@ -57,15 +93,24 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
     }
     const started = Date.parse(entry.startedDateTime);
     let built: ReturnType<typeof buildRecording>;
+    let requestHeaders: Record<string, string>;
+    let responseHeaders: Record<string, string>;
+    try {
+      requestHeaders = headerRecord(entry.request.headers);
+      responseHeaders = headerRecord(entry.response.headers);
+    } catch (error) {
+      result.skipped.push({ url, reason: (error as Error).message });
+      continue;
+    }
     try {
       built = buildRecording(
         {
           method: entry.request.method,
           path,
           query: splitQuery(match?.[2] ?? ''),
-          requestHeaders: headerRecord(entry.request.headers),
+          requestHeaders,
           status: entry.response.status,
-          responseHeaders: headerRecord(entry.response.headers),
+          responseHeaders,
           body,
           recordedAt: new Date(Number.isNaN(started) ? 0 : started).toISOString(),
         },

@@ -2,7 +2,7 @@
 // in headless Debian Chromium, never a downloaded browser) imported and replayed.
 // Without Chromium at MOCKVIDEO_CHROMIUM (default /usr/bin/chromium) the browser test is skipped and
 // says why, unless CI is set: then it fails.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
@@ -43,6 +43,35 @@ describe('export → import', () => {
     const imported = await runCli(['import', harFile, '--out', again]);
     expect(imported.code).toBe(0);
     expect(recordingFiles(again)).toEqual(recordingFiles(dir));
+  });
+
+  it('a HAR with a null entry and one of invalid base64: one line each naming the entry, the valid ones imported, no stack trace; a header named constructor kept', async () => {
+    const entry = (body: { text: string; encoding?: string }, headers: Array<{ name: string; value: string }> = []) => ({
+      startedDateTime: '2026-11-23T00:00:00.000Z',
+      time: 1,
+      request: { method: 'GET', url: `http://api.example.com${clientPath('meta/cp')}`, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }, ...headers], cookies: [], content: { size: body.text.length, mimeType: 'application/json', ...body }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      cache: {},
+      timings: { send: 0, wait: 1, receive: 0 },
+    });
+    const har = { log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [
+      entry({ text: '{"data":[],"msg":"OK","result":1}' }, [{ name: 'constructor', value: 'y' }, { name: '__proto__', value: 'z' }]),
+      null,
+      entry({ text: 'not base64 at all!', encoding: 'base64' }),
+    ] } };
+    const file = join(tempDir(), 'odd.har');
+    writeFileSync(file, JSON.stringify(har));
+    const dir = tempDir();
+    const { code, stdout, stderr } = await runCli(['import', file, '--out', dir]);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^skipped log\.entries\[1\]: not a HAR entry \(null\)$/m);
+    expect(stdout).toMatch(/^skipped http:\/\/api\.example\.com\/api\/g1\/meta\/cp: response\.content\.text says base64 but is not valid base64$/m);
+    expect(stdout).toMatch(/^Imported 1 recording into .*, skipped 2$/m);
+    const [recording] = recordingFiles(dir);
+    expect(JSON.parse(recording!.text).response.headers).toMatchObject({ constructor: 'y', __proto__: 'z' });
+    expect(recording!.text).toContain('"constructor": "y"');
+    expect(recording!.text).toContain('"__proto__": "z"');
   });
 
   it('refuses a file that is not a HAR, saying how to get one', async () => {
