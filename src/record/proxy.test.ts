@@ -25,26 +25,41 @@ function get(url: string): Promise<number> {
   });
 }
 
-describe('recording proxy memory budget (issue 21.5)', () => {
-  it('answers 503 instead of holding more upstream bytes in flight than its budget', async () => {
-    // 600 KB answers, sent in two halves 150 ms apart, so that five hold 1.5 MB at once.
+describe('recording proxy memory budget (issues 21.5, 34.4)', () => {
+  /** A store whose writes finish only when `finish()` is called. */
+  function heldWrites() {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    let count = 0;
+    return { finish, count: () => count, store: () => ({ name: `meta-cp/${String(count++).padStart(3, '0')}.json`, written: done }) };
+  }
+
+  it('holds a request back while the bytes waiting for the disk fill the budget, and never answers for the upstream', async () => {
+    let asked = 0;
     const upstream = await listen(
       createServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write(Buffer.alloc(300_000, 0x20));
-        setTimeout(() => res.end(Buffer.alloc(300_000, 0x20)), 150);
+        asked++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.alloc(600_000, 0x20));
       }),
     );
     const log: ProxyLogEntry[] = [];
-    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, maxBodyBytes: 700_000, maxInFlightBytes: 1_400_000, policy: DEFAULT_POLICY, store: () => ({ name: 'x.json', written: Promise.resolve() }), onExchange: (e) => log.push(e) });
-    const front = await listen(createServer((req, res) => proxy.middleware(req, res, () => res.writeHead(404).end())));
+    const writes = heldWrites();
+    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, maxBodyBytes: 700_000, maxInFlightBytes: 1_400_000, policy: DEFAULT_POLICY, store: writes.store, onExchange: (e) => log.push(e) });
+    const front = await listen(createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())));
     try {
-      const statuses = await Promise.all([1, 2, 3, 4, 5].map((i) => get(`${front}/api/g1/meta/cp?n=${i}`)));
-      expect(statuses.filter((s) => s === 503).length).toBeGreaterThanOrEqual(1);
-      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
-      expect(log.find((e) => e.status === 503)?.note).toBe('upstream answers in flight over the memory budget');
-      // The budget is given back: one more request alone goes through.
-      expect(await get(`${front}/api/g1/meta/cp?n=6`)).toBe(200);
+      // Three answers whose recordings wait for the disk hold 1.8 MB: the budget is full.
+      for (const n of [1, 2, 3]) expect(await get(`${front}/api/g1/meta/cp?n=${n}`)).toBe(200);
+      let fourth: number | undefined;
+      const waiting = get(`${front}/api/g1/meta/cp?n=4`).then((status) => (fourth = status));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Held back, not refused: the upstream was not asked yet and the client has no answer.
+      expect(fourth).toBeUndefined();
+      expect(asked).toBe(3);
+      writes.finish();
+      expect(await waiting).toBe(200);
+      await proxy.drain();
+      expect(log.map((e) => e.status)).toEqual([200, 200, 200, 200]);
+      expect(writes.count()).toBe(4);
     } finally {
       await proxy.close();
     }
@@ -60,13 +75,13 @@ describe('recording proxy: when the client is answered', () => {
     return { names, finish, store: () => ({ name: `meta-cp/${String(names.push('x') - 1).padStart(3, '0')}.json`, written: done }) };
   }
 
-  it('without responseHeaders: answered before the recording is written; drain() waits for the write, the log comes after it', async () => {
+  it('without marks: answered before the recording is written; drain() waits for the write, the log comes after it', async () => {
     const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')));
     const held = heldStore();
     const log: ProxyLogEntry[] = [];
     const recorded: string[] = [];
     const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store, onRecorded: (r) => recorded.push(r.name), onExchange: (e) => log.push(e) });
-    const front = await listen(createServer((req, res) => proxy.middleware(req, res, () => res.writeHead(404).end())));
+    const front = await listen(createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())));
     try {
       // The write never finishes until told: the answer comes anyway.
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
@@ -87,11 +102,11 @@ describe('recording proxy: when the client is answered', () => {
     }
   });
 
-  it('with responseHeaders (they say what became of the recording): the answer waits for the write', async () => {
+  it('with marks (they say what became of the recording): the answer waits for the write', async () => {
     const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')));
     const held = heldStore();
-    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store, responseHeaders: { recorded: { 'x-mockvideo-match': 'recorded' } } });
-    const front = await listen(createServer((req, res) => proxy.middleware(req, res, () => res.writeHead(404).end())));
+    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store });
+    const front = await listen(createServer((req, res) => proxy.middleware({ recorded: { 'x-mockvideo-match': 'recorded' }, passthrough: {} })(req, res, () => res.writeHead(404).end())));
     try {
       let answered = false;
       const answer = get(`${front}/api/g1/meta/cp?_region=IN`).then((status) => ((answered = true), status));
@@ -110,7 +125,7 @@ describe('recording proxy: when the client is answered', () => {
     const log: ProxyLogEntry[] = [];
     const failing = () => ({ name: 'meta-cp/000.json', written: Promise.reject(Object.assign(new Error('[mockvideo] Failed to write the recording meta-cp/000.json: ENOSPC'), { code: 'ENOSPC' })) });
     const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: failing, onExchange: (e) => log.push(e) });
-    const front = await listen(createServer((req, res) => proxy.middleware(req, res, () => res.writeHead(404).end())));
+    const front = await listen(createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())));
     try {
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
       await proxy.drain();
@@ -131,7 +146,7 @@ describe('recording proxy: when the client is answered', () => {
       createServer((req, res) => {
         // As the device host reads it: when the response closes.
         res.once('close', () => atClose.push(journalViewOf(res)));
-        proxy.middleware(req, res, () => res.writeHead(404).end());
+        proxy.middleware()(req, res, () => res.writeHead(404).end());
       }),
     );
     try {

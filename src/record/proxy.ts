@@ -1,19 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Pool } from 'undici';
-import { API_PREFIX, operationOfPath, type OperationName } from '../contract/core.js';
+import { API_PREFIX } from '../contract/core.js';
 import { journalView, setJournalView, type JournalFacts, type JournalView } from '../journal/journal-view.js';
 import { RedactionRefusedError, buildRecording, describeRedactions, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording, type Redaction } from '../normalise/index.js';
 import { measuredLatency } from '../latency/latency.js';
 import { DEVICE_ANSWER_HEADERS } from '../routes/answer-headers.js';
-import { DecodedTooLarge, causeOf, decoded, dropped, flat, requestTarget, type UpstreamFailure } from './wire.js';
+import { forwardPath, routeOf, type Route } from '../routes/path.js';
+import type { Answer, PassMarks } from '../routes/request.js';
+import { DEFAULT_MAX_IN_FLIGHT_BYTES, InFlightBudget } from './budget.js';
+import { problemAnswer, type UpstreamProblem } from './upstream-problem.js';
+import { whyNotRecorded, type RecordChoice } from './what-to-record.js';
+import { DecodedTooLarge, causeOf, decoded, dropped, flat, requestTarget } from './wire.js';
+
+export { DEFAULT_MAX_IN_FLIGHT_BYTES } from './budget.js';
 
 /** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
 export interface ProxyLogEntry {
   method: string;
-  /** The operation (`meta/cp`) or the path. */
+  /** The operation (`meta/cp`, `meta/upgrade`). */
   operation: string;
-  /** The status the client got (504 when the upstream was too slow, 502 when it failed otherwise). */
+  /** The status the client got (the upstream's; 504 when the upstream was too slow, 502 when it failed otherwise). */
   status: number;
   /** The recording written, or why none was. */
   recorded: string | undefined;
@@ -34,38 +41,11 @@ export interface ProxyLogEntry {
 /** The default largest upstream body, in bytes, as received and as decoded (32 MiB: far above any answer of the six operations). */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-/** The default most bytes of upstream bodies held at once by all exchanges in flight (128 MiB). */
-export const DEFAULT_MAX_IN_FLIGHT_BYTES = 128 * 1024 * 1024;
-
 /** An upstream body over the size limit. */
 class BodyTooLarge extends Error {}
 
-/** Upstream bodies in flight over the memory budget. */
-class OverBudget extends Error {}
-
-const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`;
-
-/**
- * The answer to the client when the upstream failed (see {@link causeOf}): 504 for a timeout, 502
- * otherwise, with a message that names the upstream, the request (`GET /api/g1/meta/cp`) and the
- * next step. `seconds` is the `--upstream-timeout`; `received` the body bytes that had arrived.
- */
-function failureAnswer(cause: UpstreamFailure, upstream: string, request: string, seconds: number, received: number): { status: number; message: string } {
-  const slow = `Nothing was recorded. If the service is only slow, raise --upstream-timeout (now ${seconds}).`;
-  if (cause.code === 'UND_ERR_HEADERS_TIMEOUT') return { status: 504, message: `[mockvideo] The upstream ${upstream} sent no answer to ${request} within ${seconds} s (${cause.code}). ${slow}` };
-  if (cause.code === 'UND_ERR_BODY_TIMEOUT') return { status: 504, message: `[mockvideo] The upstream ${upstream} did not finish its answer to ${request} within ${seconds} s: ${received} body bytes had arrived (${cause.code}). ${slow}` };
-  if (cause.kind === 'timeout') return { status: 504, message: `[mockvideo] The upstream ${upstream} did not answer ${request} in time: ${cause.message} (${cause.code}). ${slow}` };
-  if (cause.kind === 'certificate') {
-    return {
-      status: 502,
-      message: `[mockvideo] The TLS certificate of the upstream ${upstream} does not verify, so ${request} was not sent: ${cause.message} (${cause.code}). Nothing was recorded. Trust its CA with NODE_EXTRA_CA_CERTS=ca.pem, or, for a test server you trust, start with --insecure-upstream (the certificate is then not checked).`,
-    };
-  }
-  return { status: 502, message: `[mockvideo] The upstream ${upstream} did not answer ${request}: ${cause.message} (${cause.code}). Nothing was recorded. Check that --upstream is right and reachable.` };
-}
-
 /** Options of {@link createRecordingProxy}. */
-export interface RecordingProxyOptions {
+export interface RecordingProxyOptions extends RecordChoice {
   /** The one upstream every request goes to, e.g. `https://api.example.com` (a path prefix is kept). */
   upstream: string;
   /**
@@ -84,8 +64,9 @@ export interface RecordingProxyOptions {
    */
   maxBodyBytes?: number;
   /**
-   * The most bytes of upstream bodies that all exchanges in flight may hold at once; an exchange that
-   * would pass it gets a 503 and is not recorded. Default {@link DEFAULT_MAX_IN_FLIGHT_BYTES} (at least 2 × `maxBodyBytes`).
+   * The most bytes of upstream bodies that the exchanges in flight hold in memory (received, decoded,
+   * waiting for the disk) before new ones wait to be forwarded (see `InFlightBudget`). Default
+   * {@link DEFAULT_MAX_IN_FLIGHT_BYTES} (at least 2 × `maxBodyBytes`).
    */
   maxInFlightBytes?: number;
   policy: NormalisationPolicy;
@@ -94,56 +75,55 @@ export interface RecordingProxyOptions {
    * once, and `written`, which resolves once it is in place or rejects with why it could not be.
    */
   store: (recording: Recording) => { name: string; written: Promise<unknown> };
-  /** Record only these operations (the others are passed through, not recorded). */
-  only?: readonly OperationName[];
-  /** Record 5xx answers too (default: passed to the client, not recorded). */
-  recordFailures?: boolean;
-  /**
-   * Extra headers on the upstream's answers, by what became of the exchange: `recorded` (stored),
-   * `passthrough` (passed to the client and not recorded on purpose: a 5xx without `recordFailures`,
-   * not in `only`, not an operation). None on an exchange whose recording could not be stored (they
-   * would claim what did not happen), nor on mockvideo's own 502/504 errors. With them, the answer to
-   * an exchange that is recorded waits until its recording is stored; without them, the client is
-   * answered as soon as the upstream's answer is complete, and the recording is made and stored after.
-   * @example { recorded: { 'x-mockvideo-match': 'recorded' }, passthrough: { 'x-mockvideo-match': 'passthrough' } }
-   */
-  responseHeaders?: { recorded?: Readonly<Record<string, string>>; passthrough?: Readonly<Record<string, string>> };
   /** Called once the recording of an exchange is stored (in place). */
   onRecorded?: (named: NamedRecording) => void;
   /** Called once per exchange. */
   onExchange?: (entry: ProxyLogEntry) => void;
 }
 
-/** A recording reverse proxy: the middleware, and a way to wait for exchanges in flight. */
+/** A recording reverse proxy: the exchange of a `pass` plan, a middleware, and a way to wait for exchanges in flight. */
 export interface RecordingProxy {
-  /** Node/Express middleware: forwards `/api/g1` requests, leaves others to `next()`. */
-  middleware: (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void) => void;
+  /**
+   * Forwards one request the routes passed on (`route`: an operation or `meta/upgrade`) and answers
+   * it; with `marks`, the answer carries what became of the recording (see `PassMarks`).
+   * Resolves when answered and recorded (or not); rejects on a fault of ours before any answer.
+   */
+  forward: (req: IncomingMessage, res: ServerResponse, pass: { route: Route; marks?: PassMarks | undefined }) => Promise<void>;
+  /** A Node/Express middleware (after the MSW handlers of `--engine msw`) that forwards GET and HEAD to an operation (routed by `routeOf`) with `marks`, and leaves others to `next()`. */
+  middleware: (marks?: PassMarks) => (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** Resolves when every exchange in flight has been answered and its recording stored (or dropped whole). */
   drain: () => Promise<void>;
   /** Closes the upstream connections. */
   close: () => Promise<void>;
 }
 
+/** Writes one answer of mockvideo's own (an upstream problem) unless the response is already under way. */
+function writeAnswer(res: ServerResponse, answer: Answer): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(answer.status, { ...answer.headers, ...DEVICE_ANSWER_HEADERS });
+  res.end(answer.body);
+}
+
 /**
  * A reverse proxy for one upstream only (never an open proxy: the Host header and absolute-form
- * targets are ignored). Each `/api/g1` GET or HEAD request is forwarded (other methods get 405:
- * every operation is a GET without a body) with its path and query string as sent
- * (order, repeated `ref` and encoding kept); the upstream's status, headers and body bytes go back
- * unchanged. Exchanges of the six operations are redacted and stored: after the client is answered
- * (before it with `responseHeaders`, which tell the client what became of the recording); {@link
- * RecordingProxy.drain} waits for them. A compressed body is stored decoded. 5xx answers are stored
- * only with `recordFailures`.
+ * targets are ignored). It forwards what the routes pass on: a GET or HEAD to an operation or
+ * `meta/upgrade`, at the route's own path `/api/g1/<operation>` (see `forwardPath`; so
+ * `/api/g1/./meta/setting` is forwarded and recorded as `/api/g1/meta/setting`, and nothing reaches
+ * a path outside `/api/g1` on the upstream), its query as sent (order, repeated `ref` and encoding
+ * kept); the upstream's status, headers and body bytes go back unchanged. Exchanges of the six
+ * operations are redacted and stored (see `whyNotRecorded`): after the client is answered (before
+ * it with marks, which tell the client what became of the recording); {@link RecordingProxy.drain}
+ * waits for them. A compressed body is stored decoded.
  *
- * When the upstream does not answer completely within `timeoutMs` (headers late, or a body still
- * arriving), the client gets a 504 JSON error `{ error, upstream, cause }` with `cause`
- * `UND_ERR_HEADERS_TIMEOUT` or `UND_ERR_BODY_TIMEOUT`; when it is down, its TLS certificate does not
- * verify (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, ... unless
- * `insecureUpstream`), its body is over `maxBodyBytes` or does not decode, a 502 of the same shape.
- * Nothing is stored in any of these cases.
+ * Upstream problems are data (`UpstreamProblem`) answered by the routes' `upstreamFailed`: 504 when
+ * the upstream does not answer completely within `timeoutMs` (`cause` `UND_ERR_HEADERS_TIMEOUT` or
+ * `UND_ERR_BODY_TIMEOUT`); 502 when it is down, its certificate does not verify (unless
+ * `insecureUpstream`), its body is over `maxBodyBytes` or does not decode. Nothing is stored then.
+ * Over the in-flight budget a request waits to be forwarded; it is never refused for the upstream.
  *
  * @example
  * const proxy = createRecordingProxy({ upstream: 'https://api.example.com', timeoutMs: 10_000, policy: DEFAULT_POLICY, store: (r) => writer.queue(r) });
- * app.use(proxy.middleware);
+ * deviceListener({ ..., pass: (req, res, plan) => proxy.forward(req, res, plan) });
  */
 export function createRecordingProxy(options: RecordingProxyOptions): RecordingProxy {
   const upstream = new URL(options.upstream);
@@ -153,16 +133,19 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   const pool: Pool = new UndiciPool(upstream.origin, { connections: 128, pipelining: 1, ...(options.insecureUpstream ? { connect: { rejectUnauthorized: false } } : {}) });
   const inFlight = new Set<Promise<void>>();
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const budget = Math.max(options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES, 2 * limit);
-  // Bytes of upstream bodies (as received and decoded) held by the exchanges in flight.
-  let held = 0;
+  const budget = new InFlightBudget(Math.max(options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES, 2 * limit));
 
-  async function exchange(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): Promise<void> {
+  async function exchange(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, route: Route, marks: PassMarks | undefined): Promise<void> {
+    const forwarded = forwardPath(route);
+    if (forwarded === undefined) throw new Error(`the routes passed ${route.path} on, which is not an operation`);
+    const admitted = budget.admit();
+    if (admitted) await admitted;
     const started = process.hrtime.bigint();
     const target = requestTarget(req.originalUrl ?? req.url ?? '/');
     const at = target.indexOf('?');
-    const path = at < 0 ? target : target.slice(0, at);
-    const operation = operationOfPath(path);
+    const search = at < 0 ? '' : target.slice(at + 1);
+    const path = forwarded;
+    const operation = forwarded.slice(API_PREFIX.length + 1);
     const method = (req.method ?? 'GET').toUpperCase();
     const requestHeaders = flat(req.headers);
     const headers: Record<string, string> = {};
@@ -174,7 +157,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     const log = (status: number, recorded: string | undefined, note: string, redactions: Redaction[] = [], lost?: ProxyLogEntry['lost']) =>
       options.onExchange?.({
         method,
-        operation: operation ?? path,
+        operation,
         status,
         recorded,
         note,
@@ -183,17 +166,21 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         durationMs: Number((answeredNs ?? process.hrtime.bigint()) - started) / 1e6,
         ...(lost ? { lost } : {}),
       });
-    // What this exchange adds to `held`; given back when it ends, however it ends.
+    const problem = (found: UpstreamProblem) => {
+      const { answer, note } = problemAnswer(found, { upstream: upstream.origin, request: `${method} ${path}`, seconds: options.timeoutMs / 1000, limit });
+      writeAnswer(res, answer);
+      log(answer.status, undefined, note);
+    };
+    // What this exchange holds of the budget; given back when it ends, however it ends.
     let mine = 0;
     const hold = (bytes: number) => {
-      if (held + bytes > budget) throw new OverBudget();
-      held += bytes;
+      budget.take(bytes);
       mine += bytes;
     };
     try {
       await forward();
     } finally {
-      held -= mine;
+      budget.give(mine);
     }
 
     async function forward(): Promise<void> {
@@ -209,7 +196,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       let lastByteNs = sentNs;
       try {
         const answer = await pool.request({
-          path: `${basePath}${target}`,
+          path: `${basePath}${path}${at < 0 ? '' : `?${search}`}`,
           method: method as 'GET',
           headers,
           headersTimeout: options.timeoutMs,
@@ -225,29 +212,14 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         const chunks: Buffer[] = [];
         for await (const chunk of answer.body) {
           size += (chunk as Buffer).length;
-          if (size > limit) throw new BodyTooLarge(`a body larger than the --max-body-size limit of ${mib(limit)} (${limit} bytes)`);
+          if (size > limit) throw new BodyTooLarge();
           hold((chunk as Buffer).length);
           chunks.push(chunk as Buffer);
         }
         body = Buffer.concat(chunks);
         lastByteNs = process.hrtime.bigint();
       } catch (error) {
-        if (error instanceof BodyTooLarge) {
-          tooLarge(error.message, 'upstream body over the size limit');
-          return;
-        }
-        if (error instanceof OverBudget) {
-          overBudget();
-          return;
-        }
-        const cause = causeOf(error, phase);
-        const failed = failureAnswer(cause, upstream.origin, `${method} ${path}`, options.timeoutMs / 1000, size);
-        if (!res.headersSent) {
-          res.writeHead(failed.status, { 'content-type': 'application/json; charset=utf-8' });
-          res.end(JSON.stringify({ error: failed.message, upstream: upstream.origin, cause: cause.code }));
-        }
-        log(failed.status, undefined, `upstream ${cause.kind === 'timeout' ? 'timed out' : 'failed'}: ${cause.code}`);
-        return;
+        return problem(error instanceof BodyTooLarge ? { kind: 'too-large', decoded: false } : { kind: 'failed', cause: causeOf(error, phase), received: size });
       }
       // A body that does not decode (say, invalid gzip) is no answer: the client gets a clear 502, not
       // bytes it cannot read, and nothing is recorded.
@@ -257,40 +229,23 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         plain = await decoded(body, answerHeaders['content-encoding'], limit);
         if (plain !== body) hold(plain.length);
       } catch (error) {
-        if (error instanceof DecodedTooLarge) {
-          tooLarge(`${error.message.replace(/\d+ bytes$/, `the --max-body-size limit of ${mib(limit)} (${limit} bytes)`)}`, 'upstream body decodes past the size limit');
-          return;
-        }
-        if (error instanceof OverBudget) {
-          overBudget();
-          return;
-        }
-        const encoding = answerHeaders['content-encoding'];
-        const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with a body that does not decode as "${encoding}": ${(error as Error).message}. Nothing was recorded.`;
-        res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBADENCODING' }));
-        log(502, undefined, `upstream body does not decode as ${encoding}`);
-        return;
+        if (error instanceof DecodedTooLarge) return problem({ kind: 'too-large', decoded: true });
+        return problem({ kind: 'bad-encoding', encoding: answerHeaders['content-encoding'] ?? '', message: (error as Error).message });
       }
-      const facts: JournalFacts = { method, path, search: at < 0 ? '' : target.slice(at + 1), requestHeaders, status, responseHeaders: answerHeaders, body: plain };
-      const wanted = operation && (!options.only || options.only.includes(operation));
-      let note = '';
-      if (!operation) note = 'not recorded: not an operation';
-      else if (method !== 'GET') note = 'not recorded: only GET is recorded';
-      else if (!wanted) note = 'not recorded: not in --only';
-      else if (status >= 500 && !options.recordFailures) note = 'not recorded: upstream failure (use --record-failures)';
+      const facts: JournalFacts = { method, path, search, requestHeaders, status, responseHeaders: answerHeaders, body: plain };
+      let note = whyNotRecorded(route, method, status, options) ?? '';
       if (note) {
-        answer(options.responseHeaders?.passthrough);
+        answer(marks?.passthrough);
         // The journal keeps this exchange redacted as recordings are (never the raw answer), its body
         // cut: set in this turn, before the response closes.
         setJournalView(res, journalView(facts, options.policy));
         log(status, undefined, note);
         return;
       }
-      // Without `responseHeaders` nothing in the answer depends on the recording: the client gets it
-      // now, and the recording is made and stored after. With them, the answer says what became of the
-      // recording, so it waits for the store.
-      const answerFirst = !options.responseHeaders;
+      // Without marks nothing in the answer depends on the recording: the client gets it now, and the
+      // recording is made and stored after. With them, the answer says what became of the recording,
+      // so it waits for the store.
+      const answerFirst = !marks;
       if (answerFirst) answer(undefined);
       let recorded: string | undefined;
       let redactions: Redaction[] = [];
@@ -298,10 +253,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       // What the journal keeps; set on `res` before it closes (in this turn when the client is answered first).
       let view: JournalView | undefined;
       try {
-        const result = buildRecording(
-          { method, path, query: splitQuery(facts.search), requestHeaders, status, responseHeaders: answerHeaders, body: plain, recordedAt: new Date().toISOString() },
-          options.policy,
-        );
+        const result = buildRecording({ method, path, query: splitQuery(search), requestHeaders, status, responseHeaders: answerHeaders, body: plain, recordedAt: new Date().toISOString() }, options.policy);
         redactions = result.redactions;
         result.recording.response.latency = measuredLatency(sentNs, headersNs, lastByteNs);
         const stored = options.store(result.recording);
@@ -324,8 +276,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       }
       if (!answerFirst) {
         setJournalView(res, view);
-        // A lost exchange goes without `responseHeaders` (e.g. `x-mockvideo-match: recorded`): they would claim it was recorded.
-        answer(lost ? undefined : options.responseHeaders?.recorded);
+        // A lost exchange goes without marks (e.g. `x-mockvideo-match: recorded`): they would claim it was recorded.
+        answer(lost ? undefined : marks?.recorded);
       }
       log(status, recorded, note, redactions, lost);
 
@@ -340,39 +292,26 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         answeredNs = process.hrtime.bigint();
       }
     }
-
-    function tooLarge(what: string, note: string): void {
-      const message = `[mockvideo] The upstream ${upstream.origin} answered ${method} ${path} with ${what}. Nothing was recorded. Raise --max-body-size if the answer is right.`;
-      res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBODYTOOLARGE', limit }));
-      log(502, undefined, note);
-    }
-
-    function overBudget(): void {
-      const message = `[mockvideo] ${method} ${path} was not forwarded whole: the upstream answers in flight already hold ${mib(held)} of the ${mib(budget)} allowed. Nothing was recorded; repeat the request when fewer large answers are in flight.`;
-      res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
-      res.end(JSON.stringify({ error: message, upstream: upstream.origin, cause: 'EBUDGET' }));
-      log(503, undefined, 'upstream answers in flight over the memory budget');
-    }
   }
 
+  const forward: RecordingProxy['forward'] = (req, res, pass) => {
+    const done = exchange(req, res, pass.route, pass.marks);
+    const settled = done.catch(() => undefined);
+    inFlight.add(settled);
+    void settled.finally(() => inFlight.delete(settled));
+    return done;
+  };
+
   return {
-    middleware: (req, res, next) => {
+    forward,
+    middleware: (marks) => (req, res, next) => {
       const target = requestTarget(req.originalUrl ?? req.url ?? '/');
-      if (!target.startsWith(`${API_PREFIX}/`)) {
-        next();
-        return;
-      }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { 'content-type': 'application/json; charset=utf-8', allow: 'GET, HEAD' });
-        res.end(JSON.stringify({ error: `[mockvideo] ${req.method} is not forwarded: every operation under ${API_PREFIX} is a GET without a body.`, allowed: ['GET', 'HEAD'] }));
-        return;
-      }
-      const done = exchange(req, res).catch((error) => {
+      const at = target.indexOf('?');
+      const route = routeOf(at < 0 ? target : target.slice(0, at));
+      if (route.kind !== 'operation' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+      forward(req, res, { route, marks }).catch((error: unknown) => {
         if (!res.headersSent) next(error);
       });
-      inFlight.add(done);
-      done.finally(() => inFlight.delete(done));
     },
     drain: async () => {
       while (inFlight.size) await Promise.allSettled([...inFlight]);

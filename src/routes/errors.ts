@@ -4,7 +4,8 @@ import { JSON_CONTENT_TYPE, type CompiledStub } from '../scenarios/compile.js';
 
 /**
  * A mockvideo error answer (not the service's envelope, which the seed does not show for failures):
- * `{ "error": "<what and why>", ...details }` as JSON.
+ * `{ "error": "<what and why>", ...details }` as JSON. Every status answer of mockvideo's own, in
+ * every mode and adapter, is built here, in this one shape.
  */
 export function errorBody(status: number, error: string, details: Record<string, unknown> = {}) {
   return { status, headers: { 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify({ error, ...details }) };
@@ -45,4 +46,28 @@ export function strictRequestsError(findings: readonly Finding[]) {
 /** 414 for a request target (path and query) longer than the `limit` mockvideo serves. */
 export function targetTooLong(length: number, limit: number) {
   return errorBody(414, `The request target is ${length} characters; mockvideo serves at most ${limit}.`);
+}
+
+/** 400 for a request without a valid `Host` header: no origin to answer `{origin}` with. */
+export function noHostHeader() {
+  return errorBody(400, 'Cannot read this request: it has no valid Host header.');
+}
+
+/** 403 for a request the recorder must not forward (`reason`: a foreign `Host`, a cross-site `Origin`; see `RoutesOptions.refuse`). */
+export function refusedForwarding(reason: string) {
+  return errorBody(403, `Refused: ${reason}. The recorder forwards only requests of devices and tools to this server (add a name with --allow-host).`);
+}
+
+/** 500 for a request mockvideo itself failed to answer (a fault of ours, never the client's): names mockvideo. */
+export function ourFault(message: string) {
+  return errorBody(500, `mockvideo failed to answer: ${message}`);
+}
+
+/**
+ * The answer when the upstream of `record` (or `--record-missing`) gave none mockvideo can pass on:
+ * 504 (too slow) or 502 (down, certificate, body too large or not decodable), `{ error, upstream,
+ * cause, ...details }`; `error` names the upstream, the request and the next step.
+ */
+export function upstreamFailed(status: 502 | 504, error: string, upstream: string, cause: string, details: Record<string, unknown> = {}) {
+  return errorBody(status, error, { upstream, cause, ...details });
 }

@@ -117,3 +117,16 @@ export function routeOf(rawPath: string): Route {
   remembered.set(rawPath, route);
   return route;
 }
+
+/**
+ * The path the recorder forwards a route to on its upstream (below the upstream's own path prefix):
+ * `/api/g1/<operation>` or `/api/g1/meta/upgrade`, the route's normalised path without a
+ * `/scenarios/<name>` prefix; `undefined` for any other route, which is never forwarded (so no
+ * spelling such as `/api/g1/..%2f..%2fadmin` reaches a path outside `/api/g1` on the upstream).
+ * @example forwardPath(routeOf('/api/g1/./meta/setting')) // '/api/g1/meta/setting'
+ */
+export function forwardPath(route: Route): string | undefined {
+  if (route.kind === 'operation') return `${API_PREFIX}/${route.operation}`;
+  if (route.kind === 'upgrade') return `${API_PREFIX}/${UPGRADE_OPERATION}`;
+  return undefined;
+}

@@ -5,10 +5,10 @@ import type { NearMissReport } from '../replay/near-miss.js';
 import type { Replayer, ReplayOutcome } from '../replay/replayer.js';
 import type { Downloads, DownloadRoute } from './downloads.js';
 import type { FuzzAnswers } from './fuzz.js';
-import { errorBody, methodNotAllowed, strictRequestsError, targetTooLong, unknownOperation } from './errors.js';
+import { errorBody, methodNotAllowed, noHostHeader, refusedForwarding, strictRequestsError, targetTooLong, unknownOperation } from './errors.js';
 import { routeOf, UPGRADE_OPERATION, type Route } from './path.js';
 import { RecordingAnswers, missAnswer } from './replay.js';
-import { MAX_URL_LENGTH, hasBody, headerValue, type Answer, type Plan, type RouteRequest } from './request.js';
+import { MAX_URL_LENGTH, hasBody, headerValue, type Answer, type PassMarks, type Plan, type RouteRequest } from './request.js';
 import { planScenarioAnswer, type PlannedAnswer, type ScenarioAnswerSource } from './scenario.js';
 import { SCENARIO_HEADER, requestedScenario } from './select-scenario.js';
 import { upgradeAnswer } from './upgrade.js';
@@ -36,8 +36,14 @@ export interface RoutesOptions {
   scenarios?: ScenarioAnswerSource;
   /** Recordings answer the operations. */
   replay?: ReplayRoutes;
-  /** Every request under `/api/g1` passes on to the recorder (`mockvideo record`). */
+  /** Requests to an operation or `meta/upgrade` (GET or HEAD) pass on to the recorder (`mockvideo record`). */
   record?: boolean;
+  /**
+   * With a recorder (`record`, `replay --record-missing`): why a request under `/api/g1` must be
+   * refused (403) before anything else, or `undefined` (e.g. a foreign `Host` or a cross-site
+   * `Origin`, so that no web page can poison recordings or read the upstream's answers).
+   */
+  refuse?: (request: RouteRequest) => string | undefined;
   /** Answer requests to operations with contract findings with 400 (`--strict-requests`); read per request. */
   strictRequests?: () => boolean;
   /** Generated answers answer the operations (`serve --fuzz`, `fuzzHandlers`), before recordings and scenarios. */
@@ -60,7 +66,32 @@ function decodes(path: string): boolean {
 }
 
 const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
-const TOO_LONG: Route = Object.freeze({ kind: 'other', path: '' });
+
+/** The marks of `--record-missing`'s exchanges: `x-mockvideo-match: recorded` or `passthrough` (see {@link PassMarks}). */
+export const RECORD_MISSING_MARKS: PassMarks = Object.freeze({ recorded: Object.freeze({ [MATCH_HEADER]: 'recorded' }), passthrough: Object.freeze({ [MATCH_HEADER]: 'passthrough' }) });
+
+/** Whether a route is of the device-facing surface (answered by the routes, not by the host's own app). */
+export function isDeviceRoute(route: Route): boolean {
+  return route.kind !== 'admin' && route.kind !== 'other';
+}
+
+/**
+ * The checks every request meets before it is planned, in any adapter: 414 for a target over
+ * {@link MAX_URL_LENGTH} characters (any route); for a route of the device-facing surface, 400
+ * without an origin (no valid `Host`), then 403 when `refuse` names a reason for a route under
+ * `/api/g1`. `undefined`: go on.
+ */
+export function precheck(request: RouteRequest, route: Route, refuse?: RoutesOptions['refuse']): Answer | undefined {
+  const length = request.path.length + (request.query ? request.query.length + 1 : 0);
+  if (length > MAX_URL_LENGTH) return targetTooLong(length, MAX_URL_LENGTH);
+  if (!isDeviceRoute(route)) return undefined;
+  if (!request.origin) return noHostHeader();
+  if (refuse && (route.kind === 'operation' || route.kind === 'upgrade' || route.kind === 'unknown-operation')) {
+    const reason = refuse(request);
+    if (reason !== undefined) return refusedForwarding(reason);
+  }
+  return undefined;
+}
 
 const answer = (route: Route, findings: readonly Finding[], answered: Answer, delayMs = 0): Plan => ({ kind: 'answer', route, findings, delayMs, answer: answered });
 
@@ -106,9 +137,10 @@ function missPlan(replayRoutes: ReplayRoutes, request: RouteRequest, route: Oper
 /**
  * The routes of mockvideo's device-facing surface: what every request gets, whatever adapter
  * carries it (the MSW handlers, the Node host, the recorder). Per request, in this order:
- * - 414 for a target (path and query) over {@link MAX_URL_LENGTH} characters;
- * - the path rule (`routeOf`): not a route of the surface → `none`;
- * - under `/api/g1` with `record` → `pass` (after the strict check of an operation);
+ * - the path rule (`routeOf`), then {@link precheck}: 414 for a target over {@link MAX_URL_LENGTH}
+ *   characters, 400 without `Host`, 403 for what `refuse` refuses; not a route of the surface → `none`;
+ * - with `record`, an operation or `meta/upgrade` (GET or HEAD, after the strict check) → `pass`;
+ *   the same 405 and 404 as `serve` otherwise (what `serve` calls an operation, `record` records);
  * - an operation: its contract findings (sent as a count in `x-mockvideo-findings`), 400 with
  *   `strictRequests` when there are any, 405 for a method other than GET/HEAD; then from recordings
  *   (exact; else `pass` with `recordMissing`; else the fallback when there is one, else nearest in `nearest` mode; else
@@ -131,7 +163,7 @@ export function createRoutes(options: RoutesOptions): Routes {
     const mode = replayRoutes.recordMissing || replayRoutes.fallback ? 'strict' : replayer.match;
     const outcome = replayer.findOfOperation(request.method, route.operation, request.query, mode, request.address);
     if (outcome.kind === 'exact') return recordingPlan(recordings!, route, findings, outcome)!;
-    if (replayRoutes.recordMissing) return { kind: 'pass', route, findings };
+    if (replayRoutes.recordMissing) return { kind: 'pass', route, findings, marks: RECORD_MISSING_MARKS };
     if (!replayRoutes.fallback) return recordingPlan(recordings!, route, findings, outcome) ?? missPlan(replayRoutes, request, route, findings, outcome);
     // A fallback scenario answers whatever has no exact recording (never a nearest one: that is
     // another device's or another query's answer).
@@ -144,12 +176,10 @@ export function createRoutes(options: RoutesOptions): Routes {
     const nowSeconds = clock ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
     const findings = queryFindings(route.operation, request.query, hasBody(request.headers), nowSeconds);
     if (strictRequests?.() && findings.length) return answer(route, findings, strictRequestsError(findings));
+    if ((record || replay) && request.method !== 'GET' && request.method !== 'HEAD') return answer(route, findings, methodNotAllowed(request.method, route.operation));
     if (record) return { kind: 'pass', route, findings };
     if (options.fuzz) return answer(route, findings, request.method === 'GET' || request.method === 'HEAD' ? options.fuzz.answer(route.operation, request.query, request.address) : methodNotAllowed(request.method, route.operation));
-    if (replay) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return answer(route, findings, methodNotAllowed(request.method, route.operation));
-      return replayOperation(request, route, findings, replay);
-    }
+    if (replay) return replayOperation(request, route, findings, replay);
     if (!scenarios) return { kind: 'none', route, findings };
     return scenarioPlan(scenarios, request, route, findings);
   };
@@ -162,19 +192,19 @@ export function createRoutes(options: RoutesOptions): Routes {
   };
 
   return (request) => {
-    const length = request.path.length + (request.query ? request.query.length + 1 : 0);
-    if (length > MAX_URL_LENGTH) return answer(TOO_LONG, NO_FINDINGS, targetTooLong(length, MAX_URL_LENGTH));
     const route = routeOf(request.path);
+    const refused = precheck(request, route, options.refuse);
+    if (refused) return answer(route, NO_FINDINGS, refused);
     switch (route.kind) {
       case 'operation':
         return operation(request, route);
       case 'upgrade':
-        if (record) return { kind: 'pass', route, findings: NO_FINDINGS };
-        if (!scenarios) return answer(route, NO_FINDINGS, unknownOperation(route.path));
+        if (!scenarios && !record) return answer(route, NO_FINDINGS, unknownOperation(route.path));
         if (request.method !== 'GET' && request.method !== 'HEAD') return answer(route, NO_FINDINGS, methodNotAllowed(request.method, UPGRADE_OPERATION));
+        if (record || !scenarios) return { kind: 'pass', route, findings: NO_FINDINGS };
         return answer(route, NO_FINDINGS, upgradeAnswer(scenarios.responder.catalog, requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER)) ?? scenarios.activeScenario(), request.query, request.origin));
       case 'unknown-operation':
-        if (record) return { kind: 'pass', route, findings: NO_FINDINGS };
+        // Never forwarded, in record mode either: the upstream sees `/api/g1/<operation>` only.
         return answer(route, NO_FINDINGS, decodes(route.path) ? unknownOperation(route.path) : errorBody(400, `Cannot read this request: its path ${route.path} has a malformed percent-escape.`));
       case 'media':
       case 'plugins':

@@ -44,7 +44,9 @@ export interface Answer {
  * What to do for one request, whatever carries it out:
  * - `answer`: wait `delayMs` milliseconds (0: at once), then send `answer`;
  * - `drop`: wait `delayMs`, then close the connection without an answer (the `reset` and `hang` faults: `fault` names it);
- * - `pass`: not answered here: the recorder (or `--record-missing`) fetches it from the upstream;
+ * - `pass`: not answered here: the recorder (or `--record-missing`) forwards it to the upstream, at
+ *   the route's own path (an operation's or `meta/upgrade`'s, see {@link forwardPath}), and passes
+ *   the upstream's answer on with the `marks` headers of what became of the exchange (see {@link PassMarks});
  * - `none`: not a route of the device-facing surface (the host's own or nobody's).
  *
  * `route` is where the request went; `findings` the contract findings of a request to an operation
@@ -53,8 +55,19 @@ export interface Answer {
 export type Plan =
   | { readonly kind: 'answer'; readonly route: Route; readonly findings: readonly Finding[]; readonly delayMs: number; readonly answer: Answer }
   | { readonly kind: 'drop'; readonly route: Route; readonly findings: readonly Finding[]; readonly delayMs: number; readonly fault: 'reset' | 'hang' }
-  | { readonly kind: 'pass'; readonly route: Route; readonly findings: readonly Finding[] }
+  | { readonly kind: 'pass'; readonly route: Route; readonly findings: readonly Finding[]; readonly marks?: PassMarks }
   | { readonly kind: 'none'; readonly route: Route; readonly findings: readonly Finding[] };
+
+/**
+ * Headers the recorder adds to the upstream's answer of a `pass` plan, by what became of the
+ * exchange: `recorded` (stored) or `passthrough` (passed on, not recorded on purpose). None on an
+ * exchange whose recording was lost, nor on mockvideo's own errors. With marks, the answer waits
+ * until its recording is stored; without them the client is answered first.
+ */
+export interface PassMarks {
+  readonly recorded: Readonly<Record<string, string>>;
+  readonly passthrough: Readonly<Record<string, string>>;
+}
 
 /** The response header that counts the contract findings of a request to an operation. */
 export const FINDINGS_HEADER = 'x-mockvideo-findings';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { queryFindings, type Finding } from '../findings/index.js';
-import { DEVICE_ANSWER_HEADERS, FINDINGS_HEADER, MAX_URL_LENGTH, bodyBytes, targetTooLong, bodyText, hasBody, routeOf, type Answer, type Plan, type Route, type Routes } from '../routes/index.js';
+import { DEVICE_ANSWER_HEADERS, FINDINGS_HEADER, bodyBytes, bodyText, hasBody, isDeviceRoute, ourFault, precheck, routeOf, type Answer, type Plan, type Route, type RouteRequest, type Routes } from '../routes/index.js';
 import { journalViewOf } from '../journal/journal-view.js';
 import type { ServerContext } from './context.js';
 import { captureBody, journalExchange, type OperationTarget, type SentAnswer } from './journal-exchange.js';
@@ -35,13 +35,16 @@ export function originReader(): (req: IncomingMessage) => string | undefined {
 }
 
 /**
- * Answers one request that mockvideo itself failed to answer: a JSON 500
- * `{ "error": "mockvideo failed to answer: <message>" }`, or, when its headers are already sent,
+ * Answers one request that mockvideo itself failed to answer: the routes' 500 (`ourFault`:
+ * `{ "error": "mockvideo failed to answer: <message>" }`), or, when its headers are already sent,
  * a closed connection. Other clients are not affected.
  */
 export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown): void {
   if (res.headersSent) req.socket.destroy();
-  else if (!res.destroyed) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `mockvideo failed to answer: ${(error as Error)?.message}` }));
+  else if (!res.destroyed) {
+    const answer = ourFault((error as Error)?.message);
+    res.writeHead(answer.status, { ...answer.headers, ...DEVICE_ANSWER_HEADERS }).end(answer.body);
+  }
 }
 
 /** A body's bytes, and the same bytes as a latin1 string, written with the header block in one piece (see `write`); `undefined` for a body over {@link ONE_WRITE_BYTES}. */
@@ -152,11 +155,6 @@ function originForm(target: string): string {
   }
 }
 
-/** Whether a route is of the device-facing surface (answered by the routes, not by the Express host). */
-function isDeviceRoute(route: Route): boolean {
-  return route.kind !== 'admin' && route.kind !== 'other';
-}
-
 /** Options of {@link deviceListener}. */
 export interface DeviceHostOptions {
   context: ServerContext;
@@ -167,16 +165,12 @@ export interface DeviceHostOptions {
   routes?: Routes;
   /** The Express host (admin API, dashboard, analytics, the 404 of other paths; with `--engine msw` the MSW handlers): made on first use. */
   host: () => RequestListener | Promise<RequestListener>;
-  /** Carries out a `pass` plan: the recording proxy; `next()` hands the request to the Express host, `next(error)` answers an error of its own. */
-  pass?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+  /** Carries out a `pass` plan: the recording proxy, which answers the request (a rejection: a fault of ours, answered 500). */
+  pass?: (req: IncomingMessage, res: ServerResponse, plan: Extract<Plan, { kind: 'pass' }>) => Promise<void>;
   /** Hears each request once answered (or the client went away). */
   onRequest?: (entry: RequestLogEntry) => void;
-  /**
-   * With a recorder (`record`, `replay --record-missing`): why a request under `/api/g1` must be
-   * refused (403) before anything else, or `undefined`: a foreign `Host` or a cross-site `Origin`
-   * (see `foreignRequest`), so that no web page can poison recordings or read the upstream's answers.
-   */
-  refusePass?: (req: IncomingMessage) => string | undefined;
+  /** Without `routes` (`--engine msw`): the routes' `refuse` check (see `RoutesOptions.refuse`), which the routes make themselves otherwise. */
+  refuse?: (request: RouteRequest) => string | undefined;
 }
 
 /**
@@ -253,7 +247,7 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
       if (plan.route.kind === 'operation') res.setHeader(FINDINGS_HEADER, String(plan.findings.length));
       for (const [name, value] of Object.entries(DEVICE_ANSWER_HEADERS)) res.setHeader(name, value);
       observe(req, res, plan.route, query, plan.findings, written(res, captureBody(res)));
-      return pass(req, res, (error) => (error === undefined ? toHost(req, res) : answerFailure(req, res, error)));
+      return void pass(req, res, plan).catch((error: unknown) => answerFailure(req, res, error));
     }
     const findings = plan.route.kind === 'operation' ? plan.findings.length : -1;
     if (plan.kind === 'answer' && plan.delayMs <= 0) {
@@ -274,54 +268,43 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     res.once('close', () => clearTimeout(timer));
   };
 
+  /** Answers now, journaled and logged, what no route plans (a check's answer, a fault of ours). */
+  const answerNow = (req: IncomingMessage, res: ServerResponse, route: Route, answered: Answer, query: string, start: number) =>
+    carry(req, res, { kind: 'answer', route, findings: [], delayMs: 0, answer: answered }, query, start);
+
   return (req, res) => {
+    const start = performance.now();
     let target = req.url ?? '/';
-    if (target.length > MAX_URL_LENGTH) {
-      const answer = targetTooLong(target.length, MAX_URL_LENGTH);
-      res.writeHead(answer.status, { ...answer.headers, ...DEVICE_ANSWER_HEADERS }).end(answer.body);
-      return;
-    }
     // An absolute-form target (`GET http://host/api/g1/meta/cp`) is routed by its path; the host it names is never asked.
     if (!target.startsWith('/')) target = originForm(target);
     const at = target.indexOf('?');
     const path = at < 0 ? target : target.slice(0, at);
     const query = at < 0 ? '' : target.slice(at + 1);
     const route = routeOf(path);
-    if (!isDeviceRoute(route)) {
+    const request: RouteRequest = { method: req.method ?? 'GET', path, query, origin: originOf(req) ?? '', headers: req.headers, address: req.socket.remoteAddress };
+    const toOwnHost = () => {
       // The admin guard and Express see the normalised path (a trailing slash kept): no odd spelling gets past them.
       const seen = route.path === '/' || !path.endsWith('/') ? route.path : `${route.path}/`;
       if (seen !== path) req.url = query ? `${seen}?${query}` : seen;
-      return toHost(req, res);
-    }
-    const origin = originOf(req);
-    if (origin === undefined) {
-      res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: 'Cannot read this request: it has no valid Host header.' }));
-      return;
-    }
-    if (options.refusePass && (route.kind === 'operation' || route.kind === 'upgrade' || route.kind === 'unknown-operation')) {
-      const refused = options.refusePass(req);
-      if (refused !== undefined) {
-        res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: `Refused: ${refused}. The recorder forwards only requests of devices and tools to this server (add a name with --allow-host).` }));
-        return;
-      }
-    }
+      toHost(req, res);
+    };
     if (!routes) {
-      // --engine msw: the MSW handlers in the Express host answer; the journal and the log stay here.
+      // --engine msw: the routes' checks, then the MSW handlers in the Express host answer; the journal and the log stay here.
+      const refused = precheck(request, route, options.refuse);
+      if (refused) return answerNow(req, res, route, refused, query, start);
+      if (!isDeviceRoute(route)) return toOwnHost();
       const findings = route.kind === 'operation' ? queryFindings(route.operation, query, hasBody(req.headers), context.responder.clock.nowSeconds()) : [];
       observe(req, res, route, query, findings, written(res, captureBody(res)));
       return toHost(req, res);
     }
-    const start = performance.now();
     let plan: Plan | Promise<Plan>;
     try {
-      plan = routes({ method: req.method ?? 'GET', path, query, origin, headers: req.headers, address: req.socket.remoteAddress });
+      plan = routes(request);
     } catch (error) {
-      return answerFailure(req, res, error);
+      return answerNow(req, res, route, ourFault((error as Error)?.message), query, start);
     }
-    if (!(plan instanceof Promise)) return carry(req, res, plan, query, start);
-    plan.then(
-      (ready) => carry(req, res, ready, query, start),
-      (error: unknown) => answerFailure(req, res, error),
-    );
+    const go = (ready: Plan) => (ready.kind === 'none' && !isDeviceRoute(route) ? toOwnHost() : carry(req, res, ready, query, start));
+    if (!(plan instanceof Promise)) return go(plan);
+    plan.then(go, (error: unknown) => answerNow(req, res, route, ourFault((error as Error)?.message), query, start));
   };
 }

@@ -6,7 +6,7 @@ import { claimRecordingDir } from '../storage/claim-recording-dir.js';
 import { RecordingWriter } from '../storage/recording-writer.js';
 import { missingFolders, removeEmptyFolders } from '../storage/created-folders.js';
 import { loadServeCatalog } from '../storage/serve-catalog.js';
-import { createRoutes } from '../routes/index.js';
+import { createRoutes, headerValue } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { deviceListener } from './device-host.js';
 import { foreignRequest, ownHostNames } from './host-guard.js';
@@ -57,8 +57,8 @@ export function lostExchangeLine(entry: ProxyLogEntry): string {
 }
 
 /**
- * Starts `mockvideo record`: the Node host whose routes pass every request under `/api/g1` to the
- * recording proxy to `upstream`, writing into `out` (with `only`, that operation's old recordings
+ * Starts `mockvideo record`: the Node host whose routes pass every GET or HEAD of an operation (or
+ * `meta/upgrade`) to the recording proxy (the rest gets the same answers as `serve`: 405, 404) to `upstream`, writing into `out` (with `only`, that operation's old recordings
  * are replaced), with the journal and findings; the admin API and dashboard in the Express host.
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
@@ -85,10 +85,9 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   // Loaded on first use, not with the command line: `mockvideo serve` never needs the recording host.
   const listener = deviceListener({
     context,
-    routes: createRoutes({ record: true, strictRequests: () => context.strictRequests }),
+    routes: createRoutes({ record: true, strictRequests: () => context.strictRequests, refuse: (request) => foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own) }),
     host: async () => (await import('./app.js')).createApp({ context }),
-    pass: (req, res, next) => proxy.middleware(req, res, next),
-    refusePass: (req) => foreignRequest(req.headers.host, req.headers.origin, own),
+    pass: (req, res, plan) => proxy.forward(req, res, plan),
   });
   let running: RunningServer;
   try {

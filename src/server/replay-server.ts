@@ -1,15 +1,14 @@
-import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { PREFIX, RecordingError } from '../errors.js';
 import type { NormalisationPolicy } from '../normalise/index.js';
 import type { createRecordingProxy, ProxyLogEntry } from '../record/index.js';
 import type { NearMissReport } from '../replay/near-miss.js';
-import { MATCH_HEADER, Replayer, type MatchMode } from '../replay/replayer.js';
+import { Replayer, type MatchMode } from '../replay/replayer.js';
 import { compiledShippedCatalog } from '../scenarios/shipped-catalog.js';
 import { loadCheckedRecordingIndex } from '../storage/load-recordings.js';
 import { claimRecordingDir } from '../storage/claim-recording-dir.js';
 import { RecordingWriter } from '../storage/recording-writer.js';
-import { createRoutes, scenarioFallback } from '../routes/index.js';
+import { RECORD_MISSING_MARKS, createRoutes, headerValue, scenarioFallback, type RouteRequest } from '../routes/index.js';
 import { createServerContext, type ServerContext } from './context.js';
 import { deviceListener } from './device-host.js';
 import type { ClockSetting } from '../clock/clock.js';
@@ -99,7 +98,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const strictRequests = () => context.strictRequests;
   let proxy: ReturnType<typeof createRecordingProxy> | undefined;
   /** Why a request the proxy would forward comes from somewhere it must not (see `foreignRequest`); with the proxy only. */
-  let refusePass: ((req: IncomingMessage) => string | undefined) | undefined;
+  let refuse: ((request: RouteRequest) => string | undefined) | undefined;
   let writer: RecordingWriter | undefined;
   let release: (() => Promise<void>) | undefined;
   if (options.recordMissing) {
@@ -108,7 +107,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     // The proxy (and node:zlib) only with --record-missing: a plain replay starts without them.
     const [{ createRecordingProxy }, { foreignRequest, ownHostNames }] = [await import('../record/index.js'), await import('./host-guard.js')];
     const own = ownHostNames(options.allowHosts);
-    refusePass = (req) => foreignRequest(req.headers.host, req.headers.origin, own);
+    refuse = (request) => foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own);
     proxy = createRecordingProxy({
       upstream: options.recordMissing.upstream,
       timeoutMs: options.recordMissing.timeoutMs,
@@ -116,7 +115,6 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       store: (recording) => writer!.queue(recording),
       recordFailures: options.recordMissing.recordFailures ?? false,
       insecureUpstream: options.recordMissing.insecureUpstream ?? false,
-      responseHeaders: { recorded: { [MATCH_HEADER]: 'recorded' }, passthrough: { [MATCH_HEADER]: 'passthrough' } },
       onRecorded: (named) => replayer.add(named),
       ...(options.onRecorded ? { onExchange: options.onRecorded } : {}),
     });
@@ -136,19 +134,20 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     device = mswEngine(createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}), clock: context.responder.clock }));
   }
   // With the routes, the Express host (admin API, dashboard) loads on the first request that needs it, not before listening.
-  const makeApp = async () => (await import('./app.js')).createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware as unknown as RequestHandler] } : {}) });
+  const makeApp = async () => (await import('./app.js')).createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware(RECORD_MISSING_MARKS) as unknown as RequestHandler] } : {}) });
   const app = device ? await makeApp() : undefined;
   const routes = createRoutes({
     replay: { ...replay, ...(options.fallbackScenario ? { fallback: scenarioFallback(scenarios) } : {}) },
     ...(options.fallbackScenario ? { scenarios } : {}),
     strictRequests,
     clock: context.responder.clock,
+    ...(refuse ? { refuse } : {}),
   });
   const listener = deviceListener({
     context,
     ...(engine === 'routes' ? { routes } : {}),
     host: () => app ?? makeApp(),
-    ...(proxy && refusePass ? { pass: (req, res, next) => proxy!.middleware(req, res, next), refusePass } : {}),
+    ...(proxy && refuse ? { pass: (req, res, plan) => proxy!.forward(req, res, plan), refuse } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   const running = await listen(listener, options.port, options.host);
