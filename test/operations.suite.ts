@@ -13,7 +13,8 @@ import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../src/contract
 import { FaultBoard, parseFaultFlag } from '../src/faults/index.js';
 import { createScenarioHandlers } from '../src/msw/handlers.js';
 import { createReplayHandlers } from '../src/node.js';
-import { routeOf } from '../src/routes/path.js';
+import { queryFindings } from '../src/findings/index.js';
+import { forwardPath, routeOf } from '../src/routes/path.js';
 import { loadScenarioCatalog } from '../src/storage/load-catalog.js';
 import { clientPath } from './support/client.js';
 import { minimalScenario } from './support/minimal-scenario.js';
@@ -42,10 +43,11 @@ export interface Journaled {
   findings: number;
 }
 
-/** How the mockvideo under test is set up: `serve` with the suite's scenarios (and `--fault` flags), or `replay` of a recorded folder. */
+/** How the mockvideo under test is set up: `serve` with the suite's scenarios (and `--fault` flags), `replay` of a recorded folder, or `record` from a fake upstream on 127.0.0.1. */
 export type SuiteConfig =
   | { mode: 'serve'; scenariosDir: string; faults: readonly string[]; strictRequests?: boolean }
-  | { mode: 'replay'; dir: string; match: 'strict' | 'nearest'; fallbackScenario?: string };
+  | { mode: 'replay'; dir: string; match: 'strict' | 'nearest'; fallbackScenario?: string }
+  | { mode: 'record'; upstream: string; out: string };
 
 /** A running mockvideo under test. `origin` is written `{origin}` in bodies before comparing. */
 export interface Target {
@@ -62,6 +64,8 @@ export interface Subject {
   start(config: SuiteConfig): Promise<Target>;
   /** Run the representative subset only (slow adapters: the browser). */
   subset?: boolean;
+  /** It runs `mockvideo record` too (the Node host: the recorder has no other adapter). */
+  record?: boolean;
 }
 
 /** Headers HTTP/1.1 framing adds or changes, not part of the answer (msw's Response has none of them). */
@@ -94,8 +98,33 @@ export function mswTarget(handlers: readonly HttpHandler[], origin = 'http://moc
   };
 }
 
+/**
+ * The reference of `record` from an upstream: what the routes pass on (a GET or HEAD of an operation
+ * or `meta/upgrade`) is the upstream's answer at the route's own path (`forwardPath`), with the
+ * findings count the host adds; everything else is what `serve` answers (405, 404, 414).
+ * `upstream` must be a twin of the recorder's (the same answers to the same requests, in order).
+ */
+export function recordReference(upstream: string): Target {
+  const serve = mswTarget(referenceHandlers({ mode: 'serve', scenariosDir: mkdtempSync(join(tmpdir(), 'mockvideo-suite-')), faults: [] }));
+  return {
+    origin: serve.origin,
+    send: async (exchange) => {
+      const [path, query] = exchange.path.split('#')[0]!.split(/\?(.*)/s) as [string, string | undefined];
+      const route = routeOf(path);
+      const forwarded = forwardPath(route);
+      if (forwarded === undefined || (exchange.method !== 'GET' && exchange.method !== 'HEAD') || exchange.path.length > 8192) return serve.send(exchange);
+      const response = await fetch(`${upstream}${forwarded}${query === undefined ? '' : `?${query}`}`, { method: exchange.method, headers: exchange.headers ?? {} });
+      const headers = [...response.headers.entries()];
+      if (route.kind === 'operation') headers.push(['x-mockvideo-findings', String(queryFindings(route.operation, query ?? '', false).length)]);
+      return { status: response.status, headers: answerHeaders(headers), body: bodyOf(new Uint8Array(await response.arrayBuffer()), upstream) };
+    },
+    close: async () => {},
+  };
+}
+
 /** The package's own handlers for a config: the reference every adapter is held to. */
 export function referenceHandlers(config: SuiteConfig): HttpHandler[] {
+  if (config.mode === 'record') throw new Error('record has no MSW handlers: its reference is recordReference');
   const catalog = loadScenarioCatalog(config.mode === 'serve' ? config.scenariosDir : undefined);
   if (config.mode === 'serve') {
     const faults = new FaultBoard();
@@ -158,13 +187,13 @@ function operationOf(path: string): OperationName | undefined {
 export function operationsSuite(subject: Subject): void {
   const dir = scenariosDir();
 
-  function withTargets(config: () => SuiteConfig | Promise<SuiteConfig>, body: (expectSame: (exchanges: readonly Exchange[]) => Promise<Seen[]>) => void) {
+  function withTargets(config: () => SuiteConfig | Promise<SuiteConfig>, body: (expectSame: (exchanges: readonly Exchange[]) => Promise<Seen[]>) => void, referenceOf?: () => Target) {
     let target: Target;
     let reference: Target;
     let journaled = 0;
     beforeAll(async () => {
       const ready = await config();
-      [target, reference] = [await subject.start(ready), mswTarget(referenceHandlers(ready))];
+      [target, reference] = [await subject.start(ready), referenceOf?.() ?? mswTarget(referenceHandlers(ready))];
     }, 60_000);
     afterAll(() => target?.close());
     body(async (exchanges) => {
@@ -176,7 +205,8 @@ export function operationsSuite(subject: Subject): void {
         expect(actual, label).toEqual(expected === 'reset' ? 'reset' : { ...expected, body: expected.body.split(Buffer.from(reference.origin).toString('hex')).join(Buffer.from('{origin}').toString('hex')) });
         seen.push(actual);
         const operation = operationOf(exchange.path);
-        if (operation && !(expected !== 'reset' && expected.status === 414)) expectedJournal.push(expectedEntry(operation, expected));
+        // Every answer to an operation's path is journaled, the host's checks (414) included (issue 32.2).
+        if (operation) expectedJournal.push(expectedEntry(operation, expected));
       }
       if (target.journal) {
         // Entries are added when an exchange ends, which a reset makes asynchronous.
@@ -323,4 +353,44 @@ export function operationsSuite(subject: Subject): void {
       );
     });
   }
+
+  describe.skipIf(!subject.record)(`${subject.name}: record`, () => {
+    // Two twin fake upstreams: the recorder's, and the reference's (the same answers to the same requests, in order).
+    let upstream: Upstream | undefined;
+    let twin: Upstream | undefined;
+    afterAll(() => Promise.all([upstream?.close(), twin?.close()]));
+    withTargets(
+      async () => {
+        [upstream, twin] = [await startUpstream(), await startUpstream()];
+        return { mode: 'record', upstream: upstream.url, out: mkdtempSync(join(tmpdir(), 'mockvideo-suite-rec-')) };
+      },
+      (expectSame) => {
+        it('operations GET and HEAD, odd spellings of their paths, meta/upgrade: the upstream\'s answers, at the operations\' own paths', async () => {
+          const exchanges: Exchange[] = [];
+          for (const operation of OPERATION_NAMES) exchanges.push({ method: 'GET', path: clientPath(operation) }, { method: 'HEAD', path: clientPath(operation) });
+          const query = clientPath('meta/setting').split('?')[1]!;
+          for (const path of ['/api/g1/./meta/setting', '/api/g1/%6Deta/plugin', '/api/g1/meta/cp/', '/scenarios/gallery/api/g1/meta/cp', '/api/g1//localplay/recomm', '/api/g1/meta/upgrade']) exchanges.push({ method: 'GET', path: `${path}?${query}` });
+          const seen = await expectSame(exchanges);
+          expect(seen.every((s) => s !== 'reset' && (s.status === 200 || s.status === 404))).toBe(true);
+          expect(upstream!.received.map((target) => target.split('?')[0])).toEqual(twin!.received.map((target) => target.split('?')[0]));
+          expect(upstream!.received.every((target) => /^\/api\/g1\/(ad_config|meta\/(cp|setting|plugin|upgrade)|localplay\/(diversion|recomm))\?/.test(target))).toBe(true);
+        });
+
+        it('what serve answers itself, record answers the same, and never forwards: other methods, unknown operations, paths out of /api/g1, a target too long', async () => {
+          const before = upstream!.received.length;
+          const seen = await expectSame([
+            { method: 'POST', path: '/api/g1/meta/cp' },
+            { method: 'POST', path: '/api/g1/meta/upgrade' },
+            { method: 'GET', path: '/api/g1/meta/nothing' },
+            { method: 'GET', path: '/api/g1/..%2f..%2fadmin' },
+            { method: 'GET', path: '/api/g1/..;/admin' },
+            { method: 'GET', path: `/api/g1/meta/cp?_eset=${'x'.repeat(8200)}` },
+          ]);
+          expect(seen.map((s) => (s === 'reset' ? 0 : s.status))).toEqual([405, 405, 404, 404, 404, 414]);
+          expect(upstream!.received.length).toBe(before);
+        });
+      },
+      () => recordReference(twin!.url),
+    );
+  });
 }

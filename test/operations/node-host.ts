@@ -5,6 +5,7 @@ import { answerHeaders, bodyOf, type Journaled, type Seen, type Subject, type Su
 /** The command line of a suite config. */
 function argsOf(config: SuiteConfig, engine: 'routes' | 'msw'): string[] {
   const common = ['--port', '0', '--no-watch', '--engine', engine];
+  if (config.mode === 'record') return ['record', '--upstream', config.upstream, '--out', config.out, '--port', '0'];
   if (config.mode === 'serve') {
     return ['serve', '--scenarios-dir', config.scenariosDir, ...config.faults.flatMap((flag) => ['--fault', flag]), ...(config.strictRequests ? ['--strict-requests'] : []), ...common];
   }
@@ -15,6 +16,7 @@ function argsOf(config: SuiteConfig, engine: 'routes' | 'msw'): string[] {
 export function nodeHost(engine: 'routes' | 'msw'): Subject {
   return {
     name: `node host, --engine ${engine}`,
+    record: engine === 'routes',
     start: async (config) => {
       const cli = await startCli(argsOf(config, engine));
       const base = cli.url;
