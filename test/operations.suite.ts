@@ -14,6 +14,7 @@ import { FaultBoard, parseFaultFlag } from '../src/faults/index.js';
 import { createScenarioHandlers } from '../src/msw/handlers.js';
 import { createReplayHandlers } from '../src/node.js';
 import { queryFindings } from '../src/findings/index.js';
+import { DEVICE_ANSWER_HEADERS } from '../src/routes/answer-headers.js';
 import { forwardPath, routeOf } from '../src/routes/path.js';
 import { loadScenarioCatalog } from '../src/storage/load-catalog.js';
 import { clientPath } from './support/client.js';
@@ -115,6 +116,8 @@ export function recordReference(upstream: string): Target {
       if (forwarded === undefined || (exchange.method !== 'GET' && exchange.method !== 'HEAD') || exchange.path.length > 8192) return serve.send(exchange);
       const response = await fetch(`${upstream}${forwarded}${query === undefined ? '' : `?${query}`}`, { method: exchange.method, headers: exchange.headers ?? {} });
       const headers = [...response.headers.entries()];
+      // mockvideo's own headers on every device answer replace the upstream's (see DEVICE_ANSWER_HEADERS).
+      for (const [name, value] of Object.entries(DEVICE_ANSWER_HEADERS)) headers.push([name, value]);
       if (route.kind === 'operation') headers.push(['x-mockvideo-findings', String(queryFindings(route.operation, query ?? '', false).length)]);
       return { status: response.status, headers: answerHeaders(headers), body: bodyOf(new Uint8Array(await response.arrayBuffer()), upstream) };
     },
