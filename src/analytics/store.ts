@@ -8,24 +8,63 @@ export interface AnalyticsEntry {
   findings: AnalyticsFinding[];
 }
 
+/** The most bytes of one record (its JSON text): a larger one is refused with 413 (docs/security.md, "Bounds"). */
+export const MAX_ANALYTICS_RECORD_BYTES = 64 * 1024;
+
+/** The most bytes of records the store keeps in all (their JSON texts); beyond them the oldest go. */
+export const MAX_ANALYTICS_BYTES = 8 * 1024 * 1024;
+
+/** The most records one listing gives (`GET /__mockvideo/analytics?limit=`), and its default. */
+export const MAX_ANALYTICS_PAGE = 1000;
+export const DEFAULT_ANALYTICS_PAGE = 200;
+
+/** The most bytes of records one listing holds (their JSON texts), whatever its `limit`. */
+export const MAX_ANALYTICS_PAGE_BYTES = 2 * 1024 * 1024;
+
+/** One page of the records: `records` oldest first; `next` the id to pass as `after` for the rest (`null`: none left); `total` kept. */
+export interface AnalyticsPage {
+  records: AnalyticsEntry[];
+  total: number;
+  next: number | null;
+}
+
 /**
- * The analytics records received, newest last, keeping at most `limit` (default 1,000): a ring
- * buffer, separate from the request journal.
+ * The analytics records received, newest last, keeping at most `limit` (default 1,000) and at most
+ * `maxBytes` of records (default {@link MAX_ANALYTICS_BYTES}): the oldest go first. Separate from
+ * the request journal.
  */
 export class AnalyticsStore {
   readonly limit: number;
+  readonly maxBytes: number;
   readonly #entries: AnalyticsEntry[] = [];
+  readonly #sizes: number[] = [];
+  #bytes = 0;
   #next = 1;
 
-  constructor(limit = 1000) {
+  constructor(limit = 1000, maxBytes = MAX_ANALYTICS_BYTES) {
     this.limit = limit;
+    this.maxBytes = maxBytes;
   }
 
-  /** Keeps `record` with its `findings`; drops the oldest when full. Returns the entry. */
-  add(record: unknown, findings: AnalyticsFinding[], now: Date = new Date()): AnalyticsEntry {
+  /** Bytes of records kept. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * Keeps `record` with its `findings`; drops the oldest when full. `bytes` is its size (default:
+   * its JSON text's length); callers refuse records over {@link MAX_ANALYTICS_RECORD_BYTES} first.
+   * Returns the entry.
+   */
+  add(record: unknown, findings: AnalyticsFinding[], now: Date = new Date(), bytes = JSON.stringify(record)?.length ?? 0): AnalyticsEntry {
     const entry = { id: this.#next++, time: now.toISOString(), record, findings };
     this.#entries.push(entry);
-    if (this.#entries.length > this.limit) this.#entries.shift();
+    this.#sizes.push(bytes);
+    this.#bytes += bytes;
+    while (this.#entries.length > this.limit || (this.#bytes > this.maxBytes && this.#entries.length > 1)) {
+      this.#entries.shift();
+      this.#bytes -= this.#sizes.shift()!;
+    }
     return entry;
   }
 
@@ -34,8 +73,31 @@ export class AnalyticsStore {
     return [...this.#entries];
   }
 
+  /**
+   * One bounded page of the kept entries, oldest first: with `after`, those of a larger id (the
+   * next page is `after: next`); without, the newest. At most `limit` entries (capped at
+   * {@link MAX_ANALYTICS_PAGE}) and {@link MAX_ANALYTICS_PAGE_BYTES} of records.
+   */
+  page(after: number | undefined, limit = DEFAULT_ANALYTICS_PAGE): AnalyticsPage {
+    const most = Math.max(1, Math.min(MAX_ANALYTICS_PAGE, Math.floor(limit) || DEFAULT_ANALYTICS_PAGE));
+    const entries = this.#entries;
+    const picked: number[] = [];
+    let bytes = 0;
+    const fits = (i: number) => picked.length < most && bytes + this.#sizes[i]! <= MAX_ANALYTICS_PAGE_BYTES;
+    if (after === undefined) {
+      for (let i = entries.length - 1; i >= 0 && fits(i); i--) (bytes += this.#sizes[i]!), picked.unshift(i);
+      return { records: picked.map((i) => entries[i]!), total: entries.length, next: null };
+    }
+    let i = entries.findIndex((e) => e.id > after);
+    if (i < 0) i = entries.length;
+    for (; i < entries.length && fits(i); i++) (bytes += this.#sizes[i]!), picked.push(i);
+    return { records: picked.map((j) => entries[j]!), total: entries.length, next: i < entries.length ? entries[i - 1]?.id ?? after : null };
+  }
+
   /** Forgets every entry (ids keep counting). */
   clear(): void {
     this.#entries.length = 0;
+    this.#sizes.length = 0;
+    this.#bytes = 0;
   }
 }

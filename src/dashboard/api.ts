@@ -97,7 +97,8 @@ export const admin = {
   health: () => call<Health>('GET', '/health'),
   scenarios: () => call<{ active: string; scenarios: ScenarioSummary[] }>('GET', '/scenarios'),
   useScenario: (name: string) => call<{ name: string; description: string }>('PUT', '/scenario', { name }),
-  requests: () => call<{ requests: JournalEntry[] }>('GET', '/requests'),
+  /** The newest `limit` journal entries (the server answers at most 1,000 at once). */
+  requests: (limit: number) => call<{ requests: JournalEntry[] }>('GET', `/requests?limit=${limit}`),
   request: (id: number) => call<RequestDetail>('GET', `/requests/${id}`),
   clearRequests: () => call<{ cleared: number }>('DELETE', '/requests'),
   /** The verify report of the whole journal, or of one device's requests (`sdevid`). */

@@ -8,7 +8,7 @@ import { RequestDetailView } from './detail.js';
 import { DevicePanel } from './devices.js';
 import { byId } from './dom.js';
 import { RequestTable } from './requests.js';
-import { DashboardState } from './state.js';
+import { DashboardState, MAX_ENTRIES } from './state.js';
 import { Timeline } from './timeline.js';
 
 const state = new DashboardState();
@@ -44,7 +44,7 @@ function connect(): void {
   const events = new EventSource(`${ADMIN}/events`);
   events.addEventListener('open', () => {
     // At start and after a reconnect: read the journal, so nothing sent meanwhile is missed.
-    admin.requests().then(
+    admin.requests(MAX_ENTRIES).then(
       ({ requests }) => {
         state.replaceEntries(requests);
         setConnection('live');

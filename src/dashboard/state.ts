@@ -5,11 +5,17 @@ import { deviceOf, recordField } from './format.js';
 /** How long the page waits after a change before it reads the devices and start-ups again, in milliseconds. */
 const REFRESH_MS = 250;
 
+/**
+ * The most journal entries the page keeps (the newest; the server's journal keeps 1,000 by
+ * default): a tab left open all day holds no more. A request's details are read when it is opened.
+ */
+export const MAX_ENTRIES = 1000;
+
 /** How often the page reads the analytics sink in `serve` (it has no event of its own), in milliseconds. */
 const ANALYTICS_POLL_MS = 2000;
 
 /**
- * What the page shows, in one place: the journal entries (from the event stream), the devices and
+ * What the page shows, in one place: the newest {@link MAX_ENTRIES} journal entries (from the event stream), the devices and
  * start-ups with verify's verdicts (read from the admin API after each change), the analytics
  * records, and the device chosen to filter everything by. Views subscribe and draw from it; a
  * burst of changes is drawn once.
@@ -45,7 +51,7 @@ export class DashboardState {
     const newest = entries.reduce((max, e) => Math.max(max, e.id), 0);
     const later = [...this.entries.values()].filter((e) => e.id > newest);
     this.entries.clear();
-    for (const entry of [...entries, ...later]) this.entries.set(entry.id, entry);
+    for (const entry of [...entries, ...later].slice(-MAX_ENTRIES)) this.entries.set(entry.id, entry);
     this.refreshSoon();
     this.changed();
   }
@@ -54,6 +60,8 @@ export class DashboardState {
   addEntry(entry: JournalEntry): boolean {
     if (this.entries.has(entry.id)) return false;
     this.entries.set(entry.id, entry);
+    // Entries come in id order, so the first key is the oldest.
+    while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.refreshSoon();
     this.changed();
     return true;

@@ -29,6 +29,24 @@ function journalFilter(req: Request): { operation?: string; sdevid?: string } {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The most journal entries one `GET /requests` lists (and its default): a journal of any `--journal-size` answers in pages. */
+export const MAX_REQUESTS_PAGE = 1000;
+
+/**
+ * One page of journal entries for `GET /requests`: with `?after=ID` the entries after that id,
+ * oldest first (`next` is the `after` of the next page, `null` at the end); without, the newest.
+ * At most `?limit=` (1 to {@link MAX_REQUESTS_PAGE}, default that).
+ */
+function requestsPage<T extends { entry: { id: number } }>(exchanges: readonly T[], q: URLSearchParams): { page: T[]; next: number | null } | { error: string } {
+  const after = q.has('after') ? Number(q.get('after')) : undefined;
+  const limit = q.has('limit') ? Number(q.get('limit')) : MAX_REQUESTS_PAGE;
+  if ((after !== undefined && !(after >= 0)) || !(limit >= 1)) return { error: `${ADMIN_PREFIX}/requests takes ?after=<request id> (0 or more) and ?limit=<1 to ${MAX_REQUESTS_PAGE}>.` };
+  const most = Math.min(Math.floor(limit), MAX_REQUESTS_PAGE);
+  if (after === undefined) return { page: exchanges.slice(-most), next: null };
+  const rest = exchanges.filter((x) => x.entry.id > after);
+  return { page: rest.slice(0, most), next: rest.length > most ? rest[most - 1]!.entry.id : null };
+}
+
 /**
  * Express middleware for everything under `/__mockvideo` (admin API, dashboard, analytics): refuses
  * what {@link foreignRequest} finds with 403 and no CORS headers, so a foreign page can neither
@@ -108,7 +126,10 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.get('/requests', (req, res) => {
-    res.json({ requests: context.journal.exchanges(journalFilter(req)).map((x) => x.entry) });
+    const exchanges = context.journal.exchanges(journalFilter(req));
+    const paged = requestsPage(exchanges, query(req));
+    if ('error' in paged) return void res.status(400).json({ error: paged.error });
+    res.json({ requests: paged.page.map((x) => x.entry), total: exchanges.length, next: paged.next });
   });
 
   router.get('/requests.har', (req, res) => {

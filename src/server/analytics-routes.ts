@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { AnalyticsStore, checkAnalyticsRecord } from '../analytics/index.js';
+import { AnalyticsStore, MAX_ANALYTICS_RECORD_BYTES, checkAnalyticsRecord } from '../analytics/index.js';
 import { foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
 
 /** Where the sink listens by default, and where its records are listed. */
@@ -20,6 +20,21 @@ export function recordsOfBody(text: string, contentType = ''): { records: unknow
   }
 }
 
+/** The most bytes of one POST to the sink (413 beyond, with a clear body). */
+export const MAX_ANALYTICS_BODY_BYTES = 1024 * 1024;
+
+/** The most characters kept of a body that is neither JSON nor form-encoded (kept as a record with its finding). */
+const UNREADABLE_KEPT = 1024;
+
+/** The first record of `records` whose JSON text is over {@link MAX_ANALYTICS_RECORD_BYTES}: its index and size, or `undefined`. */
+function oversizeRecord(records: readonly unknown[]): { index: number; bytes: number } | undefined {
+  for (let index = 0; index < records.length; index++) {
+    const bytes = Buffer.byteLength(JSON.stringify(records[index]) ?? '');
+    if (bytes > MAX_ANALYTICS_RECORD_BYTES) return { index, bytes };
+  }
+  return undefined;
+}
+
 /** Who may change the analytics records: `adminToken` (read per request) lets other hosts empty them; `own` are this server's names (default `ownHostNames()`). */
 export interface AnalyticsGuard {
   adminToken?: () => string | undefined;
@@ -29,23 +44,34 @@ export interface AnalyticsGuard {
 /**
  * The analytics sink ([node], Express): `POST` a record or records to {@link ANALYTICS_PATH} or any
  * of `paths`; each is checked with {@link checkAnalyticsRecord} and kept in `store` with its
- * findings. `GET /__mockvideo/analytics` lists them as `{"records": [{ "id", "time", "record",
- * "findings": [{ "field", "rule", "message" }] }]}`; `DELETE` empties the list (from loopback, or with the admin token); a POST from a web page
- * (foreign `Host` or `Origin`) is refused with 403.
+ * findings. `GET /__mockvideo/analytics` lists a bounded page of them as `{"records": [{ "id",
+ * "time", "record", "findings": [{ "field", "rule", "message" }] }], "total", "next"}`: the newest
+ * (default 200), or with `?after=ID` those after that id (`next` is the `after` of the next page,
+ * `null` at the end); `?limit=` up to 1,000, and never more than 2 MiB of records (see
+ * `AnalyticsStore.page`). `DELETE` empties the list (from loopback, or with the admin token); a
+ * POST from a web page (foreign `Host` or `Origin`) is refused with 403.
  *
  * The POST answers 200 `{ "accepted": n, "records": [{ "id", "findings" }] }`, or 400 `{ error }`
- * for a body that is not JSON or form-encoded (kept too, with a finding). Bodies are read only
- * on these paths, up to 1 MB (413 beyond).
+ * for a body that is not JSON or form-encoded (kept too, its first 1,024 characters, with a
+ * finding), or 413 `{ error }` for a body over {@link MAX_ANALYTICS_BODY_BYTES} or a record over
+ * `MAX_ANALYTICS_RECORD_BYTES` (nothing of that body kept). Bodies are read only on these paths.
  * @see docs/contract.md#analytics-records (the delivery endpoint is unknown)
  */
 export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] = [], guard: AnalyticsGuard = {}) {
   const sinkPaths = new Set([ANALYTICS_PATH, ...paths]);
   const own = guard.own ?? ownHostNames();
   // Read as text whatever the content type (clients label JSON as text/plain too), then parsed by recordsOfBody.
-  const parse = express.text({ type: () => true, limit: '1mb' });
+  const parse = express.text({ type: () => true, limit: MAX_ANALYTICS_BODY_BYTES });
   const router = express.Router();
-  router.get(ANALYTICS_PATH, (_req, res) => {
-    res.json({ records: store.list() });
+  router.get(ANALYTICS_PATH, (req, res) => {
+    const search = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+    const after = search.has('after') ? Number(search.get('after')) : undefined;
+    const limit = search.has('limit') ? Number(search.get('limit')) : undefined;
+    if ((after !== undefined && !(after >= 0)) || (limit !== undefined && !(limit >= 1))) {
+      res.status(400).json({ error: `${ANALYTICS_PATH} takes ?after=<record id> (0 or more) and ?limit=<1 to 1000>, got "${req.originalUrl.split('?')[1]}".` });
+      return;
+    }
+    res.json(store.page(after, limit));
   });
   router.delete(ANALYTICS_PATH, (req, res) => {
     if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, guard.adminToken?.())) {
@@ -65,12 +91,23 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
     const text = typeof req.body === 'string' ? req.body : '';
     const parsed = recordsOfBody(text, req.get('content-type'));
     if ('error' in parsed) {
-      store.add(text, [{ field: '', rule: 'object', message: parsed.error }]);
+      const kept = text.length > UNREADABLE_KEPT ? `${text.slice(0, UNREADABLE_KEPT)}… [mockvideo: ${text.length} characters, the first ${UNREADABLE_KEPT} kept]` : text;
+      store.add(kept, [{ field: '', rule: 'object', message: parsed.error }]);
       res.status(400).json({ error: `${parsed.error} (${req.method} ${req.path})` });
+      return;
+    }
+    const oversize = oversizeRecord(parsed.records);
+    if (oversize) {
+      res.status(413).json({ error: `Record ${oversize.index} of this body is ${oversize.bytes} bytes of JSON; the analytics sink keeps records of at most ${MAX_ANALYTICS_RECORD_BYTES} bytes. Nothing of this body was kept (${req.method} ${req.path}).` });
       return;
     }
     const kept = parsed.records.map((record) => store.add(record, checkAnalyticsRecord(record)));
     res.json({ accepted: kept.length, records: kept.map(({ id, findings }) => ({ id, findings })) });
+  });
+  // A body over the limit: a clear 413 (not the host's 500), for the sink's paths only.
+  router.use((error: Error & { type?: string }, req: Request, res: Response, next: NextFunction) => {
+    if (error.type !== 'entity.too.large' || !sinkPaths.has(req.path)) return next(error);
+    res.status(413).json({ error: `This body is over ${MAX_ANALYTICS_BODY_BYTES} bytes, the most the analytics sink reads at once: send fewer records per request (each at most ${MAX_ANALYTICS_RECORD_BYTES} bytes). Nothing was kept (${req.method} ${req.path}).` });
   });
   router.use(ANALYTICS_PATH, (req: Request, res: Response, next: NextFunction) => {
     if (req.path !== '/') return next();

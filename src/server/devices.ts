@@ -6,6 +6,9 @@ export const NO_DEVICE = '(no _sdevid)';
 /** The longest device name kept, in characters. */
 export const MAX_DEVICE_NAME = 60;
 
+/** The most device names kept; naming one more forgets the name given longest ago. */
+export const MAX_DEVICE_NAMES = 1000;
+
 /**
  * One device seen in the journal, for the dashboard's device list. `model`, `andver` and `appver`
  * are the last values its requests sent (`_model`, `_andver`, `_appver`, decoded), `null` when none
@@ -33,7 +36,7 @@ export interface DeviceSummary {
 
 /**
  * The readable names QA gives devices from the dashboard, by `_sdevid`, kept while the server runs
- * (never written to disk). Listeners hear every change.
+ * (never written to disk), at most {@link MAX_DEVICE_NAMES}. Listeners hear every change.
  */
 export class DeviceNames {
   readonly #names = new Map<string, string>();
@@ -50,8 +53,9 @@ export class DeviceNames {
    */
   set(sdevid: string, name: string): string | null {
     const kept = name.trim().slice(0, MAX_DEVICE_NAME);
+    this.#names.delete(sdevid); // a renamed device becomes the newest
     if (kept) this.#names.set(sdevid, kept);
-    else this.#names.delete(sdevid);
+    while (this.#names.size > MAX_DEVICE_NAMES) this.#names.delete(this.#names.keys().next().value!);
     for (const listener of this.#listeners) listener();
     return kept || null;
   }
