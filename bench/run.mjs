@@ -182,6 +182,7 @@ async function startServers(fixtures, results, temps, talkbackPrefix, upstream, 
   const servers = {
     node: upstream,
     serve: await startServer('serve', [BIN, 'serve', '--port', '0', '--quiet']),
+    serveFuzz: await startServer('serve-fuzz', [BIN, 'serve', '--port', '0', '--quiet', '--fuzz', '42']),
     talkback: await startServer('talkback', [TALKBACK, talkbackPrefix, tapes, upstream.url, 'replay', volatile]),
     replay10: await startServer('replay-10', [BIN, 'replay', small.dir, '--port', '0', '--no-watch', '--quiet']),
   };
@@ -204,7 +205,7 @@ async function startReplay(name, dir, path) {
 
 /** Step 3: every server answers every path of its case with 200 (replay: an exact match). */
 async function checkAnswers(servers, paths) {
-  for (const [server, list] of [[servers.serve, paths.six], [servers.talkback, paths.ten], [servers.replay10, paths.ten], [servers.replayMedium, paths.ten]]) {
+  for (const [server, list] of [[servers.serve, paths.six], [servers.serveFuzz, paths.six], [servers.talkback, paths.ten], [servers.replay10, paths.ten], [servers.replayMedium, paths.ten]]) {
     for (const path of list) {
       const answer = await get(`${server.url}${path}`);
       if (answer.status !== 200) throw new Error(`${server.name} answered ${answer.status} to ${path}`);
@@ -221,6 +222,7 @@ async function measureLoad(autocannon, results, servers, paths) {
   const cases = [
     { name: 'node', what: 'bare node:http, precomputed bytes (the limit)', server: servers.node, paths: paths.six },
     { name: 'serve', what: 'mockvideo serve, default scenario, six operations', server: servers.serve, paths: paths.six },
+    { name: 'serve-fuzz', what: 'mockvideo serve --fuzz 42: a generated answer per request (issue 33)', server: servers.serveFuzz, paths: paths.six },
     { name: 'talkback-10', what: `talkback ${results.references.talkback}, 10 tapes, _nonce/_ts ignored`, server: servers.talkback, paths: paths.ten },
     { name: 'replay-10', what: 'mockvideo replay, 10 recordings', server: servers.replay10, paths: paths.ten },
     { name: `replay-${SETTINGS.medium}`, what: `mockvideo replay, ${SETTINGS.medium} recordings (the same 10 requested)`, server: servers.replayMedium, paths: paths.ten },
@@ -302,6 +304,7 @@ function judgeTargets(results) {
   target(`replay of ${SETTINGS.large} ready ≤ 6 s`, big.readySeconds <= 6, `${big.readySeconds.toFixed(2)} s`);
   target(`replay of ${SETTINGS.large} answers correctly`, big.exact === big.asked && big.nearest === big.misses, `${big.exact}/${big.asked} exact, ${big.nearest}/${big.misses} misses answered by the nearest`);
   target(`replay of ${SETTINGS.large}: nearest miss ≤ 100 ms`, big.nearestMissMs <= 100, `${big.nearestMissMs} ms (median of ${big.misses})`);
+  target('serve --fuzz ≥ 25% of serve (issue 33)', L['serve-fuzz'].rps >= 0.25 * L.serve.rps, `${ratio(L['serve-fuzz'].rps, L.serve.rps)}× (${L['serve-fuzz'].rps} vs ${L.serve.rps} req/s; ${loaderOf('serve-fuzz', 'serve')})`);
   for (const [name, r] of Object.entries(L)) if (r.failed) results.notes.push(`${name}: ${r.failed} requests failed or were not 2xx.`);
 }
 
