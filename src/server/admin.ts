@@ -29,6 +29,9 @@ function journalFilter(req: Request): { operation?: string; sdevid?: string } {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The most faults planned at once (`GET /faults` lists them all): one more is refused with 429. */
+export const MAX_PLANNED_FAULTS = 1000;
+
 /** The most journal entries one `GET /requests` lists (and its default): a journal of any `--journal-size` answers in pages. */
 export const MAX_REQUESTS_PAGE = 1000;
 
@@ -170,6 +173,10 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.post('/faults', (req, res) => {
+    if (context.faults.list().length >= MAX_PLANNED_FAULTS) {
+      res.status(429).json({ error: `${MAX_PLANNED_FAULTS} faults are planned already, the most mockvideo keeps: clear them (DELETE ${ADMIN_PREFIX}/faults) before planning more.` });
+      return;
+    }
     try {
       res.status(201).json(context.faults.add(parseFaultPlan(req.body)));
     } catch (error) {

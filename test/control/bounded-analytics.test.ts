@@ -91,3 +91,19 @@ describe('admin listings are paged (issue 34, item 2)', () => {
     expect((await fetch(`${server.url}/__mockvideo/requests?limit=0`)).status).toBe(400);
   });
 });
+
+describe('planned faults are bounded', () => {
+  it('refuses the 1,001st planned fault with 429 until the faults are cleared', async () => {
+    server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet']);
+    const plan = () => fetch(`${server!.url}/__mockvideo/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'meta/cp', kind: 'delay', ms: 1, times: 1 }) });
+    for (let start = 0; start < 1000; start += 50) {
+      const statuses = await Promise.all(Array.from({ length: 50 }, async () => (await plan()).status));
+      expect(statuses.every((s) => s === 201)).toBe(true);
+    }
+    const refused = await plan();
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error).toMatch(/1000 faults are planned already/);
+    await fetch(`${server.url}/__mockvideo/faults`, { method: 'DELETE' });
+    expect((await plan()).status).toBe(201);
+  }, 60_000);
+});
