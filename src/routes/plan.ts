@@ -1,4 +1,6 @@
 import type { Clock } from '../clock/clock.js';
+import type { FaultBoard } from '../faults/board.js';
+import type { Fault } from '../faults/fault.js';
 import { queryFindings, type Finding } from '../findings/index.js';
 import { MATCH_HEADER } from '../replay/headers.js';
 import type { NearMissReport } from '../replay/near-miss.js';
@@ -8,8 +10,8 @@ import type { FuzzAnswers } from './fuzz.js';
 import { errorBody, methodNotAllowed, noHostHeader, refusedForwarding, strictRequestsError, targetTooLong, unknownOperation } from './errors.js';
 import { routeOf, UPGRADE_OPERATION, type Route } from './path.js';
 import { RecordingAnswers, missAnswer } from './replay.js';
-import { MAX_URL_LENGTH, hasBody, headerValue, type Answer, type PassMarks, type Plan, type RouteRequest } from './request.js';
-import { planScenarioAnswer, type PlannedAnswer, type ScenarioAnswerSource } from './scenario.js';
+import { MAX_URL_LENGTH, bodyText, hasBody, headerValue, type Answer, type PassMarks, type Plan, type RouteRequest } from './request.js';
+import { planFaults, planScenarioAnswer, type PlannedAnswer, type ScenarioAnswerSource } from './scenario.js';
 import { SCENARIO_HEADER, requestedScenario } from './select-scenario.js';
 import { upgradeAnswer } from './upgrade.js';
 
@@ -18,6 +20,8 @@ type OperationRoute = Extract<Route, { kind: 'operation' }>;
 /** How operations are replayed (see {@link RoutesOptions.replay}). */
 export interface ReplayRoutes {
   replayer: Replayer;
+  /** Server-wide faults (`--fault`, `POST /__mockvideo/faults`), taken per request and applied to the recording's answer. */
+  faults?: FaultBoard;
   /** Pass every request without an exact recording on (a `pass` plan), for the host to fetch and record it. */
   recordMissing?: boolean;
   /**
@@ -120,6 +124,14 @@ function asFallback(plan: Plan): Plan {
   return { ...plan, answer: marked };
 }
 
+/** A recording's (or a miss's) plan changed by server-wide faults (see `planFaults`); a `pass` or `drop` plan as it is. */
+function withFaults(plan: Plan, faults: readonly Fault[]): Plan {
+  if (plan.kind !== 'answer') return plan;
+  const answered = plan.answer;
+  const planned = planFaults(faults, () => ({ ...answered, body: bodyText(answered) }));
+  return fromPlanned(plan.route, plan.findings, { ...planned, delayMs: planned.delayMs + plan.delayMs });
+}
+
 /** The plan of a recording the replayer found (`exact` or `nearest`), or `undefined` for another outcome. */
 function recordingPlan(recordings: RecordingAnswers, route: OperationRoute, findings: readonly Finding[], found: ReplayOutcome): Plan | Promise<Plan> | undefined {
   if (found.kind !== 'exact' && found.kind !== 'nearest') return undefined;
@@ -179,7 +191,12 @@ export function createRoutes(options: RoutesOptions): Routes {
     if ((record || replay) && request.method !== 'GET' && request.method !== 'HEAD') return answer(route, findings, methodNotAllowed(request.method, route.operation));
     if (record) return { kind: 'pass', route, findings };
     if (options.fuzz) return answer(route, findings, request.method === 'GET' || request.method === 'HEAD' ? options.fuzz.answer(route.operation, request.query, request.address) : methodNotAllowed(request.method, route.operation));
-    if (replay) return replayOperation(request, route, findings, replay);
+    if (replay) {
+      const faults = replay.faults?.take(route.operation, request) ?? [];
+      const made = replayOperation(request, route, findings, replay);
+      if (!faults.length) return made;
+      return made instanceof Promise ? made.then((plan) => withFaults(plan, faults)) : withFaults(made, faults);
+    }
     if (!scenarios) return { kind: 'none', route, findings };
     return scenarioPlan(scenarios, request, route, findings);
   };

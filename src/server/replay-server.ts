@@ -9,17 +9,18 @@ import { loadCheckedRecordingIndex } from '../storage/load-recordings.js';
 import { claimRecordingDir } from '../storage/claim-recording-dir.js';
 import { RecordingWriter } from '../storage/recording-writer.js';
 import { RECORD_MISSING_MARKS, createRoutes, headerValue, scenarioFallback, type RouteRequest } from '../routes/index.js';
-import { createServerContext, type ServerContext } from './context.js';
+import { createServerContext, type ServerContext, type ServerContextOptions } from './context.js';
 import { deviceListener } from './device-host.js';
-import type { ClockSetting } from '../clock/clock.js';
-import type { LatencySetting } from '../latency/latency.js';
-import type { StateScope } from '../state/client-state.js';
 import { listen, type RunningServer } from './listen.js';
 import type { RequestLogEntry } from './request-log.js';
 import type { Engine } from './serve-server.js';
 
-/** Options of {@link startReplayServer}. */
-export interface ReplayServerOptions {
+/**
+ * Options of {@link startReplayServer}: the live state's own (`--fault`, `--strict-requests`,
+ * `--admin-token`, `--journal-size`, `--state`, `--gap`, `--clock`, `--latency`: see
+ * `ServerContextOptions`, not copied here), and replay's.
+ */
+export interface ReplayServerOptions extends Pick<ServerContextOptions, 'faults' | 'strictRequests' | 'adminToken' | 'journalSize' | 'state' | 'quietGapMs' | 'clock' | 'latency'> {
   dir: string;
   match: MatchMode;
   policy: NormalisationPolicy;
@@ -41,13 +42,6 @@ export interface ReplayServerOptions {
   cacheBytes?: number;
   /** Default `routes`; `msw` (`--engine msw`): the generated replay handlers through msw's `getResponse` in Express (slower, same answers). */
   engine?: Engine;
-  /** `--state`: sequences per client (default) or for the server; `quietGapMs` ends a client's start-up. */
-  state?: StateScope;
-  quietGapMs?: number;
-  /** `--clock` / `--clock-offset`. */
-  clock?: ClockSetting;
-  /** `--latency`: how recorded latencies are served; default `none` (at once). */
-  latency?: LatencySetting;
 }
 
 /** A running replay server; `stop()` resolves with the recordings never used. */
@@ -89,6 +83,10 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     ...(options.state ? { state: options.state } : {}),
     ...(options.quietGapMs !== undefined ? { quietGapMs: options.quietGapMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.strictRequests !== undefined ? { strictRequests: options.strictRequests } : {}),
+    ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
+    ...(options.journalSize !== undefined ? { journalSize: options.journalSize } : {}),
     latency,
   });
   // One counter store with the fallback scenario's: a state reset resets both.
@@ -121,6 +119,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   }
   const replay = {
     replayer,
+    faults: context.faults,
     ...(options.recordMissing ? { recordMissing: true } : {}),
     ...(options.onMiss ? { onMiss: options.onMiss } : {}),
   };

@@ -12,10 +12,11 @@ import { exitWithError, stopOnSignals } from '../exit.js';
 import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { allowHostOption, engineOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, scenariosDirOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
+import { liveStateOptions, liveStateSettings, type LiveStateArgs, type LiveStateSettings } from '../live-state-options.js';
 import { progressCallback } from '../progress.js';
 import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
 
-interface ReplayArgs extends NormaliseArgs, StateArgs {
+interface ReplayArgs extends NormaliseArgs, StateArgs, LiveStateArgs {
   dir: string;
   match: MatchMode;
   'fallback-scenario'?: string;
@@ -50,8 +51,8 @@ export interface RunReplayOptions {
   output?: OutputArgs;
   /** Reload the folder when its files change (not with `recordMissing`, which writes into it). */
   watch?: boolean;
-  /** `--state`, `--gap`, `--clock`, `--clock-offset`, `--latency` (see `stateSettings`). */
-  settings?: ReturnType<typeof stateSettings>;
+  /** `--state`, `--gap`, `--clock`, `--clock-offset`, `--latency` (see `stateSettings`); `--fault`, `--strict-requests`, `--admin-token`, `--journal-size` (see `liveStateSettings`). */
+  settings?: ReturnType<typeof stateSettings> & LiveStateSettings;
 }
 
 /**
@@ -86,6 +87,8 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
   const { running } = replay;
   process.stdout.write(`mockvideo replaying ${options.dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${options.match}${options.fallbackScenario ? `, fallback scenario "${options.fallbackScenario}"` : ''}${options.recordMissing ? `, recording misses from ${options.recordMissing.upstream}` : ''})\n`);
   process.stdout.write(dashboardLine(running.url));
+  const faults = replay.context.faults.list();
+  if (faults.length) process.stdout.write(`  faults: ${faults.map((p) => p.spec).join(', ')} (listed at ${running.url}/__mockvideo/faults)\n`);
   if (options.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${running.port}\n`);
   if (options.recordMissing?.insecureUpstream) process.stderr.write(insecureUpstreamWarning(options.recordMissing.upstream));
   // One reload at a time (a large folder takes seconds to read), and
@@ -153,6 +156,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         .option('watch', { type: 'boolean', default: true, describe: 'Reload the recordings when their files change; broken files keep the last good set serving (--no-watch to turn off)' })
         .option('engine', engineOption)
         .option('allow-host', allowHostOption)
+        .options(liveStateOptions)
         .options(stateOptions),
     )
       .example('$0 replay recordings/session1', 'Replay a session on http://127.0.0.1:8787')
@@ -175,7 +179,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         watch: args.watch,
         engine: args.engine as Engine,
         ...(args.allowHost?.length ? { allowHosts: args.allowHost as string[] } : {}),
-        settings: stateSettings(args),
+        settings: { ...stateSettings(args), ...(await liveStateSettings(args)) },
       });
     } catch (error) {
       exitWithError(error);

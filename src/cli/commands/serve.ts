@@ -7,22 +7,36 @@ import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { dashboardLine, logFindings, requestLogger, type OutputArgs } from '../output.js';
-import { adminTokenOption, engineOption, faultOption, hostOption, journalSizeOption, portOption, scenariosDirOption } from '../options.js';
+import { MockvideoError } from '../../errors.js';
+import { liveStateOptions, liveStateSettings, type LiveStateArgs } from '../live-state-options.js';
+import { engineOption, hostOption, portOption, scenariosDirOption } from '../options.js';
 import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
 import { fuzzAnswersOf, fuzzOptions, type FuzzArgs } from './fuzz.js';
 
-interface ServeArgs extends DeviceArgs, StateArgs, FuzzArgs {
+interface ServeArgs extends DeviceArgs, StateArgs, FuzzArgs, LiveStateArgs {
   scenario: string;
   'scenarios-dir'?: string;
   port: number;
   host: string;
   replay?: string;
-  'journal-size': number;
-  'strict-requests': boolean;
-  fault?: string[];
-  'admin-token'?: string;
   watch: boolean;
   engine: string;
+}
+
+/**
+ * The flags given with `serve --replay DIR` that replay cannot honour, by name (a non-default
+ * `--scenario`, `--https`, `--https-port`, `--cert`, `--key`, `--analytics-path`): refused, never
+ * silently ignored. Every other flag of `serve` is one `replay` takes too.
+ */
+export function unsupportedWithReplay(args: Pick<ServeArgs, 'scenario' | keyof DeviceArgs>): string[] {
+  const refused: string[] = [];
+  if (args.scenario !== 'default') refused.push('--scenario');
+  if (args.https) refused.push('--https');
+  if (args['https-port'] !== undefined) refused.push('--https-port');
+  if (args.cert !== undefined) refused.push('--cert');
+  if (args.key !== undefined) refused.push('--key');
+  if (args['analytics-path']?.length) refused.push('--analytics-path');
+  return refused;
 }
 
 /**
@@ -40,10 +54,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('port', portOption)
       .option('host', hostOption)
       .option('replay', { type: 'string', normalize: true, describe: 'Serve this recording folder instead (same as "mockvideo replay DIR")' })
-      .option('journal-size', journalSizeOption)
-      .option('strict-requests', { type: 'boolean', default: false, describe: 'Answer requests that break the contract with 400 (default: serve them, report the findings)' })
-      .option('fault', faultOption)
-      .option('admin-token', adminTokenOption)
+      .options(liveStateOptions)
       .option('watch', { type: 'boolean', default: true, describe: 'Reload scenario files when they change; a broken edit keeps the last good version serving (--no-watch to turn off)' })
       .option('engine', engineOption)
       .options(deviceOptions)
@@ -58,13 +69,27 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     try {
       const fuzzing = await fuzzAnswersOf(args);
+      const live = await liveStateSettings(args);
       if (args.replay) {
+        const refused = unsupportedWithReplay(args);
+        if (refused.length) throw new MockvideoError('MV_USAGE', `serve --replay does not take ${refused.join(', ')}: replay serves the recordings over HTTP only. Drop ${refused.length === 1 ? 'it' : 'them'}, or serve scenarios without --replay.`);
         const { DEFAULT_REPLAY_POLICY, runReplay } = await import('./replay.js');
-        return await runReplay({ dir: args.replay, match: 'nearest', policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, output: args as unknown as OutputArgs, watch: args.watch, engine: args.engine as Engine, settings: stateSettings(args) });
+        return await runReplay({
+          dir: args.replay,
+          match: 'nearest',
+          policy: DEFAULT_REPLAY_POLICY,
+          port: args.port,
+          host: args.host,
+          ...(args.scenariosDir ? { scenariosDir: args.scenariosDir as string } : {}),
+          output: args as unknown as OutputArgs,
+          watch: args.watch,
+          engine: args.engine as Engine,
+          settings: { ...stateSettings(args), ...live },
+        });
       }
       // The scenario parser, the fault schema and zod load only for scenario files of the user's own and --fault flags.
       const catalog = await loadServeCatalog(args.scenariosDir as string | undefined);
-      const faults = args.fault?.length ? args.fault.map((await import('../../faults/plan.js')).parseFaultFlag) : [];
+      const { faults } = live;
       let started: StartedServers | undefined;
       const watchedDir = args.watch ? ((args.scenariosDir as string | undefined) ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined)) : undefined;
       const onRequest = requestLogger(args as unknown as OutputArgs);
@@ -80,9 +105,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         scenario: args.scenario,
         faults,
         ...stateSettings(args),
-        journalSize: args.journalSize as number,
-        strictRequests: args.strictRequests as boolean,
-        ...(args.adminToken ? { adminToken: args.adminToken as string } : {}),
+        ...live,
         port: args.port,
         host: args.host,
         ...(onRequest ? { onRequest } : {}),
