@@ -15,7 +15,7 @@ import { build, transform } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const out = join(dist, 'cjs');
-const ENTRIES = ['index.js', 'node.js', 'contract/index.js', 'arbitraries.js'];
+const ENTRIES = ['index.js', 'node.js', 'contract/index.js', 'arbitraries.js', 'scenarios.js'];
 const META_URL = '__mockvideoImportMetaUrl';
 /** Packages with no CommonJS build that dist/ imports: see {@link inlineEsmOnly}. */
 const ESM_ONLY = ['fast-png', 'iobuffer'];

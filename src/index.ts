@@ -5,7 +5,8 @@
  * build time and `tsconfig.browser.json` (no Node types) typechecks this entry to prove it.
  *
  * Node-only helpers (scenario folders, recordings) live in `mockvideo/node`; the contract's types
- * and schemas in `mockvideo/contract`.
+ * and schemas in `mockvideo/contract`; the scenario parser (`parseScenario`, `shippedScenarios`,
+ * with zod) in `mockvideo/scenarios`, so that importing this entry loads no zod.
  *
  * @example
  * import { setupServer } from 'msw/node';
@@ -25,23 +26,10 @@ export {
 export { handlers, scenarioNames } from './msw/shipped-handlers.js';
 export { SCENARIO_HEADER } from './routes/select-scenario.js';
 export type { ClockFields } from './clock/clock.js';
-export {
-  buildCatalog,
-  isScenarioName,
-  parseScenario,
-  shippedCatalog,
-  shippedScenarios,
-  ScenarioCatalog,
-  type CompiledScenario,
-  type ParsedScenario,
-  type ParseResult,
-  type ScenarioFile,
-  type ScenarioName,
-} from './scenarios/index.js';
-export {
-  MockvideoError,
-  ScenarioError,
-  UnknownScenarioError,
-  type ErrorCode,
-  type ScenarioProblem,
-} from './errors.js';
+// Only what loads no zod: the scenario parser (parseScenario, shippedScenarios) is `mockvideo/scenarios`.
+export { buildCatalog, ScenarioCatalog, type CompiledScenario } from './scenarios/catalog.js';
+export type { ScenarioFile } from './scenarios/format.js';
+export type { ParsedScenario, ParseResult } from './scenarios/parse.js';
+export { isScenarioName, type ScenarioName } from './scenarios/scenario-names.js';
+export { shippedCatalog } from './scenarios/shipped-catalog.js';
+export { MockvideoError, ScenarioError, UnknownScenarioError, type ErrorCode, type ScenarioProblem } from './errors.js';

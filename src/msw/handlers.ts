@@ -2,7 +2,9 @@ import type { HttpHandler } from 'msw';
 import { Clock, parseClockSetting, type ClockFields } from '../clock/clock.js';
 import type { FaultBoard } from '../faults/board.js';
 import { ScenarioResponder } from '../routes/index.js';
-import { shippedCatalog, type ScenarioCatalog, type ScenarioName } from '../scenarios/index.js';
+import type { ScenarioCatalog } from '../scenarios/catalog.js';
+import type { ScenarioName } from '../scenarios/scenario-names.js';
+import { shippedCatalog } from '../scenarios/shipped-catalog.js';
 import { routeHandlers } from './adapter.js';
 
 /** Options of {@link createScenarioHandlers}. */

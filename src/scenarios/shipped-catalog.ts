@@ -13,7 +13,9 @@ export interface CompiledShippedCatalog {
   /** Each distinct compiled stub, as `JSON.stringify(stub)`. */
   stubs: readonly string[];
   /** The compiled scenarios, with `operations` as indexes into `stubs`. */
-  scenarios: ReadonlyArray<Omit<CompiledScenario, 'operations'> & { operations: Readonly<Record<OperationName, readonly number[]>> }>;
+  scenarios: ReadonlyArray<
+    Omit<CompiledScenario, 'operations'> & { operations: Readonly<Record<OperationName, readonly number[]>> }
+  >;
 }
 
 /**
@@ -30,7 +32,22 @@ export function compiledShippedCatalog(): ScenarioCatalog {
   return new ScenarioCatalog(
     COMPILED_SHIPPED_CATALOG.scenarios.map((scenario) => ({
       ...scenario,
-      operations: Object.fromEntries(Object.entries(scenario.operations).map(([op, indexes]) => [op, indexes.map(stubAt)])) as unknown as CompiledScenario['operations'],
+      operations: Object.fromEntries(
+        Object.entries(scenario.operations).map(([op, indexes]) => [op, indexes.map(stubAt)]),
+      ) as unknown as CompiledScenario['operations'],
     })),
   );
+}
+
+let catalog: ScenarioCatalog | undefined;
+
+/**
+ * The catalog of the shipped scenarios, built once from the form compiled at build time
+ * ({@link compiledShippedCatalog}): nothing is parsed or validated, so nothing here calls zod, and
+ * neither a bundle of `createHandlers` nor `import 'mockvideo'` loads zod or the scenario parser.
+ * Throws nothing (a shipped scenario that fails validation fails the build).
+ */
+export function shippedCatalog(): ScenarioCatalog {
+  catalog ??= compiledShippedCatalog();
+  return catalog;
 }

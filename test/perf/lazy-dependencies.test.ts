@@ -17,16 +17,46 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
  * download; pino with `--log json`; cli-progress with a progress bar; zod with
  * scenario files of the user's own, `--fault` flags, the admin API and the commands that validate.
  */
-const ON_FIRST_USE = ['zod', 'undici', 'selfsigned', 'fast-png', 'jpeg-js', 'fflate', '@noble/hashes', 'content-disposition', 'chokidar', 'express', 'msw', '@mswjs/http-middleware', 'pino', 'cli-progress'];
+const ON_FIRST_USE = [
+  'zod',
+  'undici',
+  'selfsigned',
+  'fast-png',
+  'jpeg-js',
+  'fflate',
+  '@noble/hashes',
+  'content-disposition',
+  'chokidar',
+  'express',
+  'msw',
+  '@mswjs/http-middleware',
+  'pino',
+  'cli-progress',
+];
 
 /**
  * Modules of mockvideo's own that only other commands need (record, replay, import, export,
  * validate, verify load them when they run): `serve` must not pay for them at every start.
  */
 const OTHER_COMMANDS_ONLY = [
-  'server/record-server.js', 'server/replay-server.js', 'storage/read-recordings.js', 'storage/recording-writer.js', 'storage/claim-recording-dir.js', 'replay/check.js', 'verify/verify.js', 'record/proxy.js', 'replay/replayer.js',
+  'server/record-server.js',
+  'server/replay-server.js',
+  'storage/read-recordings.js',
+  'storage/recording-writer.js',
+  'storage/claim-recording-dir.js',
+  'replay/check.js',
+  'verify/verify.js',
+  'record/proxy.js',
+  'replay/replayer.js',
   // The other commands' modules themselves: a start loads those of the commands on its command line.
-  'cli/commands/record.js', 'cli/commands/replay.js', 'cli/commands/validate.js', 'cli/commands/verify.js', 'cli/commands/import.js', 'cli/commands/export.js', 'cli/commands/new-scenario.js', 'cli/commands/config.js',
+  'cli/commands/record.js',
+  'cli/commands/replay.js',
+  'cli/commands/validate.js',
+  'cli/commands/verify.js',
+  'cli/commands/import.js',
+  'cli/commands/export.js',
+  'cli/commands/new-scenario.js',
+  'cli/commands/config.js',
 ];
 
 /** The resolve hook of {@link filesLoadedByServe}: appends every resolved URL to the file named by MOCKVIDEO_TEST_LOADED. */
@@ -47,9 +77,15 @@ async function filesLoadedByCommand(argv: string[], status: number): Promise<str
   const log = join(dir, 'resolved.txt');
   const register = join(dir, 'register.mjs');
   writeFileSync(log, '');
-  writeFileSync(register, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(LOG_HOOKS)}));\n`);
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(LOG_HOOKS)}));\n`,
+  );
   try {
-    const env = { MOCKVIDEO_TEST_LOADED: log, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(register).href}`.trim() };
+    const env = {
+      MOCKVIDEO_TEST_LOADED: log,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(register).href}`.trim(),
+    };
     const serve = await startCli([...argv, '--port', '0'], { env });
     try {
       for (let i = 0; i < 2; i++) expect((await fetch(`${serve.url}/api/g1/meta/setting`)).status).toBe(status);
@@ -75,7 +111,9 @@ function filesLoadedBy(entry: string): string[] {
       `await import(${JSON.stringify(entry)});`,
       `process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));`,
     ].join('\n');
-    const required = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as string[];
+    const required = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+    ) as string[];
     return [...required, ...readFileSync(log, 'utf8').split('\n')];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -87,7 +125,9 @@ let loadedByMain: string[] | undefined;
 const mainFiles = () => (loadedByMain ??= filesLoadedBy(MAIN));
 
 /** The modules of dist/ in each file of the command line's bundle (scripts/bundle-cli.mjs writes it). */
-const BUNDLED = JSON.parse(readFileSync(new URL('../../dist/cli-bundle/modules.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+const BUNDLED = JSON.parse(
+  readFileSync(new URL('../../dist/cli-bundle/modules.json', import.meta.url), 'utf8'),
+) as Record<string, string[]>;
 
 /** The packages among `files`; a file of the CLI's bundle counts as the modules it holds. */
 function packagesOf(files: readonly string[]): Set<string> {
@@ -95,7 +135,11 @@ function packagesOf(files: readonly string[]): Set<string> {
     const bundled = /\/dist\/cli-bundle\/(.+\.js)$/.exec(file)?.[1];
     return bundled === undefined ? [file] : (BUNDLED[bundled] ?? []);
   });
-  return new Set(modules.map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]).filter((name): name is string => name !== undefined));
+  return new Set(
+    modules
+      .map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1])
+      .filter((name): name is string => name !== undefined),
+  );
 }
 
 /** mockvideo's own modules among `files`, as paths below dist/ (`cli/main.js`); a file of the CLI's bundle counts as the modules it holds. */
@@ -117,14 +161,20 @@ describe('start-up', () => {
     expect(ON_FIRST_USE.filter((name) => packages.has(name))).toEqual([]);
     // The check itself sees both kinds of module: ES modules (ours; yargs loads when main() runs, see the
     // serve tests below), and CommonJS ones (fast-json-stable-stringify).
-    expect([ownModulesOf(mainFiles()).has('cli/main.js'), packages.has('fast-json-stable-stringify')]).toEqual([true, true]);
+    expect([ownModulesOf(mainFiles()).has('cli/main.js'), packages.has('fast-json-stable-stringify')]).toEqual([
+      true,
+      true,
+    ]);
   });
 
   it(`loading the CLI, and a plain serve, do not load ${OTHER_COMMANDS_ONLY.join(', ')} (the other commands load them when they run)`, async () => {
     expect(OTHER_COMMANDS_ONLY.filter((name) => ownModulesOf(mainFiles()).has(name))).toEqual([]);
     const modules = ownModulesOf(await filesLoadedByServe([]));
     // The bundle's files are read as the modules they hold: serve's own are there.
-    expect(['cli/commands/serve.js', 'server/device-host.js'].filter((name) => modules.has(name))).toEqual(['cli/commands/serve.js', 'server/device-host.js']);
+    expect(['cli/commands/serve.js', 'server/device-host.js'].filter((name) => modules.has(name))).toEqual([
+      'cli/commands/serve.js',
+      'server/device-host.js',
+    ]);
     expect(OTHER_COMMANDS_ONLY.filter((name) => modules.has(name))).toEqual([]);
     // The check sees our modules: serve's own are there.
     expect([modules.has('cli/commands/serve.js'), modules.has('server/serve-server.js')]).toEqual([true, true]);
@@ -132,7 +182,7 @@ describe('start-up', () => {
 });
 
 describe('serve start-up', () => {
-  it('a plain `serve` (no scenario files of the user\'s own, no --fault) answers without loading zod', async () => {
+  it("a plain `serve` (no scenario files of the user's own, no --fault) answers without loading zod", async () => {
     const files = await filesLoadedByServe([]);
     expect(packagesOf(files).has('zod')).toBe(false);
     // The check sees what serve loads: its own modules and yargs.
@@ -142,7 +192,9 @@ describe('serve start-up', () => {
   it('a plain `serve` (no --https, --https-port, --cert) loads neither node:https, node:tls nor node:crypto, nor its certificate code', async () => {
     const files = await filesLoadedByServe([]);
     expect(files.filter((file) => ['node:https', 'node:tls', 'node:crypto'].includes(file))).toEqual([]);
-    expect(['server/listen-https.js', 'server/tls-certificate.js'].filter((name) => ownModulesOf(files).has(name))).toEqual([]);
+    expect(
+      ['server/listen-https.js', 'server/tls-certificate.js'].filter((name) => ownModulesOf(files).has(name)),
+    ).toEqual([]);
     // The check sees built-ins: node:http is there.
     expect(files).toContain('node:http');
   });
@@ -161,7 +213,10 @@ describe('replay start-up', () => {
       const files = await filesLoadedByCommand(['replay', dir], 404);
       expect(['express', 'msw', '@mswjs/http-middleware'].filter((name) => packagesOf(files).has(name))).toEqual([]);
       // The check sees what replay loads: its routes and its server.
-      expect([ownModulesOf(files).has('server/device-host.js'), ownModulesOf(files).has('server/replay-server.js')]).toEqual([true, true]);
+      expect([
+        ownModulesOf(files).has('server/device-host.js'),
+        ownModulesOf(files).has('server/replay-server.js'),
+      ]).toEqual([true, true]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -191,5 +246,39 @@ describe('replay start-up', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the any-runtime entry', () => {
+  const ENTRY = new URL('../../dist/index.js', import.meta.url).href;
+
+  it("`import 'mockvideo'` loads neither zod, the scenario parser, nor the download libraries (issue 31: every test file pays for it)", () => {
+    const files = filesLoadedBy(ENTRY);
+    const packages = packagesOf(files);
+    expect(
+      ['zod', 'fast-png', 'jpeg-js', 'fflate', 'iobuffer', '@noble/hashes', 'content-disposition'].filter((name) =>
+        packages.has(name),
+      ),
+    ).toEqual([]);
+    expect(
+      [
+        'scenarios/parse.js',
+        'scenarios/format.js',
+        'scenarios/shipped.generated.js',
+        'routes/downloads.js',
+        'media/placeholder-image.js',
+      ].filter((name) => ownModulesOf(files).has(name)),
+    ).toEqual([]);
+    // The check sees what the entry loads: the handlers, the compiled shipped catalog and msw.
+    expect([
+      ownModulesOf(files).has('msw/handlers.js'),
+      ownModulesOf(files).has('scenarios/shipped-catalog.generated.js'),
+      packages.has('msw'),
+    ]).toEqual([true, true, true]);
+  });
+
+  it('`mockvideo/scenarios` (the scenario parser) loads zod', () => {
+    const files = filesLoadedBy(new URL('../../dist/scenarios.js', import.meta.url).href);
+    expect([packagesOf(files).has('zod'), ownModulesOf(files).has('scenarios/parse.js')]).toEqual([true, true]);
   });
 });
