@@ -116,6 +116,8 @@ async function main() {
     await checkAnswers(servers, paths);
     await measureLoad(autocannon, results, servers, paths);
     await measureLarge(fixtures, results, temps, paths);
+    const { importTime, importTimeLine } = await import('./import-time.mjs'); // issue 31: import('mockvideo') vs msw alone
+    log(importTimeLine((results.importTime = importTime())));
     judgeTargets(results);
     writeResults(results);
   } finally {
