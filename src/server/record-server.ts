@@ -65,7 +65,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   // A recorder that cannot listen leaves no folder it made behind.
   const created = missingFolders(options.out);
   const release = await claimRecordingDir(options.out);
-  const writer = new RecordingWriter(options.out, options.only ? { replace: options.only } : {});
+  const writer = new RecordingWriter(options.out, { upstream: options.upstream, ...(options.only ? { replace: options.only } : {}) });
   let recorded = 0;
   const proxy = createRecordingProxy({
     upstream: options.upstream,

@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { OperationName } from '../contract/core.js';
 import { formatRecording, type Recording } from '../normalise/index.js';
+import { addRecordedOrigin } from './recorded-origins.js';
 import { RECORDING_FILE, keyHash, operationFolder } from './recording-names.js';
 import { RecordingWriteError } from './recording-write-error.js';
 import { writeFileAtomically } from './write-file-atomically.js';
@@ -17,6 +18,8 @@ const SYNC_CONCURRENCY = 2;
 export interface RecordingWriterOptions {
   /** Operations whose existing recordings are removed before the first new one of them is written (`record --only`). */
   replace?: readonly OperationName[];
+  /** The upstream recorded from (a URL): its origin is added to the folder's `.mockvideo-origins` (see recorded-origins.ts), so `scenario from-recordings` knows which URLs in bodies are the service's own. */
+  upstream?: string;
 }
 
 /** A recording handed to {@link RecordingWriter.queue}: its name at once, and when it is in place. */
@@ -61,6 +64,7 @@ export class RecordingWriter {
     this.dir = dir;
     this.#pendingReplace = new Set(options.replace ?? []);
     mkdirSync(dir, { recursive: true });
+    if (options.upstream !== undefined) addRecordedOrigin(dir, options.upstream);
   }
 
   #reserve(recording: Recording): string {

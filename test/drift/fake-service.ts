@@ -73,7 +73,8 @@ export async function startFakeService(): Promise<FakeService> {
         break;
       }
       case 'localplay/recomm':
-        data = [item('r1', 0, 3, 'Recomm <b>'), item('r2', 1, 2)].map((it, rank) => (state.changes.itemShape ? { ...it, rank } : it));
+        // Images on the service's own host: the recorder keeps its origin, so from-recordings makes them {origin}.
+        data = [item('r1', 0, 3, 'Recomm <b>'), item('r2', 1, 2)].map((it) => ({ ...it, image_url: `${own}/images/${it.id}.jpg` })).map((it, rank) => (state.changes.itemShape ? { ...it, rank } : it));
         break;
       default:
         res.writeHead(404).end();

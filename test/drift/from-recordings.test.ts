@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
@@ -54,6 +54,9 @@ describe('scenario from-recordings', () => {
     expect(file.operations['localplay/recomm'].body).toContain('\\u003cb\\u003e');
     expect(file.operations['meta/cp'].data[0].app_icon).toBe('{origin}/__mockvideo/media/icon/cp1.png');
     expect(text).not.toContain(service.url);
+    // The recorder kept its upstream's origin in the folder: the service's own image URLs became {origin} without --recorded-origin.
+    expect(JSON.parse(readFileSync(join(session, '.mockvideo-origins'), 'utf8'))).toEqual({ origins: [service.url] });
+    expect(text).toContain('{origin}/images/V-cp1-r1.jpg');
     expect(text).toContain('<SERVICE_TOKEN>');
     expect(text).not.toContain('PLACEHOLDER-SERVICE-TOKEN');
   });
@@ -98,4 +101,22 @@ describe('scenario from-recordings', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/exists already.*--force/);
   }, 30_000);
+});
+
+describe('scenario from-recordings and validate never let a file shadow a shipped scenario unnoticed', () => {
+  it('scenario from-recordings --name default is refused, naming the shipped scenario, and writes nothing', async () => {
+    const dir = tempDir('mockvideo-shadow-');
+    const { code, stderr } = await runCli(['scenario', 'from-recordings', session, '--name', 'default', '--scenarios-dir', dir]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^\[mockvideo\] --name "default" is the name of a shipped scenario: .* Pick another --name, e.g\. "default-recorded"\.$/m);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('validate counts only the files given: a default.json that breaks 12 shipped scenarios is "0 of 1 valid", not "-12 of 1"', async () => {
+    const dir = tempDir('mockvideo-shadow-');
+    writeFileSync(join(dir, 'default.json'), JSON.stringify({ description: 'shadow', extends: 'gallery', operations: {} }));
+    const { code, stdout } = await runCli(['validate', join(dir, 'default.json')]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^0 of 1 scenario file valid, \d+ problems$/m);
+  });
 });

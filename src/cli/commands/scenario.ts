@@ -34,12 +34,16 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
   handler: async (args: ArgumentsCamelCase<FromRecordingsArgs>) => {
     try {
       // Loaded when the command runs, not at every start of the CLI.
-      const [{ SCENARIO_NAME, shippedScenarios }, { scenarioFromRecordings }, { readRecordingDir }] = await Promise.all([
+      const [{ SCENARIO_NAME, shippedScenarios }, { scenarioFromRecordings }, { readRecordingDir }, { readRecordedOrigins }] = await Promise.all([
         import('../../scenarios/index.js'),
         import('../../scenarios/from-recordings.js'),
         import('../../storage/read-recordings.js'),
+        import('../../storage/recorded-origins.js'),
       ]);
       if (!SCENARIO_NAME.test(args.name)) throw new MockvideoError('MV_USAGE', `--name "${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "qa-session-1".`);
+      if (shippedScenarios().some((shipped) => shipped.name === args.name)) {
+        throw new MockvideoError('MV_USAGE', `--name "${args.name}" is the name of a shipped scenario: a file of that name would replace it for every scenario that extends it. Pick another --name, e.g. "${args.name}-recorded".`);
+      }
       for (const origin of args.recordedOrigin ?? []) {
         if (!URL.canParse(origin)) throw new MockvideoError('MV_USAGE', `--recorded-origin must be a URL like https://api.example.com, got "${origin}".`);
       }
@@ -51,7 +55,7 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
       if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
       let made;
       try {
-        made = scenarioFromRecordings(recordings, { name: args.name, shipped: shippedScenarios(), from: args.dir, ...(args.device !== undefined ? { device: args.device } : {}), ...(args.recordedOrigin ? { origins: args.recordedOrigin } : {}) });
+        made = scenarioFromRecordings(recordings, { name: args.name, shipped: shippedScenarios(), from: args.dir, ...(args.device !== undefined ? { device: args.device } : {}), origins: [...(args.recordedOrigin ?? []), ...readRecordedOrigins(args.dir)] });
       } catch (error) {
         throw new MockvideoError('MV_USAGE', `Cannot make a scenario from ${args.dir}: ${(error as Error).message}.`);
       }

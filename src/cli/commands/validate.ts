@@ -71,7 +71,9 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
         const { problems } = checkScenarios([...shippedScenarios(), ...read.scenarios], read.broken);
         const all = [...read.problems, ...problems];
         for (const problem of all) process.stdout.write(`✗ ${formatProblem(problem)}\n`);
-        const bad = new Set(all.map((p) => p.source)).size;
+        // Only the files given count as bad: a problem a file causes in a shipped scenario (one that extends it) names that scenario.
+        const given = new Set([...read.scenarios.map((r) => r.source), ...read.problems.map((p) => p.source), ...read.broken.map((b) => b.source)]);
+        const bad = new Set(all.map((p) => p.source).filter((source) => given.has(source))).size;
         process.stdout.write(`${files.length - bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} valid${all.length ? `, ${all.length} problem${all.length === 1 ? '' : 's'}` : ''}\n`);
         count += all.length;
       }
