@@ -18,7 +18,7 @@ afterAll(removeTempDirs);
 /** Every file under `dir` (relative paths), except the lock. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !entry.name.startsWith('.mockvideo.lock'))
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.mockvideo.lock') && entry.name !== '.mockvideo-origins')
     .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
     .sort();
 }

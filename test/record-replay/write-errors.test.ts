@@ -13,13 +13,13 @@ const upstream = useUpstream();
 const tmpfsWorks = canMountTmpfs();
 if (!tmpfsWorks) console.warn('[write-errors] Skipping the full-disk test: this machine does not let an unprivileged process mount a tmpfs in its own user namespace (unshare -Urm).');
 
-/** Every file under `dir` (relative paths), except the lock; `[]` when `dir` is gone or a file. */
+/** Every file under `dir` (relative paths), except the lock and the recorded origins; `[]` when `dir` is gone or a file. */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .filter((name) => !name.startsWith('.mockvideo.lock'))
+    .filter((name) => !name.startsWith('.mockvideo.lock') && name !== '.mockvideo-origins')
     .sort();
 }
 
