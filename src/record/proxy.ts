@@ -11,32 +11,11 @@ import type { Answer, PassMarks } from '../routes/request.js';
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, InFlightBudget } from './budget.js';
 import { problemAnswer, type UpstreamProblem } from './upstream-problem.js';
 import { whyNotRecorded, type RecordChoice } from './what-to-record.js';
+import type { ProxyLogEntry } from './exchange-log.js';
 import { DecodedTooLarge, causeOf, decoded, dropped, flat, requestTarget } from './wire.js';
 
 export { DEFAULT_MAX_IN_FLIGHT_BYTES } from './budget.js';
-
-/** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
-export interface ProxyLogEntry {
-  method: string;
-  /** The operation (`meta/cp`, `meta/upgrade`). */
-  operation: string;
-  /** The status the client got (the upstream's; 504 when the upstream was too slow, 502 when it failed otherwise). */
-  status: number;
-  /** The recording written, or why none was. */
-  recorded: string | undefined;
-  note: string;
-  durationMs: number;
-  /** Echoes of secrets that the redaction replaced outside their own parameter or header (the sum of `redactions`). */
-  leaks: number;
-  /** Each replacement outside a secret's own place: which secret, where, in which encoding, how often. */
-  redactions?: Redaction[];
-  /**
-   * Set when the client got the upstream's answer but its recording could not be stored (disk full,
-   * folder removed, ...) or its redaction was refused (`EREDACTION`: a secret in the path or the match
-   * key): the exchange is lost. `code` is the error code (`ENOSPC`, `ENOTDIR`, `EREDACTION`, ...).
-   */
-  lost?: { code: string; message: string };
-}
+export type { ProxyLogEntry } from './exchange-log.js';
 
 /** The default largest upstream body, in bytes, as received and as decoded (32 MiB: far above any answer of the six operations). */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;

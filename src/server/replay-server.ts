@@ -44,6 +44,9 @@ export interface ReplayServerOptions extends Pick<ServerContextOptions, 'faults'
   engine?: Engine;
 }
 
+/** What `replay DIR` and `serve --replay DIR` set from their flags: {@link ReplayServerOptions} without the listeners the command line adds. */
+export type ReplaySetup = Omit<ReplayServerOptions, 'onRequest' | 'onMiss' | 'onRecorded' | 'onProgress'>;
+
 /** A running replay server; `stop()` resolves with the recordings never used. */
 export interface RunningReplay {
   running: RunningServer;

@@ -1,10 +1,10 @@
 // This module loads only when replay runs (see command-list.ts), so what replay runs is imported here.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
-import { resolvePolicy, type NormalisationPolicy } from '../../normalise/index.js';
+import { resolvePolicy } from '../../normalise/index.js';
 import { formatNearMissReport } from '../../replay/near-miss.js';
 import type { MatchMode } from '../../replay/replayer.js';
-import { startReplayServer } from '../../server/replay-server.js';
+import { startReplayServer, type ReplaySetup } from '../../server/replay-server.js';
 import type { Engine } from '../../server/serve-server.js';
 import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
 import { watchFolder } from '../../storage/watch-folder.js';
@@ -12,7 +12,7 @@ import { exitWithError, stopOnSignals } from '../exit.js';
 import { dashboardLine, requestLogger, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { allowHostOption, engineOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, scenariosDirOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
-import { liveStateOptions, liveStateSettings, type LiveStateArgs, type LiveStateSettings } from '../live-state-options.js';
+import { liveStateOptions, liveStateSettings, type LiveStateArgs } from '../live-state-options.js';
 import { progressCallback } from '../progress.js';
 import { stateOptions, stateSettings, type StateArgs } from '../state-options.js';
 
@@ -32,27 +32,13 @@ interface ReplayArgs extends NormaliseArgs, StateArgs, LiveStateArgs {
   'allow-host'?: string[];
 }
 
-/** What {@link runReplay} needs; `serve --replay DIR` passes its own port and host. */
+/** What {@link runReplay} needs: the server's setup from the flags (one definition, see `ReplaySetup`), the output and the watch. */
 export interface RunReplayOptions {
-  /** `--allow-host` names, for the `--record-missing` guard. */
-  allowHosts?: readonly string[];
-  /** Which engine answers (`--engine`); default `routes`. */
-  engine?: Engine;
-  dir: string;
-  match: MatchMode;
-  policy: NormalisationPolicy;
-  port: number;
-  host: string;
-  fallbackScenario?: string | undefined;
-  scenariosDir?: string | undefined;
-  /** `--record-missing`: the upstream, its timeout in milliseconds, and whether its certificate goes unchecked. */
-  recordMissing?: { upstream: string; timeoutMs: number; insecureUpstream?: boolean } | undefined;
+  server: ReplaySetup;
   /** `--log`, `--quiet`, `--verbose`; default: text lines. */
   output?: OutputArgs;
   /** Reload the folder when its files change (not with `recordMissing`, which writes into it). */
   watch?: boolean;
-  /** `--state`, `--gap`, `--clock`, `--clock-offset`, `--latency` (see `stateSettings`); `--fault`, `--strict-requests`, `--admin-token`, `--journal-size` (see `liveStateSettings`). */
-  settings?: ReturnType<typeof stateSettings> & LiveStateSettings;
 }
 
 /**
@@ -60,22 +46,12 @@ export interface RunReplayOptions {
  * The first line printed carries the URL; then one line per request with its match kind, and the
  * near-miss table of every request no recording answers.
  */
-export async function runReplay(options: RunReplayOptions): Promise<void> {
+export async function runReplay({ server: options, output, watch }: RunReplayOptions): Promise<void> {
   // The proxy's log lines only with --record-missing (record-server.js loads the recorder).
   const recorder = options.recordMissing ? await import('../../server/record-server.js') : undefined;
-  const onRequest = requestLogger(options.output ?? { log: 'text', quiet: false, verbose: false });
+  const onRequest = requestLogger(output ?? { log: 'text', quiet: false, verbose: false });
   const replay = await startReplayServer({
-    dir: options.dir,
-    match: options.match,
-    policy: options.policy,
-    port: options.port,
-    host: options.host,
-    ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}),
-    ...(options.scenariosDir ? { scenariosDir: options.scenariosDir } : {}),
-    ...(options.recordMissing ? { recordMissing: options.recordMissing } : {}),
-    ...(options.engine ? { engine: options.engine } : {}),
-    ...(options.allowHosts?.length ? { allowHosts: options.allowHosts } : {}),
-    ...options.settings,
+    ...options,
     ...(onRequest ? { onRequest } : {}),
     onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
     onProgress: progressCallback('Loading recordings'),
@@ -124,7 +100,7 @@ export async function runReplay(options: RunReplayOptions): Promise<void> {
         }
       });
   };
-  const watcher = options.watch && !options.recordMissing ? watchFolder({ dir: options.dir, depth: 1, accepts: (file) => file.endsWith('.json'), onChange: reload }) : undefined;
+  const watcher = watch && !options.recordMissing ? watchFolder({ dir: options.dir, depth: 1, accepts: (file) => file.endsWith('.json'), onChange: reload }) : undefined;
   stopOnSignals(() => {
     void watcher?.close();
     replay.stop().then(({ unused }) => {
@@ -167,19 +143,22 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     try {
       if (args.recordMissing && !args.upstream) throw new MockvideoError('MV_USAGE', '--record-missing needs --upstream URL (the real service to fetch what is missing from).');
       await runReplay({
-        dir: args.dir,
-        match: args.match,
-        policy: policyFromArgs(args),
-        port: args.port,
-        host: args.host,
-        fallbackScenario: args.fallbackScenario,
-        scenariosDir: args.scenariosDir as string | undefined,
-        recordMissing: args.recordMissing ? { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000, insecureUpstream: args.insecureUpstream } : undefined,
+        server: {
+          dir: args.dir,
+          match: args.match,
+          policy: policyFromArgs(args),
+          port: args.port,
+          host: args.host,
+          ...(args.fallbackScenario ? { fallbackScenario: args.fallbackScenario } : {}),
+          ...(args.scenariosDir ? { scenariosDir: args.scenariosDir as string } : {}),
+          ...(args.recordMissing ? { recordMissing: { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000, insecureUpstream: args.insecureUpstream } } : {}),
+          engine: args.engine as Engine,
+          ...(args.allowHost?.length ? { allowHosts: args.allowHost as string[] } : {}),
+          ...stateSettings(args),
+          ...(await liveStateSettings(args)),
+        },
         output: args as unknown as OutputArgs,
         watch: args.watch,
-        engine: args.engine as Engine,
-        ...(args.allowHost?.length ? { allowHosts: args.allowHost as string[] } : {}),
-        settings: { ...stateSettings(args), ...(await liveStateSettings(args)) },
       });
     } catch (error) {
       exitWithError(error);

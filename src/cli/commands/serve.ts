@@ -74,18 +74,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         const refused = unsupportedWithReplay(args);
         if (refused.length) throw new MockvideoError('MV_USAGE', `serve --replay does not take ${refused.join(', ')}: replay serves the recordings over HTTP only. Drop ${refused.length === 1 ? 'it' : 'them'}, or serve scenarios without --replay.`);
         const { DEFAULT_REPLAY_POLICY, runReplay } = await import('./replay.js');
-        return await runReplay({
-          dir: args.replay,
-          match: 'nearest',
-          policy: DEFAULT_REPLAY_POLICY,
-          port: args.port,
-          host: args.host,
-          ...(args.scenariosDir ? { scenariosDir: args.scenariosDir as string } : {}),
-          output: args as unknown as OutputArgs,
-          watch: args.watch,
-          engine: args.engine as Engine,
-          settings: { ...stateSettings(args), ...live },
-        });
+        const server = { dir: args.replay, match: 'nearest' as const, policy: DEFAULT_REPLAY_POLICY, port: args.port, host: args.host, engine: args.engine as Engine, ...stateSettings(args), ...live };
+        return await runReplay({ server: args.scenariosDir ? { ...server, scenariosDir: args.scenariosDir as string } : server, output: args as unknown as OutputArgs, watch: args.watch });
       }
       // The scenario parser, the fault schema and zod load only for scenario files of the user's own and --fault flags.
       const catalog = await loadServeCatalog(args.scenariosDir as string | undefined);
