@@ -1,7 +1,7 @@
 /**
  * Compiles the shipped scenarios (scenarios/*.json) at build time into
  * src/scenarios/shipped-catalog.generated.ts, so that `mockvideo serve` without scenario files of
- * its own builds its catalog without parsing or validating anything (see docs/performance-notes.md, "Cold start").
+ * its own builds its catalog without parsing or validating anything (start-up time).
  * Run by `npm run build` after scripts/embed-scenarios.mjs; the output is not committed.
  *
  *   npx tsx scripts/compile-shipped-catalog.ts

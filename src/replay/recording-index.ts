@@ -19,15 +19,36 @@ export interface IndexedRecording {
   readonly recording: Recording | undefined;
 }
 
+/** One matching parameter and its values, made once per index for every recording that has them. */
+interface Pair {
+  readonly name: string;
+  readonly values: readonly string[];
+}
+
 /** An indexed recording and the recordings of its match key (itself included, in recorded order). */
-interface Entry extends IndexedRecording {
-  readonly sequence: Entry[];
-  readonly owner: RecordingIndex;
+class Entry implements IndexedRecording {
+  constructor(
+    readonly name: string,
+    readonly operation: OperationName,
+    readonly method: string,
+    readonly key: string,
+    /** Its matching query, as pairs shared with the other recordings of the index. */
+    readonly pairs: readonly Pair[],
+    readonly recording: Recording | undefined,
+    readonly sequence: Entry[],
+    readonly owner: RecordingIndex,
+  ) {}
+
+  get query(): QueryMultimap {
+    const query = Object.create(null) as QueryMultimap;
+    for (const { name, values } of this.pairs) query[name] = values.slice();
+    return query;
+  }
 }
 
 function entryOf(recording: IndexedRecording): Entry {
-  if (!('sequence' in recording)) throw new TypeError('[mockvideo] Not a recording of a RecordingIndex: pass a recording the index gave.');
-  return recording as Entry;
+  if (!(recording instanceof Entry)) throw new TypeError('[mockvideo] Not a recording of a RecordingIndex: pass a recording the index gave.');
+  return recording;
 }
 
 /**
@@ -39,22 +60,30 @@ export function sequenceStep(recording: IndexedRecording): string | undefined {
   return sequence.length > 1 ? stepText(sequence.indexOf(recording as Entry), sequence.length) : undefined;
 }
 
-/** The number of parameters whose values differ (in value, order or presence) between two matching queries. */
-function differenceCount(recorded: QueryMultimap, requested: QueryMultimap): number {
+/**
+ * The number of parameters whose values differ (in value, order or presence) between a recording's
+ * pairs and a request's (by name; a requested pair the index does not hold is `null`).
+ */
+function differenceCount(recorded: readonly Pair[], requested: ReadonlyMap<string, Pair | null>): number {
   let count = 0;
-  for (const name in recorded) {
-    const a = recorded[name]!;
-    const b = requested[name];
-    if (!b || a.length !== b.length || a.some((value, i) => value !== b[i])) count++;
+  let shared = 0;
+  for (const pair of recorded) {
+    const asked = requested.get(pair.name);
+    if (asked === undefined) count++;
+    else {
+      shared++;
+      if (asked !== pair) count++;
+    }
   }
-  for (const name in requested) if (!(name in recorded)) count++;
-  return count;
+  return count + requested.size - shared;
 }
 
 /**
  * Recordings indexed in memory for replay: per operation, a `Map` from match key to the recordings
  * of that key in recorded order. An exact lookup is one map access; the nearest search is linear in
- * the operation's match keys (about 70 ms for 100,000 keys: misses only, see docs/performance.md).
+ * the operation's match keys (misses only; see docs/performance.md for 100,000 recordings). Each
+ * (parameter, values) pair is held once per index and shared by the recordings that have it: a
+ * folder's recordings share most of their parameters.
  *
  * A recording given as a {@link RecordingRef} keeps its response in its file: it is read from
  * `source` when served; one given as a {@link NamedRecording} is kept whole. Keys are computed from
@@ -70,6 +99,8 @@ export class RecordingIndex {
   readonly source: RecordingSource | undefined;
   readonly #byOperation = new Map<OperationName, Map<string, Entry[]>>();
   readonly #all: Entry[] = [];
+  /** Every pair of the index, by its name and values (see {@link pairKey}). */
+  readonly #pairs = new Map<string, Pair>();
 
   constructor(recordings: ReadonlyArray<NamedRecording | RecordingRef>, policy: NormalisationPolicy, source?: RecordingSource) {
     this.policy = policy;
@@ -92,12 +123,21 @@ export class RecordingIndex {
     const request = whole ? whole.request : (recording as RecordingRef);
     const method = request.method.toUpperCase();
     const query = queryMultimap(request.query, this.policy);
-    const key = matchKeyOf(method, operation, query);
+    // Flattened (a string built by concatenation is a tree of pieces until read; 100,000 keys kept
+    // as trees took ~370 MB of heap, flat ~50 MB).
+    const key = flat(matchKeyOf(method, operation, query));
+    const pairs = Object.keys(query).map((name) => {
+      const values = query[name]!;
+      const id = pairKey(name, values);
+      let pair = this.#pairs.get(id);
+      if (!pair) this.#pairs.set(id, (pair = { name, values }));
+      return pair;
+    });
     let keys = this.#byOperation.get(operation);
     if (!keys) this.#byOperation.set(operation, (keys = new Map()));
     let sequence = keys.get(key);
     if (!sequence) keys.set(key, (sequence = []));
-    const entry: Entry = { name: recording.name, operation, method, key, query, recording: whole, sequence, owner: this };
+    const entry = new Entry(recording.name, operation, method, key, pairs, whole, sequence, this);
     sequence.push(entry);
     this.#all.push(entry);
     return entry;
@@ -133,13 +173,14 @@ export class RecordingIndex {
   closest(operation: OperationName, requested: QueryMultimap, limit: number): Array<{ entry: IndexedRecording; count: number }> {
     const keys = this.#byOperation.get(operation);
     if (!keys || !(limit > 0)) return [];
+    const asked = new Map(Object.keys(requested).map((name) => [name, this.#pairs.get(pairKey(name, requested[name]!)) ?? null]));
     const ranked: Array<{ entry: IndexedRecording; count: number }> = [];
     if (limit >= keys.size) {
-      for (const [first] of keys.values()) ranked.push({ entry: first!, count: differenceCount(first!.query, requested) });
+      for (const [first] of keys.values()) ranked.push({ entry: first!, count: differenceCount(first!.pairs, asked) });
       return ranked.sort((a, b) => a.count - b.count);
     }
     for (const [first] of keys.values()) {
-      const count = differenceCount(first!.query, requested);
+      const count = differenceCount(first!.pairs, asked);
       if (ranked.length >= limit && count >= ranked[ranked.length - 1]!.count) continue;
       let at = ranked.length;
       while (at > 0 && ranked[at - 1]!.count > count) at--;
@@ -185,6 +226,17 @@ export class RecordingIndex {
     for (const keys of this.#byOperation.values()) count += keys.size;
     return count;
   }
+}
+
+/** The text a pair is known by in an index: its name, then its values as JSON (which holds no raw U+0000). */
+function pairKey(name: string, values: readonly string[]): string {
+  return `${name}\u0000${JSON.stringify(values)}`;
+}
+
+/** `text` as one flat string (reading a character flattens a string built by concatenation). */
+function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 /** The operation of a path, and the key of a request, under `policy`. `undefined` when the path is not an operation. */
