@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FaultBoard } from './board.js';
 import { parseFaultFlag, parseFaultPlan } from './plan.js';
 import { combineFaults, faultHits, faultSpec, FAULT_DEFAULTS } from './fault.js';
@@ -113,7 +113,8 @@ describe('FaultBoard state (issue 18)', () => {
     board.add({ operation: 'meta/cp', fault: reset, times: 1 });
     const take = (client: string) => board.take('meta/cp', { query: `_sdevid=${client}` })[0]?.kind ?? null;
     expect([take('a'), take('a'), take('b'), take('b')]).toEqual(['reset', null, 'reset', null]);
-    expect(board.list()[0]).toMatchObject({ state: 'client', times: 1, remaining: 0, fired: 2, clients: { 'sdevid:a': { fired: 1 }, 'sdevid:b': { fired: 1 } } });
+    expect(board.list()[0]).toMatchObject({ state: 'client', times: 1, remaining: 0, fired: 2 });
+    expect([board.clientCounts(1, 'sdevid:a'), board.clientCounts(1, 'sdevid:b')]).toEqual([{ seen: 1, fired: 1 }, { seen: 1, fired: 1 }]);
     board.resetClients('sdevid:a');
     expect(take('a')).toBe('reset');
     expect(take('b')).toBeNull();
@@ -130,7 +131,7 @@ describe('FaultBoard state (issue 18)', () => {
     const board = new FaultBoard('client');
     board.add({ fault: reset });
     for (const client of ['a', 'b', 'c']) expect(board.take('ad_config', { query: `_sdevid=${client}` })[0]?.kind).toBe('reset');
-    expect(board.list()[0]!.clients).toBeUndefined();
+    expect(board.clientCounts(1, 'sdevid:a')).toBeUndefined();
   });
 
   it('keeps the delay and the outcome of per-client faults apart: one device using its reset leaves the delay', () => {
@@ -142,3 +143,23 @@ describe('FaultBoard state (issue 18)', () => {
     expect(board.take('meta/cp', { query: '_sdevid=b' }).map((f) => f.kind)).toEqual(['delay', 'reset']);
   });
 });
+
+describe('FaultBoard per-client counts (issue 34.9)', () => {
+  it('a new device costs the same with 4,096 devices known: no step walks the known clients', () => {
+    const board = new FaultBoard('client');
+    for (let i = 0; i < 4; i++) board.add({ operation: 'meta/cp', fault: { kind: 'reset' }, times: 1 });
+    // Object.keys of the known clients at each new one: counted by a spy on it.
+    const keys = vi.spyOn(Object, 'keys');
+    for (let i = 0; i < 5_000; i++) board.take('meta/cp', { query: `_sdevid=${i}` });
+    expect(keys).not.toHaveBeenCalled();
+    keys.mockRestore();
+    // Bounded: the oldest is forgotten beyond 4,096 clients; the newest kept.
+    expect(board.clientCounts(1, 'sdevid:0')).toBeUndefined();
+    // The fault planned last takes the request; the others only look up the client.
+    expect(board.clientCounts(4, 'sdevid:4999')).toEqual({ seen: 1, fired: 1 });
+    expect(board.clientCounts(1, 'sdevid:4999')).toEqual({ seen: 0, fired: 0 });
+    // The listing the admin API and event stream serialise holds no per-client data.
+    expect(JSON.stringify(board.list()).length).toBeLessThan(2_000);
+  });
+});
+
