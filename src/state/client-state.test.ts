@@ -20,6 +20,20 @@ describe('ClientStates', () => {
     return { states, at: (ms: number) => (now = ms) };
   };
 
+  it('a flood of new ids never forgets a device in the middle of its start-up (the least recently seen goes first; issue 34.16)', () => {
+    const { states, at } = store();
+    at(1000);
+    states.counters('sdevid:active', 'meta/setting').set('step', 1);
+    for (let i = 0; i < 5000; i++) {
+      at(1000 + i / 10);
+      states.counters(`sdevid:new-${i}`, 'meta/setting');
+      // The active device goes on with its start-up meanwhile (well within the quiet gap).
+      if (i % 1000 === 999) states.counters('sdevid:active', 'meta/cp');
+    }
+    expect(states.peek('sdevid:active')?.get('step')).toBe(1);
+    expect(states.peek('sdevid:new-0')).toBeUndefined();
+  });
+
   it('keeps counters per client', () => {
     const { states } = store();
     states.counters('sdevid:a', 'meta/setting').set('k', 1);

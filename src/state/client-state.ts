@@ -137,12 +137,11 @@ export class ClientStates {
       entry = { counters: new Map(), lastSeen: now, burstOpen: true, startUps: 0 };
       this.#clients.set(client, entry);
     } else {
-      if (now - entry.lastSeen >= this.quietGapMs) {
-        entry.burstOpen = true;
-        // Seen again: it goes to the end of the forgetting order.
-        this.#clients.delete(client);
-        this.#clients.set(client, entry);
-      }
+      if (now - entry.lastSeen >= this.quietGapMs) entry.burstOpen = true;
+      // Seen again: it goes to the end of the forgetting order (least recently seen first), so a
+      // device in the middle of its start-up is never the one forgotten for a flood of new ids.
+      this.#clients.delete(client);
+      this.#clients.set(client, entry);
       entry.lastSeen = now;
     }
     if (entry.burstOpen && operation !== RECOMMENDATIONS) {
