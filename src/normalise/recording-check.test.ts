@@ -60,3 +60,21 @@ describe('parseRecordingQuickly', () => {
     if (quick.ok && schema.ok) expect(quick.recording).toEqual(schema.recording);
   });
 });
+
+describe('framing headers (issue 34.14)', () => {
+  it('refuses a recorded transfer-encoding (with content-length, clients refuse the answer), in the quick check and the schema alike', async () => {
+    const { parseRecording } = await import('./recording-schema.js');
+    const value = {
+      operation: 'meta/cp',
+      matchKey: 'k',
+      recordedAt: '2026-11-23T00:00:00.000Z',
+      request: { method: 'GET', path: '/api/g1/meta/cp', query: [], headers: {} },
+      response: { status: 200, headers: { 'Content-Length': '2', 'Transfer-Encoding': 'chunked' }, body: '{}' },
+    };
+    for (const parse of [parseRecordingQuickly, parseRecording]) {
+      const parsed = parse(value, 'meta-cp/0a1b2c3d4e5f-000.json');
+      expect(parsed.ok).toBe(false);
+      expect(!parsed.ok && parsed.problems.map((p) => p.message).join()).toMatch(/"transfer-encoding" is not stored in a recording .*with "content-length" too, clients refuse the answer/);
+    }
+  });
+});

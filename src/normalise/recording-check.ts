@@ -31,6 +31,11 @@ export function recordingRules(recording: Recording, file: string): RecordingPro
   if (recording.request.path !== `${API_PREFIX}/${recording.operation}`) {
     problems.push({ file, path: 'request.path', message: `"${recording.request.path}" is not the path of operation ${recording.operation}: expected exactly "${API_PREFIX}/${recording.operation}"` });
   }
+  const headerNames = Object.keys(recording.response.headers).map((name) => name.toLowerCase());
+  if (headerNames.includes('transfer-encoding')) {
+    // Replay frames the body itself: a recorded framing header would be sent beside its own (Node clients refuse both).
+    problems.push({ file, path: 'response.headers', message: `"transfer-encoding" is not stored in a recording (replay frames the body itself${headerNames.includes('content-length') ? '; with "content-length" too, clients refuse the answer' : ''}); remove it` });
+  }
   if ((recording.response.body === undefined) === (recording.response.bodyBase64 === undefined)) {
     problems.push({ file, path: 'response', message: 'expected exactly one of "body" (text) and "bodyBase64"' });
   }
