@@ -1,7 +1,7 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli } from '../support/cli.js';
+import { runCli, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 import { eventually, getBytes, recordSession, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
@@ -171,5 +171,29 @@ describe('misses answered another way', () => {
       await replay.stop('SIGINT');
     }
     expect(replay.stdout()).toMatch(/GET meta\/plugin .*503 .*not recorded: upstream failure/);
+  });
+
+  it('--record-missing --record-failures records an upstream failure too, as the docs say (issue 34)', async () => {
+    const copy = tempDir();
+    cpSync(dir, copy, { recursive: true });
+    const files = recordingFiles(copy).length;
+    const replay = await startCli(['replay', copy, '--record-missing', '--record-failures', '--upstream', upstream.url, '--port', '0']);
+    upstream.switches.fail = true;
+    try {
+      const failed = await getBytes(`${replay.url}${clientPath('meta/plugin')}`);
+      expect(failed.status).toBe(503);
+      expect(failed.headers.get('x-mockvideo-match')).toBe('recorded');
+      expect(recordingFiles(copy)).toHaveLength(files + 1);
+    } finally {
+      upstream.switches.fail = false;
+      await replay.stop('SIGINT');
+    }
+  });
+
+  it('--record-failures without --record-missing is a usage error naming both flags', async () => {
+    const result = await runCli(['replay', dir, '--record-failures', '--port', '0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--record-failures .*--record-missing/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

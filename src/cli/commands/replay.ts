@@ -22,6 +22,7 @@ interface ReplayArgs extends NormaliseArgs, StateArgs, LiveStateArgs {
   'fallback-scenario'?: string;
   'scenarios-dir'?: string;
   'record-missing': boolean;
+  'record-failures': boolean;
   upstream?: string;
   'upstream-timeout': number;
   'insecure-upstream': boolean;
@@ -124,6 +125,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         .option('fallback-scenario', { type: 'string', describe: 'Answer every request without an exact recording from this scenario (instead of the nearest recording or a 404)' })
         .option('scenarios-dir', scenariosDirOption)
         .option('record-missing', { type: 'boolean', default: false, describe: 'Fetch what has no exact recording from --upstream and record it' })
+        .option('record-failures', { type: 'boolean', default: false, describe: 'With --record-missing: also record 5xx answers of the upstream (always passed to the client)' })
         .option('upstream', { type: 'string', describe: 'The real service, for --record-missing' })
         .option('upstream-timeout', upstreamTimeoutOption)
         .option('insecure-upstream', insecureUpstreamOption)
@@ -141,6 +143,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .example('$0 replay recordings/session1 --latency recorded', 'Answer as slowly as the real service did') as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
     try {
+      if (args.recordFailures && !args.recordMissing) throw new MockvideoError('MV_USAGE', '--record-failures records what --record-missing fetches: add --record-missing --upstream URL, or leave --record-failures out.');
       if (args.recordMissing && !args.upstream) throw new MockvideoError('MV_USAGE', '--record-missing needs --upstream URL (the real service to fetch what is missing from).');
       await runReplay({
         server: {
@@ -151,7 +154,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
           host: args.host,
           ...(args.fallbackScenario ? { fallbackScenario: args.fallbackScenario } : {}),
           ...(args.scenariosDir ? { scenariosDir: args.scenariosDir as string } : {}),
-          ...(args.recordMissing ? { recordMissing: { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000, insecureUpstream: args.insecureUpstream } } : {}),
+          ...(args.recordMissing ? { recordMissing: { upstream: upstreamUrl(args.upstream!), timeoutMs: args.upstreamTimeout * 1000, recordFailures: args.recordFailures, insecureUpstream: args.insecureUpstream } } : {}),
           engine: args.engine as Engine,
           ...(args.allowHost?.length ? { allowHosts: args.allowHost as string[] } : {}),
           ...stateSettings(args),
