@@ -39,6 +39,11 @@ function responseShape(data: z.ZodType) {
         for (const name of Object.keys(headers)) {
           if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)` });
         }
+        for (const name of Object.keys(headers)) {
+          const lower = name.toLowerCase();
+          // Both framing headers together make Node clients refuse the answer (issue 34); one alone can lie about the body.
+          if (lower === 'transfer-encoding' || lower === 'content-length') ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not set by a stub: mockvideo frames the body itself; remove it` });
+        }
         const contentType = contentTypeProblem(headers);
         if (contentType) ctx.addIssue({ code: 'custom', path: ['content-type'], message: contentType });
       })

@@ -33,6 +33,19 @@ describe('parseScenario', () => {
     );
   });
 
+  it('refuses framing headers in a stub: replay or serve would send Content-Length beside Transfer-Encoding (issue 34)', () => {
+    const value = minimalScenario() as Record<string, any>;
+    value.operations['meta/cp'].headers = { 'Transfer-Encoding': 'chunked', 'x-fine': 'yes' };
+    value.operations['meta/setting'].headers = { 'content-length': '3' };
+    const result = parseScenario('mini', value, 'mini.json');
+    expect(result.ok).toBe(false);
+    const problems = !result.ok ? result.problems : [];
+    expect(problems.map((p) => p.path)).toEqual(
+      expect.arrayContaining(['operations["meta/cp"].headers["Transfer-Encoding"]', 'operations["meta/setting"].headers["content-length"]']),
+    );
+    expect(problems.map((p) => p.message).join()).toMatch(/frames the body itself/);
+  });
+
   it('checks each response of a sequence', () => {
     const value = minimalScenario() as Record<string, any>;
     const settings = value.operations['meta/setting'].data;
