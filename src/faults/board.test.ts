@@ -35,6 +35,23 @@ describe('fault plans', () => {
     expect(board.list()[0]).toMatchObject({ fired: 2, remaining: 0 });
   });
 
+  it('prunes used-up faults when the next one is planned, so repeated plans never pile up (issue 34)', () => {
+    const board = new FaultBoard();
+    for (let n = 0; n < 50; n++) {
+      board.add({ operation: 'meta/cp', fault: { kind: 'reset' }, times: 1 });
+      expect(board.take('meta/cp')).toEqual([{ kind: 'reset' }]);
+    }
+    // The last one stays listed, used up, until another is planned.
+    expect(board.list()).toHaveLength(1);
+    expect(board.list()[0]).toMatchObject({ remaining: 0, fired: 1 });
+    board.add({ fault: { kind: 'reset' } });
+    board.add({ operation: 'meta/setting', fault: { kind: 'reset' }, times: 1, state: 'client' });
+    board.take('meta/setting', { query: '_sdevid=a' });
+    board.add({ operation: 'meta/plugin', fault: { kind: 'reset' }, times: 1 });
+    // Until-cleared and per-client faults are kept: a new client still gets the per-client one.
+    expect(board.list().map((planned) => planned.spec)).toEqual(['reset', 'meta/setting=reset', 'meta/plugin=reset']);
+  });
+
   it('hits a deterministic share with a rate and seed', () => {
     const hits = (seed: number) => Array.from({ length: 1000 }, (_, n) => faultHits({ rate: 0.3, seed }, n));
     const share = hits(7).filter(Boolean).length / 1000;

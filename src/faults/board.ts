@@ -87,8 +87,18 @@ export class FaultBoard {
     this.scope = scope;
   }
 
-  /** Plans a fault; returns it with its id. */
+  /**
+   * Drops the faults that are used up for good: `times` spent, counted for the server's requests
+   * together (a fault counted per client is never used up: each new client gets it `times` times).
+   * Planning a fault prunes first, so used-up faults stay listed only until the next one is planned.
+   */
+  prune(): void {
+    this.#planned = this.#planned.filter((planned) => countsPerClient(planned) || planned.remaining === null || planned.remaining > 0);
+  }
+
+  /** Plans a fault (after {@link prune}); returns it with its id. */
   add(plan: FaultPlan): PlannedFault {
+    this.prune();
     const planned: PlannedFault = { id: this.#nextId++, spec: faultSpec(plan.operation, plan.fault), fault: plan.fault, remaining: plan.times ?? null, times: plan.times ?? null, fired: 0, seen: 0, state: plan.state ?? this.scope };
     if (plan.operation) planned.operation = plan.operation;
     this.#planned.push(planned);

@@ -173,6 +173,7 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.post('/faults', (req, res) => {
+    context.faults.prune();
     if (context.faults.list().length >= MAX_PLANNED_FAULTS) {
       res.status(429).json({ error: `${MAX_PLANNED_FAULTS} faults are planned already, the most mockvideo keeps: clear them (DELETE ${ADMIN_PREFIX}/faults) before planning more.` });
       return;
