@@ -27,7 +27,7 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/index.js')))('npm install mockvideo
       encoding: 'utf8',
       env,
     });
-    const [{ filename }] = JSON.parse(packed.slice(packed.indexOf('['))) as Array<{ filename: string }>;
+    const [{ filename }] = JSON.parse(packed.slice(packed.indexOf('['))) as [{ filename: string }];
     const project = join(WORK, 'project');
     execFileSync('mkdir', ['-p', project]);
     writeFileSync(
