@@ -59,12 +59,14 @@ export class RecordingWriter {
   /** Resolves when the queue is empty (`undefined` while it is). */
   #idle: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  /** The upstream whose origin is still to be added to the folder (with the first recording: a recorder that never records leaves no file). */
+  #upstream: string | undefined;
 
   constructor(dir: string, options: RecordingWriterOptions = {}) {
     this.dir = dir;
     this.#pendingReplace = new Set(options.replace ?? []);
     mkdirSync(dir, { recursive: true });
-    if (options.upstream !== undefined) addRecordedOrigin(dir, options.upstream);
+    this.#upstream = options.upstream;
   }
 
   #reserve(recording: Recording): string {
@@ -95,6 +97,10 @@ export class RecordingWriter {
     let name: string;
     try {
       name = this.#reserve(recording);
+      if (this.#upstream !== undefined) {
+        addRecordedOrigin(this.dir, this.#upstream);
+        this.#upstream = undefined;
+      }
     } catch (error) {
       return { name: operationFolder(recording.operation), written: Promise.reject(new RecordingWriteError(this.dir, operationFolder(recording.operation), error)) };
     }
