@@ -3,7 +3,7 @@ import type { SonicBoom } from 'sonic-boom';
 import pc from 'picocolors';
 import type { Options } from 'yargs';
 import type { Journal } from '../journal/index.js';
-import { LineGatherer, formatLogLine, type RequestLogEntry } from '../server/request-log.js';
+import { LineGatherer, formatLogLine, type RequestLogEntry } from '../server/host/request-log.js';
 
 /** How a command reports requests: `--log text|json`, `--quiet`, `--verbose`. */
 export interface OutputArgs {

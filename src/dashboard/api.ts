@@ -4,7 +4,7 @@ import type { OperationName } from '../contract/operations.js';
 import type { JournalEntry } from '../journal/journal.js';
 import type { StartUpVerdict } from '../verify/start-ups.js';
 import type { VerifyReport } from '../verify/verify.js';
-import type { DeviceSummary } from '../server/devices.js';
+import type { DeviceSummary } from '../server/admin/devices.js';
 import type { AnalyticsEntry } from '../analytics/store.js';
 
 export type { AnalyticsEntry, DeviceSummary, FaultKind, JournalEntry, OperationName, PlannedFault, StartUpVerdict, VerifyReport };

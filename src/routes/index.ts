@@ -1,7 +1,7 @@
 /**
  * The routes of mockvideo's device-facing surface: one path rule, one request shape, one planned
  * answer per request (see `createRoutes`). The MSW handlers (`src/msw/`) and the Node host
- * (`src/server/device-host.ts`) are adapters of these. No Node built-ins, msw or Express: any runtime.
+ * (`src/server/host/device-host.ts`) are adapters of these. No Node built-ins, msw or Express: any runtime.
  * @module
  */
 export * from './answer-headers.js';

@@ -3,7 +3,7 @@ import { FaultBoard, type FaultPlan } from '../faults/board.js';
 import { ScenarioResponder } from '../routes/responder.js';
 import type { LatencySetting } from '../latency/latency.js';
 import { ClientStates, type StateScope } from '../state/client-state.js';
-import type { DeviceUrl } from './addresses.js';
+import type { DeviceUrl } from './listen/addresses.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from '../journal/journal.js';
 import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/policy.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { ensureCertificate } from '../../src/server/tls-certificate.js';
+import { ensureCertificate } from '../../src/server/listen/tls-certificate.js';
 import { startCli } from '../support/cli.js';
 
 // Issue 20, item 11: `serve --cert own.pem` whose certificate lacks 10.0.2.2 still advertised https://10.0.2.2.

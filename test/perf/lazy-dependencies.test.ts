@@ -39,8 +39,8 @@ const ON_FIRST_USE = [
  * validate, verify load them when they run): `serve` must not pay for them at every start.
  */
 const OTHER_COMMANDS_ONLY = [
-  'server/record-server.js',
-  'server/replay-server.js',
+  'server/modes/record.js',
+  'server/modes/replay.js',
   'storage/read-recordings.js',
   'storage/recording-writer.js',
   'storage/claim-recording-dir.js',
@@ -171,13 +171,13 @@ describe('start-up', () => {
     expect(OTHER_COMMANDS_ONLY.filter((name) => ownModulesOf(mainFiles()).has(name))).toEqual([]);
     const modules = ownModulesOf(await filesLoadedByServe([]));
     // The bundle's files are read as the modules they hold: serve's own are there.
-    expect(['cli/commands/serve.js', 'server/device-host.js'].filter((name) => modules.has(name))).toEqual([
+    expect(['cli/commands/serve.js', 'server/host/device-host.js'].filter((name) => modules.has(name))).toEqual([
       'cli/commands/serve.js',
-      'server/device-host.js',
+      'server/host/device-host.js',
     ]);
     expect(OTHER_COMMANDS_ONLY.filter((name) => modules.has(name))).toEqual([]);
     // The check sees our modules: serve's own are there.
-    expect([modules.has('cli/commands/serve.js'), modules.has('server/serve-server.js')]).toEqual([true, true]);
+    expect([modules.has('cli/commands/serve.js'), modules.has('server/modes/serve.js')]).toEqual([true, true]);
   });
 });
 
@@ -186,14 +186,14 @@ describe('serve start-up', () => {
     const files = await filesLoadedByServe([]);
     expect(packagesOf(files).has('zod')).toBe(false);
     // The check sees what serve loads: its own modules and yargs.
-    expect([ownModulesOf(files).has('server/device-host.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
+    expect([ownModulesOf(files).has('server/host/device-host.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
   });
 
   it('a plain `serve` (no --https, --https-port, --cert) loads neither node:https, node:tls nor node:crypto, nor its certificate code', async () => {
     const files = await filesLoadedByServe([]);
     expect(files.filter((file) => ['node:https', 'node:tls', 'node:crypto'].includes(file))).toEqual([]);
     expect(
-      ['server/listen-https.js', 'server/tls-certificate.js'].filter((name) => ownModulesOf(files).has(name)),
+      ['server/listen/listen-https.js', 'server/listen/tls-certificate.js'].filter((name) => ownModulesOf(files).has(name)),
     ).toEqual([]);
     // The check sees built-ins: node:http is there.
     expect(files).toContain('node:http');
@@ -214,8 +214,8 @@ describe('replay start-up', () => {
       expect(['express', 'msw', '@mswjs/http-middleware'].filter((name) => packagesOf(files).has(name))).toEqual([]);
       // The check sees what replay loads: its routes and its server.
       expect([
-        ownModulesOf(files).has('server/device-host.js'),
-        ownModulesOf(files).has('server/replay-server.js'),
+        ownModulesOf(files).has('server/host/device-host.js'),
+        ownModulesOf(files).has('server/modes/replay.js'),
       ]).toEqual([true, true]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/contract/index.js';
 import { DEFAULT_POLICY } from '../../src/normalise/index.js';
-import { startReplayServer, type RunningReplay } from '../../src/server/replay-server.js';
+import { startReplayServer, type RunningReplay } from '../../src/server/modes/replay.js';
 import { clientPath } from '../support/client.js';
 import { getBytes, recordSession, recordingFiles, removeTempDirs } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';

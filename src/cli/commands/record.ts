@@ -58,7 +58,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
     try {
       const upstream = upstreamUrl(args.upstream);
       // Loaded when the command runs, not at every start of the CLI.
-      const { formatProxyLine, lostExchangeLine, startRecorder } = await import('../../server/record-server.js');
+      const { formatProxyLine, lostExchangeLine, startRecorder } = await import('../../server/modes/record.js');
       const { quiet, log } = args as unknown as OutputArgs;
       const json = log === 'json' && !quiet ? jsonLines('exchange') : undefined;
       const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, lost: 0, refused: 0, leaks: 0 };

@@ -4,8 +4,8 @@ import { MockvideoError } from '../../errors.js';
 import { resolvePolicy } from '../../normalise/index.js';
 import { formatNearMissReport } from '../../replay/near-miss.js';
 import type { MatchMode } from '../../replay/replayer.js';
-import { startReplayServer, type ReplaySetup } from '../../server/replay-server.js';
-import type { Engine } from '../../server/serve-server.js';
+import { startReplayServer, type ReplaySetup } from '../../server/modes/replay.js';
+import type { Engine } from '../../server/modes/serve.js';
 import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
 import { watchFolder } from '../../storage/watch-folder.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
@@ -49,7 +49,7 @@ export interface RunReplayOptions {
  */
 export async function runReplay({ server: options, output, watch }: RunReplayOptions): Promise<void> {
   // The proxy's log lines only with --record-missing (record-server.js loads the recorder).
-  const recorder = options.recordMissing ? await import('../../server/record-server.js') : undefined;
+  const recorder = options.recordMissing ? await import('../../server/modes/record.js') : undefined;
   const onRequest = requestLogger(output ?? { log: 'text', quiet: false, verbose: false });
   const replay = await startReplayServer({
     ...options,

@@ -1,8 +1,8 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { existsSync } from 'node:fs';
 import { SHIPPED_SCENARIOS_DIR } from '../../storage/scenario-files.js';
-import { startServeServer, type Engine } from '../../server/serve-server.js';
-import { startServers, type StartedServers } from '../../server/start-servers.js';
+import { startServeServer, type Engine } from '../../server/modes/serve.js';
+import { startServers, type StartedServers } from '../../server/listen/start-servers.js';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { deviceOptions, type DeviceArgs } from '../device-options.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
@@ -86,7 +86,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       const { running, context } = await startServeServer({
         // Loaded with the HTTP host, on the first request that is not the device-facing surface.
         before: async (live) => {
-          const [{ analyticsRoutes }, { AnalyticsStore }] = [await import('../../server/analytics-routes.js'), await import('../../analytics/index.js')];
+          const [{ analyticsRoutes }, { AnalyticsStore }] = [await import('../../server/admin/analytics-routes.js'), await import('../../analytics/index.js')];
           return [analyticsRoutes(new AnalyticsStore(), (args.analyticsPath as string[] | undefined) ?? [], { adminToken: () => live.adminToken })];
         },
         engine: args.engine as Engine,

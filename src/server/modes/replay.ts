@@ -1,19 +1,19 @@
 import type { RequestHandler } from 'express';
-import { PREFIX, RecordingError } from '../errors.js';
-import type { NormalisationPolicy } from '../normalise/index.js';
-import type { createRecordingProxy, ProxyLogEntry } from '../record/index.js';
-import type { NearMissReport } from '../replay/near-miss.js';
-import { Replayer, type MatchMode } from '../replay/replayer.js';
-import { compiledShippedCatalog } from '../scenarios/shipped-catalog.js';
-import { loadCheckedRecordingIndex } from '../storage/load-recordings.js';
-import { claimRecordingDir } from '../storage/claim-recording-dir.js';
-import { RecordingWriter } from '../storage/recording-writer.js';
-import { RECORD_MISSING_MARKS, createRoutes, headerValue, scenarioFallback, type RouteRequest } from '../routes/index.js';
-import { createServerContext, type ServerContext, type ServerContextOptions } from './context.js';
-import { deviceListener } from './device-host.js';
-import { listen, type RunningServer } from './listen.js';
-import type { RequestLogEntry } from './request-log.js';
-import type { Engine } from './serve-server.js';
+import { PREFIX, RecordingError } from '../../errors.js';
+import type { NormalisationPolicy } from '../../normalise/index.js';
+import type { createRecordingProxy, ProxyLogEntry } from '../../record/index.js';
+import type { NearMissReport } from '../../replay/near-miss.js';
+import { Replayer, type MatchMode } from '../../replay/replayer.js';
+import { compiledShippedCatalog } from '../../scenarios/shipped-catalog.js';
+import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
+import { claimRecordingDir } from '../../storage/claim-recording-dir.js';
+import { RecordingWriter } from '../../storage/recording-writer.js';
+import { RECORD_MISSING_MARKS, createRoutes, headerValue, scenarioFallback, type RouteRequest } from '../../routes/index.js';
+import { createServerContext, type ServerContext, type ServerContextOptions } from '../context.js';
+import { deviceListener } from '../host/device-host.js';
+import { listen, type RunningServer } from '../listen/listen.js';
+import type { RequestLogEntry } from '../host/request-log.js';
+import type { Engine } from './serve.js';
 
 /**
  * Options of {@link startReplayServer}: the live state's own (`--fault`, `--strict-requests`,
@@ -76,7 +76,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   // answered from a scenario: the catalog compiled at build time is all the admin API lists, and no
   // scenario file is read (or compared with the shipped ones) at start.
   const latency = options.latency ?? 'none';
-  const catalog = options.fallbackScenario || options.scenariosDir ? await (await import('../storage/serve-catalog.js')).loadServeCatalog(options.scenariosDir) : compiledShippedCatalog();
+  const catalog = options.fallbackScenario || options.scenariosDir ? await (await import('../../storage/serve-catalog.js')).loadServeCatalog(options.scenariosDir) : compiledShippedCatalog();
   const context = createServerContext({
     mode: 'replay',
     catalog,
@@ -106,7 +106,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     release = await claimRecordingDir(options.dir);
     writer = new RecordingWriter(options.dir);
     // The proxy (and node:zlib) only with --record-missing: a plain replay starts without them.
-    const [{ createRecordingProxy }, { foreignRequest, ownHostNames }] = [await import('../record/index.js'), await import('./host-guard.js')];
+    const [{ createRecordingProxy }, { foreignRequest, ownHostNames }] = [await import('../../record/index.js'), await import('../admin/host-guard.js')];
     const own = ownHostNames(options.allowHosts);
     refuse = (request) => foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own);
     proxy = createRecordingProxy({
@@ -129,14 +129,14 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   // The Express host (admin API, dashboard; with --engine msw the replay handlers) is loaded here, not with the command line.
   let device: RequestHandler | undefined;
   if (engine === 'msw') {
-    const { mswEngine } = await import('./msw-engine.js');
-    const { createScenarioHandlers } = await import('../msw/handlers.js');
-    const { createReplayHandlers } = await import('../msw/replay-handlers.js');
+    const { mswEngine } = await import('../host/msw-engine.js');
+    const { createScenarioHandlers } = await import('../../msw/handlers.js');
+    const { createReplayHandlers } = await import('../../msw/replay-handlers.js');
     const fallback = options.fallbackScenario ? createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }) : undefined;
     device = mswEngine(createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}), clock: context.responder.clock }));
   }
   // With the routes, the Express host (admin API, dashboard) loads on the first request that needs it, not before listening.
-  const makeApp = async () => (await import('./app.js')).createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware(RECORD_MISSING_MARKS) as unknown as RequestHandler] } : {}) });
+  const makeApp = async () => (await import('../admin/app.js')).createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware(RECORD_MISSING_MARKS) as unknown as RequestHandler] } : {}) });
   const app = device ? await makeApp() : undefined;
   const routes = createRoutes({
     replay: { ...replay, ...(options.fallbackScenario ? { fallback: scenarioFallback(scenarios) } : {}) },

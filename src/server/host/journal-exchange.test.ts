@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../findings/index.js';
-import { Journal, journalView, type JournalView } from '../journal/index.js';
-import { DEFAULT_POLICY, decodeComponent } from '../normalise/index.js';
-import type { ServerContext } from './context.js';
+import type { Finding } from '../../findings/index.js';
+import { Journal, journalView, type JournalView } from '../../journal/index.js';
+import { DEFAULT_POLICY, decodeComponent } from '../../normalise/index.js';
+import type { ServerContext } from '../context.js';
 import { journalExchange, type SentAnswer } from './journal-exchange.js';
 
 const FINDINGS: readonly Finding[] = Object.freeze([{ parameter: '_ts', rule: 'ts-skew', message: '_ts is far' }]);

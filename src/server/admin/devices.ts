@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../journal/index.js';
+import type { JournalEntry } from '../../journal/index.js';
 
 /** The device of requests that carry no `_sdevid` (the same name `verify` uses). */
 export const NO_DEVICE = '(no _sdevid)';

@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { shippedCatalog } from '../scenarios/shipped.js';
-import { createServerContext, type ServerContext } from './context.js';
+import { shippedCatalog } from '../../scenarios/shipped.js';
+import { createServerContext, type ServerContext } from '../context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import { MAX_EVENT_STREAMS } from './event-stream.js';
 

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { AnalyticsStore, MAX_ANALYTICS_RECORD_BYTES, checkAnalyticsRecord } from '../analytics/index.js';
+import { AnalyticsStore, MAX_ANALYTICS_RECORD_BYTES, checkAnalyticsRecord } from '../../analytics/index.js';
 import { foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
 
 /** Where the sink listens by default, and where its records are listed. */

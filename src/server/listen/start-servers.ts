@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import { MockvideoError } from '../errors.js';
+import { MockvideoError } from '../../errors.js';
 import { ANDROID_EMULATOR_HOST, deviceUrls, formatDeviceUrls, isWildcardHost, lanAddresses, type DeviceUrl } from './addresses.js';
 import { listen } from './listen.js';
 import type { TlsMaterial } from './tls-certificate.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MockvideoError } from '../errors.js';
+import { MockvideoError } from '../../errors.js';
 import { SERVER_LIMITS, listen, listenFailure } from './listen.js';
 
 describe('listen', () => {

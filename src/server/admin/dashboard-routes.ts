@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import express, { type Response } from 'express';
-import { DEFAULT_QUIET_GAP_SECONDS, startUpVerdicts } from '../verify/index.js';
-import type { ServerContext } from './context.js';
+import { DEFAULT_QUIET_GAP_SECONDS, startUpVerdicts } from '../../verify/index.js';
+import type { ServerContext } from '../context.js';
 import { DeviceNames, deviceSummaries } from './devices.js';
 import { EventHub } from './event-stream.js';
 
@@ -20,7 +20,7 @@ const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-sr
  * repository's `dist/dashboard/` when this module runs from `src/` (tests through tsx).
  */
 function dashboardFolder(): URL | undefined {
-  const candidates = [new URL('../dashboard/', import.meta.url), new URL('../../dist/dashboard/', import.meta.url)];
+  const candidates = [new URL('../../dashboard', import.meta.url), new URL('../../../dist/dashboard', import.meta.url)];
   return candidates.find((folder) => existsSync(new URL('app.js', folder)) && existsSync(new URL('index.html', folder)));
 }
 

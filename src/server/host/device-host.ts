@@ -1,9 +1,9 @@
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { queryFindings, type Finding } from '../findings/index.js';
-import { DEVICE_ANSWER_HEADERS, FINDINGS_HEADER, bodyBytes, bodyText, hasBody, isDeviceRoute, ourFault, precheck, routeOf, type Answer, type Plan, type Route, type RouteRequest, type Routes } from '../routes/index.js';
-import { journalViewOf } from '../journal/journal-view.js';
-import type { ServerContext } from './context.js';
+import { queryFindings, type Finding } from '../../findings/index.js';
+import { DEVICE_ANSWER_HEADERS, FINDINGS_HEADER, bodyBytes, bodyText, hasBody, isDeviceRoute, ourFault, precheck, routeOf, type Answer, type Plan, type Route, type RouteRequest, type Routes } from '../../routes/index.js';
+import { journalViewOf } from '../../journal/journal-view.js';
+import type { ServerContext } from '../context.js';
 import { captureBody, journalExchange, type OperationTarget, type SentAnswer } from './journal-exchange.js';
 import { logEntry, type RequestLogEntry } from './request-log.js';
 

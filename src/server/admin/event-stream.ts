@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { ServerContext } from './context.js';
+import type { ServerContext } from '../context.js';
 import type { DeviceNames } from './devices.js';
 
 /** The most event streams open at once; one more is answered 429 (docs/security.md, "Bounds"). */

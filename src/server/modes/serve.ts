@@ -1,10 +1,10 @@
 import type { RequestListener } from 'node:http';
 import type express from 'express';
-import { createRoutes, type FuzzAnswers } from '../routes/index.js';
-import { createServerContext, replaceCatalog, type ServerContext, type ServerContextOptions } from './context.js';
-import { deviceListener } from './device-host.js';
-import { listen, type RunningServer } from './listen.js';
-import type { RequestLogEntry } from './request-log.js';
+import { createRoutes, type FuzzAnswers } from '../../routes/index.js';
+import { createServerContext, replaceCatalog, type ServerContext, type ServerContextOptions } from '../context.js';
+import { deviceListener } from '../host/device-host.js';
+import { listen, type RunningServer } from '../listen/listen.js';
+import type { RequestLogEntry } from '../host/request-log.js';
 
 /** Which engine answers the device-facing surface: the routes through the Node host (default), or the generated MSW handlers through msw's `getResponse` in Express (slower, same answers). */
 export type Engine = 'routes' | 'msw';
@@ -37,7 +37,7 @@ export interface RunningServe {
 
 /** Watches `watch.dir` and puts each good reload live in `context` (the watcher's modules are loaded only then). */
 async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServerOptions['watch']>) {
-  const { watchScenarios } = await import('../storage/watch-scenarios.js');
+  const { watchScenarios } = await import('../../storage/watch-scenarios.js');
   return watchScenarios({
     dir: watch.dir,
     onReload: (outcome) => {
@@ -67,8 +67,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
   const scenarios = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
   const strictRequests = () => context.strictRequests;
   const expressHost = async () => {
-    const device = engine === 'msw' ? (await import('./msw-engine.js')).mswEngine((fuzz ? (await import('../msw/adapter.js')).routeHandlers({ scenarios, strictRequests, fuzz }) : (await import('../msw/handlers.js')).createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }))) : undefined;
-    const { createApp } = await import('./app.js');
+    const device = engine === 'msw' ? (await import('../host/msw-engine.js')).mswEngine((fuzz ? (await import('../../msw/adapter.js')).routeHandlers({ scenarios, strictRequests, fuzz }) : (await import('../../msw/handlers.js')).createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }))) : undefined;
+    const { createApp } = await import('../admin/app.js');
     return createApp({ context, ...(device ? { device } : {}), ...(before ? { before: await before(context) } : {}) });
   };
   const ready = engine === 'msw' ? await expressHost() : undefined;

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { homedir, networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { MockvideoError } from '../errors.js';
+import { MockvideoError } from '../../errors.js';
 
 /** A certificate and key to serve TLS with, and where they are on disk. */
 export interface TlsMaterial {

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { routeOf, type Answer, type Plan } from '../routes/index.js';
-import type { ServerContext } from './context.js';
+import { routeOf, type Answer, type Plan } from '../../routes/index.js';
+import type { ServerContext } from '../context.js';
 import { deviceListener } from './device-host.js';
 
 let server: Server | undefined;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
-import { MockvideoError } from '../errors.js';
+import { MockvideoError } from '../../errors.js';
 
 /** A running HTTP server: its URL and a clean stop. */
 export interface RunningServer {

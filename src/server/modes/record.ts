@@ -1,16 +1,16 @@
-import type { OperationName } from '../contract/index.js';
-import { PREFIX } from '../errors.js';
-import type { NormalisationPolicy } from '../normalise/index.js';
-import { createRecordingProxy, type ProxyLogEntry } from '../record/index.js';
-import { claimRecordingDir } from '../storage/claim-recording-dir.js';
-import { RecordingWriter } from '../storage/recording-writer.js';
-import { missingFolders, removeEmptyFolders } from '../storage/created-folders.js';
-import { loadServeCatalog } from '../storage/serve-catalog.js';
-import { createRoutes, headerValue } from '../routes/index.js';
-import { createServerContext, type ServerContext } from './context.js';
-import { deviceListener } from './device-host.js';
-import { foreignRequest, ownHostNames } from './host-guard.js';
-import { listen, type RunningServer } from './listen.js';
+import type { OperationName } from '../../contract/index.js';
+import { PREFIX } from '../../errors.js';
+import type { NormalisationPolicy } from '../../normalise/index.js';
+import { createRecordingProxy, type ProxyLogEntry } from '../../record/index.js';
+import { claimRecordingDir } from '../../storage/claim-recording-dir.js';
+import { RecordingWriter } from '../../storage/recording-writer.js';
+import { missingFolders, removeEmptyFolders } from '../../storage/created-folders.js';
+import { loadServeCatalog } from '../../storage/serve-catalog.js';
+import { createRoutes, headerValue } from '../../routes/index.js';
+import { createServerContext, type ServerContext } from '../context.js';
+import { deviceListener } from '../host/device-host.js';
+import { foreignRequest, ownHostNames } from '../admin/host-guard.js';
+import { listen, type RunningServer } from '../listen/listen.js';
 
 /** Options of {@link startRecorder}. */
 export interface RecorderOptions {
@@ -86,7 +86,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   const listener = deviceListener({
     context,
     routes: createRoutes({ record: true, strictRequests: () => context.strictRequests, refuse: (request) => foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own) }),
-    host: async () => (await import('./app.js')).createApp({ context }),
+    host: async () => (await import('../admin/app.js')).createApp({ context }),
     pass: (req, res, plan) => proxy.forward(req, res, plan),
   });
   let running: RunningServer;

@@ -1,5 +1,5 @@
-import { MATCH_HEADER } from '../replay/headers.js';
-import { ANSWERED_BY_HEADER, FAULT_HEADER, FINDINGS_HEADER } from '../routes/index.js';
+import { MATCH_HEADER } from '../../replay/headers.js';
+import { ANSWERED_BY_HEADER, FAULT_HEADER, FINDINGS_HEADER } from '../../routes/index.js';
 
 /** One served request, as the log line reports it. `durationMs` is in milliseconds. */
 export interface RequestLogEntry {

@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from './app.js';
+import { createApp } from '../admin/app.js';
 import { mswEngine } from './msw-engine.js';
 
 /** What a client sees of one request: status, headers, body; `reset` when the connection closed without an answer. */

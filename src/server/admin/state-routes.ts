@@ -1,7 +1,7 @@
 import express from 'express';
-import { parseClockSetting } from '../clock/clock.js';
-import { MockvideoError } from '../errors.js';
-import type { ServerContext } from './context.js';
+import { parseClockSetting } from '../../clock/clock.js';
+import { MockvideoError } from '../../errors.js';
+import type { ServerContext } from '../context.js';
 
 /** The client named by an admin call's `?_sdevid=`, `?_anoyid=` or `?client=` (as `clientOf` names it), or `undefined` for all. */
 function clientParam(search: URLSearchParams): string | undefined {

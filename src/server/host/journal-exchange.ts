@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { OperationName } from '../contract/core.js';
-import type { Finding } from '../findings/index.js';
-import type { DeferredExchange, NewExchange } from '../journal/journal.js';
-import { journalView, keptBody, type JournalView } from '../journal/journal-view.js';
-import { decodeComponent, type NormalisationPolicy } from '../normalise/index.js';
-import { MATCH_HEADER, RECORDING_HEADER } from '../replay/headers.js';
-import { ANSWERED_BY_HEADER, FAULT_HEADER, FUZZ_HEADER } from '../routes/index.js';
-import { STEP_HEADER } from '../state/client-state.js';
-import type { ServerContext } from './context.js';
+import type { OperationName } from '../../contract/core.js';
+import type { Finding } from '../../findings/index.js';
+import type { DeferredExchange, NewExchange } from '../../journal/journal.js';
+import { journalView, keptBody, type JournalView } from '../../journal/journal-view.js';
+import { decodeComponent, type NormalisationPolicy } from '../../normalise/index.js';
+import { MATCH_HEADER, RECORDING_HEADER } from '../../replay/headers.js';
+import { ANSWERED_BY_HEADER, FAULT_HEADER, FUZZ_HEADER } from '../../routes/index.js';
+import { STEP_HEADER } from '../../state/client-state.js';
+import type { ServerContext } from '../context.js';
 
 function headerRecord(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};

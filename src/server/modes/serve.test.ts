@@ -1,9 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { shippedCatalog } from '../scenarios/index.js';
-import { listen } from './listen.js';
-import { startServeServer } from './serve-server.js';
+import { shippedCatalog } from '../../scenarios/index.js';
+import { listen } from '../listen/listen.js';
+import { startServeServer } from './serve.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

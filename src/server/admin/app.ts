@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { API_PREFIX, OPERATION_NAMES } from '../contract/core.js';
+import { API_PREFIX, OPERATION_NAMES } from '../../contract/core.js';
 import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
-import type { ServerContext } from './context.js';
-import { answerFailure } from './device-host.js';
+import type { ServerContext } from '../context.js';
+import { answerFailure } from '../host/device-host.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
