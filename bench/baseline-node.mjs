@@ -7,7 +7,14 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 
 const [file, port = '0'] = process.argv.slice(2);
-const bodies = file ? JSON.parse(readFileSync(file, 'utf8')) : { '/api/g1/meta/setting': { contentType: 'application/json; charset=utf-8', body: '{"data":{},"msg":"OK","result":1}' } };
+const bodies = file
+  ? JSON.parse(readFileSync(file, 'utf8'))
+  : {
+      '/api/g1/meta/setting': {
+        contentType: 'application/json; charset=utf-8',
+        body: '{"data":{},"msg":"OK","result":1}',
+      },
+    };
 
 /** Path → [status, raw header list, body bytes], all computed before the first request. */
 const answers = new Map();

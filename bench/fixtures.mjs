@@ -9,12 +9,33 @@ import { keyHash, operationFolder } from '../dist/storage/recording-names.js';
 
 /** The 27 common parameters as the client sends them (test/support/client.ts, made-up values). */
 export const CLIENT_COMMON_QUERY = [
-  ['_sdevid', 'abf1bbe2790152de93df075ce357a7f93bdc91ea49ca73715589e2c09e9bc923'], ['_oemui', 'V140'], ['_oemuiver', 'V14.0.3.0.TMPINXM'],
-  ['_andver', '33'], ['_model', 'Redmi%20Note%2012%20Pro%2B'], ['_device', 'ruby'], ['_locale', 'en_IN'], ['_region', 'IN'],
-  ['_appver', '2024062790'], ['_isoemui', '1'], ['_anoyid', '629938e3-cb8c-4288-91f5-7599a61977fe'], ['_st', 'PLACEHOLDER-SERVICE-TOKEN'],
-  ['_language', 'English'], ['ref', 'com.example.videoplayer'], ['_res', 'hd1080'], ['_nonce', '1210681715'], ['_ts', String(Math.floor(Date.now() / 1000))],
-  ['_ver', '2024062790(stable)'], ['_devtype', '1'], ['_cam', '568d4db3db166c8b0fce12c0a464a925'], ['_diordna', 'a71a1f3bcbfef47a5077f02af7087643'],
-  ['_version', 'stable'], ['_plyver', '20240611'], ['_nettype', '4'], ['_uspace', '0'], ['_eset', ''], ['_app_coop_md5', '66cd5a8a6dd3c94a57c6988ca8960278'],
+  ['_sdevid', 'abf1bbe2790152de93df075ce357a7f93bdc91ea49ca73715589e2c09e9bc923'],
+  ['_oemui', 'V140'],
+  ['_oemuiver', 'V14.0.3.0.TMPINXM'],
+  ['_andver', '33'],
+  ['_model', 'Redmi%20Note%2012%20Pro%2B'],
+  ['_device', 'ruby'],
+  ['_locale', 'en_IN'],
+  ['_region', 'IN'],
+  ['_appver', '2024062790'],
+  ['_isoemui', '1'],
+  ['_anoyid', '629938e3-cb8c-4288-91f5-7599a61977fe'],
+  ['_st', 'PLACEHOLDER-SERVICE-TOKEN'],
+  ['_language', 'English'],
+  ['ref', 'com.example.videoplayer'],
+  ['_res', 'hd1080'],
+  ['_nonce', '1210681715'],
+  ['_ts', String(Math.floor(Date.now() / 1000))],
+  ['_ver', '2024062790(stable)'],
+  ['_devtype', '1'],
+  ['_cam', '568d4db3db166c8b0fce12c0a464a925'],
+  ['_diordna', 'a71a1f3bcbfef47a5077f02af7087643'],
+  ['_version', 'stable'],
+  ['_plyver', '20240611'],
+  ['_nettype', '4'],
+  ['_uspace', '0'],
+  ['_eset', ''],
+  ['_app_coop_md5', '66cd5a8a6dd3c94a57c6988ca8960278'],
 ];
 
 /** The query pairs of one operation as the client sends them; `uspace` replaces `_uspace` (recordings differ by it). */
@@ -30,7 +51,9 @@ export function clientPairs(operation, uspace = '0') {
 
 /** Path and query of one operation as the client sends it. */
 export function clientPath(operation, uspace = '0', prefix = '') {
-  return `${prefix}${OPERATIONS[operation].path}?${clientPairs(operation, uspace).map(([k, v]) => `${k}=${v}`).join('&')}`;
+  return `${prefix}${OPERATIONS[operation].path}?${clientPairs(operation, uspace)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&')}`;
 }
 
 export { DEFAULT_POLICY, OPERATION_NAMES };
@@ -53,13 +76,24 @@ export function writeRecordings(count, bodies) {
     const operation = OPERATION_NAMES[i % OPERATION_NAMES.length];
     const pairs = clientPairs(operation, String(i));
     const key = matchKey('GET', operation, pairs, DEFAULT_POLICY);
-    const query = pairs.map(([k, v]) => [k, DEFAULT_POLICY.secret.includes(k) ? SERVICE_TOKEN_PLACEHOLDER : DEFAULT_POLICY.identity.includes(k) ? REDACTED : v]);
+    const query = pairs.map(([k, v]) => [
+      k,
+      DEFAULT_POLICY.secret.includes(k)
+        ? SERVICE_TOKEN_PLACEHOLDER
+        : DEFAULT_POLICY.identity.includes(k)
+          ? REDACTED
+          : v,
+    ]);
     const recording = {
       operation,
       matchKey: key,
       recordedAt,
       request: { method: 'GET', path: OPERATIONS[operation].path, query, headers: { 'user-agent': 'okhttp/4.12.0' } },
-      response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: bodies[operation] },
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: bodies[operation],
+      },
     };
     writeFileSync(join(dir, operationFolder(operation), `${keyHash(key)}-000.json`), formatRecording(recording));
   }

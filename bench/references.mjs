@@ -19,9 +19,15 @@ export function installTalkback(prefix) {
   const manifest = join(dir, 'node_modules', 'talkback', 'package.json');
   if (!existsSync(manifest)) {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const result = spawnSync(npm, ['install', '--prefix', dir, TALKBACK_SPEC, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, encoding: 'utf8' });
+    const result = spawnSync(
+      npm,
+      ['install', '--prefix', dir, TALKBACK_SPEC, '--no-audit', '--no-fund', '--loglevel=error'],
+      { cwd: dir, encoding: 'utf8' },
+    );
     if (result.status !== 0 || !existsSync(manifest)) {
-      throw new Error(`npm install ${TALKBACK_SPEC} into ${dir} failed (exit ${result.status}); install it yourself and pass BENCH_TALKBACK_PREFIX=<folder>:\n${`${result.stdout}${result.stderr}`.slice(-2000)}`);
+      throw new Error(
+        `npm install ${TALKBACK_SPEC} into ${dir} failed (exit ${result.status}); install it yourself and pass BENCH_TALKBACK_PREFIX=<folder>:\n${`${result.stdout}${result.stderr}`.slice(-2000)}`,
+      );
     }
   }
   return { prefix: dir, version: JSON.parse(readFileSync(manifest, 'utf8')).version, made: !prefix };

@@ -59,7 +59,14 @@ function get(url, useAgent = agent) {
       .get(url, { agent: useAgent }, (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - t0 }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+            ms: performance.now() - t0,
+          }),
+        );
       })
       .on('error', reject);
   });
@@ -102,7 +109,14 @@ async function main() {
   process.on('SIGTERM', () => process.exit(143));
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, pinned: CAN_PIN, loadAverageAtStart: loadavg()[0] },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      pinned: CAN_PIN,
+      loadAverageAtStart: loadavg()[0],
+    },
     settings: SETTINGS,
     quick: QUICK,
     load: {},
@@ -134,7 +148,11 @@ async function main() {
  */
 async function setUp(fixtures, results, temps) {
   const { installTalkback } = await import('./references.mjs');
-  log(process.env.BENCH_TALKBACK_PREFIX ? `talkback from ${process.env.BENCH_TALKBACK_PREFIX}` : 'installing talkback into a temporary folder');
+  log(
+    process.env.BENCH_TALKBACK_PREFIX
+      ? `talkback from ${process.env.BENCH_TALKBACK_PREFIX}`
+      : 'installing talkback into a temporary folder',
+  );
   const install = installTalkback(process.env.BENCH_TALKBACK_PREFIX);
   if (install.made) temps.push(install.prefix);
   results.references = { talkback: install.version, node: process.version };
@@ -151,9 +169,12 @@ async function setUp(fixtures, results, temps) {
   temps.push(bodiesFile);
   writeFileSync(bodiesFile, JSON.stringify(bodies));
   const upstream = await startServer('node-http', [NODE_BASELINE, bodiesFile]);
-  const withVolatile = (path, i) => path.replace(/_nonce=[^&]*/, `_nonce=${1000 + i}`).replace(/_ts=\d+/, `_ts=${Math.floor(Date.now() / 1000) - i}`);
+  const withVolatile = (path, i) =>
+    path.replace(/_nonce=[^&]*/, `_nonce=${1000 + i}`).replace(/_ts=\d+/, `_ts=${Math.floor(Date.now() / 1000) - i}`);
   const six = fixtures.OPERATION_NAMES.map((op) => fixtures.clientPath(op));
-  const tenRecorded = Array.from({ length: 10 }, (_, i) => fixtures.clientPath(fixtures.OPERATION_NAMES[i % 6], String(i)));
+  const tenRecorded = Array.from({ length: 10 }, (_, i) =>
+    fixtures.clientPath(fixtures.OPERATION_NAMES[i % 6], String(i)),
+  );
   // Replayed with other `_nonce`/`_ts` values than recorded: 20 requests over the 10 recordings.
   const ten = Array.from({ length: 20 }, (_, i) => withVolatile(tenRecorded[i % 10], i + 7));
   const bodyText = Object.fromEntries(fixtures.OPERATION_NAMES.map((op) => [op, bodies[`/api/g1/${op}`].body]));
@@ -169,9 +190,18 @@ async function startServers(fixtures, results, temps, talkbackPrefix, upstream, 
   const volatile = fixtures.DEFAULT_POLICY.volatile.join(',');
   const tapes = fixtures.tempDir('mockvideo-bench-tapes-');
   temps.push(tapes);
-  const recorder = await startServer('talkback-record', [TALKBACK, talkbackPrefix, tapes, upstream.url, 'record', volatile]);
+  const recorder = await startServer('talkback-record', [
+    TALKBACK,
+    talkbackPrefix,
+    tapes,
+    upstream.url,
+    'record',
+    volatile,
+  ]);
   const recordAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  for (const path of paths.tenRecorded) if ((await get(`${recorder.url}${path}`, recordAgent)).status !== 200) throw new Error(`talkback did not record ${path}`);
+  for (const path of paths.tenRecorded)
+    if ((await get(`${recorder.url}${path}`, recordAgent)).status !== 200)
+      throw new Error(`talkback did not record ${path}`);
   recordAgent.destroy();
   await recorder.stop();
   const tapeCount = readdirSync(tapes, { recursive: true }).filter((f) => /\.json5?$/.test(String(f))).length;
@@ -197,7 +227,9 @@ async function startServers(fixtures, results, temps, talkbackPrefix, upstream, 
 
 /** Starts `mockvideo replay DIR` and waits for its first 200 to `path`; readiness is spawn → that answer, in seconds. */
 async function startReplay(name, dir, path) {
-  const server = await startServer(name, [BIN, 'replay', dir, '--port', '0', '--no-watch', '--quiet'], { timeoutMs: 120_000 });
+  const server = await startServer(name, [BIN, 'replay', dir, '--port', '0', '--no-watch', '--quiet'], {
+    timeoutMs: 120_000,
+  });
   for (;;) {
     const answer = await get(`${server.url}${path}`).catch(() => null);
     if (answer?.status === 200) break;
@@ -207,11 +239,18 @@ async function startReplay(name, dir, path) {
 
 /** Step 3: every server answers every path of its case with 200 (replay: an exact match). */
 async function checkAnswers(servers, paths) {
-  for (const [server, list] of [[servers.serve, paths.six], [servers.serveFuzz, paths.six], [servers.talkback, paths.ten], [servers.replay10, paths.ten], [servers.replayMedium, paths.ten]]) {
+  for (const [server, list] of [
+    [servers.serve, paths.six],
+    [servers.serveFuzz, paths.six],
+    [servers.talkback, paths.ten],
+    [servers.replay10, paths.ten],
+    [servers.replayMedium, paths.ten],
+  ]) {
     for (const path of list) {
       const answer = await get(`${server.url}${path}`);
       if (answer.status !== 200) throw new Error(`${server.name} answered ${answer.status} to ${path}`);
-      if (server.name.startsWith('replay') && answer.headers['x-mockvideo-match'] !== 'exact') throw new Error(`${server.name} matched ${answer.headers['x-mockvideo-match']} for ${path}`);
+      if (server.name.startsWith('replay') && answer.headers['x-mockvideo-match'] !== 'exact')
+        throw new Error(`${server.name} matched ${answer.headers['x-mockvideo-match']} for ${path}`);
     }
   }
 }
@@ -223,15 +262,43 @@ async function checkAnswers(servers, paths) {
 async function measureLoad(autocannon, results, servers, paths) {
   const cases = [
     { name: 'node', what: 'bare node:http, precomputed bytes (the limit)', server: servers.node, paths: paths.six },
-    { name: 'serve', what: 'mockvideo serve, default scenario, six operations', server: servers.serve, paths: paths.six },
-    { name: 'serve-fuzz', what: 'mockvideo serve --fuzz 42: a generated answer per request (issue 33)', server: servers.serveFuzz, paths: paths.six },
-    { name: 'talkback-10', what: `talkback ${results.references.talkback}, 10 tapes, _nonce/_ts ignored`, server: servers.talkback, paths: paths.ten },
+    {
+      name: 'serve',
+      what: 'mockvideo serve, default scenario, six operations',
+      server: servers.serve,
+      paths: paths.six,
+    },
+    {
+      name: 'serve-fuzz',
+      what: 'mockvideo serve --fuzz 42: a generated answer per request (issue 33)',
+      server: servers.serveFuzz,
+      paths: paths.six,
+    },
+    {
+      name: 'talkback-10',
+      what: `talkback ${results.references.talkback}, 10 tapes, _nonce/_ts ignored`,
+      server: servers.talkback,
+      paths: paths.ten,
+    },
     { name: 'replay-10', what: 'mockvideo replay, 10 recordings', server: servers.replay10, paths: paths.ten },
-    { name: `replay-${SETTINGS.medium}`, what: `mockvideo replay, ${SETTINGS.medium} recordings (the same 10 requested)`, server: servers.replayMedium, paths: paths.ten },
+    {
+      name: `replay-${SETTINGS.medium}`,
+      what: `mockvideo replay, ${SETTINGS.medium} recordings (the same 10 requested)`,
+      server: servers.replayMedium,
+      paths: paths.ten,
+    },
   ];
   const run = (c, seconds) =>
     new Promise((resolve, reject) => {
-      autocannon({ url: c.server.url, connections: SETTINGS.connections, duration: seconds, requests: c.paths.map((path) => ({ method: 'GET', path })) }, (error, r) => (error ? reject(error) : resolve(r)));
+      autocannon(
+        {
+          url: c.server.url,
+          connections: SETTINGS.connections,
+          duration: seconds,
+          requests: c.paths.map((path) => ({ method: 'GET', path })),
+        },
+        (error, r) => (error ? reject(error) : resolve(r)),
+      );
     });
   for (const c of cases) await run(c, QUICK ? 0.5 : 1);
   const rounds = Object.fromEntries(cases.map((c) => [c.name, []]));
@@ -242,9 +309,18 @@ async function measureLoad(autocannon, results, servers, paths) {
       const r = await run(c, SETTINGS.seconds);
       const loader = process.cpuUsage(loader0);
       const total = r.requests.total || NaN;
-      const figures = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, serverCpuUs: ((cpuMs(c.server.child.pid) - server0) * 1000) / total, loaderCpuUs: (loader.user + loader.system) / total, failed: r.non2xx + r.errors + r.timeouts };
+      const figures = {
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        serverCpuUs: ((cpuMs(c.server.child.pid) - server0) * 1000) / total,
+        loaderCpuUs: (loader.user + loader.system) / total,
+        failed: r.non2xx + r.errors + r.timeouts,
+      };
       rounds[c.name].push(figures);
-      log(`round ${round + 1}/${SETTINGS.runs} ${c.name.padEnd(14)} ${Math.round(figures.rps)} req/s  p99 ${figures.p99} ms  server ${figures.serverCpuUs.toFixed(0)} µs, loader ${figures.loaderCpuUs.toFixed(0)} µs CPU/request${figures.failed ? `  failed ${figures.failed}` : ''}`);
+      log(
+        `round ${round + 1}/${SETTINGS.runs} ${c.name.padEnd(14)} ${Math.round(figures.rps)} req/s  p99 ${figures.p99} ms  server ${figures.serverCpuUs.toFixed(0)} µs, loader ${figures.loaderCpuUs.toFixed(0)} µs CPU/request${figures.failed ? `  failed ${figures.failed}` : ''}`,
+      );
     }
   }
   for (const c of cases) {
@@ -287,8 +363,19 @@ async function measureLarge(fixtures, results, temps, paths) {
     misses.push(answer.ms);
     if (answer.status === 200 && answer.headers['x-mockvideo-match'] === 'nearest') nearest++;
   }
-  results.large = { recordings: SETTINGS.large, readySeconds, exact, asked: spread.length, nearest, misses: misses.length, nearestMissMs: Math.round(median(misses) * 10) / 10, rssMb: rssMb(server.child.pid) };
-  log(`replay of ${SETTINGS.large}: ready ${readySeconds.toFixed(2)} s, ${exact}/${spread.length} exact, nearest miss ${results.large.nearestMissMs} ms, RSS ${results.large.rssMb} MB`);
+  results.large = {
+    recordings: SETTINGS.large,
+    readySeconds,
+    exact,
+    asked: spread.length,
+    nearest,
+    misses: misses.length,
+    nearestMissMs: Math.round(median(misses) * 10) / 10,
+    rssMb: rssMb(server.child.pid),
+  };
+  log(
+    `replay of ${SETTINGS.large}: ready ${readySeconds.toFixed(2)} s, ${exact}/${spread.length} exact, nearest miss ${results.large.nearestMissMs} ms, RSS ${results.large.rssMb} MB`,
+  );
   await server.stop();
 }
 
@@ -299,15 +386,44 @@ function judgeTargets(results) {
   const big = results.large;
   const loaderOf = (...names) => `loader ${names.map((n) => `${L[n].loaderCpuUs}`).join('/')} µs CPU/request`;
   const target = (name, met, detail) => results.targets.push({ name, met, detail });
-  target('serve ≥ 1.5× talkback', L.serve.rps >= 1.5 * L['talkback-10'].rps, `${ratio(L.serve.rps, L['talkback-10'].rps)}× (${L.serve.rps} vs ${L['talkback-10'].rps} req/s; ${loaderOf('serve', 'talkback-10')})`);
-  target('replay of 10 ≥ 1.5× talkback', L['replay-10'].rps >= 1.5 * L['talkback-10'].rps, `${ratio(L['replay-10'].rps, L['talkback-10'].rps)}× (${L['replay-10'].rps} vs ${L['talkback-10'].rps} req/s; ${loaderOf('replay-10', 'talkback-10')})`);
-  target(`replay of ${SETTINGS.medium} ready ≤ 1.5 s`, results.mediumReadySeconds <= 1.5, `${results.mediumReadySeconds.toFixed(2)} s (spawn → first answer)`);
-  target(`replay of ${SETTINGS.medium} within 10% of replay of 10`, medium.rps >= 0.9 * L['replay-10'].rps, `${ratio(medium.rps, L['replay-10'].rps)}× (${medium.rps} vs ${L['replay-10'].rps} req/s; ${loaderOf(`replay-${SETTINGS.medium}`, 'replay-10')})`);
+  target(
+    'serve ≥ 1.5× talkback',
+    L.serve.rps >= 1.5 * L['talkback-10'].rps,
+    `${ratio(L.serve.rps, L['talkback-10'].rps)}× (${L.serve.rps} vs ${L['talkback-10'].rps} req/s; ${loaderOf('serve', 'talkback-10')})`,
+  );
+  target(
+    'replay of 10 ≥ 1.5× talkback',
+    L['replay-10'].rps >= 1.5 * L['talkback-10'].rps,
+    `${ratio(L['replay-10'].rps, L['talkback-10'].rps)}× (${L['replay-10'].rps} vs ${L['talkback-10'].rps} req/s; ${loaderOf('replay-10', 'talkback-10')})`,
+  );
+  target(
+    `replay of ${SETTINGS.medium} ready ≤ 1.5 s`,
+    results.mediumReadySeconds <= 1.5,
+    `${results.mediumReadySeconds.toFixed(2)} s (spawn → first answer)`,
+  );
+  target(
+    `replay of ${SETTINGS.medium} within 10% of replay of 10`,
+    medium.rps >= 0.9 * L['replay-10'].rps,
+    `${ratio(medium.rps, L['replay-10'].rps)}× (${medium.rps} vs ${L['replay-10'].rps} req/s; ${loaderOf(`replay-${SETTINGS.medium}`, 'replay-10')})`,
+  );
   target(`replay of ${SETTINGS.large} ready ≤ 6 s`, big.readySeconds <= 6, `${big.readySeconds.toFixed(2)} s`);
-  target(`replay of ${SETTINGS.large} answers correctly`, big.exact === big.asked && big.nearest === big.misses, `${big.exact}/${big.asked} exact, ${big.nearest}/${big.misses} misses answered by the nearest`);
-  target(`replay of ${SETTINGS.large}: nearest miss ≤ 100 ms`, big.nearestMissMs <= 100, `${big.nearestMissMs} ms (median of ${big.misses})`);
-  target('serve --fuzz ≥ 25% of serve (issue 33)', L['serve-fuzz'].rps >= 0.25 * L.serve.rps, `${ratio(L['serve-fuzz'].rps, L.serve.rps)}× (${L['serve-fuzz'].rps} vs ${L.serve.rps} req/s; ${loaderOf('serve-fuzz', 'serve')})`);
-  for (const [name, r] of Object.entries(L)) if (r.failed) results.notes.push(`${name}: ${r.failed} requests failed or were not 2xx.`);
+  target(
+    `replay of ${SETTINGS.large} answers correctly`,
+    big.exact === big.asked && big.nearest === big.misses,
+    `${big.exact}/${big.asked} exact, ${big.nearest}/${big.misses} misses answered by the nearest`,
+  );
+  target(
+    `replay of ${SETTINGS.large}: nearest miss ≤ 100 ms`,
+    big.nearestMissMs <= 100,
+    `${big.nearestMissMs} ms (median of ${big.misses})`,
+  );
+  target(
+    'serve --fuzz ≥ 25% of serve (issue 33)',
+    L['serve-fuzz'].rps >= 0.25 * L.serve.rps,
+    `${ratio(L['serve-fuzz'].rps, L.serve.rps)}× (${L['serve-fuzz'].rps} vs ${L.serve.rps} req/s; ${loaderOf('serve-fuzz', 'serve')})`,
+  );
+  for (const [name, r] of Object.entries(L))
+    if (r.failed) results.notes.push(`${name}: ${r.failed} requests failed or were not 2xx.`);
 }
 
 /** Step 7: bench/results/latest.json (quick.json for a quick run) and the table on stdout. */
@@ -315,11 +431,16 @@ function writeResults(results) {
   results.durationSeconds = Math.round((Date.now() - started) / 1000);
   results.machine.loadAverageAtEnd = loadavg()[0];
   if (QUICK) results.notes.push('A quick run (BENCH_QUICK=1): its figures are not the benchmark.');
-  if (Math.max(results.machine.loadAverageAtStart, results.machine.loadAverageAtEnd) > 1.5) results.notes.push('Other processes loaded the machine during the run (1-minute load average above 1.5): absolute figures are noisy; compare the ratios.');
+  if (Math.max(results.machine.loadAverageAtStart, results.machine.loadAverageAtEnd) > 1.5)
+    results.notes.push(
+      'Other processes loaded the machine during the run (1-minute load average above 1.5): absolute figures are noisy; compare the ratios.',
+    );
   mkdirSync(RESULTS, { recursive: true });
   const file = QUICK ? 'quick.json' : 'latest.json';
   writeFileSync(join(RESULTS, file), `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`\n${formatTable(results)}\n\nWritten to bench/results/${file} (${results.durationSeconds} s).\n`);
+  process.stdout.write(
+    `\n${formatTable(results)}\n\nWritten to bench/results/${file} (${results.durationSeconds} s).\n`,
+  );
 }
 
 function formatTable(results) {
@@ -328,7 +449,18 @@ function formatTable(results) {
   const lines = [
     row(['case', 'req/s', '÷ talkback', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'loader CPU µs/req', 'RSS MB']),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
-    ...Object.entries(L).map(([name, r]) => row([`${name} (${r.what})`, r.rps, `${ratio(r.rps, L['talkback-10'].rps)?.toFixed(2)}×`, r.p50Ms, r.p99Ms, r.serverCpuUs, r.loaderCpuUs, r.rssMb])),
+    ...Object.entries(L).map(([name, r]) =>
+      row([
+        `${name} (${r.what})`,
+        r.rps,
+        `${ratio(r.rps, L['talkback-10'].rps)?.toFixed(2)}×`,
+        r.p50Ms,
+        r.p99Ms,
+        r.serverCpuUs,
+        r.loaderCpuUs,
+        r.rssMb,
+      ]),
+    ),
     '',
     'Targets:',
     ...results.targets.map((t) => `  ${(t.met ? '✓ met' : '✗ NOT MET').padEnd(11)} ${t.name}: ${t.detail}`),
@@ -342,7 +474,11 @@ function formatTable(results) {
 
 // Re-run this script pinned to core 1, so the load never shares a core with the servers.
 if (CAN_PIN && !process.env.BENCH_PINNED) {
-  const child = spawn('taskset', ['-c', '1', process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, BENCH_PINNED: '1' } });
+  const child = spawn(
+    'taskset',
+    ['-c', '1', process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit', env: { ...process.env, BENCH_PINNED: '1' } },
+  );
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

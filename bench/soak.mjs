@@ -41,7 +41,19 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Scenarios whose every answer is a 200, or an error that carries `x-mockvideo-fault` (asked for).
 // Not `connection-reset`, `slow-network`: resets and multi-second delays are planned below instead.
-const SWITCHED = ['default', 'gallery', 'non-gallery', 'plugin-upgrade', 'corrupt-plugin', 'no-recommendations', 'i18n-stress', 'settings-twice', 'empty-ad-config', 'flaky', 'server-error'];
+const SWITCHED = [
+  'default',
+  'gallery',
+  'non-gallery',
+  'plugin-upgrade',
+  'corrupt-plugin',
+  'no-recommendations',
+  'i18n-stress',
+  'settings-twice',
+  'empty-ad-config',
+  'flaky',
+  'server-error',
+];
 const PREFIXED = ['gallery', 'i18n-stress', 'flaky'];
 // Live faults, one every few seconds, in turn: each for the next `times` requests.
 const FAULTS = [
@@ -55,14 +67,31 @@ const FAULTS = [
 
 /** `mockvideo serve` on 127.0.0.1 port 0; resolves once it printed its URL. */
 function startServer() {
-  const child = spawn(process.execPath, [...(HEAP_MB ? [`--max-old-space-size=${HEAP_MB}`] : []), BIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--quiet', '--no-watch'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(HEAP_MB ? [`--max-old-space-size=${HEAP_MB}`] : []),
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--quiet',
+      '--no-watch',
+    ],
+    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`mockvideo serve printed no URL within 30 s.\n${out}${err}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`mockvideo serve printed no URL within 30 s.\n${out}${err}`)),
+      30_000,
+    );
     child.once('exit', () => reject(new Error(`mockvideo serve exited before serving.\n${out}${err}`)));
     child.stdout.on('data', () => {
       const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out.split('\n')[0] ?? '');
@@ -82,7 +111,11 @@ function sample(pid) {
 function percentile(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 }
-const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 async function main() {
   const server = await startServer();
@@ -92,10 +125,29 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
   await sleep(500);
   const baseline = sample(pid);
-  console.log(`soak: ${server.url} (pid ${pid}), ${SECONDS} s at ${RATE} req/s, warm-up ${WARMUP} s, samples every ${SAMPLE} s${HEAP_MB ? `, server heap capped at ${HEAP_MB} MB` : ''}; baseline RSS ${baseline.rssMb.toFixed(1)} MB, ${baseline.fds} fds`);
+  console.log(
+    `soak: ${server.url} (pid ${pid}), ${SECONDS} s at ${RATE} req/s, warm-up ${WARMUP} s, samples every ${SAMPLE} s${HEAP_MB ? `, server heap capped at ${HEAP_MB} MB` : ''}; baseline RSS ${baseline.rssMb.toFixed(1)} MB, ${baseline.fds} fds`,
+  );
 
-  const pool = new Pool(server.url, { connections: CONNECTIONS, pipelining: 1, headersTimeout: 15_000, bodyTimeout: 15_000 });
-  const tally = { sent: 0, ok: 0, asked: {}, unexpected: [], resets: 0, plannedResets: 0, admin: 0, adminFailed: [], switches: 0, faultsPlanned: 0, latencies: [] };
+  const pool = new Pool(server.url, {
+    connections: CONNECTIONS,
+    pipelining: 1,
+    headersTimeout: 15_000,
+    bodyTimeout: 15_000,
+  });
+  const tally = {
+    sent: 0,
+    ok: 0,
+    asked: {},
+    unexpected: [],
+    resets: 0,
+    plannedResets: 0,
+    admin: 0,
+    adminFailed: [],
+    switches: 0,
+    faultsPlanned: 0,
+    latencies: [],
+  };
   const unexpected = (what) => {
     if (tally.unexpected.length < 20) tally.unexpected.push(what);
     else tally.unexpected.push('…');
@@ -113,7 +165,11 @@ async function main() {
     const headers = n % 10 === 3 ? { 'x-mockvideo-scenario': 'gallery' } : {};
     const started = performance.now();
     try {
-      const { statusCode, headers: answer, body } = await pool.request({ method: 'GET', path: clientPath(op, String(n % 97), prefix), headers });
+      const {
+        statusCode,
+        headers: answer,
+        body,
+      } = await pool.request({ method: 'GET', path: clientPath(op, String(n % 97), prefix), headers });
       await body.arrayBuffer().catch(() => undefined);
       tally.latencies.push(performance.now() - started);
       const fault = answer['x-mockvideo-fault'];
@@ -129,10 +185,16 @@ async function main() {
 
   async function admin(method, path, body) {
     try {
-      const { statusCode, body: text } = await pool.request({ method, path: `/__mockvideo${path}`, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+      const { statusCode, body: text } = await pool.request({
+        method,
+        path: `/__mockvideo${path}`,
+        headers: body ? { 'content-type': 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const json = await text.json();
       tally.admin++;
-      if (statusCode >= 300) tally.adminFailed.push(`${method} ${path}: ${statusCode} ${JSON.stringify(json).slice(0, 200)}`);
+      if (statusCode >= 300)
+        tally.adminFailed.push(`${method} ${path}: ${statusCode} ${JSON.stringify(json).slice(0, 200)}`);
       return json;
     } catch (error) {
       tally.adminFailed.push(`${method} ${path}: ${error.code ?? ''} ${error.message}`);
@@ -148,7 +210,9 @@ async function main() {
   let second = 0;
   while (elapsed() < SECONDS) {
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
-      console.error(`\nFAILED: the server exited during the run (${server.child.exitCode ?? server.child.signalCode}) after ${elapsed().toFixed(1)} s:\n${server.stderr().slice(0, 1500)}`);
+      console.error(
+        `\nFAILED: the server exited during the run (${server.child.exitCode ?? server.child.signalCode}) after ${elapsed().toFixed(1)} s:\n${server.stderr().slice(0, 1500)}`,
+      );
       process.exit(1);
     }
     const due = Math.floor(elapsed() * RATE);
@@ -162,11 +226,13 @@ async function main() {
       nextSecond += 1;
       second++;
       // Every second a journal read; every 3 s a scenario switch; every 4 s a fault; every 10 s HAR and verify.
-      track(admin('GET', '/requests').then((json) => {
-        const last = json?.requests?.at(-1);
-        if (last) return admin('GET', `/requests/${last.id}`);
-        return undefined;
-      }));
+      track(
+        admin('GET', '/requests').then((json) => {
+          const last = json?.requests?.at(-1);
+          if (last) return admin('GET', `/requests/${last.id}`);
+          return undefined;
+        }),
+      );
       if (second % 3 === 0) {
         track(admin('PUT', '/scenario', { name: SWITCHED[(second / 3) % SWITCHED.length] }));
         tally.switches++;
@@ -207,24 +273,45 @@ async function main() {
   const growth = final / reference - 1;
   const sorted = tally.latencies.sort((a, b) => a - b);
   const failures = [];
-  if (!(growth <= RSS_GROWTH)) failures.push(`RSS grew ${(growth * 100).toFixed(1)}% after the warm-up (median ${reference.toFixed(1)} → ${final.toFixed(1)} MB; limit ${RSS_GROWTH * 100}%)`);
-  if (Math.abs(after.fds - baseline.fds) > FD_SLACK) failures.push(`open descriptors did not return to the baseline: ${baseline.fds} before, ${after.fds} after (slack ${FD_SLACK})`);
-  if (tally.unexpected.length) failures.push(`${tally.unexpected.length} error answer(s) nobody asked for:\n    ${tally.unexpected.join('\n    ')}`);
-  if (tally.resets > tally.plannedResets) failures.push(`${tally.resets} connection resets, only ${tally.plannedResets} planned`);
-  if (tally.adminFailed.length) failures.push(`${tally.adminFailed.length} admin call(s) failed:\n    ${tally.adminFailed.slice(0, 10).join('\n    ')}`);
-  if (server.child.exitCode !== null) failures.push(`the server exited during the run (${server.child.exitCode}): ${server.stderr()}`);
+  if (!(growth <= RSS_GROWTH))
+    failures.push(
+      `RSS grew ${(growth * 100).toFixed(1)}% after the warm-up (median ${reference.toFixed(1)} → ${final.toFixed(1)} MB; limit ${RSS_GROWTH * 100}%)`,
+    );
+  if (Math.abs(after.fds - baseline.fds) > FD_SLACK)
+    failures.push(
+      `open descriptors did not return to the baseline: ${baseline.fds} before, ${after.fds} after (slack ${FD_SLACK})`,
+    );
+  if (tally.unexpected.length)
+    failures.push(
+      `${tally.unexpected.length} error answer(s) nobody asked for:\n    ${tally.unexpected.join('\n    ')}`,
+    );
+  if (tally.resets > tally.plannedResets)
+    failures.push(`${tally.resets} connection resets, only ${tally.plannedResets} planned`);
+  if (tally.adminFailed.length)
+    failures.push(
+      `${tally.adminFailed.length} admin call(s) failed:\n    ${tally.adminFailed.slice(0, 10).join('\n    ')}`,
+    );
+  if (server.child.exitCode !== null)
+    failures.push(`the server exited during the run (${server.child.exitCode}): ${server.stderr()}`);
   server.child.kill('SIGTERM');
   const { code } = await server.exited;
   process.off('exit', killServer);
   if (code !== 0) failures.push(`the server exited with ${code} on SIGTERM: ${server.stderr().slice(0, 500)}`);
 
   console.log('\n  t (s)  RSS MB  fds  in flight');
-  for (const s of samples) console.log(`  ${String(s.t).padStart(5)}  ${s.rssMb.toFixed(1).padStart(6)}  ${String(s.fds).padStart(3)}  ${String(s.inFlight).padStart(9)}`);
+  for (const s of samples)
+    console.log(
+      `  ${String(s.t).padStart(5)}  ${s.rssMb.toFixed(1).padStart(6)}  ${String(s.fds).padStart(3)}  ${String(s.inFlight).padStart(9)}`,
+    );
   const answered = tally.ok + Object.values(tally.asked).reduce((a, b) => a + b, 0);
   console.log(`
 summary (${loadSeconds.toFixed(1)} s):
   operation requests  ${tally.sent} sent (${(tally.sent / loadSeconds).toFixed(1)}/s), ${tally.ok} answered 200, ${answered - tally.ok} faults answered as asked, ${tally.resets} resets (${tally.plannedResets} planned), ${tally.unexpected.length} unexpected
-  faults answered     ${Object.entries(tally.asked).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none'}
+  faults answered     ${
+    Object.entries(tally.asked)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ') || 'none'
+  }
   latency             p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms
   admin calls         ${tally.admin} (${tally.switches} scenario switches, ${tally.faultsPlanned} faults planned, journal reads every second), ${tally.adminFailed.length} failed
   RSS                 baseline ${baseline.rssMb.toFixed(1)} MB; after the warm-up, median of the first half ${reference.toFixed(1)} MB, of the second half ${final.toFixed(1)} MB (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%, limit ${RSS_GROWTH * 100}%); max ${Math.max(...samples.map((s) => s.rssMb)).toFixed(1)} MB

@@ -78,7 +78,11 @@ export function startServer(name, args, { timeoutMs = 30_000, nodeArgs = [], cwd
         child.kill('SIGKILL');
         children.delete(child);
         rmSync(outFile, { force: true });
-        reject(new Error(`${name} did not start (${child.exitCode !== null ? `exit ${child.exitCode}` : 'timeout'}):\n${text.slice(-2000)}`));
+        reject(
+          new Error(
+            `${name} did not start (${child.exitCode !== null ? `exit ${child.exitCode}` : 'timeout'}):\n${text.slice(-2000)}`,
+          ),
+        );
       }
     }, 5);
   });

@@ -13,7 +13,9 @@ import { join } from 'node:path';
 
 const [prefix, tapes, upstream, mode, ignored = ''] = process.argv.slice(2);
 if (!prefix || !tapes || !upstream || (mode !== 'record' && mode !== 'replay')) {
-  process.stderr.write('usage: node bench/talkback-server.mjs TALKBACK_PREFIX TAPES_DIR UPSTREAM_URL record|replay [IGNORED]\n');
+  process.stderr.write(
+    'usage: node bench/talkback-server.mjs TALKBACK_PREFIX TAPES_DIR UPSTREAM_URL record|replay [IGNORED]\n',
+  );
   process.exit(2);
 }
 const talkback = createRequire(join(prefix, 'package.json'))('talkback');

@@ -25,7 +25,9 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // fast-check (an optional peer of the library) and its pure-rand are bundled too, in the lazy chunk of
 // `serve --fuzz` and `fuzz show`: the CLI works where the library's users did not install fast-check.
 const FUZZ_BUNDLE = ['fast-check', 'pure-rand'];
-const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})].filter((name) => !IN_BUNDLE.includes(name) && !FUZZ_BUNDLE.includes(name)).flatMap((name) => [name, `${name}/*`]);
+const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {})]
+  .filter((name) => !IN_BUNDLE.includes(name) && !FUZZ_BUNDLE.includes(name))
+  .flatMap((name) => [name, `${name}/*`]);
 const cli = await build({
   entryPoints: [join(dist, 'cli', 'main.js')],
   bundle: true,
@@ -41,9 +43,20 @@ const cli = await build({
   logLevel: 'error',
 });
 
-const packagesIn = (outputs) => new Set(Object.values(outputs).flatMap((output) => Object.keys(output.inputs)).map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1]).filter(Boolean));
-const stray = [...packagesIn(cli.metafile.outputs)].filter((name) => !IN_BUNDLE.includes(name) && !FUZZ_BUNDLE.includes(name));
-if (stray.length) throw new Error(`bundle-cli: ${stray.join(', ')} bundled; name each in package.json's dependencies (or in IN_BUNDLE)`);
+const packagesIn = (outputs) =>
+  new Set(
+    Object.values(outputs)
+      .flatMap((output) => Object.keys(output.inputs))
+      .map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1])
+      .filter(Boolean),
+  );
+const stray = [...packagesIn(cli.metafile.outputs)].filter(
+  (name) => !IN_BUNDLE.includes(name) && !FUZZ_BUNDLE.includes(name),
+);
+if (stray.length)
+  throw new Error(
+    `bundle-cli: ${stray.join(', ')} bundled; name each in package.json's dependencies (or in IN_BUNDLE)`,
+  );
 // The licences of the packages bundled (their code ships inside dist/cli-bundle/), next to it.
 const bundled = [...packagesIn(cli.metafile.outputs)].sort();
 const licenceOf = (name) => {
@@ -52,11 +65,17 @@ const licenceOf = (name) => {
   if (!file) throw new Error(`bundle-cli: ${name} is bundled but has no licence file in ${dir}`);
   return `${name}@${JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version}\n\n${readFileSync(join(dir, file), 'utf8').trim()}\n`;
 };
-writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), `Packages bundled into this folder by scripts/bundle-cli.mjs, with their licences.\n\n${bundled.map(licenceOf).join('\n---\n\n')}`);
+writeFileSync(
+  join(out, 'THIRD-PARTY-LICENSES.txt'),
+  `Packages bundled into this folder by scripts/bundle-cli.mjs, with their licences.\n\n${bundled.map(licenceOf).join('\n---\n\n')}`,
+);
 const modules = {};
 for (const [file, output] of Object.entries(cli.metafile.outputs)) {
   if (!file.endsWith('.js')) continue;
-  modules[relative(out, join(root, file)).split('\\').join('/')] = Object.keys(output.inputs).filter((input) => input !== '<stdin>').map((input) => relative(dist, join(root, input)).split('\\').join('/')).sort();
+  modules[relative(out, join(root, file)).split('\\').join('/')] = Object.keys(output.inputs)
+    .filter((input) => input !== '<stdin>')
+    .map((input) => relative(dist, join(root, input)).split('\\').join('/'))
+    .sort();
 }
 writeFileSync(join(out, 'modules.json'), `${JSON.stringify(modules, null, 2)}\n`);
 console.log(`cli-bundle: dist/cli-bundle/ (${Object.keys(modules).length} files)`);

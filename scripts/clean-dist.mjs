@@ -12,7 +12,9 @@ const dist = join(root, 'dist');
 const BUNDLED = /^dashboard\/(?:app\.js|app\.css|index\.html)(?:\.map)?$/;
 
 function walk(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 if (existsSync(dist)) {

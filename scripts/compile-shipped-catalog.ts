@@ -23,7 +23,9 @@ import type { CompiledShippedCatalog } from '../src/scenarios/shipped-catalog.js
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'scenarios');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'))
+  .sort();
 
 // The same values and sources as src/scenarios/shipped.ts parses (the file without `$schema`).
 const parsed: ParsedScenario[] = [];

@@ -22,7 +22,13 @@ const END = '<!-- scenarios:end -->';
 
 /** The Markdown files that may hold generated tables, relative to the repository root. */
 export function documentationFiles(): string[] {
-  return ['README.md', ...readdirSync(`${ROOT}docs`).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  return [
+    'README.md',
+    ...readdirSync(`${ROOT}docs`)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
 }
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
@@ -35,7 +41,9 @@ function describeFault(fault: Fault): string {
       : fault.kind === 'status'
         ? `status ${fault.status}`
         : fault.kind;
-  return fault.rate !== undefined && fault.rate < 1 ? `${what} for ${Math.round(fault.rate * 100)} % of requests` : what;
+  return fault.rate !== undefined && fault.rate < 1
+    ? `${what} for ${Math.round(fault.rate * 100)} % of requests`
+    : what;
 }
 
 /** The scenario's faults, operations with the same fault grouped: `all six: delay 1.5–3 s`. */
@@ -46,7 +54,12 @@ function faultsOf(scenario: CompiledScenario): string {
     if (fault) groups.set(describeFault(fault), [...(groups.get(describeFault(fault)) ?? []), op]);
   }
   if (groups.size === 0) return '';
-  return [...groups].map(([fault, ops]) => `${ops.length === OPERATION_NAMES.length ? 'all six' : ops.map((op) => `\`${op}\``).join(', ')}: ${fault}`).join('; ');
+  return [...groups]
+    .map(
+      ([fault, ops]) =>
+        `${ops.length === OPERATION_NAMES.length ? 'all six' : ops.map((op) => `\`${op}\``).join(', ')}: ${fault}`,
+    )
+    .join('; ');
 }
 
 /** How long the six operations take one after another when the scenario delays them (min–max), else ''. */
@@ -68,7 +81,10 @@ function sixInARow(scenario: CompiledScenario): string {
 export function scenarioTable(): string {
   const rows = compiledShippedCatalog()
     .list()
-    .map((s) => `| \`${s.name}\` | ${s.ancestry[0] ? `\`${s.ancestry[0]}\`` : ''} | ${s.description.replace(/\|/g, '\\|')} | ${faultsOf(s)} | ${sixInARow(s)} |`);
+    .map(
+      (s) =>
+        `| \`${s.name}\` | ${s.ancestry[0] ? `\`${s.ancestry[0]}\`` : ''} | ${s.description.replace(/\|/g, '\\|')} | ${faultsOf(s)} | ${sixInARow(s)} |`,
+    );
   return [
     '',
     '_Generated from the shipped scenarios by `scripts/docs-tables.ts`; a test keeps it in step._',
@@ -77,7 +93,7 @@ export function scenarioTable(): string {
     '|---|---|---|---|---|',
     ...rows,
     '',
-    'A scenario whose six operations take longer than your test runner\'s default timeout (5 s in vitest and Jest) needs a timeout of its own in those tests.',
+    "A scenario whose six operations take longer than your test runner's default timeout (5 s in vitest and Jest) needs a timeout of its own in those tests.",
     '',
   ].join('\n');
 }

@@ -112,7 +112,14 @@ function contentProvider(spec: ProviderSpec, options: { name?: string; withImage
     top_right_logo: withImages && (spec.topRightLogo ?? true) ? `${MEDIA}/logo/${spec.id}/top-right.png` : '',
     cp_link:
       spec.kind === 'link'
-        ? buildDeepLink({ scheme: APP_SCHEME, host: spec.host, query: [['action', 'openHome'], ['ref', APP_HOST]] })
+        ? buildDeepLink({
+            scheme: APP_SCHEME,
+            host: spec.host,
+            query: [
+              ['action', 'openHome'],
+              ['ref', APP_HOST],
+            ],
+          })
         : '',
   };
 }
@@ -190,7 +197,10 @@ interface PluginSpec {
 
 /** The `ext_<market>_external_url` value: the `meta/upgrade` URL naming this plugin and version. */
 function upgradeUrl(pluginId: string, version: number): string {
-  const query = new URLSearchParams([['uri', `${APP_SCHEME}://player-plugin/${pluginId}/${version}`], ['_region', REGION]]);
+  const query = new URLSearchParams([
+    ['uri', `${APP_SCHEME}://player-plugin/${pluginId}/${version}`],
+    ['_region', REGION],
+  ]);
   return `${UPGRADE_URL}?${query.toString()}`;
 }
 
@@ -209,7 +219,10 @@ function pluginEntry(spec: PluginSpec, options: { corrupt?: boolean } = {}): Plu
   const md5 = packageMd5(spec, options.corrupt);
   const isApp = spec.type === 'app_apk';
   const packageName = isApp ? provider.host : `${provider.host}.plugin`;
-  const marketQuery: Array<[string, string]> = [['id', packageName], ['ref', APP_HOST]];
+  const marketQuery: Array<[string, string]> = [
+    ['id', packageName],
+    ['ref', APP_HOST],
+  ];
   const params: PluginEntry['params'] = {
     apk_name: isApp ? `${spec.id}.apk` : `${spec.id}_player_plugin.apk`,
     class_name: isApp ? `${provider.host}.MainActivity` : `${provider.host}.plugin.PlayerPluginEntry`,
@@ -222,7 +235,9 @@ function pluginEntry(spec: PluginSpec, options: { corrupt?: boolean } = {}): Plu
     cancelable_download: 'true',
     show_start_dialog: isApp ? 'true' : 'false',
     display_name: provider.name,
-    ...(isApp ? { vendor_market_detail: buildDeepLink({ scheme: MARKET_SCHEME, host: 'details', query: marketQuery }) } : {}),
+    ...(isApp
+      ? { vendor_market_detail: buildDeepLink({ scheme: MARKET_SCHEME, host: 'details', query: marketQuery }) }
+      : {}),
     signature: hex32(`plugin/${spec.id}/${spec.version}/signature`),
     version_code: String(spec.version),
   };
@@ -266,7 +281,9 @@ function defaultPlugins(): PluginEntry[] {
  */
 function upgradedPlugins(options: { corrupt?: boolean } = {}): PluginEntry[] {
   return defaultPluginSpecs().map((spec) =>
-    spec.id === 'streamly' ? pluginEntry({ ...spec, version: 13, versionName: '1.13.0', updatedAt: 1719792000 }, options) : pluginEntry(spec),
+    spec.id === 'streamly'
+      ? pluginEntry({ ...spec, version: 13, versionName: '1.13.0', updatedAt: 1719792000 }, options)
+      : pluginEntry(spec),
   );
 }
 
@@ -308,12 +325,19 @@ function recommendedVideo(spec: ItemSpec, index: number): RecommendedVideo {
   const fallback = buildDeepLink({
     scheme: APP_SCHEME,
     host: APP_HOST,
-    query: [['action', 'openDetail'], ['cp', provider.id], ['id', spec.videoId]],
+    query: [
+      ['action', 'openDetail'],
+      ['cp', provider.id],
+      ['id', spec.videoId],
+    ],
   });
   const back = buildDeepLink({
     scheme: APP_SCHEME,
     host: APP_HOST,
-    query: [['action', 'openLocalRecommend'], ['ref', TARGET_REF]],
+    query: [
+      ['action', 'openLocalRecommend'],
+      ['ref', TARGET_REF],
+    ],
   });
   const target = buildDeepLink({
     scheme: APP_SCHEME,
@@ -335,7 +359,13 @@ function recommendedVideo(spec: ItemSpec, index: number): RecommendedVideo {
   const viewLog = buildDeepLink({
     scheme: APP_SCHEME,
     host: APP_HOST,
-    query: [['action', 'log'], ['event', 'VIEW'], ['detail_id', id], ['position', position], ['ref', TARGET_REF]],
+    query: [
+      ['action', 'log'],
+      ['event', 'VIEW'],
+      ['detail_id', id],
+      ['position', position],
+      ['ref', TARGET_REF],
+    ],
   });
   return {
     id,
@@ -346,8 +376,8 @@ function recommendedVideo(spec: ItemSpec, index: number): RecommendedVideo {
     type: 'video',
     target,
     target_addition: [viewLog],
-    top_left_logo: spec.topLeftLogo ?? false ? `${MEDIA}/badge/${provider.id}/top-left.png` : '',
-    top_right_logo: spec.topRightLogo ?? true ? `${MEDIA}/logo/${provider.id}/top-right.png` : '',
+    top_left_logo: (spec.topLeftLogo ?? false) ? `${MEDIA}/badge/${provider.id}/top-left.png` : '',
+    top_right_logo: (spec.topRightLogo ?? true) ? `${MEDIA}/logo/${provider.id}/top-right.png` : '',
   };
 }
 
@@ -367,14 +397,73 @@ function emptyDiversionSet(): DiversionSet {
 /** The default scenario's videos: titles in Latin, Devanagari, Arabic, CJK and with emoji. */
 function videos() {
   return {
-    monsoon: { provider: 'streamly', videoId: 'sv1001', title: 'Monsoon Diaries: Episode 1', duration: 1432, order: 98, topLeftLogo: true },
-    dil: { provider: 'cinebox', videoId: 'cb2040', title: 'दिल की बातें', duration: 7925, order: 95, language: 'Hindi', mode: 'movie' },
-    cairo: { provider: 'tunetv', videoId: 'tt3107', title: 'ليالي القاهرة', duration: 2710, order: 90, language: 'Arabic' },
-    bear: { provider: 'kidzone', videoId: 'kz0420', title: '小熊的冒险 第3集', duration: 660, order: 90, language: 'Chinese', topRightLogo: false },
-    cricket: { provider: 'newsline', videoId: 'nl5521', title: 'Cricket highlights 🏏🔥', duration: 312, order: 84, mode: 'short' },
-    tokyo: { provider: 'streamly', videoId: 'sv1017', title: '東京の夜 Tokyo Nights', duration: 5400, order: 80, language: 'Japanese', mode: 'movie' },
-    retro: { provider: 'cinebox', videoId: 'cb2101', title: 'Retro Beats ✨ 90s Remix', duration: 1980, order: 90, fullscreen: false },
-    top20: { provider: 'tunetv', videoId: 'tt3160', title: 'Bollywood Top 20 — साप्ताहिक चार्ट', duration: 3605, order: 72, language: 'Hindi' },
+    monsoon: {
+      provider: 'streamly',
+      videoId: 'sv1001',
+      title: 'Monsoon Diaries: Episode 1',
+      duration: 1432,
+      order: 98,
+      topLeftLogo: true,
+    },
+    dil: {
+      provider: 'cinebox',
+      videoId: 'cb2040',
+      title: 'दिल की बातें',
+      duration: 7925,
+      order: 95,
+      language: 'Hindi',
+      mode: 'movie',
+    },
+    cairo: {
+      provider: 'tunetv',
+      videoId: 'tt3107',
+      title: 'ليالي القاهرة',
+      duration: 2710,
+      order: 90,
+      language: 'Arabic',
+    },
+    bear: {
+      provider: 'kidzone',
+      videoId: 'kz0420',
+      title: '小熊的冒险 第3集',
+      duration: 660,
+      order: 90,
+      language: 'Chinese',
+      topRightLogo: false,
+    },
+    cricket: {
+      provider: 'newsline',
+      videoId: 'nl5521',
+      title: 'Cricket highlights 🏏🔥',
+      duration: 312,
+      order: 84,
+      mode: 'short',
+    },
+    tokyo: {
+      provider: 'streamly',
+      videoId: 'sv1017',
+      title: '東京の夜 Tokyo Nights',
+      duration: 5400,
+      order: 80,
+      language: 'Japanese',
+      mode: 'movie',
+    },
+    retro: {
+      provider: 'cinebox',
+      videoId: 'cb2101',
+      title: 'Retro Beats ✨ 90s Remix',
+      duration: 1980,
+      order: 90,
+      fullscreen: false,
+    },
+    top20: {
+      provider: 'tunetv',
+      videoId: 'tt3160',
+      title: 'Bollywood Top 20 — साप्ताहिक चार्ट',
+      duration: 3605,
+      order: 72,
+      language: 'Hindi',
+    },
   } satisfies Record<string, ItemSpec>;
 }
 
@@ -423,15 +512,82 @@ function stressSpecs(): ItemSpec[] {
   const empty = { topLeftLogo: false, topRightLogo: false };
   return [
     { provider: 'streamly', videoId: 'sx0001', title: LONG_LATIN, duration: 36000, order: 100, ...empty },
-    { provider: 'cinebox', videoId: 'cx0002', title: LONG_DEVANAGARI, duration: 8100, order: 99, language: 'Hindi', ...empty },
-    { provider: 'tunetv', videoId: 'tx0003', title: LONG_ARABIC, duration: 5400, order: 98, language: 'Arabic', ...empty },
-    { provider: 'kidzone', videoId: 'kx0004', title: 'סרט תיעודי: הדרך הארוכה לירושלים (גרסה מורחבת) – פרק 3', duration: 2820, order: 97, language: 'Hebrew', ...empty },
-    { provider: 'newsline', videoId: 'nx0005', title: 'Episode 5: مرحبا بالعالم — שלום עולם — part 2', duration: 1500, order: 97, ...empty },
-    { provider: 'streamly', videoId: 'sx0006', title: 'Z̤̈a̧͂l̷̛g̸̨o̵̢ ť̷ë̷x̷t̷ · A\u030Angstro\u0308m · Tiếng Việt · สวัสดีครับ · क्षत्रिय', duration: 95, order: 90, ...empty },
-    { provider: 'cinebox', videoId: 'cx0007', title: 'Family night 👨‍👩‍👧‍👦 with 🧑🏽‍💻 & 👩🏿‍🚀 — waves 👋🏻👋🏼👋🏽👋🏾👋🏿', duration: 4200, order: 88, ...empty },
-    { provider: 'tunetv', videoId: 'tx0008', title: 'World Cup 🇮🇳 vs 🇧🇷 vs 🇯🇵 vs 🇸🇦 🏳️‍🌈 🏴‍☠️', duration: 7200, order: 88, ...empty },
-    { provider: 'kidzone', videoId: 'kx0009', title: 'می‌خواهم ببینم · 子供向けアニメ「ねこのひるね」第１２話 · 한국어 제목', duration: 720, order: 80, language: 'Persian', ...empty },
-    { provider: 'newsline', videoId: 'nx0010', title: 'Tom & Jerry "Classic" <Special> \\ back/slash & \u200Bzero\u200Dwidth', duration: 420, order: 75, ...empty },
+    {
+      provider: 'cinebox',
+      videoId: 'cx0002',
+      title: LONG_DEVANAGARI,
+      duration: 8100,
+      order: 99,
+      language: 'Hindi',
+      ...empty,
+    },
+    {
+      provider: 'tunetv',
+      videoId: 'tx0003',
+      title: LONG_ARABIC,
+      duration: 5400,
+      order: 98,
+      language: 'Arabic',
+      ...empty,
+    },
+    {
+      provider: 'kidzone',
+      videoId: 'kx0004',
+      title: 'סרט תיעודי: הדרך הארוכה לירושלים (גרסה מורחבת) – פרק 3',
+      duration: 2820,
+      order: 97,
+      language: 'Hebrew',
+      ...empty,
+    },
+    {
+      provider: 'newsline',
+      videoId: 'nx0005',
+      title: 'Episode 5: مرحبا بالعالم — שלום עולם — part 2',
+      duration: 1500,
+      order: 97,
+      ...empty,
+    },
+    {
+      provider: 'streamly',
+      videoId: 'sx0006',
+      title: 'Z̤̈a̧͂l̷̛g̸̨o̵̢ ť̷ë̷x̷t̷ · A\u030Angstro\u0308m · Tiếng Việt · สวัสดีครับ · क्षत्रिय',
+      duration: 95,
+      order: 90,
+      ...empty,
+    },
+    {
+      provider: 'cinebox',
+      videoId: 'cx0007',
+      title: 'Family night 👨‍👩‍👧‍👦 with 🧑🏽‍💻 & 👩🏿‍🚀 — waves 👋🏻👋🏼👋🏽👋🏾👋🏿',
+      duration: 4200,
+      order: 88,
+      ...empty,
+    },
+    {
+      provider: 'tunetv',
+      videoId: 'tx0008',
+      title: 'World Cup 🇮🇳 vs 🇧🇷 vs 🇯🇵 vs 🇸🇦 🏳️‍🌈 🏴‍☠️',
+      duration: 7200,
+      order: 88,
+      ...empty,
+    },
+    {
+      provider: 'kidzone',
+      videoId: 'kx0009',
+      title: 'می‌خواهم ببینم · 子供向けアニメ「ねこのひるね」第１２話 · 한국어 제목',
+      duration: 720,
+      order: 80,
+      language: 'Persian',
+      ...empty,
+    },
+    {
+      provider: 'newsline',
+      videoId: 'nx0010',
+      title: 'Tom & Jerry "Classic" <Special> \\ back/slash & \u200Bzero\u200Dwidth',
+      duration: 420,
+      order: 75,
+      ...empty,
+    },
   ];
 }
 
@@ -445,7 +601,9 @@ const STRESS_PROVIDER_NAMES: Readonly<Record<string, string>> = {
 };
 
 function stressContentProviders(): ContentProvider[] {
-  return providerSpecs().map((spec) => contentProvider(spec, { name: STRESS_PROVIDER_NAMES[spec.id] ?? spec.name, withImages: false }));
+  return providerSpecs().map((spec) =>
+    contentProvider(spec, { name: STRESS_PROVIDER_NAMES[spec.id] ?? spec.name, withImages: false }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -497,18 +655,20 @@ function scenarios(): Record<string, ScenarioSpec> {
       operations: { 'localplay/diversion': diversionByGallery(gallery, emptyDiversionSet(), emptyDiversionSet()) },
     },
     'non-gallery': {
-      description: 'Diversion items only for playback not from the gallery (is_from_gallery=false); empty arrays otherwise, also without the parameter.',
+      description:
+        'Diversion items only for playback not from the gallery (is_from_gallery=false); empty arrays otherwise, also without the parameter.',
       extends: 'default',
       operations: { 'localplay/diversion': diversionByGallery(emptyDiversionSet(), nonGallery, emptyDiversionSet()) },
     },
     'plugin-upgrade': {
-      description: 'A newer version (13) of the streamly player plugin than in default (12), to exercise the client\'s plugin upgrade.',
+      description:
+        "A newer version (13) of the streamly player plugin than in default (12), to exercise the client's plugin upgrade.",
       extends: 'default',
       operations: { 'meta/plugin': { data: upgradedPlugins() } },
     },
     'corrupt-plugin': {
       description:
-        'The streamly plugin upgrade of plugin-upgrade (version 13), but its md5 is not the MD5 of the package served at its url: the client\'s checksum check fails.',
+        "The streamly plugin upgrade of plugin-upgrade (version 13), but its md5 is not the MD5 of the package served at its url: the client's checksum check fails.",
       extends: 'default',
       operations: { 'meta/plugin': { data: upgradedPlugins({ corrupt: true }) } },
     },
@@ -531,7 +691,8 @@ function scenarios(): Record<string, ScenarioSpec> {
       },
     },
     'server-error': {
-      description: 'ad_config, meta/setting and meta/plugin answer HTTP 500 (the seed\'s Errors section: the client logs failed fetches of operations 1, 3 and 4); the others answer normally.',
+      description:
+        "ad_config, meta/setting and meta/plugin answer HTTP 500 (the seed's Errors section: the client logs failed fetches of operations 1, 3 and 4); the others answer normally.",
       extends: 'default',
       operations: {},
       faults: {
@@ -547,7 +708,8 @@ function scenarios(): Record<string, ScenarioSpec> {
       faults: { '*': { kind: 'delay', ms: [1500, 3000] } },
     },
     flaky: {
-      description: 'A deterministic 30% of requests to each operation fail (HTTP 503, seed 7: the same requests fail on every run); the rest answer as in default.',
+      description:
+        'A deterministic 30% of requests to each operation fail (HTTP 503, seed 7: the same requests fail on every run); the rest answer as in default.',
       extends: 'default',
       operations: {},
       faults: { '*': { kind: 'status', status: 503, rate: 0.3, seed: 7 } },
@@ -559,7 +721,8 @@ function scenarios(): Record<string, ScenarioSpec> {
       faults: { '*': { kind: 'reset' } },
     },
     'settings-twice': {
-      description: 'meta/setting answers different settings on its first and second call (the client may call it twice per start-up); the second repeats.',
+      description:
+        'meta/setting answers different settings on its first and second call (the client may call it twice per start-up); the second repeats.',
       extends: 'default',
       operations: { 'meta/setting': { sequence: [{ data: defaultSettings() }, { data: updatedSettings() }] } },
     },
@@ -568,7 +731,9 @@ function scenarios(): Record<string, ScenarioSpec> {
 
 /** The file text of one scenario: `$schema`, `description`, optional `extends`, then `operations` in the seed's order. */
 function scenarioText(spec: ScenarioSpec): string {
-  const operations = Object.fromEntries(OPERATION_NAMES.filter((op) => spec.operations[op] !== undefined).map((op) => [op, spec.operations[op]]));
+  const operations = Object.fromEntries(
+    OPERATION_NAMES.filter((op) => spec.operations[op] !== undefined).map((op) => [op, spec.operations[op]]),
+  );
   const file = {
     $schema: './scenario.schema.json',
     description: spec.description,
@@ -603,7 +768,8 @@ export function writeScenarioFiles(dir: string): string[] {
   const files = generateAllFiles();
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const stale = readdirSync(dir).filter((f) => f.endsWith('.json') && !(f in files));
-  for (const f of stale) console.warn(`warning: ${join(dir, f)} is not generated by this script; delete it if it is stale`);
+  for (const f of stale)
+    console.warn(`warning: ${join(dir, f)} is not generated by this script; delete it if it is stale`);
   return Object.keys(files);
 }
 

@@ -11,7 +11,21 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const COMMANDS = ['serve', 'replay', 'record', 'import', 'export', 'validate', 'scenarios', 'new-scenario', 'verify', 'drift', 'scenario from-recordings', 'fuzz', 'config'] as const;
+export const COMMANDS = [
+  'serve',
+  'replay',
+  'record',
+  'import',
+  'export',
+  'validate',
+  'scenarios',
+  'new-scenario',
+  'verify',
+  'drift',
+  'scenario from-recordings',
+  'fuzz',
+  'config',
+] as const;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START = '<!-- reference:start -->';
 const END = '<!-- reference:end -->';
@@ -20,7 +34,11 @@ export const REFERENCE_FILE = 'docs/commands.md';
 
 /** The `--help` text of one command (`'scenario from-recordings'`: its words; the whole CLI for `''`), as a user sees it in an 100-column terminal. */
 export function helpOf(command: string): string {
-  return execFileSync(process.execPath, ['bin/mockvideo.js', ...(command ? command.split(' ') : []), '--help'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }).trimEnd();
+  return execFileSync(process.execPath, ['bin/mockvideo.js', ...(command ? command.split(' ') : []), '--help'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  }).trimEnd();
 }
 
 /** The generated reference section (without the markers). */

@@ -52,7 +52,10 @@ export function loadScenario(path: string, name?: string): LoadedScenario {
   const catalog = loadScenarioCatalog(path);
   const scenario = name ?? (isScenarioFileName(path) ? basename(path, '.json') : undefined);
   if (scenario === undefined) {
-    throw new MockvideoError('MV_USAGE', `loadScenario("${path}") needs a scenario name when given a folder. Call loadScenario("${path}", "<name>") with one of: ${catalog.names.join(', ')}.`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `loadScenario("${path}") needs a scenario name when given a folder. Call loadScenario("${path}", "<name>") with one of: ${catalog.names.join(', ')}.`,
+    );
   }
   catalog.get(scenario);
   return { scenario, catalog };
@@ -78,10 +81,18 @@ export function loadScenario(path: string, name?: string): LoadedScenario {
  * const server = setupServer(...createReplayHandlers('recordings/start-up', { match: 'strict' }));
  * @see docs/contract.md#common-query-parameters (what the match key keeps and drops).
  */
-export function createReplayHandlers(source: string | readonly NamedRecording[], options: ReplayHandlerOptions = {}): HttpHandler[] {
-  if (typeof source !== 'string' || options.replayer) return createReplayHandlersFor(typeof source === 'string' ? [] : source, options);
+export function createReplayHandlers(
+  source: string | readonly NamedRecording[],
+  options: ReplayHandlerOptions = {},
+): HttpHandler[] {
+  if (typeof source !== 'string' || options.replayer)
+    return createReplayHandlersFor(typeof source === 'string' ? [] : source, options);
   // What matching needs is indexed; the responses stay in their files beyond a bounded cache (8 MiB, filled while reading).
   const { index, problems } = loadRecordingIndex(source, options.policy ?? DEFAULT_POLICY, { parse: parseRecording });
-  if (problems.length) throw new RecordingError(source, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
+  if (problems.length)
+    throw new RecordingError(
+      source,
+      problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
+    );
   return createReplayHandlersFor([], { ...options, replayer: new Replayer(index, options) });
 }

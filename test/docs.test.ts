@@ -7,8 +7,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const README = join(ROOT, 'README.md');
 const DOCS = join(ROOT, 'docs');
 
-
-const pages = [README, ...readdirSync(DOCS).filter((file) => file.endsWith('.md')).map((file) => join(DOCS, file))];
+const pages = [
+  README,
+  ...readdirSync(DOCS)
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => join(DOCS, file)),
+];
 const shippedScenarios = readdirSync(join(ROOT, 'scenarios'))
   .filter((file) => file.endsWith('.json') && file !== 'scenario.schema.json')
   .map((file) => file.slice(0, -'.json'.length));
@@ -46,15 +50,22 @@ describe('README (the landing page)', () => {
 });
 
 describe('links between README.md and docs/', () => {
-  it.each(pages.map((page) => [relative(ROOT, page), page]))('every relative link of %s points at a file of the repository', (_name, page) => {
-    const broken = relativeLinks(readFileSync(page, 'utf8'))
-      .map((target) => relative(ROOT, join(dirname(page), decodeURIComponent(target))))
-      .filter((target) => !existsSync(join(ROOT, target)));
-    expect(broken).toEqual([]);
-  });
+  it.each(pages.map((page) => [relative(ROOT, page), page]))(
+    'every relative link of %s points at a file of the repository',
+    (_name, page) => {
+      const broken = relativeLinks(readFileSync(page, 'utf8'))
+        .map((target) => relative(ROOT, join(dirname(page), decodeURIComponent(target))))
+        .filter((target) => !existsSync(join(ROOT, target)));
+      expect(broken).toEqual([]);
+    },
+  );
 
   it('every guide in docs/ is linked from the README or from another guide', () => {
-    const linked = new Set(pages.flatMap((page) => relativeLinks(readFileSync(page, 'utf8')).map((target) => relative(ROOT, join(dirname(page), target)))));
+    const linked = new Set(
+      pages.flatMap((page) =>
+        relativeLinks(readFileSync(page, 'utf8')).map((target) => relative(ROOT, join(dirname(page), target))),
+      ),
+    );
     const guides = pages.filter((page) => page !== README).map((page) => relative(ROOT, page));
     expect(guides.filter((guide) => !linked.has(guide))).toEqual([]);
   });

@@ -89,11 +89,18 @@ export function mswTarget(handlers: readonly HttpHandler[], origin = 'http://moc
   return {
     origin,
     send: async (exchange) => {
-      const response = await getResponse([...handlers], new Request(`${origin}${exchange.path}`, { method: exchange.method, headers: exchange.headers ?? {} }));
+      const response = await getResponse(
+        [...handlers],
+        new Request(`${origin}${exchange.path}`, { method: exchange.method, headers: exchange.headers ?? {} }),
+      );
       if (!response) throw new Error(`no handler answered ${exchange.path}`);
       if (response.type === 'error') return 'reset';
       const body = exchange.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
-      return { status: response.status, headers: answerHeaders(response.headers.entries()), body: bodyOf(body, origin) };
+      return {
+        status: response.status,
+        headers: answerHeaders(response.headers.entries()),
+        body: bodyOf(body, origin),
+      };
     },
     close: async () => {},
   };
@@ -106,20 +113,35 @@ export function mswTarget(handlers: readonly HttpHandler[], origin = 'http://moc
  * `upstream` must be a twin of the recorder's (the same answers to the same requests, in order).
  */
 export function recordReference(upstream: string): Target {
-  const serve = mswTarget(referenceHandlers({ mode: 'serve', scenariosDir: mkdtempSync(join(tmpdir(), 'mockvideo-suite-')), faults: [] }));
+  const serve = mswTarget(
+    referenceHandlers({ mode: 'serve', scenariosDir: mkdtempSync(join(tmpdir(), 'mockvideo-suite-')), faults: [] }),
+  );
   return {
     origin: serve.origin,
     send: async (exchange) => {
       const [path, query] = exchange.path.split('#')[0]!.split(/\?(.*)/s) as [string, string | undefined];
       const route = routeOf(path);
       const forwarded = forwardPath(route);
-      if (forwarded === undefined || (exchange.method !== 'GET' && exchange.method !== 'HEAD') || exchange.path.length > 8192) return serve.send(exchange);
-      const response = await fetch(`${upstream}${forwarded}${query === undefined ? '' : `?${query}`}`, { method: exchange.method, headers: exchange.headers ?? {} });
+      if (
+        forwarded === undefined ||
+        (exchange.method !== 'GET' && exchange.method !== 'HEAD') ||
+        exchange.path.length > 8192
+      )
+        return serve.send(exchange);
+      const response = await fetch(`${upstream}${forwarded}${query === undefined ? '' : `?${query}`}`, {
+        method: exchange.method,
+        headers: exchange.headers ?? {},
+      });
       const headers = [...response.headers.entries()];
       // mockvideo's own headers on every device answer replace the upstream's (see DEVICE_ANSWER_HEADERS).
       for (const [name, value] of Object.entries(DEVICE_ANSWER_HEADERS)) headers.push([name, value]);
-      if (route.kind === 'operation') headers.push(['x-mockvideo-findings', String(queryFindings(route.operation, query ?? '', false).length)]);
-      return { status: response.status, headers: answerHeaders(headers), body: bodyOf(new Uint8Array(await response.arrayBuffer()), upstream) };
+      if (route.kind === 'operation')
+        headers.push(['x-mockvideo-findings', String(queryFindings(route.operation, query ?? '', false).length)]);
+      return {
+        status: response.status,
+        headers: answerHeaders(headers),
+        body: bodyOf(new Uint8Array(await response.arrayBuffer()), upstream),
+      };
     },
     close: async () => {},
   };
@@ -135,7 +157,9 @@ export function referenceHandlers(config: SuiteConfig): HttpHandler[] {
     const strict = config.strictRequests ?? false;
     return createScenarioHandlers(catalog, { activeScenario: () => 'default', faults, strictRequests: () => strict });
   }
-  const fallback = config.fallbackScenario ? createScenarioHandlers(catalog, { activeScenario: () => config.fallbackScenario! }) : undefined;
+  const fallback = config.fallbackScenario
+    ? createScenarioHandlers(catalog, { activeScenario: () => config.fallbackScenario! })
+    : undefined;
   return createReplayHandlers(config.dir, { match: config.match, ...(fallback ? { fallback } : {}) });
 }
 
@@ -144,12 +168,29 @@ function suiteScenario() {
   const base = minimalScenario();
   const ops = base.operations as Record<string, unknown>;
   ops.ad_config = [
-    { when: { query: { _region: 'DE' } }, data: { region: 'DE' }, headers: { 'X-Region': '  de  ', 'Cache-Control': 'no-store' } },
-    { data: { enabled: true, icon: '{origin}/__mockvideo/media/icon/1.png' }, headers: { 'Content-Type': 'application/json', 'x-a': '1' } },
+    {
+      when: { query: { _region: 'DE' } },
+      data: { region: 'DE' },
+      headers: { 'X-Region': '  de  ', 'Cache-Control': 'no-store' },
+    },
+    {
+      data: { enabled: true, icon: '{origin}/__mockvideo/media/icon/1.png' },
+      headers: { 'Content-Type': 'application/json', 'x-a': '1' },
+    },
   ];
-  ops['meta/cp'] = { sequence: [ops['meta/cp'], { ...(ops['meta/cp'] as object), status: 500, msg: 'busy', result: 0 }, { fault: { kind: 'malformed-json' } }, { fault: { kind: 'envelope', result: 7 } }] };
+  ops['meta/cp'] = {
+    sequence: [
+      ops['meta/cp'],
+      { ...(ops['meta/cp'] as object), status: 500, msg: 'busy', result: 0 },
+      { fault: { kind: 'malformed-json' } },
+      { fault: { kind: 'envelope', result: 7 } },
+    ],
+  };
   ops['meta/setting'] = { ...(ops['meta/setting'] as object), fault: { kind: 'delay', ms: 15 } };
-  ops['meta/plugin'] = { ...(ops['meta/plugin'] as object), fault: { kind: 'status', status: 503, rate: 0.5, seed: 3 } };
+  ops['meta/plugin'] = {
+    ...(ops['meta/plugin'] as object),
+    fault: { kind: 'status', status: 503, rate: 0.5, seed: 3 },
+  };
   return { ...base, faults: { 'localplay/recomm': { kind: 'empty', rate: 0.3 } } };
 }
 
@@ -161,11 +202,23 @@ function scenariosDir(): string {
 }
 
 /** The shipped scenarios whose answers do not hang or reset the connection (those are exercised by name below). */
-const SHIPPED = ['default', 'gallery', 'non-gallery', 'empty-ad-config', 'no-recommendations', 'i18n-stress', 'plugin-upgrade', 'corrupt-plugin', 'server-error', 'settings-twice'];
+const SHIPPED = [
+  'default',
+  'gallery',
+  'non-gallery',
+  'empty-ad-config',
+  'no-recommendations',
+  'i18n-stress',
+  'plugin-upgrade',
+  'corrupt-plugin',
+  'server-error',
+  'settings-twice',
+];
 
 /** The journal entry an answer makes for a request to an operation (see `journalExchange`). */
 function expectedEntry(operation: OperationName, seen: Seen): Journaled {
-  if (seen === 'reset') return { operation, status: 0, scenario: null, match: null, fault: 'reset', step: null, findings: -1 };
+  if (seen === 'reset')
+    return { operation, status: 0, scenario: null, match: null, fault: 'reset', step: null, findings: -1 };
   return {
     operation,
     status: seen.status,
@@ -190,7 +243,11 @@ function operationOf(path: string): OperationName | undefined {
 export function operationsSuite(subject: Subject): void {
   const dir = scenariosDir();
 
-  function withTargets(config: () => SuiteConfig | Promise<SuiteConfig>, body: (expectSame: (exchanges: readonly Exchange[]) => Promise<Seen[]>) => void, referenceOf?: () => Target) {
+  function withTargets(
+    config: () => SuiteConfig | Promise<SuiteConfig>,
+    body: (expectSame: (exchanges: readonly Exchange[]) => Promise<Seen[]>) => void,
+    referenceOf?: () => Target,
+  ) {
     let target: Target;
     let reference: Target;
     let journaled = 0;
@@ -205,7 +262,16 @@ export function operationsSuite(subject: Subject): void {
       for (const exchange of exchanges) {
         const [actual, expected] = [await target.send(exchange), await reference.send(exchange)];
         const label = `${exchange.method} ${exchange.path} ${JSON.stringify(exchange.headers ?? {})}`;
-        expect(actual, label).toEqual(expected === 'reset' ? 'reset' : { ...expected, body: expected.body.split(Buffer.from(reference.origin).toString('hex')).join(Buffer.from('{origin}').toString('hex')) });
+        expect(actual, label).toEqual(
+          expected === 'reset'
+            ? 'reset'
+            : {
+                ...expected,
+                body: expected.body
+                  .split(Buffer.from(reference.origin).toString('hex'))
+                  .join(Buffer.from('{origin}').toString('hex')),
+              },
+        );
         seen.push(actual);
         const operation = operationOf(exchange.path);
         // Every answer to an operation's path is journaled, the host's checks (414) included (issue 32.2).
@@ -223,138 +289,243 @@ export function operationsSuite(subject: Subject): void {
   }
 
   describe(`${subject.name}: serve`, () => {
-    withTargets(() => ({ mode: 'serve', scenariosDir: dir, faults: ['localplay/recomm=status:502'] }), (expectSame) => {
-      it('every operation of every shipped scenario, by prefix and by header, GET and HEAD', async () => {
-        const exchanges: Exchange[] = [];
-        for (const scenario of subject.subset ? ['gallery', 'corrupt-plugin'] : SHIPPED) {
-          for (const operation of OPERATION_NAMES) {
-            exchanges.push({ method: 'GET', path: `/scenarios/${scenario}${clientPath(operation)}` });
-            if (!subject.subset) exchanges.push({ method: 'GET', path: clientPath(operation), headers: { 'x-mockvideo-scenario': scenario } });
+    withTargets(
+      () => ({ mode: 'serve', scenariosDir: dir, faults: ['localplay/recomm=status:502'] }),
+      (expectSame) => {
+        it('every operation of every shipped scenario, by prefix and by header, GET and HEAD', async () => {
+          const exchanges: Exchange[] = [];
+          for (const scenario of subject.subset ? ['gallery', 'corrupt-plugin'] : SHIPPED) {
+            for (const operation of OPERATION_NAMES) {
+              exchanges.push({ method: 'GET', path: `/scenarios/${scenario}${clientPath(operation)}` });
+              if (!subject.subset)
+                exchanges.push({
+                  method: 'GET',
+                  path: clientPath(operation),
+                  headers: { 'x-mockvideo-scenario': scenario },
+                });
+            }
           }
-        }
-        for (const operation of OPERATION_NAMES) exchanges.push({ method: 'HEAD', path: clientPath(operation) });
-        const seen = await expectSame(exchanges);
-        // The server-wide --fault takes every localplay/recomm request, whatever the scenario.
-        const recomm = exchanges.flatMap((e, i) => (e.path.includes('/localplay/recomm') ? [seen[i]!] : []));
-        expect(recomm.map((s) => (s === 'reset' ? 0 : [s.status, s.headers['x-mockvideo-fault']]))).toEqual(recomm.map(() => [502, 'status']));
-        expect(seen.filter((s) => s !== 'reset' && s.headers['x-mockvideo-findings'] === '0').length).toBe(seen.length);
-      });
+          for (const operation of OPERATION_NAMES) exchanges.push({ method: 'HEAD', path: clientPath(operation) });
+          const seen = await expectSame(exchanges);
+          // The server-wide --fault takes every localplay/recomm request, whatever the scenario.
+          const recomm = exchanges.flatMap((e, i) => (e.path.includes('/localplay/recomm') ? [seen[i]!] : []));
+          expect(recomm.map((s) => (s === 'reset' ? 0 : [s.status, s.headers['x-mockvideo-fault']]))).toEqual(
+            recomm.map(() => [502, 'status']),
+          );
+          expect(seen.filter((s) => s !== 'reset' && s.headers['x-mockvideo-findings'] === '0').length).toBe(
+            seen.length,
+          );
+        });
 
-      it('sequences, `when` conditions, header spelling, {origin}, stub faults and rate faults, in order', async () => {
-        const exchanges: Exchange[] = [];
-        for (let round = 0; round < (subject.subset ? 3 : 8); round++) {
-          for (const operation of OPERATION_NAMES) exchanges.push({ method: 'GET', path: `/scenarios/suite${clientPath(operation)}` });
-          exchanges.push({ method: 'GET', path: '/scenarios/suite/api/g1/ad_config?_region=DE&_region=IN' });
-        }
-        const seen = await expectSame(exchanges);
-        const faults = new Set(seen.map((s) => (s === 'reset' ? 'reset' : s.headers['x-mockvideo-fault'])).filter(Boolean));
-        for (const kind of subject.subset ? ['delay', 'malformed-json'] : ['delay', 'status', 'malformed-json', 'envelope']) expect(faults, kind).toContain(kind);
-      });
+        it('sequences, `when` conditions, header spelling, {origin}, stub faults and rate faults, in order', async () => {
+          const exchanges: Exchange[] = [];
+          for (let round = 0; round < (subject.subset ? 3 : 8); round++) {
+            for (const operation of OPERATION_NAMES)
+              exchanges.push({ method: 'GET', path: `/scenarios/suite${clientPath(operation)}` });
+            exchanges.push({ method: 'GET', path: '/scenarios/suite/api/g1/ad_config?_region=DE&_region=IN' });
+          }
+          const seen = await expectSame(exchanges);
+          const faults = new Set(
+            seen.map((s) => (s === 'reset' ? 'reset' : s.headers['x-mockvideo-fault'])).filter(Boolean),
+          );
+          for (const kind of subject.subset
+            ? ['delay', 'malformed-json']
+            : ['delay', 'status', 'malformed-json', 'envelope'])
+            expect(faults, kind).toContain(kind);
+        });
 
-      it('connection faults: reset and hang-free scenarios named by header', async () => {
-        const seen = await expectSame([{ method: 'GET', path: clientPath('meta/cp'), headers: { 'x-mockvideo-scenario': 'connection-reset' } }, { method: 'GET', path: clientPath('meta/setting') }]);
-        expect(seen[1]).not.toBe('reset');
-      });
+        it('connection faults: reset and hang-free scenarios named by header', async () => {
+          const seen = await expectSame([
+            { method: 'GET', path: clientPath('meta/cp'), headers: { 'x-mockvideo-scenario': 'connection-reset' } },
+            { method: 'GET', path: clientPath('meta/setting') },
+          ]);
+          expect(seen[1]).not.toBe('reset');
+        });
 
-      it('sequences per device: two devices interleaving against settings-twice each get the first answer, then the second (issue 18)', async () => {
-        const asDevice = (device: string): Exchange => ({ method: 'GET', path: `/scenarios/settings-twice${clientPath('meta/setting').replace(/_sdevid=[0-9a-f]+/, `_sdevid=${device.repeat(64)}`)}` });
-        const seen = await expectSame([asDevice('a'), asDevice('b'), asDevice('a'), asDevice('b'), asDevice('b')]);
-        expect(seen.map((s) => (s === 'reset' ? 'reset' : s.headers['x-mockvideo-step']))).toEqual(['1/2', '1/2', '2/2', '2/2', '2/2']);
-      });
+        it('sequences per device: two devices interleaving against settings-twice each get the first answer, then the second (issue 18)', async () => {
+          const asDevice = (device: string): Exchange => ({
+            method: 'GET',
+            path: `/scenarios/settings-twice${clientPath('meta/setting').replace(/_sdevid=[0-9a-f]+/, `_sdevid=${device.repeat(64)}`)}`,
+          });
+          const seen = await expectSame([asDevice('a'), asDevice('b'), asDevice('a'), asDevice('b'), asDevice('b')]);
+          expect(seen.map((s) => (s === 'reset' ? 'reset' : s.headers['x-mockvideo-step']))).toEqual([
+            '1/2',
+            '1/2',
+            '2/2',
+            '2/2',
+            '2/2',
+          ]);
+        });
 
-      it('error answers: unknown scenario (prefix and header), other methods, unknown operations', async () => {
-        await expectSame([
-          { method: 'GET', path: '/scenarios/nope/api/g1/meta/cp' },
-          { method: 'GET', path: '/api/g1/meta/cp', headers: { 'x-mockvideo-scenario': ' gallery ' } },
-          { method: 'GET', path: '/api/g1/meta/cp', headers: { 'x-mockvideo-scenario': 'No Such' } },
-          { method: 'POST', path: '/api/g1/meta/cp' },
-          { method: 'GET', path: '/api/g1/meta/nothing' },
-          { method: 'GET', path: `/api/g1/meta/cp?_eset=${'x'.repeat(8200)}` },
-        ]);
-      });
+        it('error answers: unknown scenario (prefix and header), other methods, unknown operations', async () => {
+          await expectSame([
+            { method: 'GET', path: '/scenarios/nope/api/g1/meta/cp' },
+            { method: 'GET', path: '/api/g1/meta/cp', headers: { 'x-mockvideo-scenario': ' gallery ' } },
+            { method: 'GET', path: '/api/g1/meta/cp', headers: { 'x-mockvideo-scenario': 'No Such' } },
+            { method: 'POST', path: '/api/g1/meta/cp' },
+            { method: 'GET', path: '/api/g1/meta/nothing' },
+            { method: 'GET', path: `/api/g1/meta/cp?_eset=${'x'.repeat(8200)}` },
+          ]);
+        });
 
-      it('odd spellings of paths: encoded scenario names, dot segments, trailing slash, double slashes', async () => {
-        await expectSame([
-          { method: 'GET', path: '/api/g1/meta/cp/' },
-          { method: 'GET', path: '/scenarios/gal%6cery/api/g1/meta/cp' },
-          { method: 'GET', path: '/scenarios/gallery/x/../api/g1/meta/cp' },
-          { method: 'GET', path: '/scenarios/gallery/api/g1/meta/cp#fragment' },
-          { method: 'GET', path: '/scenarios/gallery//api/g1//localplay/diversion?is_from_gallery=true' },
-          { method: 'GET', path: '/api/g1/%6Deta/setting' },
-        ]);
-      });
+        it('odd spellings of paths: encoded scenario names, dot segments, trailing slash, double slashes', async () => {
+          await expectSame([
+            { method: 'GET', path: '/api/g1/meta/cp/' },
+            { method: 'GET', path: '/scenarios/gal%6cery/api/g1/meta/cp' },
+            { method: 'GET', path: '/scenarios/gallery/x/../api/g1/meta/cp' },
+            { method: 'GET', path: '/scenarios/gallery/api/g1/meta/cp#fragment' },
+            { method: 'GET', path: '/scenarios/gallery//api/g1//localplay/diversion?is_from_gallery=true' },
+            { method: 'GET', path: '/api/g1/%6Deta/setting' },
+          ]);
+        });
 
-      it('meta/upgrade, placeholder images, plugin and provider packages', async () => {
-        const seen = await expectSame([
-          { method: 'GET', path: '/scenarios/plugin-upgrade/api/g1/meta/upgrade?uri=videoplayer%3A%2F%2Fplayer-plugin%2Fstreamly%2F1' },
-          { method: 'GET', path: '/api/g1/meta/upgrade' },
-          { method: 'POST', path: '/api/g1/meta/upgrade' },
-          { method: 'GET', path: '/__mockvideo/media/thumb/streamly/sv1001.jpg' },
-          { method: 'GET', path: '/__mockvideo/media/icon/cinebox.png?size=32x32&label=7' },
-          { method: 'GET', path: '/__mockvideo/media/icon/x.gif' },
-          { method: 'GET', path: '/__mockvideo/plugins' },
-          { method: 'GET', path: '/__mockvideo/plugins/nope.apk' },
-          { method: 'GET', path: '/__mockvideo/apk/cinebox.apk' },
-          { method: 'HEAD', path: '/__mockvideo/apk/a%22%3B%20filename%3Devil.apk' },
-        ]);
-        expect(seen.map((s) => (s === 'reset' ? 0 : s.status))).toEqual([200, 400, 405, 200, 200, 404, 200, 404, 200, 200]);
-      });
+        it('meta/upgrade, placeholder images, plugin and provider packages', async () => {
+          const seen = await expectSame([
+            {
+              method: 'GET',
+              path: '/scenarios/plugin-upgrade/api/g1/meta/upgrade?uri=videoplayer%3A%2F%2Fplayer-plugin%2Fstreamly%2F1',
+            },
+            { method: 'GET', path: '/api/g1/meta/upgrade' },
+            { method: 'POST', path: '/api/g1/meta/upgrade' },
+            { method: 'GET', path: '/__mockvideo/media/thumb/streamly/sv1001.jpg' },
+            { method: 'GET', path: '/__mockvideo/media/icon/cinebox.png?size=32x32&label=7' },
+            { method: 'GET', path: '/__mockvideo/media/icon/x.gif' },
+            { method: 'GET', path: '/__mockvideo/plugins' },
+            { method: 'GET', path: '/__mockvideo/plugins/nope.apk' },
+            { method: 'GET', path: '/__mockvideo/apk/cinebox.apk' },
+            { method: 'HEAD', path: '/__mockvideo/apk/a%22%3B%20filename%3Devil.apk' },
+          ]);
+          expect(seen.map((s) => (s === 'reset' ? 0 : s.status))).toEqual([
+            200, 400, 405, 200, 200, 404, 200, 404, 200, 200,
+          ]);
+        });
 
-      it.skipIf(subject.subset)('any query string: the same answer, findings and journal entry', async () => {
-        const char = fc.constantFrom('a', 'Z', '0', '_', '-', '.', '~', '%20', '%2B', '+', '%', '%zz', '%E2%82%AC', '€', '=', '"', "'", '<', '(', '!', '*', ',', ';', ':', '@', '/', '?', '[', '%00', 'é');
-        const text = fc.array(char, { maxLength: 6 }).map((parts) => parts.join(''));
-        const name = fc.oneof(fc.constantFrom('_region', 'is_from_gallery', 'ref', '_ts', '_st', '_sdevid', 'valueOf', '__proto__', 'constructor'), text);
-        const query = fc.array(fc.tuple(name, fc.option(text, { nil: undefined })), { maxLength: 8 }).map((pairs) => pairs.map(([k, v]) => (v === undefined ? k : `${k}=${v}`)).join('&'));
-        await fc.assert(
-          fc.asyncProperty(fc.constantFrom<OperationName>(...OPERATION_NAMES), query, async (operation, search) => {
-            await expectSame([{ method: 'GET', path: encodeURI(`${OPERATIONS[operation].path}?${search}`).replace(/%25/g, '%') }]);
-          }),
-          { numRuns: 30 },
-        );
-      });
-    });
+        it.skipIf(subject.subset)('any query string: the same answer, findings and journal entry', async () => {
+          const char = fc.constantFrom(
+            'a',
+            'Z',
+            '0',
+            '_',
+            '-',
+            '.',
+            '~',
+            '%20',
+            '%2B',
+            '+',
+            '%',
+            '%zz',
+            '%E2%82%AC',
+            '€',
+            '=',
+            '"',
+            "'",
+            '<',
+            '(',
+            '!',
+            '*',
+            ',',
+            ';',
+            ':',
+            '@',
+            '/',
+            '?',
+            '[',
+            '%00',
+            'é',
+          );
+          const text = fc.array(char, { maxLength: 6 }).map((parts) => parts.join(''));
+          const name = fc.oneof(
+            fc.constantFrom(
+              '_region',
+              'is_from_gallery',
+              'ref',
+              '_ts',
+              '_st',
+              '_sdevid',
+              'valueOf',
+              '__proto__',
+              'constructor',
+            ),
+            text,
+          );
+          const query = fc
+            .array(fc.tuple(name, fc.option(text, { nil: undefined })), { maxLength: 8 })
+            .map((pairs) => pairs.map(([k, v]) => (v === undefined ? k : `${k}=${v}`)).join('&'));
+          await fc.assert(
+            fc.asyncProperty(fc.constantFrom<OperationName>(...OPERATION_NAMES), query, async (operation, search) => {
+              await expectSame([
+                { method: 'GET', path: encodeURI(`${OPERATIONS[operation].path}?${search}`).replace(/%25/g, '%') },
+              ]);
+            }),
+            { numRuns: 30 },
+          );
+        });
+      },
+    );
   });
 
   describe.skipIf(subject.subset)(`${subject.name}: serve --strict-requests`, () => {
-    withTargets(() => ({ mode: 'serve', scenariosDir: dir, faults: [], strictRequests: true }), (expectSame) => {
-      it('answers a request with findings 400, one without them as usual', async () => {
-        const seen = await expectSame([{ method: 'GET', path: '/api/g1/meta/cp?x=1' }, { method: 'GET', path: clientPath('meta/cp') }]);
-        expect(seen.map((s) => (s === 'reset' ? 0 : s.status))).toEqual([400, 200]);
-      });
-    });
+    withTargets(
+      () => ({ mode: 'serve', scenariosDir: dir, faults: [], strictRequests: true }),
+      (expectSame) => {
+        it('answers a request with findings 400, one without them as usual', async () => {
+          const seen = await expectSame([
+            { method: 'GET', path: '/api/g1/meta/cp?x=1' },
+            { method: 'GET', path: clientPath('meta/cp') },
+          ]);
+          expect(seen.map((s) => (s === 'reset' ? 0 : s.status))).toEqual([400, 200]);
+        });
+      },
+    );
   });
 
-  for (const [match, fallbackScenario] of [['strict', undefined], ['nearest', undefined], ['strict', 'gallery']] as const) {
-    describe.skipIf(subject.subset)(`${subject.name}: replay --match ${match}${fallbackScenario ? ` --fallback-scenario ${fallbackScenario}` : ''}`, () => {
-      let upstream: Upstream | undefined;
-      afterAll(() => upstream?.close());
-      withTargets(
-        async () => {
-          upstream = await startUpstream();
-          const { dir: recorded } = await recordSession(upstream.url, [clientPath('meta/cp'), clientPath('meta/setting'), clientPath('meta/setting'), clientPath('localplay/diversion', { is_from_gallery: 'true' })]);
-          return { mode: 'replay', dir: recorded, match, ...(fallbackScenario ? { fallbackScenario } : {}) };
-        },
-        (expectSame) => {
-          it('exact matches (sequences in order), misses, other methods and paths, the near-miss table', async () => {
-            const seen = await expectSame([
-              { method: 'GET', path: clientPath('meta/cp') },
-              { method: 'GET', path: clientPath('meta/setting') },
-              { method: 'GET', path: clientPath('meta/setting') },
-              { method: 'GET', path: clientPath('meta/setting') },
-              { method: 'HEAD', path: clientPath('meta/cp') },
-              { method: 'GET', path: clientPath('localplay/diversion', { is_from_gallery: 'false' }) },
-              { method: 'GET', path: clientPath('localplay/diversion', { is_from_gallery: 'false' }), headers: { accept: 'text/plain' } },
-              { method: 'GET', path: clientPath('ad_config') },
-              { method: 'POST', path: clientPath('meta/cp') },
-              { method: 'GET', path: '/api/g1/meta/nothing' },
+  for (const [match, fallbackScenario] of [
+    ['strict', undefined],
+    ['nearest', undefined],
+    ['strict', 'gallery'],
+  ] as const) {
+    describe.skipIf(subject.subset)(
+      `${subject.name}: replay --match ${match}${fallbackScenario ? ` --fallback-scenario ${fallbackScenario}` : ''}`,
+      () => {
+        let upstream: Upstream | undefined;
+        afterAll(() => upstream?.close());
+        withTargets(
+          async () => {
+            upstream = await startUpstream();
+            const { dir: recorded } = await recordSession(upstream.url, [
+              clientPath('meta/cp'),
+              clientPath('meta/setting'),
+              clientPath('meta/setting'),
+              clientPath('localplay/diversion', { is_from_gallery: 'true' }),
             ]);
-            const matches = seen.map((s) => (s === 'reset' ? 'reset' : (s.headers['x-mockvideo-match'] ?? s.status)));
-            expect(matches.slice(0, 5)).toEqual(['exact', 'exact', 'exact', 'exact', 'exact']);
-            expect(matches[5]).toBe(fallbackScenario ? 'fallback' : match === 'nearest' ? 'nearest' : 404);
-          });
-        },
-      );
-    });
+            return { mode: 'replay', dir: recorded, match, ...(fallbackScenario ? { fallbackScenario } : {}) };
+          },
+          (expectSame) => {
+            it('exact matches (sequences in order), misses, other methods and paths, the near-miss table', async () => {
+              const seen = await expectSame([
+                { method: 'GET', path: clientPath('meta/cp') },
+                { method: 'GET', path: clientPath('meta/setting') },
+                { method: 'GET', path: clientPath('meta/setting') },
+                { method: 'GET', path: clientPath('meta/setting') },
+                { method: 'HEAD', path: clientPath('meta/cp') },
+                { method: 'GET', path: clientPath('localplay/diversion', { is_from_gallery: 'false' }) },
+                {
+                  method: 'GET',
+                  path: clientPath('localplay/diversion', { is_from_gallery: 'false' }),
+                  headers: { accept: 'text/plain' },
+                },
+                { method: 'GET', path: clientPath('ad_config') },
+                { method: 'POST', path: clientPath('meta/cp') },
+                { method: 'GET', path: '/api/g1/meta/nothing' },
+              ]);
+              const matches = seen.map((s) => (s === 'reset' ? 'reset' : (s.headers['x-mockvideo-match'] ?? s.status)));
+              expect(matches.slice(0, 5)).toEqual(['exact', 'exact', 'exact', 'exact', 'exact']);
+              expect(matches[5]).toBe(fallbackScenario ? 'fallback' : match === 'nearest' ? 'nearest' : 404);
+            });
+          },
+        );
+      },
+    );
   }
 
   describe.skipIf(!subject.record)(`${subject.name}: record`, () => {
@@ -368,15 +539,33 @@ export function operationsSuite(subject: Subject): void {
         return { mode: 'record', upstream: upstream.url, out: mkdtempSync(join(tmpdir(), 'mockvideo-suite-rec-')) };
       },
       (expectSame) => {
-        it('operations GET and HEAD, odd spellings of their paths, meta/upgrade: the upstream\'s answers, at the operations\' own paths', async () => {
+        it("operations GET and HEAD, odd spellings of their paths, meta/upgrade: the upstream's answers, at the operations' own paths", async () => {
           const exchanges: Exchange[] = [];
-          for (const operation of OPERATION_NAMES) exchanges.push({ method: 'GET', path: clientPath(operation) }, { method: 'HEAD', path: clientPath(operation) });
+          for (const operation of OPERATION_NAMES)
+            exchanges.push(
+              { method: 'GET', path: clientPath(operation) },
+              { method: 'HEAD', path: clientPath(operation) },
+            );
           const query = clientPath('meta/setting').split('?')[1]!;
-          for (const path of ['/api/g1/./meta/setting', '/api/g1/%6Deta/plugin', '/api/g1/meta/cp/', '/scenarios/gallery/api/g1/meta/cp', '/api/g1//localplay/recomm', '/api/g1/meta/upgrade']) exchanges.push({ method: 'GET', path: `${path}?${query}` });
+          for (const path of [
+            '/api/g1/./meta/setting',
+            '/api/g1/%6Deta/plugin',
+            '/api/g1/meta/cp/',
+            '/scenarios/gallery/api/g1/meta/cp',
+            '/api/g1//localplay/recomm',
+            '/api/g1/meta/upgrade',
+          ])
+            exchanges.push({ method: 'GET', path: `${path}?${query}` });
           const seen = await expectSame(exchanges);
           expect(seen.every((s) => s !== 'reset' && (s.status === 200 || s.status === 404))).toBe(true);
-          expect(upstream!.received.map((target) => target.split('?')[0])).toEqual(twin!.received.map((target) => target.split('?')[0]));
-          expect(upstream!.received.every((target) => /^\/api\/g1\/(ad_config|meta\/(cp|setting|plugin|upgrade)|localplay\/(diversion|recomm))\?/.test(target))).toBe(true);
+          expect(upstream!.received.map((target) => target.split('?')[0])).toEqual(
+            twin!.received.map((target) => target.split('?')[0]),
+          );
+          expect(
+            upstream!.received.every((target) =>
+              /^\/api\/g1\/(ad_config|meta\/(cp|setting|plugin|upgrade)|localplay\/(diversion|recomm))\?/.test(target),
+            ),
+          ).toBe(true);
         });
 
         it('what serve answers itself, record answers the same, and never forwards: other methods, unknown operations, paths out of /api/g1, a target too long', async () => {

@@ -10,7 +10,9 @@ describe('command reference (docs/commands.md)', () => {
 
   it('covers every command that "mockvideo --help" lists (add a new one to COMMANDS)', () => {
     const commandsSection = helpOf('').split('\nCommands:\n')[1]?.split('\nOptions:\n')[0] ?? '';
-    const listed = [...commandsSection.matchAll(/^ {2}mockvideo ([a-z-]+)/gm)].map((m) => m[1]).filter((name) => name !== 'completion');
+    const listed = [...commandsSection.matchAll(/^ {2}mockvideo ([a-z-]+)/gm)]
+      .map((m) => m[1])
+      .filter((name) => name !== 'completion');
     expect(listed.length).toBeGreaterThan(5);
     // `scenario from-recordings` is listed as `scenario <action>`: compare first words.
     expect([...new Set(COMMANDS.map((command) => command.split(' ')[0]))].sort()).toEqual(listed.sort());

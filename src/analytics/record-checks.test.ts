@@ -18,12 +18,24 @@ describe('checkAnalyticsRecord', () => {
   });
 
   it('accepts the later event/module/append shape', () => {
-    expect(checkAnalyticsRecord({ ...common, event: 'auto_login', module: 'account', append: '{"result":"success"}', st: 'x', _page: 'home' })).toEqual([]);
+    expect(
+      checkAnalyticsRecord({
+        ...common,
+        event: 'auto_login',
+        module: 'account',
+        append: '{"result":"success"}',
+        st: 'x',
+        _page: 'home',
+      }),
+    ).toEqual([]);
   });
 
   it('names each missing common and extra field', () => {
     const { _device: _d, ...rest } = common;
-    expect(rules({ ...rest, type: 'page_view', page_name: 'p' })).toEqual(['_device:required', 'package_from:required']);
+    expect(rules({ ...rest, type: 'page_view', page_name: 'p' })).toEqual([
+      '_device:required',
+      'package_from:required',
+    ]);
   });
 
   it('finds an unknown type, a record of neither shape, non-string values and a non-object', () => {
@@ -34,8 +46,15 @@ describe('checkAnalyticsRecord', () => {
   });
 
   it('checks values: at in milliseconds, target a deep link, duration in seconds, append a JSON text', () => {
-    expect(rules({ ...common, type: 'click', target: 'not a link', at: '1795322072' })).toEqual(['target:deep-link', 'at:milliseconds']);
-    expect(rules({ ...common, type: 'play__start_succ', ...extras.play__start_succ, duration: '1.5' })).toEqual(['duration:seconds']);
-    expect(rules({ ...common, event: 'auto_login', module: 'account', append: '{result', st: 'x', _page: 'p' })).toEqual(['append:json-text']);
+    expect(rules({ ...common, type: 'click', target: 'not a link', at: '1795322072' })).toEqual([
+      'target:deep-link',
+      'at:milliseconds',
+    ]);
+    expect(rules({ ...common, type: 'play__start_succ', ...extras.play__start_succ, duration: '1.5' })).toEqual([
+      'duration:seconds',
+    ]);
+    expect(
+      rules({ ...common, event: 'auto_login', module: 'account', append: '{result', st: 'x', _page: 'p' }),
+    ).toEqual(['append:json-text']);
   });
 });

@@ -5,8 +5,23 @@ import { parseDeepLink } from '../contract/core.js';
  * `_res`, `_anoyid`, … `_plyver`".
  */
 export const ANALYTICS_COMMON_FIELDS = [
-  '_device', '_res', '_anoyid', '_nettype', '_oemui', '_ts', '_locale', '_ver', '_model', '_andver', '_appver', '_region',
-  '_oemuiver', '_language', 'ref', '_isoemui', '_plyver',
+  '_device',
+  '_res',
+  '_anoyid',
+  '_nettype',
+  '_oemui',
+  '_ts',
+  '_locale',
+  '_ver',
+  '_model',
+  '_andver',
+  '_appver',
+  '_region',
+  '_oemuiver',
+  '_language',
+  'ref',
+  '_isoemui',
+  '_plyver',
 ] as const;
 
 /** The record kinds, named by `type`, and their extra fields. @see docs/contract.md#analytics-records (table "type | Extra fields"). */
@@ -24,7 +39,8 @@ export const ANALYTICS_EVENT_FIELDS = ['event', 'module', 'append', 'st', '_page
 /** One problem of a record: the field (`''` for the record), a stable rule name, and a sentence. */
 export interface AnalyticsFinding {
   field: string;
-  rule: 'object' | 'string' | 'required' | 'kind' | 'known-type' | 'deep-link' | 'milliseconds' | 'seconds' | 'json-text';
+  rule:
+    'object' | 'string' | 'required' | 'kind' | 'known-type' | 'deep-link' | 'milliseconds' | 'seconds' | 'json-text';
   message: string;
 }
 
@@ -46,35 +62,65 @@ export function checkAnalyticsRecord(record: unknown): AnalyticsFinding[] {
   const fields = record as Record<string, unknown>;
   const findings: AnalyticsFinding[] = [];
   for (const [field, value] of Object.entries(fields)) {
-    if (typeof value !== 'string') findings.push({ field, rule: 'string', message: `${field} must be a string (records are flat maps of string fields), got ${JSON.stringify(value)}` });
+    if (typeof value !== 'string')
+      findings.push({
+        field,
+        rule: 'string',
+        message: `${field} must be a string (records are flat maps of string fields), got ${JSON.stringify(value)}`,
+      });
   }
   const text = (field: string) => (typeof fields[field] === 'string' ? (fields[field] as string) : undefined);
   const require = (names: readonly string[], why: string) => {
-    for (const name of names) if (!(name in fields)) findings.push({ field: name, rule: 'required', message: `${name} is missing (${why})` });
+    for (const name of names)
+      if (!(name in fields)) findings.push({ field: name, rule: 'required', message: `${name} is missing (${why})` });
   };
   require(ANALYTICS_COMMON_FIELDS, 'a common field of every record');
   if ('type' in fields) {
     const type = text('type') ?? '';
     const extra = ANALYTICS_RECORD_KINDS[type];
-    if (!extra) findings.push({ field: 'type', rule: 'known-type', message: `type "${type}" is not a known record kind; known: ${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}` });
+    if (!extra)
+      findings.push({
+        field: 'type',
+        rule: 'known-type',
+        message: `type "${type}" is not a known record kind; known: ${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}`,
+      });
     else require(extra, `an extra field of type ${type}`);
   } else if ('event' in fields) {
     require(ANALYTICS_EVENT_FIELDS, 'a field of the event/module/append shape');
   } else {
-    findings.push({ field: 'type', rule: 'kind', message: `a record needs "type" (${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}) or, in the later shape, "event" with "module" and "append"` });
+    findings.push({
+      field: 'type',
+      rule: 'kind',
+      message: `a record needs "type" (${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}) or, in the later shape, "event" with "module" and "append"`,
+    });
   }
   const target = text('target');
-  if (target !== undefined && !parseDeepLink(target)) findings.push({ field: 'target', rule: 'deep-link', message: `target must be a deep link <scheme>://<target>?<query>, got "${target}"` });
+  if (target !== undefined && !parseDeepLink(target))
+    findings.push({
+      field: 'target',
+      rule: 'deep-link',
+      message: `target must be a deep link <scheme>://<target>?<query>, got "${target}"`,
+    });
   const at = text('at');
-  if (at !== undefined && !/^\d{12,14}$/.test(at)) findings.push({ field: 'at', rule: 'milliseconds', message: `at must be Unix time in milliseconds (13 digits), got "${at}"` });
+  if (at !== undefined && !/^\d{12,14}$/.test(at))
+    findings.push({
+      field: 'at',
+      rule: 'milliseconds',
+      message: `at must be Unix time in milliseconds (13 digits), got "${at}"`,
+    });
   const duration = text('duration');
-  if (duration !== undefined && !/^\d+$/.test(duration)) findings.push({ field: 'duration', rule: 'seconds', message: `duration must be whole seconds, got "${duration}"` });
+  if (duration !== undefined && !/^\d+$/.test(duration))
+    findings.push({ field: 'duration', rule: 'seconds', message: `duration must be whole seconds, got "${duration}"` });
   const append = text('append');
   if (append !== undefined) {
     try {
       JSON.parse(append);
     } catch {
-      findings.push({ field: 'append', rule: 'json-text', message: `append must be a JSON text (e.g. {"result":"success"}), got "${append}"` });
+      findings.push({
+        field: 'append',
+        rule: 'json-text',
+        message: `append must be a JSON text (e.g. {"result":"success"}), got "${append}"`,
+      });
     }
   }
   return findings;

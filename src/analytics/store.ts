@@ -56,7 +56,12 @@ export class AnalyticsStore {
    * its JSON text's length); callers refuse records over {@link MAX_ANALYTICS_RECORD_BYTES} first.
    * Returns the entry.
    */
-  add(record: unknown, findings: AnalyticsFinding[], now: Date = new Date(), bytes = JSON.stringify(record)?.length ?? 0): AnalyticsEntry {
+  add(
+    record: unknown,
+    findings: AnalyticsFinding[],
+    now: Date = new Date(),
+    bytes = JSON.stringify(record)?.length ?? 0,
+  ): AnalyticsEntry {
     const entry = { id: this.#next++, time: now.toISOString(), record, findings };
     this.#entries.push(entry);
     this.#sizes.push(bytes);
@@ -85,13 +90,17 @@ export class AnalyticsStore {
     let bytes = 0;
     const fits = (i: number) => picked.length < most && bytes + this.#sizes[i]! <= MAX_ANALYTICS_PAGE_BYTES;
     if (after === undefined) {
-      for (let i = entries.length - 1; i >= 0 && fits(i); i--) (bytes += this.#sizes[i]!), picked.unshift(i);
+      for (let i = entries.length - 1; i >= 0 && fits(i); i--) ((bytes += this.#sizes[i]!), picked.unshift(i));
       return { records: picked.map((i) => entries[i]!), total: entries.length, next: null };
     }
     let i = entries.findIndex((e) => e.id > after);
     if (i < 0) i = entries.length;
-    for (; i < entries.length && fits(i); i++) (bytes += this.#sizes[i]!), picked.push(i);
-    return { records: picked.map((j) => entries[j]!), total: entries.length, next: i < entries.length ? entries[i - 1]?.id ?? after : null };
+    for (; i < entries.length && fits(i); i++) ((bytes += this.#sizes[i]!), picked.push(i));
+    return {
+      records: picked.map((j) => entries[j]!),
+      total: entries.length,
+      next: i < entries.length ? (entries[i - 1]?.id ?? after) : null,
+    };
   }
 
   /** Forgets every entry (ids keep counting). */

@@ -38,7 +38,9 @@ const PROTECTED_LISTS = { secret: SECRET_PARAMETERS, identity: IDENTITY_PARAMETE
 export function protectedSettings(settings: Record<string, unknown>): Record<string, unknown> {
   if (!Array.isArray(settings.secret) && !Array.isArray(settings.identity)) return settings;
   const secret = [...new Set([...PROTECTED_LISTS.secret, ...((settings.secret as string[] | undefined) ?? [])])];
-  const identity = [...new Set([...PROTECTED_LISTS.identity, ...((settings.identity as string[] | undefined) ?? [])])].filter((name) => !secret.includes(name));
+  const identity = [
+    ...new Set([...PROTECTED_LISTS.identity, ...((settings.identity as string[] | undefined) ?? [])]),
+  ].filter((name) => !secret.includes(name));
   return { ...settings, secret, identity };
 }
 
@@ -51,7 +53,10 @@ function refuseCommandLineOnly(source: string, name: string, value: unknown): vo
   const why = COMMAND_LINE_ONLY[name];
   // `false` asks for the safe side: allowed anywhere.
   if (why === undefined || value === false) return;
-  throw new MockvideoError('MV_USAGE', `${source}: "${name}" is taken from the command line only (${why}). Remove it there and pass --${name}${name === 'upstream' ? ' URL' : ''} on the command line.`);
+  throw new MockvideoError(
+    'MV_USAGE',
+    `${source}: "${name}" is taken from the command line only (${why}). Remove it there and pass --${name}${name === 'upstream' ? ' URL' : ''} on the command line.`,
+  );
 }
 
 /** Where a setting's value came from, highest precedence first. */
@@ -78,10 +83,30 @@ export interface CommandOptions {
 export function commandOptions(command: CommandModule<object, never>, yargs: YargsFactory): CommandOptions {
   const y = yargs([]);
   const built = (typeof command.builder === 'function' ? command.builder(y as never) : y) ?? y;
-  const options = (built as unknown as { getOptions(): { key: Record<string, boolean>; default: Record<string, unknown>; boolean: string[]; array: string[]; alias: Record<string, string[]> } }).getOptions();
+  const options = (
+    built as unknown as {
+      getOptions(): {
+        key: Record<string, boolean>;
+        default: Record<string, unknown>;
+        boolean: string[];
+        array: string[];
+        alias: Record<string, string[]>;
+      };
+    }
+  ).getOptions();
   const aliasNames = new Set(Object.values(options.alias ?? {}).flat());
-  const keys = new Set(Object.keys(options.key).filter((k) => k !== 'help' && k !== 'version' && !aliasNames.has(k) && (k.length > 1 || !/^[a-z]$/.test(k))));
-  return { keys, defaults: options.default, booleans: new Set(options.boolean), arrays: new Set(options.array), aliases: options.alias };
+  const keys = new Set(
+    Object.keys(options.key).filter(
+      (k) => k !== 'help' && k !== 'version' && !aliasNames.has(k) && (k.length > 1 || !/^[a-z]$/.test(k)),
+    ),
+  );
+  return {
+    keys,
+    defaults: options.default,
+    booleans: new Set(options.boolean),
+    arrays: new Set(options.array),
+    aliases: options.alias,
+  };
 }
 
 /**
@@ -122,12 +147,21 @@ export function findConfigFile(cwd: string): string | undefined {
 export async function loadConfigFile(file: string): Promise<Record<string, unknown>> {
   let value: unknown;
   try {
-    value = file.endsWith('.mjs') || file.endsWith('.js') ? ((await import(pathToFileURL(file).href)) as { default: unknown }).default : JSON.parse(readFileSync(file, 'utf8'));
+    value =
+      file.endsWith('.mjs') || file.endsWith('.js')
+        ? ((await import(pathToFileURL(file).href)) as { default: unknown }).default
+        : JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new MockvideoError('MV_USAGE', `Cannot read the config file ${file}: ${(error as Error).message}. Fix it, or pass another with --config FILE.`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `Cannot read the config file ${file}: ${(error as Error).message}. Fix it, or pass another with --config FILE.`,
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new MockvideoError('MV_USAGE', `The config file ${file} must hold an object of settings, e.g. {"port": 8787, "scenario": "gallery"}.`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `The config file ${file} must hold an object of settings, e.g. {"port": 8787, "scenario": "gallery"}.`,
+    );
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [kebab(k), v]));
 }
@@ -138,18 +172,32 @@ export async function loadConfigFile(file: string): Promise<Record<string, unkno
  * single value).
  * @throws MockvideoError (`MV_USAGE`) naming the file, the setting and what is allowed.
  */
-export function checkConfig(file: string, settings: Record<string, unknown>, commands: readonly CommandOptions[]): void {
+export function checkConfig(
+  file: string,
+  settings: Record<string, unknown>,
+  commands: readonly CommandOptions[],
+): void {
   const all = new Set(commands.flatMap((c) => [...c.keys]));
   for (const [name, value] of Object.entries(settings)) {
     refuseCommandLineOnly(file, name, value);
     if (!all.has(name)) {
-      throw new MockvideoError('MV_USAGE', `${file}: unknown setting "${name}". Settings are the flags of the commands: ${[...all].sort().join(', ')}.`);
+      throw new MockvideoError(
+        'MV_USAGE',
+        `${file}: unknown setting "${name}". Settings are the flags of the commands: ${[...all].sort().join(', ')}.`,
+      );
     }
     const isBoolean = commands.some((c) => c.booleans.has(name));
     const isArray = commands.some((c) => c.arrays.has(name));
-    const ok = isBoolean ? typeof value === 'boolean' : isArray ? Array.isArray(value) && value.every((v) => typeof v === 'string') : ['string', 'number'].includes(typeof value);
+    const ok = isBoolean
+      ? typeof value === 'boolean'
+      : isArray
+        ? Array.isArray(value) && value.every((v) => typeof v === 'string')
+        : ['string', 'number'].includes(typeof value);
     if (!ok) {
-      throw new MockvideoError('MV_USAGE', `${file}: setting "${name}" must be ${isBoolean ? 'true or false' : isArray ? 'a list of strings' : 'a string or a number'}, got ${JSON.stringify(value)}.`);
+      throw new MockvideoError(
+        'MV_USAGE',
+        `${file}: setting "${name}" must be ${isBoolean ? 'true or false' : isArray ? 'a list of strings' : 'a string or a number'}, got ${JSON.stringify(value)}.`,
+      );
     }
   }
 }
@@ -165,7 +213,11 @@ export function envSettings(env: NodeJS.ProcessEnv, options: CommandOptions): Re
     const variable = `${ENV_PREFIX}${key.toUpperCase().replace(/-/g, '_')}`;
     const value = env[variable];
     if (value === undefined) continue;
-    out[key] = options.booleans.has(key) ? !['0', 'false', 'no', ''].includes(value.toLowerCase()) : options.arrays.has(key) ? value.split(',').filter(Boolean) : value;
+    out[key] = options.booleans.has(key)
+      ? !['0', 'false', 'no', ''].includes(value.toLowerCase())
+      : options.arrays.has(key)
+        ? value.split(',').filter(Boolean)
+        : value;
     refuseCommandLineOnly(`The environment variable ${variable}`, key, out[key]);
   }
   return protectedSettings(out);
@@ -175,7 +227,10 @@ export function envSettings(env: NodeJS.ProcessEnv, options: CommandOptions): Re
  * Every setting of a command with its value and source: flag > environment > file > default.
  * `flags` are the settings given on the command line (kebab-case names).
  */
-export function resolveSettings(options: CommandOptions, layers: { flags: Record<string, unknown>; env: Record<string, unknown>; file: Record<string, unknown> }): ResolvedSetting[] {
+export function resolveSettings(
+  options: CommandOptions,
+  layers: { flags: Record<string, unknown>; env: Record<string, unknown>; file: Record<string, unknown> },
+): ResolvedSetting[] {
   return [...options.keys].sort().map((name) => {
     if (name in layers.flags) return { name, value: layers.flags[name], source: 'flag' as const };
     if (name in layers.env) return { name, value: layers.env[name], source: 'env' as const };

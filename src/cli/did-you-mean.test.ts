@@ -16,7 +16,9 @@ describe('did you mean', () => {
   });
 
   it("adds suggestions to yargs' unknown-argument message, once per flag", () => {
-    expect(withFlagSuggestions('Unknown argument: prot', ['port', 'host'])).toBe('Unknown argument: prot. Did you mean --port?');
+    expect(withFlagSuggestions('Unknown argument: prot', ['port', 'host'])).toBe(
+      'Unknown argument: prot. Did you mean --port?',
+    );
     expect(withFlagSuggestions('Unknown arguments: fallback-scenarios, fallbackScenarios', ['fallback-scenario'])).toBe(
       'Unknown arguments: fallback-scenarios, fallbackScenarios. Did you mean --fallback-scenario?',
     );

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { skipHelpCache } from './main.js';
 
 type Usage = { hasCachedHelpMessage(): boolean; cacheHelpMessage(): void };
-const usageOf = (cli: unknown) => (cli as { getInternalMethods(): { getUsageInstance(): Usage } }).getInternalMethods().getUsageInstance();
+const usageOf = (cli: unknown) =>
+  (cli as { getInternalMethods(): { getUsageInstance(): Usage } }).getInternalMethods().getUsageInstance();
 
 describe('skipHelpCache', () => {
   const run = async (skip: boolean) => {
@@ -11,7 +12,12 @@ describe('skipHelpCache', () => {
     if (skip) skipHelpCache(cli);
     let ran = false;
     await cli
-      .command({ command: 'go', describe: 'Go', builder: (y) => y.option('n', { type: 'number', describe: 'A number' }), handler: () => void (ran = true) })
+      .command({
+        command: 'go',
+        describe: 'Go',
+        builder: (y) => y.option('n', { type: 'number', describe: 'A number' }),
+        handler: () => void (ran = true),
+      })
       .help()
       .parseAsync();
     return { ran, cached: usageOf(cli).hasCachedHelpMessage() };

@@ -5,7 +5,19 @@ import { COMMAND_NAMES, commandStandIn, isCommandName, loadCommands, type AnyCom
 import { withFlagSuggestions } from './did-you-mean.js';
 import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
-import { ENV_PREFIX, checkConfig, commandOptions, envSettings, type CommandOptions, findConfigFile, givenFlagNames, kebab, loadConfigFile, protectedSettings, resolveSettings } from './config.js';
+import {
+  ENV_PREFIX,
+  checkConfig,
+  commandOptions,
+  envSettings,
+  type CommandOptions,
+  findConfigFile,
+  givenFlagNames,
+  kebab,
+  loadConfigFile,
+  protectedSettings,
+  resolveSettings,
+} from './config.js';
 
 /** `--config FILE` as given on the command line, read before yargs runs (it decides what yargs sees). */
 function configFlag(argv: readonly string[]): string | undefined {
@@ -22,7 +34,9 @@ function configFlag(argv: readonly string[]): string | undefined {
  * methods are looked up defensively: if a yargs version lacks them, nothing changes.
  */
 export function skipHelpCache(cli: Argv): void {
-  const internal = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.();
+  const internal = (
+    cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }
+  ).getInternalMethods?.();
   const usage = internal?.getUsageInstance?.();
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
@@ -35,7 +49,9 @@ const completionHelpCommand: AnyCommand = {
   describe: COMPLETION_DESCRIBE,
   builder: (yargs) =>
     yargs
-      .usage('$0 completion\n\nPrints a completion script for bash or zsh: add it to your shell\'s start-up file once, then press Tab after "mockvideo".')
+      .usage(
+        '$0 completion\n\nPrints a completion script for bash or zsh: add it to your shell\'s start-up file once, then press Tab after "mockvideo".',
+      )
       .example('$0 completion >> ~/.bashrc', 'Complete commands and flags in bash (open a new shell afterwards)')
       .example('$0 completion >> ~/.zshrc', 'The same for zsh') as never,
   handler: () => {},
@@ -72,7 +88,9 @@ export async function main(args?: string[]): Promise<void> {
   }
   // The modules of the commands named on the command line (yargs runs the one named first); every one
   // when a config file is checked or `config` may ask for any. The others are registered by heading.
-  const commands = await loadCommands(file || argv.includes('config') ? COMMAND_NAMES : COMMAND_NAMES.filter((name) => argv.includes(name)));
+  const commands = await loadCommands(
+    file || argv.includes('config') ? COMMAND_NAMES : COMMAND_NAMES.filter((name) => argv.includes(name)),
+  );
   const built = new Map<string, CommandOptions>();
   const optionsOf = (name: string): CommandOptions | undefined => {
     const command = isCommandName(name) ? commands.get(name) : undefined;
@@ -85,7 +103,11 @@ export async function main(args?: string[]): Promise<void> {
   try {
     if (file) {
       fileSettings = await loadConfigFile(file);
-      checkConfig(file, fileSettings, COMMAND_NAMES.map((name) => optionsOf(name)!));
+      checkConfig(
+        file,
+        fileSettings,
+        COMMAND_NAMES.map((name) => optionsOf(name)!),
+      );
       fileSettings = protectedSettings(fileSettings);
     }
   } catch (error) {
@@ -96,7 +118,10 @@ export async function main(args?: string[]): Promise<void> {
   const layersFor = (command: string) => {
     const known = file || hasEnvSettings ? optionsOf(command) : undefined;
     if (!known) return { env: {}, file: {} };
-    return { env: envSettings(process.env, known), file: Object.fromEntries(Object.entries(fileSettings).filter(([k]) => known.keys.has(k))) };
+    return {
+      env: envSettings(process.env, known),
+      file: Object.fromEntries(Object.entries(fileSettings).filter(([k]) => known.keys.has(k))),
+    };
   };
   // The first argument that names a command (a flag's value, like `--config x.json`, may come first).
   const invoked = argv.find(isCommandName) ?? '';
@@ -130,7 +155,11 @@ export async function main(args?: string[]): Promise<void> {
     .scriptName('mockvideo')
     .config({ ...layers.file, ...layers.env })
     .options(outputOptions)
-    .option('config', { type: 'string', global: true, describe: 'Config file (default: mockvideo.config.json or .mjs, looked for from here up)' })
+    .option('config', {
+      type: 'string',
+      global: true,
+      describe: 'Config file (default: mockvideo.config.json or .mjs, looked for from here up)',
+    })
     .usage('$0 <command> [options]\n\nMock and record/replay server for the video player backend (/api/g1).')
     .command(COMMAND_NAMES.map((name) => commands.get(name) ?? commandStandIn(name)))
     .command(configCommand ? (configCommand(resolve) as unknown as AnyCommand) : commandStandIn('config'))
@@ -145,7 +174,9 @@ export async function main(args?: string[]): Promise<void> {
     .wrap(asksHelp ? Math.min(110, process.stdout.columns ?? 100) : null)
     .fail((message, error) => {
       const flags = [...(optionsOf(invoked)?.keys ?? Object.keys(outputOptions)), 'config', 'help', 'version'];
-      process.stderr.write(`${PREFIX} ${withFlagSuggestions(message ?? error?.message ?? '', flags)}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`);
+      process.stderr.write(
+        `${PREFIX} ${withFlagSuggestions(message ?? error?.message ?? '', flags)}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`,
+      );
       process.exit(EXIT.badInput);
     })
     .parseAsync();

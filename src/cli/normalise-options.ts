@@ -12,7 +12,17 @@ export interface NormaliseArgs {
   'secret-value'?: string[];
 }
 
-const list = (describe: string) => ({ type: 'string', array: true, describe, coerce: (values: string[]) => values.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean) }) as const;
+const list = (describe: string) =>
+  ({
+    type: 'string',
+    array: true,
+    describe,
+    coerce: (values: string[]) =>
+      values
+        .flatMap((v) => String(v).split(','))
+        .map((v) => v.trim())
+        .filter(Boolean),
+  }) as const;
 
 /**
  * Adds `--volatile`, `--secret`, `--identity`, `--keep-identifiers` and `--redact-header` to a
@@ -23,12 +33,38 @@ const list = (describe: string) => ({ type: 'string', array: true, describe, coe
 export function normaliseOptions<T>(yargs: Argv<T>): Argv<T & NormaliseArgs> {
   return yargs
     .option('volatile', list('Parameters left out of the match key (replaces the default: _nonce,_ts)'))
-    .option('secret', list('Parameters stored as <SERVICE_TOKEN> and left out of the match key (replaces the default: _st)'))
-    .option('identity', list('Device/user identifiers redacted and left out of the match key (replaces the default: _sdevid,_anoyid,_cam,_diordna,_app_coop_md5)'))
-    .option('keep-identifiers', { type: 'boolean', describe: 'Keep identifier values in stored files (still left out of the match key)' })
-    .option('redact-header', list('More headers to store as <REDACTED> (Authorization always is; in Cookie and Set-Cookie only the values of secret cookies)'))
-    .option('secret-cookie', list('Cookies whose values are secret besides those named like a session, token or auth cookie (sid, *session*, *token*, *auth*, ...); "*" for every cookie'))
-    .option('secret-value', list('Raw secret values to find and redact everywhere, e.g. the _st of a HAR that already says <SERVICE_TOKEN> (also MOCKVIDEO_SECRET_VALUE)')) as unknown as Argv<T & NormaliseArgs>;
+    .option(
+      'secret',
+      list('Parameters stored as <SERVICE_TOKEN> and left out of the match key (replaces the default: _st)'),
+    )
+    .option(
+      'identity',
+      list(
+        'Device/user identifiers redacted and left out of the match key (replaces the default: _sdevid,_anoyid,_cam,_diordna,_app_coop_md5)',
+      ),
+    )
+    .option('keep-identifiers', {
+      type: 'boolean',
+      describe: 'Keep identifier values in stored files (still left out of the match key)',
+    })
+    .option(
+      'redact-header',
+      list(
+        'More headers to store as <REDACTED> (Authorization always is; in Cookie and Set-Cookie only the values of secret cookies)',
+      ),
+    )
+    .option(
+      'secret-cookie',
+      list(
+        'Cookies whose values are secret besides those named like a session, token or auth cookie (sid, *session*, *token*, *auth*, ...); "*" for every cookie',
+      ),
+    )
+    .option(
+      'secret-value',
+      list(
+        'Raw secret values to find and redact everywhere, e.g. the _st of a HAR that already says <SERVICE_TOKEN> (also MOCKVIDEO_SECRET_VALUE)',
+      ),
+    ) as unknown as Argv<T & NormaliseArgs>;
 }
 
 /**

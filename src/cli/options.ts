@@ -38,7 +38,8 @@ export const journalSizeOption = {
   describe: 'Requests the journal keeps (1 to 100000)',
   coerce: (value: unknown) => {
     const size = Number(value);
-    if (!Number.isInteger(size) || size < 1 || size > 100_000) throw new Error(`--journal-size must be an integer from 1 to 100000, got "${String(value)}"`);
+    if (!Number.isInteger(size) || size < 1 || size > 100_000)
+      throw new Error(`--journal-size must be an integer from 1 to 100000, got "${String(value)}"`);
     return size;
   },
 } satisfies Options;
@@ -47,7 +48,8 @@ export const journalSizeOption = {
 export const faultOption = {
   type: 'string',
   array: true,
-  describe: 'Inject a fault, [OPERATION=]KIND[:ARG]: delay[:MS|MIN-MAX], status[:CODE], envelope[:RESULT], malformed-json, empty, reset, hang (repeatable)',
+  describe:
+    'Inject a fault, [OPERATION=]KIND[:ARG]: delay[:MS|MIN-MAX], status[:CODE], envelope[:RESULT], malformed-json, empty, reset, hang (repeatable)',
 } satisfies Options;
 
 /** `--admin-token`: lets other hosts call mutating admin endpoints with `Authorization: Bearer TOKEN`. */
@@ -60,14 +62,16 @@ export const adminTokenOption = {
 export const engineOption = {
   choices: ['routes', 'msw'] as const,
   default: 'routes',
-  describe: 'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through the getResponse of msw in Express (slower)',
+  describe:
+    'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through the getResponse of msw in Express (slower)',
 } as const;
 
 /** `--allow-host` of `record` and `replay --record-missing`: more names devices reach the recorder by. */
 export const allowHostOption = {
   type: 'string',
   array: true,
-  describe: "Also forward requests whose Host is this name (e.g. a DNS name of this machine); the machine's own names and addresses and 10.0.2.2 always work",
+  describe:
+    "Also forward requests whose Host is this name (e.g. a DNS name of this machine); the machine's own names and addresses and 10.0.2.2 always work",
 } as const;
 
 /** Checks `--upstream`: an http(s) URL. @throws MockvideoError (`MV_USAGE`). */
@@ -78,7 +82,8 @@ export function upstreamUrl(value: string): string {
   } catch {
     throw new MockvideoError('MV_USAGE', `--upstream must be a URL like https://api.example.com, got "${value}".`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MockvideoError('MV_USAGE', `--upstream must be http:// or https://, got "${value}".`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new MockvideoError('MV_USAGE', `--upstream must be http:// or https://, got "${value}".`);
   return url.toString().replace(/\/$/, '');
 }
 
@@ -89,7 +94,8 @@ export const upstreamTimeoutOption = {
   describe: 'Seconds the upstream has to answer completely, headers and body, before the client gets a 504',
   coerce: (value: unknown) => {
     const seconds = Number(value);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`--upstream-timeout must be a positive number of seconds, got "${String(value)}"`);
+    if (!Number.isFinite(seconds) || seconds <= 0)
+      throw new Error(`--upstream-timeout must be a positive number of seconds, got "${String(value)}"`);
     return seconds;
   },
 } as const;
@@ -98,7 +104,8 @@ export const upstreamTimeoutOption = {
 export const insecureUpstreamOption = {
   type: 'boolean',
   default: false,
-  describe: 'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name); by default it is refused with a 502',
+  describe:
+    'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name); by default it is refused with a 502',
 } as const;
 
 /**
@@ -106,6 +113,7 @@ export const insecureUpstreamOption = {
  * @example insecureUpstreamWarning('https://staging.example.com') // '[mockvideo] Warning: --insecure-upstream: ...'
  */
 export function insecureUpstreamWarning(upstream: string): string {
-  if (!upstream.startsWith('https:')) return `[mockvideo] Warning: --insecure-upstream has no effect: ${upstream} is not https.\n`;
+  if (!upstream.startsWith('https:'))
+    return `[mockvideo] Warning: --insecure-upstream has no effect: ${upstream} is not https.\n`;
   return `[mockvideo] Warning: --insecure-upstream: the TLS certificate of ${upstream} is not checked, so anyone on the network path can read and change what is recorded. Use it only for a test server you trust.\n`;
 }

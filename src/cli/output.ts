@@ -14,8 +14,18 @@ export interface OutputArgs {
 
 /** The global output flags, for the yargs root. */
 export const outputOptions = {
-  log: { choices: ['text', 'json'] as const, default: 'text' as const, global: true, describe: 'Request log format: one line of text, or one JSON object per request (for log tools)' },
-  quiet: { type: 'boolean', default: false, global: true, describe: 'Print only the start line and errors, no request log' },
+  log: {
+    choices: ['text', 'json'] as const,
+    default: 'text' as const,
+    global: true,
+    describe: 'Request log format: one line of text, or one JSON object per request (for log tools)',
+  },
+  quiet: {
+    type: 'boolean',
+    default: false,
+    global: true,
+    describe: 'Print only the start line and errors, no request log',
+  },
   verbose: { type: 'boolean', default: false, global: true, describe: "Also print each request's contract findings" },
 } satisfies Record<string, Options>;
 
@@ -25,7 +35,9 @@ function paintStatus(line: string, status: number): string {
 }
 
 /** A log line as written: its status painted when the terminal shows colours, else unchanged. */
-const lineOf: (entry: RequestLogEntry) => string = pc.isColorSupported ? (entry) => paintStatus(formatLogLine(entry), entry.status) : formatLogLine;
+const lineOf: (entry: RequestLogEntry) => string = pc.isColorSupported
+  ? (entry) => paintStatus(formatLogLine(entry), entry.status)
+  : formatLogLine;
 
 /**
  * A writer of one JSON object per line on stdout (pino): `{"level": "info", "time": ISO, ...fields,
@@ -34,7 +46,10 @@ const lineOf: (entry: RequestLogEntry) => string = pc.isColorSupported ? (entry)
 export function jsonLines(message: string): (fields: object) => void {
   // pino is loaded for `--log json` only.
   const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
-  const logger = pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, logStream('utf8'));
+  const logger = pino(
+    { base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    logStream('utf8'),
+  );
   return (fields) => logger.info(fields, message);
 }
 
@@ -53,7 +68,12 @@ function logStream(contentMode: 'buffer' | 'utf8'): SonicBoom {
     const { SonicBoom: Boom } = createRequire(import.meta.url)('sonic-boom') as typeof import('sonic-boom');
     // pino's lines gather up to 12 KB per write (~250 lines; sonic-boom wants less than its 16 KB
     // maxWrite); a quiet server's lines still go out within 50 ms.
-    const boom = new Boom({ fd: 1, sync: false, contentMode, ...(contentMode === 'utf8' ? { minLength: 12_288, periodicFlush: 50 } : {}) });
+    const boom = new Boom({
+      fd: 1,
+      sync: false,
+      contentMode,
+      ...(contentMode === 'utf8' ? { minLength: 12_288, periodicFlush: 50 } : {}),
+    });
     boom.on('error', () => undefined);
     process.on('exit', () => {
       try {
@@ -105,7 +125,8 @@ export function requestLogger(args: OutputArgs): ((entry: RequestLogEntry) => vo
 export function logFindings(args: OutputArgs, journal: Journal): void {
   if (!args.verbose || args.quiet || args.log === 'json') return;
   journal.subscribe(({ entry }) => {
-    for (const f of entry.findings) process.stdout.write(`    ${pc.yellow(`#${entry.id} ${entry.operation} ${f.rule}: ${f.message}`)}\n`);
+    for (const f of entry.findings)
+      process.stdout.write(`    ${pc.yellow(`#${entry.id} ${entry.operation} ${f.rule}: ${f.message}`)}\n`);
   });
 }
 

@@ -9,7 +9,10 @@ export interface Progress {
 }
 
 /** True when a progress bar may be drawn: stderr is a terminal and `CI` is not set. */
-export function showsProgress(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): boolean {
+export function showsProgress(
+  stream: NodeJS.WriteStream = process.stderr,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   return Boolean(stream.isTTY) && !env.CI;
 }
 
@@ -22,7 +25,12 @@ export function progress(total: number, title: string): Progress {
   // cli-progress is loaded when a bar is drawn, so commands start without it.
   const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
   const bar = new cliProgress.SingleBar(
-    { format: `${title} [{bar}] {value}/{total} {label}`, clearOnComplete: true, hideCursor: true, stream: process.stderr },
+    {
+      format: `${title} [{bar}] {value}/{total} {label}`,
+      clearOnComplete: true,
+      hideCursor: true,
+      stream: process.stderr,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { label: '' });

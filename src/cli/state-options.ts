@@ -18,7 +18,12 @@ function named<T>(flag: string, parse: (text: string) => T) {
 
 /** The flags of per-client state, the clock and latency, shared by `serve` and `replay`. */
 export const stateOptions = {
-  state: { choices: STATE_SCOPES, default: 'client', describe: 'Sequences and fault counts per client (_sdevid, else _anoyid, else address; a new start-up starts them again) or global (one set for the whole server)' },
+  state: {
+    choices: STATE_SCOPES,
+    default: 'client',
+    describe:
+      'Sequences and fault counts per client (_sdevid, else _anoyid, else address; a new start-up starts them again) or global (one set for the whole server)',
+  },
   gap: {
     default: 5,
     requiresArg: true,
@@ -27,11 +32,26 @@ export const stateOptions = {
       if (!(seconds > 0 && seconds <= 86_400)) throw new Error('expected a number of seconds above 0 (at most 86400)');
       return seconds;
     }),
-    describe: 'Seconds of quiet that end a start-up of one device (as "mockvideo verify --gap"); its next start-up starts its sequences again',
+    describe:
+      'Seconds of quiet that end a start-up of one device (as "mockvideo verify --gap"); its next start-up starts its sequences again',
   },
-  clock: { requiresArg: true, describe: 'Freeze the clock at this moment (ISO 8601, e.g. 2026-01-31T12:00:00Z, or Unix seconds): "{now…}" times in scenarios and the _ts check read it', coerce: named('clock', parseMoment) },
-  'clock-offset': { requiresArg: true, describe: 'Shift the clock by a duration, e.g. -2d, +90m, -1y (365 days)', coerce: named('clock-offset', parseDuration) },
-  latency: { requiresArg: true, describe: 'Recorded latencies (recordings, stub "latency"): recorded, none, or a factor (0.5 = twice as fast). Default: none for replay, recorded for serve', coerce: named('latency', parseLatencySetting) },
+  clock: {
+    requiresArg: true,
+    describe:
+      'Freeze the clock at this moment (ISO 8601, e.g. 2026-01-31T12:00:00Z, or Unix seconds): "{now…}" times in scenarios and the _ts check read it',
+    coerce: named('clock', parseMoment),
+  },
+  'clock-offset': {
+    requiresArg: true,
+    describe: 'Shift the clock by a duration, e.g. -2d, +90m, -1y (365 days)',
+    coerce: named('clock-offset', parseDuration),
+  },
+  latency: {
+    requiresArg: true,
+    describe:
+      'Recorded latencies (recordings, stub "latency"): recorded, none, or a factor (0.5 = twice as fast). Default: none for replay, recorded for serve',
+    coerce: named('latency', parseLatencySetting),
+  },
 } satisfies Record<string, Options>;
 
 /** The parsed values of {@link stateOptions}. */
@@ -44,9 +64,19 @@ export interface StateArgs {
 }
 
 /** The server options of {@link stateOptions}' values (see `ServerContextOptions`). */
-export function stateSettings(args: StateArgs): { state: StateScope; quietGapMs: number; clock: ClockSetting; latency?: LatencySetting } {
+export function stateSettings(args: StateArgs): {
+  state: StateScope;
+  quietGapMs: number;
+  clock: ClockSetting;
+  latency?: LatencySetting;
+} {
   const clock: ClockSetting = {};
   if (args.clock !== undefined) clock.frozenAt = args.clock;
   if (args['clock-offset'] !== undefined) clock.offsetMs = args['clock-offset'];
-  return { state: args.state, quietGapMs: args.gap * 1000, clock, ...(args.latency !== undefined ? { latency: args.latency } : {}) };
+  return {
+    state: args.state,
+    quietGapMs: args.gap * 1000,
+    clock,
+    ...(args.latency !== undefined ? { latency: args.latency } : {}),
+  };
 }

@@ -29,13 +29,22 @@ describe('Clock', () => {
     clock.set({ offsetMs: -2 * 86_400_000 });
     expect(clock.view()).toMatchObject({ mode: 'offset', now: '2026-01-29T12:00:01.500Z', offsetMs: -172_800_000 });
     clock.set({ frozenAt: AT });
-    expect(clock.view()).toEqual({ now: '2026-01-31T12:00:00.000Z', nowSeconds: AT / 1000, mode: 'frozen', frozenAt: '2026-01-31T12:00:00.000Z', offsetMs: 0 });
+    expect(clock.view()).toEqual({
+      now: '2026-01-31T12:00:00.000Z',
+      nowSeconds: AT / 1000,
+      mode: 'frozen',
+      frozenAt: '2026-01-31T12:00:00.000Z',
+      offsetMs: 0,
+    });
     clock.set({});
     expect(clock.isReal).toBe(true);
   });
 
   it('is set from the JSON of PUT /__mockvideo/clock, naming a bad field', () => {
-    expect(parseClockSetting({ frozen: '2026-01-31T12:00:00Z', offset: '-1h' })).toEqual({ frozenAt: AT, offsetMs: -3_600_000 });
+    expect(parseClockSetting({ frozen: '2026-01-31T12:00:00Z', offset: '-1h' })).toEqual({
+      frozenAt: AT,
+      offsetMs: -3_600_000,
+    });
     expect(parseClockSetting({ frozen: null })).toEqual({});
     expect(() => parseClockSetting({ at: 1 })).toThrow(/Unknown clock field "at"/);
     expect(() => parseClockSetting({ offset: true })).toThrow(/"offset" must be a duration/);
@@ -45,10 +54,14 @@ describe('Clock', () => {
 describe('the {now…} placeholder', () => {
   const now = AT / 1000;
   it('becomes the integer Unix time, quotes and all', () => {
-    expect(resolveNow('{"updated_at":"{now-2y}","b":"{now}","c":"{now+1d}","d":"not {now}"}', now)).toBe(`{"updated_at":${now - 2 * 31_536_000},"b":${now},"c":${now + 86_400},"d":"not {now}"}`);
+    expect(resolveNow('{"updated_at":"{now-2y}","b":"{now}","c":"{now+1d}","d":"not {now}"}', now)).toBe(
+      `{"updated_at":${now - 2 * 31_536_000},"b":${now},"c":${now + 86_400},"d":"not {now}"}`,
+    );
   });
 
   it('is read as that integer when a scenario is checked', () => {
-    expect(resolveNowIn({ data: [{ updated_at: '{now-1h}', name: '{now}x' }] }, now)).toEqual({ data: [{ updated_at: now - 3600, name: '{now}x' }] });
+    expect(resolveNowIn({ data: [{ updated_at: '{now-1h}', name: '{now}x' }] }, now)).toEqual({
+      data: [{ updated_at: now - 3600, name: '{now}x' }],
+    });
   });
 });

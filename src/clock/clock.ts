@@ -25,15 +25,24 @@ const DURATION = /^[+-]?\d+[smhdwy](?:[+-]\d+[smhdwy])*$/;
 export function parseDuration(text: string): number {
   const compact = text.replace(/\s+/g, '');
   if (/^[+-]?\d+$/.test(compact)) return boundedOffset(text, Number(compact) * 1000);
-  if (!DURATION.test(compact)) throw new MockvideoError('MV_USAGE', `"${text}" is not a duration: write signed terms of <integer><unit>, units s, m, h, d, w, y (365 days), e.g. -2d, +90m or -1d-12h.`);
+  if (!DURATION.test(compact))
+    throw new MockvideoError(
+      'MV_USAGE',
+      `"${text}" is not a duration: write signed terms of <integer><unit>, units s, m, h, d, w, y (365 days), e.g. -2d, +90m or -1d-12h.`,
+    );
   let seconds = 0;
-  for (const [, sign, amount, unit] of compact.matchAll(/([+-]?)(\d+)([smhdwy])/g)) seconds += (sign === '-' ? -1 : 1) * Number(amount) * UNIT_SECONDS[unit!]!;
+  for (const [, sign, amount, unit] of compact.matchAll(/([+-]?)(\d+)([smhdwy])/g))
+    seconds += (sign === '-' ? -1 : 1) * Number(amount) * UNIT_SECONDS[unit!]!;
   return boundedOffset(text, seconds * 1000);
 }
 
 /** `ms` when its size is at most {@link MAX_CLOCK_OFFSET_MS}. @throws MockvideoError (`MV_USAGE`) naming `text` and the bound. */
 function boundedOffset(text: string, ms: number): number {
-  if (!(Math.abs(ms) <= MAX_CLOCK_OFFSET_MS)) throw new MockvideoError('MV_USAGE', `"${text}" is too long a duration: the clock moves at most 1000y (365,000 days) either way.`);
+  if (!(Math.abs(ms) <= MAX_CLOCK_OFFSET_MS))
+    throw new MockvideoError(
+      'MV_USAGE',
+      `"${text}" is too long a duration: the clock moves at most 1000y (365,000 days) either way.`,
+    );
   return ms;
 }
 
@@ -44,14 +53,24 @@ function boundedOffset(text: string, ms: number): number {
  */
 export function parseMoment(text: string | number): number {
   const ms = typeof text === 'number' || /^\d{1,11}$/.test(text) ? Number(text) * 1000 : momentOfIso(text);
-  if (!(ms >= 0 && ms <= LATEST_CLOCK_MS)) throw new MockvideoError('MV_USAGE', `"${text}" is outside the times a clock reads: from 1970-01-01T00:00:00Z (0) to 9999-12-31T23:59:59Z (253402300799).`);
+  if (!(ms >= 0 && ms <= LATEST_CLOCK_MS))
+    throw new MockvideoError(
+      'MV_USAGE',
+      `"${text}" is outside the times a clock reads: from 1970-01-01T00:00:00Z (0) to 9999-12-31T23:59:59Z (253402300799).`,
+    );
   return ms;
 }
 
 /** The milliseconds of an ISO 8601 time with a time zone. @throws MockvideoError (`MV_USAGE`) otherwise. */
 function momentOfIso(text: string): number {
-  const ms = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(ms)) throw new MockvideoError('MV_USAGE', `"${text}" is not a moment: write ISO 8601 with a time zone, e.g. 2026-01-31T12:00:00Z, or Unix time in seconds.`);
+  const ms = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/.test(text)
+    ? Date.parse(text)
+    : NaN;
+  if (Number.isNaN(ms))
+    throw new MockvideoError(
+      'MV_USAGE',
+      `"${text}" is not a moment: write ISO 8601 with a time zone, e.g. 2026-01-31T12:00:00Z, or Unix time in seconds.`,
+    );
   return ms;
 }
 
@@ -98,8 +117,15 @@ export class Clock {
    */
   set(setting: ClockSetting): void {
     const reads = (setting.frozenAt ?? this.#real()) + (setting.offsetMs ?? 0);
-    if (!(reads >= 0 && reads <= LATEST_CLOCK_MS)) throw new MockvideoError('MV_USAGE', `The clock would read ${Number.isFinite(reads) ? `${Math.round(reads / 1000)} (Unix seconds)` : String(reads)}, outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z: nothing changed. Choose a nearer "frozen" moment or a shorter "offset".`);
-    this.#setting = { ...(setting.frozenAt !== undefined ? { frozenAt: setting.frozenAt } : {}), ...(setting.offsetMs ? { offsetMs: setting.offsetMs } : {}) };
+    if (!(reads >= 0 && reads <= LATEST_CLOCK_MS))
+      throw new MockvideoError(
+        'MV_USAGE',
+        `The clock would read ${Number.isFinite(reads) ? `${Math.round(reads / 1000)} (Unix seconds)` : String(reads)}, outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z: nothing changed. Choose a nearer "frozen" moment or a shorter "offset".`,
+      );
+    this.#setting = {
+      ...(setting.frozenAt !== undefined ? { frozenAt: setting.frozenAt } : {}),
+      ...(setting.offsetMs ? { offsetMs: setting.offsetMs } : {}),
+    };
   }
 
   /** True when it reads real time (neither frozen nor shifted). */
@@ -121,7 +147,13 @@ export class Clock {
   view(): ClockView {
     const now = this.nowMs();
     const { frozenAt, offsetMs = 0 } = this.#setting;
-    return { now: new Date(now).toISOString(), nowSeconds: Math.floor(now / 1000), mode: frozenAt !== undefined ? 'frozen' : offsetMs ? 'offset' : 'real', frozenAt: frozenAt === undefined ? null : new Date(frozenAt).toISOString(), offsetMs };
+    return {
+      now: new Date(now).toISOString(),
+      nowSeconds: Math.floor(now / 1000),
+      mode: frozenAt !== undefined ? 'frozen' : offsetMs ? 'offset' : 'real',
+      frozenAt: frozenAt === undefined ? null : new Date(frozenAt).toISOString(),
+      offsetMs,
+    };
   }
 }
 
@@ -142,17 +174,27 @@ export interface ClockFields {
  * @throws MockvideoError (`MV_USAGE`) naming the field.
  */
 export function parseClockSetting(value: unknown): ClockSetting {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MockvideoError('MV_USAGE', 'The clock is a JSON object: {"frozen": "2026-01-31T12:00:00Z"}, {"offset": "-2d"}, or {} for real time.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new MockvideoError(
+      'MV_USAGE',
+      'The clock is a JSON object: {"frozen": "2026-01-31T12:00:00Z"}, {"offset": "-2d"}, or {} for real time.',
+    );
   const { frozen, offset, ...rest } = value as Record<string, unknown>;
   const unknown = Object.keys(rest);
-  if (unknown.length) throw new MockvideoError('MV_USAGE', `Unknown clock field "${unknown[0]}": the fields are "frozen" and "offset".`);
+  if (unknown.length)
+    throw new MockvideoError('MV_USAGE', `Unknown clock field "${unknown[0]}": the fields are "frozen" and "offset".`);
   const setting: ClockSetting = {};
   if (frozen !== undefined && frozen !== null) {
-    if (typeof frozen !== 'string' && typeof frozen !== 'number') throw new MockvideoError('MV_USAGE', `"frozen" must be an ISO 8601 time or Unix seconds, got ${JSON.stringify(frozen)}.`);
+    if (typeof frozen !== 'string' && typeof frozen !== 'number')
+      throw new MockvideoError(
+        'MV_USAGE',
+        `"frozen" must be an ISO 8601 time or Unix seconds, got ${JSON.stringify(frozen)}.`,
+      );
     setting.frozenAt = parseMoment(frozen);
   }
   if (offset !== undefined && offset !== null) {
-    if (typeof offset !== 'string' && typeof offset !== 'number') throw new MockvideoError('MV_USAGE', `"offset" must be a duration such as "-2d", got ${JSON.stringify(offset)}.`);
+    if (typeof offset !== 'string' && typeof offset !== 'number')
+      throw new MockvideoError('MV_USAGE', `"offset" must be a duration such as "-2d", got ${JSON.stringify(offset)}.`);
     setting.offsetMs = parseDuration(String(offset));
   }
   return setting;
@@ -174,7 +216,9 @@ export function hasNowPlaceholder(text: string): boolean {
 
 /** `text` with every {@link NOW_PLACEHOLDER} replaced by the integer it stands for at `nowSeconds` (Unix seconds). */
 export function resolveNow(text: string, nowSeconds: number): string {
-  return text.replace(NOW_PLACEHOLDER, (_match, offset: string) => String(nowSeconds + (offset ? parseDuration(offset) / 1000 : 0)));
+  return text.replace(NOW_PLACEHOLDER, (_match, offset: string) =>
+    String(nowSeconds + (offset ? parseDuration(offset) / 1000 : 0)),
+  );
 }
 
 /**
@@ -183,8 +227,12 @@ export function resolveNow(text: string, nowSeconds: number): string {
  * where an integer is wanted. Other values are returned as they are.
  */
 export function resolveNowIn(value: unknown, nowSeconds: number): unknown {
-  if (typeof value === 'string') return /^\{now((?:[+-]\d+[smhdwy])*)\}$/.test(value) ? Number(resolveNow(JSON.stringify(value), nowSeconds)) : value;
+  if (typeof value === 'string')
+    return /^\{now((?:[+-]\d+[smhdwy])*)\}$/.test(value)
+      ? Number(resolveNow(JSON.stringify(value), nowSeconds))
+      : value;
   if (Array.isArray(value)) return value.map((v) => resolveNowIn(v, nowSeconds));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveNowIn(v, nowSeconds)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveNowIn(v, nowSeconds)]));
   return value;
 }

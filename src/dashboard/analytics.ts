@@ -31,9 +31,34 @@ export class AnalyticsTable {
           'tr',
           { class: a.findings.length ? 'has-findings' : undefined },
           h('td', {}, h('time', { datetime: a.time }, clockTime(a.time))),
-          h('td', {}, sdevid ? deviceLabel(state.device(sdevid) ?? { sdevid }) : h('span', { class: 'muted', title: 'No request carried its _anoyid' }, 'unknown')),
-          h('th', { scope: 'row' }, h('details', {}, h('summary', {}, recordKind(a.record)), h('pre', { class: 'record' }, JSON.stringify(a.record, null, 2)))),
-          h('td', {}, a.findings.length ? h('ul', { class: 'findings' }, ...a.findings.map((f) => h('li', {}, f.field && h('code', {}, f.field), ' ', f.message))) : h('span', { class: 'muted' }, 'none')),
+          h(
+            'td',
+            {},
+            sdevid
+              ? deviceLabel(state.device(sdevid) ?? { sdevid })
+              : h('span', { class: 'muted', title: 'No request carried its _anoyid' }, 'unknown'),
+          ),
+          h(
+            'th',
+            { scope: 'row' },
+            h(
+              'details',
+              {},
+              h('summary', {}, recordKind(a.record)),
+              h('pre', { class: 'record' }, JSON.stringify(a.record, null, 2)),
+            ),
+          ),
+          h(
+            'td',
+            {},
+            a.findings.length
+              ? h(
+                  'ul',
+                  { class: 'findings' },
+                  ...a.findings.map((f) => h('li', {}, f.field && h('code', {}, f.field), ' ', f.message)),
+                )
+              : h('span', { class: 'muted' }, 'none'),
+          ),
         );
       }),
     );

@@ -7,7 +7,16 @@ import type { VerifyReport } from '../verify/verify.js';
 import type { DeviceSummary } from '../server/admin/devices.js';
 import type { AnalyticsEntry } from '../analytics/store.js';
 
-export type { AnalyticsEntry, DeviceSummary, FaultKind, JournalEntry, OperationName, PlannedFault, StartUpVerdict, VerifyReport };
+export type {
+  AnalyticsEntry,
+  DeviceSummary,
+  FaultKind,
+  JournalEntry,
+  OperationName,
+  PlannedFault,
+  StartUpVerdict,
+  VerifyReport,
+};
 
 /** Where the admin API lives (the page is served from it). */
 export const ADMIN = '/__mockvideo';
@@ -72,7 +81,10 @@ export function setAdminToken(token: string): void {
 
 async function call<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
   // Mutations always say JSON: the admin guard refuses POST and PUT without it.
-  const headers: Record<string, string> = method === 'GET' ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' };
+  const headers: Record<string, string> =
+    method === 'GET'
+      ? { accept: 'application/json' }
+      : { accept: 'application/json', 'content-type': 'application/json' };
   const token = method === 'GET' ? null : sessionStorage.getItem(TOKEN_KEY);
   if (token) headers.authorization = `Bearer ${token}`;
   const init: RequestInit = { method, headers };
@@ -83,11 +95,17 @@ async function call<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, 
   try {
     json = text === '' ? {} : JSON.parse(text);
   } catch {
-    throw new AdminError(`${method} ${ADMIN}${path} answered ${response.status} with text that is not JSON.`, response.status);
+    throw new AdminError(
+      `${method} ${ADMIN}${path} answered ${response.status} with text that is not JSON.`,
+      response.status,
+    );
   }
   if (!response.ok) {
     if (response.status === 403) window.dispatchEvent(new CustomEvent('mockvideo:forbidden'));
-    throw new AdminError((json as { error?: string }).error ?? `${method} ${ADMIN}${path} answered ${response.status}.`, response.status);
+    throw new AdminError(
+      (json as { error?: string }).error ?? `${method} ${ADMIN}${path} answered ${response.status}.`,
+      response.status,
+    );
   }
   return json as T;
 }
@@ -102,12 +120,14 @@ export const admin = {
   request: (id: number) => call<RequestDetail>('GET', `/requests/${id}`),
   clearRequests: () => call<{ cleared: number }>('DELETE', '/requests'),
   /** The verify report of the whole journal, or of one device's requests (`sdevid`). */
-  verify: (sdevid?: string | null) => call<VerifyReport>('GET', sdevid ? `/verify?_sdevid=${encodeURIComponent(sdevid)}` : '/verify'),
+  verify: (sdevid?: string | null) =>
+    call<VerifyReport>('GET', sdevid ? `/verify?_sdevid=${encodeURIComponent(sdevid)}` : '/verify'),
   faults: () => call<{ faults: PlannedFault[] }>('GET', '/faults'),
   addFault: (fault: FaultRequest) => call<PlannedFault>('POST', '/faults', fault),
   clearFaults: () => call<{ cleared: number }>('DELETE', '/faults'),
   devices: () => call<{ devices: DeviceSummary[] }>('GET', '/devices'),
-  nameDevice: (sdevid: string, name: string) => call<{ sdevid: string; name: string | null }>('PUT', `/devices/${encodeURIComponent(sdevid)}/name`, { name }),
+  nameDevice: (sdevid: string, name: string) =>
+    call<{ sdevid: string; name: string | null }>('PUT', `/devices/${encodeURIComponent(sdevid)}/name`, { name }),
   startUps: () => call<{ startUps: StartUpVerdict[] }>('GET', '/start-ups'),
   /** The analytics sink's records; none where the server has no sink (`replay`, `record`: 404). */
   analytics: () =>

@@ -1,4 +1,14 @@
-import { admin, messageOf, type FaultKind, type FaultRequest, type Health, type OperationName, type PlannedFault, type ScenarioSummary, type VerifyReport } from './api.js';
+import {
+  admin,
+  messageOf,
+  type FaultKind,
+  type FaultRequest,
+  type Health,
+  type OperationName,
+  type PlannedFault,
+  type ScenarioSummary,
+  type VerifyReport,
+} from './api.js';
 import { announce, byId, copyButton, fill, h } from './dom.js';
 import { describeFault, FAULT_FIELDS, OPERATION_LABELS } from './format.js';
 
@@ -10,7 +20,12 @@ interface DeviceUrl {
 }
 
 function isDeviceUrl(value: unknown): value is DeviceUrl {
-  return typeof value === 'object' && value !== null && typeof (value as DeviceUrl).label === 'string' && typeof (value as DeviceUrl).url === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as DeviceUrl).label === 'string' &&
+    typeof (value as DeviceUrl).url === 'string'
+  );
 }
 
 /**
@@ -23,13 +38,20 @@ export function deviceUrls(health: Health, location: Pick<Location, 'origin' | '
   const port = location.port || (location.protocol === 'https:' ? '443' : '80');
   return [
     { label: 'This machine', url: location.origin },
-    { label: 'Android emulator', url: `${location.protocol}//10.0.2.2:${port}`, hint: 'when mockvideo listens on 127.0.0.1 or 0.0.0.0' },
+    {
+      label: 'Android emulator',
+      url: `${location.protocol}//10.0.2.2:${port}`,
+      hint: 'when mockvideo listens on 127.0.0.1 or 0.0.0.0',
+    },
   ];
 }
 
 /** A detail's key for people: `recordingDir` → `Recording dir`. */
 export function detailLabel(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -47,13 +69,22 @@ export function scenarioAnswers(health: Health): boolean {
  * `record`; the scenario picker is shown only where a scenario answers.
  */
 export function renderServer(health: Health): void {
-  const details = Object.entries(health).filter(([key, value]) => !['ok', 'mode', 'scenario', 'uptimeSeconds', 'deviceUrls'].includes(key) && (typeof value === 'string' || typeof value === 'number'));
+  const details = Object.entries(health).filter(
+    ([key, value]) =>
+      !['ok', 'mode', 'scenario', 'uptimeSeconds', 'deviceUrls'].includes(key) &&
+      (typeof value === 'string' || typeof value === 'number'),
+  );
   byId('mode').textContent = health.mode;
   const scenario = scenarioAnswers(health);
   byId('scenario-pill').hidden = !scenario;
   byId('scenario-pill-label').textContent = health.mode === 'replay' ? 'fallback scenario' : 'scenario';
   byId('scenario-section').hidden = !scenario;
-  const source = health.mode === 'replay' ? ['recordings', health.recordings] : health.mode === 'record' ? ['upstream', health.upstream] : undefined;
+  const source =
+    health.mode === 'replay'
+      ? ['recordings', health.recordings]
+      : health.mode === 'record'
+        ? ['upstream', health.upstream]
+        : undefined;
   byId('source-pill').hidden = !source;
   if (source) fill(byId('source-pill'), `${source[0]} `, h('strong', {}, String(source[1] ?? '?')));
   fill(
@@ -66,7 +97,13 @@ export function renderServer(health: Health): void {
     byId('device-urls'),
     ...deviceUrls(health, window.location).map((u) => {
       const code = h('code', {}, u.url);
-      return h('li', {}, h('span', { class: 'label' }, u.label), h('span', { class: 'url' }, code, ' ', copyButton(u.url, code, `${u.label} URL`)), u.hint && h('span', { class: 'hint' }, u.hint));
+      return h(
+        'li',
+        {},
+        h('span', { class: 'label' }, u.label),
+        h('span', { class: 'url' }, code, ' ', copyButton(u.url, code, `${u.label} URL`)),
+        u.hint && h('span', { class: 'hint' }, u.hint),
+      );
     }),
   );
 }
@@ -95,7 +132,13 @@ export class ScenarioPicker {
       ...scenarios.map((s) => {
         const url = `${window.location.origin}/scenarios/${encodeURIComponent(s.name)}`;
         const code = h('code', {}, url);
-        return h('tr', {}, h('th', { scope: 'row' }, s.name), h('td', {}, code), h('td', {}, copyButton(url, code, `base URL of ${s.name}`)));
+        return h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, s.name),
+          h('td', {}, code),
+          h('td', {}, copyButton(url, code, `base URL of ${s.name}`)),
+        );
       }),
     );
     this.setActive(active);
@@ -113,7 +156,9 @@ export class ScenarioPicker {
 
   #describe(): void {
     const chosen = this.#scenarios.find((s) => s.name === this.#select.value);
-    byId('scenario-description').textContent = chosen ? `${chosen.description}${chosen.extends ? ` (extends ${chosen.extends})` : ''}` : '';
+    byId('scenario-description').textContent = chosen
+      ? `${chosen.description}${chosen.extends ? ` (extends ${chosen.extends})` : ''}`
+      : '';
   }
 
   async #use(name: string): Promise<void> {
@@ -135,7 +180,11 @@ export class FaultPanel {
   readonly #status = byId('fault-status');
 
   constructor() {
-    fill(byId('fault-operation'), h('option', { value: '' }, 'every operation'), ...Object.entries(OPERATION_LABELS).map(([name, label]) => h('option', { value: name }, `${name} (${label})`)));
+    fill(
+      byId('fault-operation'),
+      h('option', { value: '' }, 'every operation'),
+      ...Object.entries(OPERATION_LABELS).map(([name, label]) => h('option', { value: name }, `${name} (${label})`)),
+    );
     fill(this.#kind, ...(Object.keys(FAULT_FIELDS) as FaultKind[]).map((kind) => h('option', { value: kind }, kind)));
     this.#kind.value = 'status';
     this.#kind.addEventListener('change', () => this.#showValue(true));
@@ -225,7 +274,8 @@ export class VerifyPanel {
     try {
       const device = this.#device();
       this.render(await admin.verify(device === '(no _sdevid)' ? null : device));
-      byId('verify-scope').textContent = device === null || device === '(no _sdevid)' ? 'every device' : 'the chosen device';
+      byId('verify-scope').textContent =
+        device === null || device === '(no _sdevid)' ? 'every device' : 'the chosen device';
     } catch (error) {
       fill(byId('verify-report'), h('p', { class: 'error' }, messageOf(error)));
     }
@@ -234,11 +284,27 @@ export class VerifyPanel {
   render(report: VerifyReport): void {
     fill(
       byId('verify-report'),
-      h('p', { class: `verdict ${report.ok ? 'ok' : 'bad'}` }, report.ok ? 'Every rule holds.' : `${report.rules.filter((r) => !r.ok).length} of ${report.rules.length} rules fail.`),
+      h(
+        'p',
+        { class: `verdict ${report.ok ? 'ok' : 'bad'}` },
+        report.ok
+          ? 'Every rule holds.'
+          : `${report.rules.filter((r) => !r.ok).length} of ${report.rules.length} rules fail.`,
+      ),
       h(
         'ul',
         { class: 'rules' },
-        ...report.rules.map((r) => h('li', { class: r.ok ? 'ok' : 'bad' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, r.ok ? '✓' : '✗'), h('span', { class: 'visually-hidden' }, r.ok ? 'Holds: ' : 'Fails: '), h('code', {}, r.rule), ' ', r.message)),
+        ...report.rules.map((r) =>
+          h(
+            'li',
+            { class: r.ok ? 'ok' : 'bad' },
+            h('span', { class: 'mark', 'aria-hidden': 'true' }, r.ok ? '✓' : '✗'),
+            h('span', { class: 'visually-hidden' }, r.ok ? 'Holds: ' : 'Fails: '),
+            h('code', {}, r.rule),
+            ' ',
+            r.message,
+          ),
+        ),
       ),
     );
   }

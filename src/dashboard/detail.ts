@@ -78,7 +78,13 @@ export class RequestDetailView {
       ),
       h('h3', {}, 'Contract findings'),
       detail.findings.length
-        ? h('ul', { class: 'findings' }, ...detail.findings.map((f) => h('li', {}, h('code', {}, f.rule), ' ', f.parameter && h('code', {}, f.parameter), ' ', f.message)))
+        ? h(
+            'ul',
+            { class: 'findings' },
+            ...detail.findings.map((f) =>
+              h('li', {}, h('code', {}, f.rule), ' ', f.parameter && h('code', {}, f.parameter), ' ', f.message),
+            ),
+          )
         : h('p', { class: 'muted' }, 'None: the request keeps the contract.'),
       h('h3', {}, 'Query (secrets redacted)'),
       h(
@@ -88,7 +94,17 @@ export class RequestDetailView {
           'table',
           { class: 'query' },
           h('caption', { class: 'visually-hidden' }, 'Query parameters as received, secrets redacted'),
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Parameter'), h('th', { scope: 'col' }, 'Value'), h('th', { scope: 'col' }, 'Finding'))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'col' }, 'Parameter'),
+              h('th', { scope: 'col' }, 'Value'),
+              h('th', { scope: 'col' }, 'Finding'),
+            ),
+          ),
           h('tbody', {}, ...queryRows),
         ),
       ),
@@ -101,20 +117,37 @@ export class RequestDetailView {
 
 /** The response body as sent, and a button that switches to the pretty-printed JSON and back. */
 function bodyView(raw: string): HTMLElement[] {
-  const pre = h('pre', { class: 'body', tabindex: 0, 'aria-label': 'Response body as sent' }, raw === '' ? '(empty body)' : raw);
+  const pre = h(
+    'pre',
+    { class: 'body', tabindex: 0, 'aria-label': 'Response body as sent' },
+    raw === '' ? '(empty body)' : raw,
+  );
   let pretty = false;
-  const toggle = h('button', {
-    type: 'button',
-    class: 'secondary small',
-    'aria-pressed': 'false',
-    onclick: () => {
-      pretty = !pretty;
-      pre.textContent = pretty ? prettyBody(raw) : raw === '' ? '(empty body)' : raw;
-      pre.setAttribute('aria-label', pretty ? 'Response body, pretty-printed' : 'Response body as sent');
-      toggle.setAttribute('aria-pressed', String(pretty));
+  const toggle = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary small',
+      'aria-pressed': 'false',
+      onclick: () => {
+        pretty = !pretty;
+        pre.textContent = pretty ? prettyBody(raw) : raw === '' ? '(empty body)' : raw;
+        pre.setAttribute('aria-label', pretty ? 'Response body, pretty-printed' : 'Response body as sent');
+        toggle.setAttribute('aria-pressed', String(pretty));
+      },
     },
-  }, 'Pretty-print');
-  return [h('div', { class: 'section-head' }, h('h3', {}, 'Response body'), h('span', { class: 'muted' }, 'as sent, escapes such as \\u0026 visible'), toggle), pre];
+    'Pretty-print',
+  );
+  return [
+    h(
+      'div',
+      { class: 'section-head' },
+      h('h3', {}, 'Response body'),
+      h('span', { class: 'muted' }, 'as sent, escapes such as \\u0026 visible'),
+      toggle,
+    ),
+    pre,
+  ];
 }
 
 function fact(term: string, value: string): HTMLElement[] {

@@ -30,7 +30,14 @@ export class DevicePanel {
     byId('devices-count').textContent = `${devices.length} device${devices.length === 1 ? '' : 's'}`;
     byId('devices-empty').hidden = devices.length > 0;
     byId('all-devices').hidden = selected === null;
-    keepingFocus(this.#list, () => fill(this.#list, ...devices.map((d) => this.#card(d, analytics.filter((a) => this.#state.deviceOfRecord(a.record) === d.sdevid).length))));
+    keepingFocus(this.#list, () =>
+      fill(
+        this.#list,
+        ...devices.map((d) =>
+          this.#card(d, analytics.filter((a) => this.#state.deviceOfRecord(a.record) === d.sdevid).length),
+        ),
+      ),
+    );
     const chosen = selected === null ? undefined : this.#state.device(selected);
     this.#form.hidden = !chosen;
     if (chosen) {
@@ -38,7 +45,8 @@ export class DevicePanel {
       if (document.activeElement !== this.#name) this.#name.value = chosen.name ?? '';
       const har = byId<HTMLAnchorElement>('device-har');
       const sdevid = chosen.sdevid === '(no _sdevid)' ? undefined : chosen.sdevid;
-      har.href = sdevid === undefined ? harUrl({ ids: this.#state.visibleEntries().map((e) => e.id) }) : harUrl({ sdevid });
+      har.href =
+        sdevid === undefined ? harUrl({ ids: this.#state.visibleEntries().map((e) => e.id) }) : harUrl({ sdevid });
       har.download = `mockvideo-${deviceLabel(chosen).replace(/[^\w.-]+/g, '-')}.har`;
     }
     byId('filter-note').textContent = chosen ? `Showing ${deviceLabel(chosen)} only.` : '';
@@ -55,19 +63,36 @@ export class DevicePanel {
     return h(
       'li',
       { class: `device${chosen ? ' chosen' : ''}`, 'data-device': device.sdevid },
-      h('div', { class: 'device-head' }, h('strong', {}, deviceLabel(device)), device.name && h('code', { class: 'muted', title: device.sdevid }, deviceLabel({ sdevid: device.sdevid }))),
+      h(
+        'div',
+        { class: 'device-head' },
+        h('strong', {}, deviceLabel(device)),
+        device.name && h('code', { class: 'muted', title: device.sdevid }, deviceLabel({ sdevid: device.sdevid })),
+      ),
       h('dl', { class: 'facts small' }, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
       h(
         'p',
         { class: 'counts' },
         h('span', {}, `${device.requests} request${device.requests === 1 ? '' : 's'}`),
-        h('span', { class: device.findings ? 'badge warn' : 'muted' }, `${device.findings} finding${device.findings === 1 ? '' : 's'}`),
-        device.faults ? h('span', { class: 'badge fault' }, `${device.faults} fault${device.faults === 1 ? '' : 's'}`) : null,
+        h(
+          'span',
+          { class: device.findings ? 'badge warn' : 'muted' },
+          `${device.findings} finding${device.findings === 1 ? '' : 's'}`,
+        ),
+        device.faults
+          ? h('span', { class: 'badge fault' }, `${device.faults} fault${device.faults === 1 ? '' : 's'}`)
+          : null,
         records ? h('span', { class: 'muted' }, `${records} analytics`) : null,
       ),
       h(
         'button',
-        { type: 'button', class: chosen ? '' : 'secondary', 'aria-pressed': String(chosen), 'data-key': `device-${device.sdevid}`, onclick: () => this.#choose(chosen ? null : device.sdevid) },
+        {
+          type: 'button',
+          class: chosen ? '' : 'secondary',
+          'aria-pressed': String(chosen),
+          'data-key': `device-${device.sdevid}`,
+          onclick: () => this.#choose(chosen ? null : device.sdevid),
+        },
         chosen ? 'Showing only this device' : 'Show only this device',
       ),
     );
@@ -76,7 +101,11 @@ export class DevicePanel {
   #choose(sdevid: string | null): void {
     this.#status.textContent = '';
     this.#state.select(sdevid);
-    announce(sdevid === null ? 'Showing every device' : `Showing ${deviceLabel(this.#state.device(sdevid) ?? { sdevid })} only`);
+    announce(
+      sdevid === null
+        ? 'Showing every device'
+        : `Showing ${deviceLabel(this.#state.device(sdevid) ?? { sdevid })} only`,
+    );
   }
 
   async #rename(): Promise<void> {

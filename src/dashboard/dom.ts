@@ -10,7 +10,11 @@ export type Attributes = Record<string, string | number | boolean | undefined | 
  *
  * @example h('button', { type: 'button', onclick: () => alert('hi') }, 'Say hi')
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
@@ -27,7 +31,9 @@ export function fill(parent: Element, ...children: Child[]): void {
 }
 
 function nodes(children: Child[]): Array<Node | string> {
-  return children.filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false).map((c) => (typeof c === 'number' ? String(c) : c));
+  return children
+    .filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false)
+    .map((c) => (typeof c === 'number' ? String(c) : c));
 }
 
 /**
@@ -50,16 +56,23 @@ export function announce(message: string): void {
 
 /** A "Copy" button for `text`; falls back to selecting the text where the clipboard is not available (plain HTTP on a LAN address). */
 export function copyButton(text: string, target: HTMLElement, label: string): HTMLButtonElement {
-  return h('button', {
-    type: 'button',
-    class: 'copy',
-    'aria-label': `Copy ${label}`,
-    onclick: () => {
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(text).then(() => announce(`Copied ${text}`), () => selectText(target));
-      } else selectText(target);
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'copy',
+      'aria-label': `Copy ${label}`,
+      onclick: () => {
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(text).then(
+            () => announce(`Copied ${text}`),
+            () => selectText(target),
+          );
+        } else selectText(target);
+      },
     },
-  }, 'Copy');
+    'Copy',
+  );
 }
 
 function selectText(target: HTMLElement): void {

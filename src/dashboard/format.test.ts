@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { detailLabel, deviceUrls } from './controls.js';
-import { curlCommand, describeFault, deviceLabel, duration, matchOf, prettyBody, recordKind, statusClass, stepOf } from './format.js';
+import {
+  curlCommand,
+  describeFault,
+  deviceLabel,
+  duration,
+  matchOf,
+  prettyBody,
+  recordKind,
+  statusClass,
+  stepOf,
+} from './format.js';
 
 describe('dashboard formatting', () => {
   it('describes a planned fault in a few words', () => {
@@ -30,15 +40,23 @@ describe('device URLs on the dashboard', () => {
 
   it('uses the URLs the server lists', () => {
     const listed = [{ label: 'LAN (eth0)', url: 'http://192.168.1.20:8787' }];
-    expect(deviceUrls({ ok: true, mode: 'serve', scenario: 'default', uptimeSeconds: 1, deviceUrls: listed }, location)).toEqual(listed);
+    expect(
+      deviceUrls({ ok: true, mode: 'serve', scenario: 'default', uptimeSeconds: 1, deviceUrls: listed }, location),
+    ).toEqual(listed);
   });
 
   it('names mode details for people', () => {
-    expect([detailLabel('upstream'), detailLabel('recordingDir'), detailLabel('scenarios_version')]).toEqual(['Upstream', 'Recording dir', 'Scenarios version']);
+    expect([detailLabel('upstream'), detailLabel('recordingDir'), detailLabel('scenarios_version')]).toEqual([
+      'Upstream',
+      'Recording dir',
+      'Scenarios version',
+    ]);
   });
 
   it('falls back to the page origin and the Android emulator on the same port', () => {
-    expect(deviceUrls({ ok: true, mode: 'serve', scenario: 'default', uptimeSeconds: 1 }, location).map((u) => u.url)).toEqual(['http://127.0.0.1:8787', 'http://10.0.2.2:8787']);
+    expect(
+      deviceUrls({ ok: true, mode: 'serve', scenario: 'default', uptimeSeconds: 1 }, location).map((u) => u.url),
+    ).toEqual(['http://127.0.0.1:8787', 'http://10.0.2.2:8787']);
   });
 });
 
@@ -56,15 +74,36 @@ describe('device lanes and request detail', () => {
   });
 
   it('reads a sequence step defensively', () => {
-    expect([stepOf({ step: 2 }), stepOf({ step: 'second' }), stepOf({ step: { index: 1, of: 3 } }), stepOf({}), stepOf({ step: null })]).toEqual(['2', 'second', '2 of 3', null, null]);
+    expect([
+      stepOf({ step: 2 }),
+      stepOf({ step: 'second' }),
+      stepOf({ step: { index: 1, of: 3 } }),
+      stepOf({}),
+      stepOf({ step: null }),
+    ]).toEqual(['2', 'second', '2 of 3', null, null]);
   });
 
   it('writes a request as curl: the query as sent, shell-quoted, without the headers curl sets', () => {
-    const curl = curlCommand('http://127.0.0.1:8787', { method: 'GET', path: '/api/g1/meta/cp', query: [['ref', ''], ['_model', 'Redmi%20Note'], ['q', "it's"]], headers: { host: '127.0.0.1:8787', 'user-agent': 'okhttp/4.12.0', connection: 'close' } });
-    expect(curl).toBe(`curl 'http://127.0.0.1:8787/api/g1/meta/cp?ref=&_model=Redmi%20Note&q=it'\\''s' -H 'user-agent: okhttp/4.12.0'`);
+    const curl = curlCommand('http://127.0.0.1:8787', {
+      method: 'GET',
+      path: '/api/g1/meta/cp',
+      query: [
+        ['ref', ''],
+        ['_model', 'Redmi%20Note'],
+        ['q', "it's"],
+      ],
+      headers: { host: '127.0.0.1:8787', 'user-agent': 'okhttp/4.12.0', connection: 'close' },
+    });
+    expect(curl).toBe(
+      `curl 'http://127.0.0.1:8787/api/g1/meta/cp?ref=&_model=Redmi%20Note&q=it'\\''s' -H 'user-agent: okhttp/4.12.0'`,
+    );
   });
 
   it('names an analytics record by its type or event', () => {
-    expect([recordKind({ type: 'click' }), recordKind({ event: 'auto_login' }), recordKind('x')]).toEqual(['click', 'auto_login', '(unknown kind)']);
+    expect([recordKind({ type: 'click' }), recordKind({ event: 'auto_login' }), recordKind('x')]).toEqual([
+      'click',
+      'auto_login',
+      '(unknown kind)',
+    ]);
   });
 });

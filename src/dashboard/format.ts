@@ -11,7 +11,9 @@ export const OPERATION_LABELS: Readonly<Record<OperationName, string>> = {
 };
 
 /** The number a fault kind takes from the form, if any: its JSON field, a label and a default. */
-export const FAULT_FIELDS: Readonly<Record<FaultKind, { field: 'ms' | 'status' | 'result'; label: string; value: number } | null>> = {
+export const FAULT_FIELDS: Readonly<
+  Record<FaultKind, { field: 'ms' | 'status' | 'result'; label: string; value: number } | null>
+> = {
   delay: { field: 'ms', label: 'Delay (ms)', value: 2000 },
   status: { field: 'status', label: 'HTTP status', value: 503 },
   envelope: { field: 'result', label: 'Envelope result (not 1)', value: 0 },
@@ -105,19 +107,35 @@ export function shellQuote(text: string): string {
 }
 
 /** Request headers a `curl` command leaves out: curl sets them itself, or they describe the old connection. */
-const CURL_SKIPS = new Set(['host', 'connection', 'content-length', 'accept-encoding', 'keep-alive', 'transfer-encoding']);
+const CURL_SKIPS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'accept-encoding',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 /**
  * A `curl` command that repeats a journaled request against `origin`: the path and the query pairs
  * exactly as sent (secrets stay redacted, so put the real token back to send it to the service),
  * with its headers except those curl sets itself.
  */
-export function curlCommand(origin: string, request: { method: string; path: string; query: ReadonlyArray<readonly [string, string]>; headers: Readonly<Record<string, string>> }): string {
+export function curlCommand(
+  origin: string,
+  request: {
+    method: string;
+    path: string;
+    query: ReadonlyArray<readonly [string, string]>;
+    headers: Readonly<Record<string, string>>;
+  },
+): string {
   const search = request.query.map(([name, value]) => `${name}=${value}`).join('&');
   const parts = ['curl'];
   if (request.method !== 'GET') parts.push('-X', request.method);
   parts.push(shellQuote(`${origin}${request.path}${search ? `?${search}` : ''}`));
-  for (const [name, value] of Object.entries(request.headers)) if (!CURL_SKIPS.has(name.toLowerCase())) parts.push('-H', shellQuote(`${name}: ${value}`));
+  for (const [name, value] of Object.entries(request.headers))
+    if (!CURL_SKIPS.has(name.toLowerCase())) parts.push('-H', shellQuote(`${name}: ${value}`));
   return parts.join(' ');
 }
 

@@ -36,7 +36,9 @@ function closeDetail(): void {
 function setConnection(status: 'connecting' | 'live' | 'reconnecting'): void {
   const element = byId('connection');
   element.dataset.state = status;
-  element.textContent = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Connection lost, reconnecting…' }[status];
+  element.textContent = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Connection lost, reconnecting…' }[
+    status
+  ];
 }
 
 function connect(): void {
@@ -57,8 +59,12 @@ function connect(): void {
     const entry = JSON.parse((event as MessageEvent<string>).data) as JournalEntry;
     if (state.addEntry(entry)) table.announce(entry);
   });
-  events.addEventListener('scenario', (event) => picker.setActive((JSON.parse((event as MessageEvent<string>).data) as { name: string }).name));
-  events.addEventListener('faults', (event) => faults.render((JSON.parse((event as MessageEvent<string>).data) as { faults: PlannedFault[] }).faults));
+  events.addEventListener('scenario', (event) =>
+    picker.setActive((JSON.parse((event as MessageEvent<string>).data) as { name: string }).name),
+  );
+  events.addEventListener('faults', (event) =>
+    faults.render((JSON.parse((event as MessageEvent<string>).data) as { faults: PlannedFault[] }).faults),
+  );
   events.addEventListener('devices', () => void state.refresh());
   events.addEventListener('cleared', () => {
     state.clearEntries();
@@ -101,4 +107,6 @@ async function start(): Promise<void> {
   connect();
 }
 
-start().catch((error: unknown) => (byId('page-status').textContent = `The dashboard could not start: ${messageOf(error)}`));
+start().catch(
+  (error: unknown) => (byId('page-status').textContent = `The dashboard could not start: ${messageOf(error)}`),
+);

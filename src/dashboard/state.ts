@@ -1,4 +1,11 @@
-import { admin, messageOf, type AnalyticsEntry, type DeviceSummary, type JournalEntry, type StartUpVerdict } from './api.js';
+import {
+  admin,
+  messageOf,
+  type AnalyticsEntry,
+  type DeviceSummary,
+  type JournalEntry,
+  type StartUpVerdict,
+} from './api.js';
 import { byId } from './dom.js';
 import { deviceOf, recordField } from './format.js';
 
@@ -83,7 +90,9 @@ export class DashboardState {
 
   /** The entries shown: the chosen device's, or all; newest first. */
   visibleEntries(): JournalEntry[] {
-    return [...this.entries.values()].filter((e) => this.selected === null || deviceOf(e) === this.selected).sort((a, b) => b.id - a.id);
+    return [...this.entries.values()]
+      .filter((e) => this.selected === null || deviceOf(e) === this.selected)
+      .sort((a, b) => b.id - a.id);
   }
 
   /** The device summary of `sdevid`, if it is in the journal. */
@@ -99,7 +108,9 @@ export class DashboardState {
 
   /** The analytics records shown: the chosen device's, or all; newest first. */
   visibleAnalytics(): AnalyticsEntry[] {
-    return this.analytics.filter((a) => this.selected === null || this.deviceOfRecord(a.record) === this.selected).sort((a, b) => b.id - a.id);
+    return this.analytics
+      .filter((a) => this.selected === null || this.deviceOfRecord(a.record) === this.selected)
+      .sort((a, b) => b.id - a.id);
   }
 
   /** Reads the devices, the start-ups and (in `serve`) the analytics records again soon. */
@@ -124,12 +135,15 @@ export class DashboardState {
   pollAnalytics(): void {
     if (this.mode !== 'serve') return;
     setInterval(() => {
-      admin.analytics().then(({ records }) => {
-        const last = (list: AnalyticsEntry[]) => `${list.length}:${list.at(-1)?.id ?? 0}`;
-        if (last(records) === last(this.analytics)) return;
-        this.analytics = records;
-        this.changed();
-      }, () => undefined);
+      admin.analytics().then(
+        ({ records }) => {
+          const last = (list: AnalyticsEntry[]) => `${list.length}:${list.at(-1)?.id ?? 0}`;
+          if (last(records) === last(this.analytics)) return;
+          this.analytics = records;
+          this.changed();
+        },
+        () => undefined,
+      );
     }, ANALYTICS_POLL_MS);
   }
 }

@@ -10,7 +10,8 @@ const MAX_BURSTS = 12;
 const MIN_SPAN_MS = 40;
 
 /** One thing on a burst's time axis: a request (arrival to last byte) or an analytics record (one instant). */
-type Item = { kind: 'request'; at: number; entry: JournalEntry } | { kind: 'analytics'; at: number; record: AnalyticsEntry };
+type Item =
+  { kind: 'request'; at: number; entry: JournalEntry } | { kind: 'analytics'; at: number; record: AnalyticsEntry };
 
 /** Where on the axis, in percent of its width. */
 const percent = (ms: number, span: number) => `${Math.min(100, Math.max(0, (ms / span) * 100)).toFixed(2)}%`;
@@ -52,7 +53,13 @@ export class Timeline {
       records.set(burst, [...(records.get(burst) ?? []), record]);
     }
     const headingId = `lane-${index}`;
-    const facts = [device.model, device.andver && `Android API ${device.andver}`, device.appver && `app ${device.appver}`].filter(Boolean).join(' · ');
+    const facts = [
+      device.model,
+      device.andver && `Android API ${device.andver}`,
+      device.appver && `app ${device.appver}`,
+    ]
+      .filter(Boolean)
+      .join(' · ');
     return h(
       'section',
       { class: 'lane', 'data-device': device.sdevid, 'aria-labelledby': headingId },
@@ -61,13 +68,24 @@ export class Timeline {
         .slice(-MAX_BURSTS)
         .reverse()
         .map((burst) => this.#burst(burst, records.get(burst) ?? [])),
-      bursts.length > MAX_BURSTS ? h('p', { class: 'muted' }, `${bursts.length - MAX_BURSTS} earlier bursts are not drawn: they are in the requests below and in the device's HAR.`) : null,
+      bursts.length > MAX_BURSTS
+        ? h(
+            'p',
+            { class: 'muted' },
+            `${bursts.length - MAX_BURSTS} earlier bursts are not drawn: they are in the requests below and in the device's HAR.`,
+          )
+        : null,
     );
   }
 
   #burst(burst: StartUpVerdict, records: AnalyticsEntry[]): HTMLElement {
-    const entries = burst.ids.map((id) => this.#state.entries.get(id)).filter((e): e is JournalEntry => e !== undefined);
-    const items: Item[] = [...entries.map((entry) => ({ kind: 'request' as const, at: Date.parse(entry.time), entry })), ...records.map((record) => ({ kind: 'analytics' as const, at: Date.parse(record.time), record }))].sort((a, b) => a.at - b.at);
+    const entries = burst.ids
+      .map((id) => this.#state.entries.get(id))
+      .filter((e): e is JournalEntry => e !== undefined);
+    const items: Item[] = [
+      ...entries.map((entry) => ({ kind: 'request' as const, at: Date.parse(entry.time), entry })),
+      ...records.map((record) => ({ kind: 'analytics' as const, at: Date.parse(record.time), record })),
+    ].sort((a, b) => a.at - b.at);
     const start = Math.min(burst.start, ...items.map((i) => i.at));
     const end = Math.max(burst.end, ...items.map((i) => i.at));
     const span = Math.max(end - start, MIN_SPAN_MS);
@@ -80,17 +98,59 @@ export class Timeline {
       h(
         'div',
         { class: 'burst-head' },
-        h('span', { class: `verdict ${burst.ok ? 'ok' : 'bad'}` }, burst.ok ? '✓ verify holds' : `✗ ${failed.length} rule${failed.length === 1 ? '' : 's'} fail${failed.length === 1 ? 's' : ''}`),
+        h(
+          'span',
+          { class: `verdict ${burst.ok ? 'ok' : 'bad'}` },
+          burst.ok
+            ? '✓ verify holds'
+            : `✗ ${failed.length} rule${failed.length === 1 ? '' : 's'} fail${failed.length === 1 ? 's' : ''}`,
+        ),
         h('strong', {}, title),
-        h('span', { class: 'muted' }, `${burst.ids.length} request${burst.ids.length === 1 ? '' : 's'} · ${duration(burst.end - burst.start)}`),
-        h('a', { class: 'button secondary small', href: harUrl({ ids: burst.ids }), download: `mockvideo-start-up-${burst.ids[0]}.har`, 'aria-label': `HAR of the ${what.toLowerCase()} at ${clockTime(new Date(burst.start).toISOString())}` }, 'HAR'),
+        h(
+          'span',
+          { class: 'muted' },
+          `${burst.ids.length} request${burst.ids.length === 1 ? '' : 's'} · ${duration(burst.end - burst.start)}`,
+        ),
+        h(
+          'a',
+          {
+            class: 'button secondary small',
+            href: harUrl({ ids: burst.ids }),
+            download: `mockvideo-start-up-${burst.ids[0]}.har`,
+            'aria-label': `HAR of the ${what.toLowerCase()} at ${clockTime(new Date(burst.start).toISOString())}`,
+          },
+          'HAR',
+        ),
       ),
-      failed.length ? h('ul', { class: 'burst-rules' }, ...failed.map((r) => h('li', {}, h('code', {}, r.rule), ' ', r.message))) : null,
-      burst.suspect
-        ? h('p', { class: 'suspect' }, 'Suspect: the generated answer ', h('code', {}, burst.suspect), ' came last before the app broke off. Replay it: ', h('code', {}, `mockvideo serve --fuzz-case ${burst.suspect}`))
+      failed.length
+        ? h('ul', { class: 'burst-rules' }, ...failed.map((r) => h('li', {}, h('code', {}, r.rule), ' ', r.message)))
         : null,
-      h('div', { class: 'axis', 'aria-hidden': 'true' }, h('span', {}, '0'), h('span', {}, duration(span / 2)), h('span', {}, duration(span))),
-      h('ol', { class: 'bars' }, ...items.map((item) => (item.kind === 'request' ? this.#bar(item.entry, item.at - start, span) : this.#record(item.record, item.at - start, span)))),
+      burst.suspect
+        ? h(
+            'p',
+            { class: 'suspect' },
+            'Suspect: the generated answer ',
+            h('code', {}, burst.suspect),
+            ' came last before the app broke off. Replay it: ',
+            h('code', {}, `mockvideo serve --fuzz-case ${burst.suspect}`),
+          )
+        : null,
+      h(
+        'div',
+        { class: 'axis', 'aria-hidden': 'true' },
+        h('span', {}, '0'),
+        h('span', {}, duration(span / 2)),
+        h('span', {}, duration(span)),
+      ),
+      h(
+        'ol',
+        { class: 'bars' },
+        ...items.map((item) =>
+          item.kind === 'request'
+            ? this.#bar(item.entry, item.at - start, span)
+            : this.#record(item.record, item.at - start, span),
+        ),
+      ),
     );
   }
 
@@ -102,13 +162,43 @@ export class Timeline {
     const match = matchOf(entry, this.#state.mode);
     const step = stepOf(entry);
     const status = entry.status === 0 ? 'none' : String(entry.status);
-    const label = [`Request ${entry.id}`, entry.operation, `status ${status}`, entry.fault && `fault ${entry.fault}`, findings && `${findings} finding${findings === 1 ? '' : 's'}`, match && `match ${match}`, entry.recording, step && `step ${step}`, entry.fuzz && `case ${entry.fuzz}`, `+${duration(offset)}`, `took ${duration(entry.durationMs)}`].filter(Boolean).join(', ');
+    const label = [
+      `Request ${entry.id}`,
+      entry.operation,
+      `status ${status}`,
+      entry.fault && `fault ${entry.fault}`,
+      findings && `${findings} finding${findings === 1 ? '' : 's'}`,
+      match && `match ${match}`,
+      entry.recording,
+      step && `step ${step}`,
+      entry.fuzz && `case ${entry.fuzz}`,
+      `+${duration(offset)}`,
+      `took ${duration(entry.durationMs)}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
     return h(
       'li',
-      { class: ['bar-row', `status-${statusClass(entry.status)}`, entry.fault ? 'fault' : '', findings ? 'with-findings' : ''].join(' ').trim() },
+      {
+        class: [
+          'bar-row',
+          `status-${statusClass(entry.status)}`,
+          entry.fault ? 'fault' : '',
+          findings ? 'with-findings' : '',
+        ]
+          .join(' ')
+          .trim(),
+      },
       h(
         'button',
-        { type: 'button', class: 'bar-button', 'data-key': `bar-${entry.id}`, 'aria-label': label, title: label, onclick: () => this.#open(entry.id) },
+        {
+          type: 'button',
+          class: 'bar-button',
+          'data-key': `bar-${entry.id}`,
+          'aria-label': label,
+          title: label,
+          onclick: () => this.#open(entry.id),
+        },
         h(
           'span',
           { class: 'bar-label' },
@@ -133,8 +223,17 @@ export class Timeline {
     const label = `Analytics record ${record.id}: ${recordKind(record.record)}, ${findings ? `${findings} finding${findings === 1 ? '' : 's'}` : 'no findings'}, +${duration(offset)}`;
     return h(
       'li',
-      { class: `bar-row analytics${findings ? ' with-findings' : ''}`, title: record.findings.map((f) => f.message).join('\n') || undefined },
-      h('span', { class: 'bar-label' }, h('span', { class: 'op' }, `◆ ${recordKind(record.record)}`), findings ? h('span', { class: 'badge warn' }, `⚠ ${findings}`) : null, h('span', { class: 'visually-hidden' }, label)),
+      {
+        class: `bar-row analytics${findings ? ' with-findings' : ''}`,
+        title: record.findings.map((f) => f.message).join('\n') || undefined,
+      },
+      h(
+        'span',
+        { class: 'bar-label' },
+        h('span', { class: 'op' }, `◆ ${recordKind(record.record)}`),
+        findings ? h('span', { class: 'badge warn' }, `⚠ ${findings}`) : null,
+        h('span', { class: 'visually-hidden' }, label),
+      ),
       h('span', { class: 'track' }, mark),
       h('span', { class: 'bar-time' }, `+${duration(offset)}`),
     );

@@ -50,7 +50,11 @@ function parsed(answer: Answer): { value: unknown } | undefined {
 const generalPath = (path: string) => path.replace(/\[\d+\]/g, '[]');
 
 /** The contract violations of a 2xx JSON answer by `path: rule` (values left out of the key); none for other statuses: the seed shows no failure body. */
-function violations(operation: OperationName, status: number, value: unknown): Map<string, { path: string; rule: string }> {
+function violations(
+  operation: OperationName,
+  status: number,
+  value: unknown,
+): Map<string, { path: string; rule: string }> {
   const out = new Map<string, { path: string; rule: string }>();
   if (status < 200 || status > 299) return out;
   const result = envelopeSchema(OPERATIONS[operation].dataSchema).safeParse(value);
@@ -81,20 +85,36 @@ function cell(text: string, width = 48): string {
  * @example compareAnswers('meta/cp', [{ status: 200, body: recordedText }], [live1, live2]).differences
  * @see docs/contract.md#envelope and each operation's resource section there (the contract checks).
  */
-export function compareAnswers(operation: OperationName, recorded: readonly Answer[], live: readonly Answer[]): Comparison {
+export function compareAnswers(
+  operation: OperationName,
+  recorded: readonly Answer[],
+  live: readonly Answer[],
+): Comparison {
   const rows: DriftRow[] = [];
   const noise: DriftRow[] = [];
   const recordedJson = recorded.map(parsed);
   const liveJson = live.map(parsed);
   const liveValues = liveJson.filter((p) => p !== undefined).map((p) => p.value);
-  const learned = liveJson.length >= 2 && liveJson[0] && liveJson[1] ? volatilePaths(liveJson[0].value, liveJson[1].value) : [];
-  for (const n of learned) noise.push({ path: n.path, recorded: '', live: `${cell(n.values[0], 30)} / ${cell(n.values[1], 30)}`, kind: 'noise' });
+  const learned =
+    liveJson.length >= 2 && liveJson[0] && liveJson[1] ? volatilePaths(liveJson[0].value, liveJson[1].value) : [];
+  for (const n of learned)
+    noise.push({
+      path: n.path,
+      recorded: '',
+      live: `${cell(n.values[0], 30)} / ${cell(n.values[1], 30)}`,
+      kind: 'noise',
+    });
 
   const recordedStatuses = new Set(recorded.map((a) => a.status));
   const liveStatuses = new Set(live.map((a) => a.status));
   const newStatus = [...liveStatuses].filter((s) => !recordedStatuses.has(s));
   if (newStatus.length) {
-    const row: DriftRow = { path: '(status)', recorded: [...recordedStatuses].join('|'), live: [...liveStatuses].join('|'), kind: 'status' };
+    const row: DriftRow = {
+      path: '(status)',
+      recorded: [...recordedStatuses].join('|'),
+      live: [...liveStatuses].join('|'),
+      kind: 'status',
+    };
     if (liveStatuses.size > 1) noise.push({ ...row, kind: 'noise' });
     else rows.push(row);
   }
@@ -104,7 +124,8 @@ export function compareAnswers(operation: OperationName, recorded: readonly Answ
   }
   const recordedValues = recordedJson.filter((p) => p !== undefined).map((p) => p.value);
   if (recordedValues.length && liveValues.length) {
-    const union = (values: unknown[]) => values.reduce<Shape | undefined>((shape, value) => shapeOf(value, shape), undefined)!;
+    const union = (values: unknown[]) =>
+      values.reduce<Shape | undefined>((shape, value) => shapeOf(value, shape), undefined)!;
     // Under another status the body is another kind of answer: its fields are not listed one by one.
     const statusChanged = rows.some((r) => r.kind === 'status');
     for (const difference of compareShapes(union(recordedValues), union(liveValues))) {
@@ -114,23 +135,45 @@ export function compareAnswers(operation: OperationName, recorded: readonly Answ
       else rows.push(row);
     }
     for (const field of ['result', 'msg']) {
-      const valuesOf = (values: unknown[]) => new Set(values.filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v) && field in v).map((v) => JSON.stringify((v as Record<string, unknown>)[field])));
+      const valuesOf = (values: unknown[]) =>
+        new Set(
+          values
+            .filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v) && field in v)
+            .map((v) => JSON.stringify((v as Record<string, unknown>)[field])),
+        );
       const before = valuesOf(recordedValues);
       const now = valuesOf(liveValues);
       if (!before.size || !now.size || [...now].every((v) => before.has(v))) continue;
-      const row: DriftRow = { path: field, recorded: cell([...before].join(' | ')), live: cell([...now].join(' | ')), kind: 'envelope' };
+      const row: DriftRow = {
+        path: field,
+        recorded: cell([...before].join(' | ')),
+        live: cell([...now].join(' | ')),
+        kind: 'envelope',
+      };
       if (now.size > 1) noise.push({ ...row, kind: 'noise' });
       else rows.push(row);
     }
     const known = new Set<string>();
-    recordedJson.forEach((p, i) => p && violations(operation, recorded[i]!.status, p.value).forEach((_v, key) => known.add(key)));
+    recordedJson.forEach(
+      (p, i) => p && violations(operation, recorded[i]!.status, p.value).forEach((_v, key) => known.add(key)),
+    );
     const fresh = new Map<string, { path: string; rule: string }>();
-    liveJson.forEach((p, i) => p && violations(operation, live[i]!.status, p.value).forEach((v, key) => !known.has(key) && fresh.set(key, v)));
+    liveJson.forEach(
+      (p, i) =>
+        p && violations(operation, live[i]!.status, p.value).forEach((v, key) => !known.has(key) && fresh.set(key, v)),
+    );
     // A violation at or around a place already reported (a field whose type changed breaks its schema too) is not listed again.
     const structural = [...rows, ...noise].filter((r) => r.path !== '(status)').map((r) => r.path);
-    const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || a.startsWith(`${b}[`) || b.startsWith(`${a}.`) || b.startsWith(`${a}[`) || a === '(body)';
+    const related = (a: string, b: string) =>
+      a === b ||
+      a.startsWith(`${b}.`) ||
+      a.startsWith(`${b}[`) ||
+      b.startsWith(`${a}.`) ||
+      b.startsWith(`${a}[`) ||
+      a === '(body)';
     for (const { path, rule } of fresh.values()) {
-      if (!structural.some((p) => related(path, p))) rows.push({ path, recorded: 'keeps the contract', live: cell(rule, 60), kind: 'contract' });
+      if (!structural.some((p) => related(path, p)))
+        rows.push({ path, recorded: 'keeps the contract', live: cell(rule, 60), kind: 'contract' });
     }
   }
   return { differences: dedupe(rows), noise: dedupe(noise) };

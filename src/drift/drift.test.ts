@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replayedHeaders } from './drift.js';
 
-describe('replayedHeaders (what drift sends of a recorded request\'s headers)', () => {
+describe("replayedHeaders (what drift sends of a recorded request's headers)", () => {
   it('drops credential, forwarding, per-hop and redacted headers whatever their case, and keeps the rest in lower case', () => {
     const recorded = {
       Authorization: 'Bearer made-up',

@@ -59,13 +59,30 @@ function byKey(recordings: readonly NamedRecording[]): Map<string, NamedRecordin
 }
 
 /** The source label of a group of recordings: the first file, and how many more share its key. */
-const sourceOf = (group: readonly NamedRecording[]) => `${group[0]!.name}${group.length > 1 ? ` (+${group.length - 1} more of this request)` : ''}`;
+const sourceOf = (group: readonly NamedRecording[]) =>
+  `${group[0]!.name}${group.length > 1 ? ` (+${group.length - 1} more of this request)` : ''}`;
 
 /** Request headers never replayed to the live service (lower case): credentials, forwarding, per-hop and encoding ones. */
 const NOT_REPLAYED = new Set([
-  'authorization', 'proxy-authorization', 'cookie', 'set-cookie',
-  'forwarded', 'via', 'x-real-ip', 'x-client-ip', 'true-client-ip', 'cf-connecting-ip',
-  'host', 'accept-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'te', 'upgrade',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'forwarded',
+  'via',
+  'x-real-ip',
+  'x-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'host',
+  'accept-encoding',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'upgrade',
 ]);
 
 /**
@@ -88,20 +105,30 @@ export function replayedHeaders(headers: Readonly<Record<string, string>>): Reco
  * recorded answers (several when the request was recorded several times) and its request to replay
  * with `values` (see {@link liveQueryOf}). Recordings that are not GET requests are left out, with a note.
  */
-export function targetsFromRecordings(recordings: readonly NamedRecording[], values: ReadonlyMap<string, string>, policy: NormalisationPolicy): { targets: DriftTarget[]; notes: string[] } {
+export function targetsFromRecordings(
+  recordings: readonly NamedRecording[],
+  values: ReadonlyMap<string, string>,
+  policy: NormalisationPolicy,
+): { targets: DriftTarget[]; notes: string[] } {
   const notes: string[] = [];
   const targets: DriftTarget[] = [];
   for (const group of byKey(recordings).values()) {
     const first = group[0]!.recording;
     if (first.request.method !== 'GET') {
-      notes.push(`${group[0]!.name}: a ${first.request.method} request; drift sends GET requests only, so it was left out`);
+      notes.push(
+        `${group[0]!.name}: a ${first.request.method} request; drift sends GET requests only, so it was left out`,
+      );
       continue;
     }
     targets.push({
       operation: first.operation,
       source: sourceOf(group),
       recorded: group.map(recordedAnswer),
-      live: { path: first.request.path, query: (nowMs) => liveQueryOf(first.request.query, values, policy, nowMs), headers: replayedHeaders(first.request.headers) },
+      live: {
+        path: first.request.path,
+        query: (nowMs) => liveQueryOf(first.request.query, values, policy, nowMs),
+        headers: replayedHeaders(first.request.headers),
+      },
     });
   }
   return { targets, notes };
@@ -117,22 +144,37 @@ const isPlainAnswer = (response: PreparedResponse) => !response.fault || respons
  * conditions after stubs with some gets the opposite of their boolean values (`is_from_gallery=false`
  * after a `true` stub), so the live service is asked what that stub stands for.
  */
-export function targetsFromScenario(scenario: CompiledScenario, values: ReadonlyMap<string, string>, policy: NormalisationPolicy, origin: string): DriftTarget[] {
+export function targetsFromScenario(
+  scenario: CompiledScenario,
+  values: ReadonlyMap<string, string>,
+  policy: NormalisationPolicy,
+  origin: string,
+): DriftTarget[] {
   const targets: DriftTarget[] = [];
-  for (const [operation, stubs] of Object.entries(scenario.operations) as Array<[OperationName, CompiledScenario['operations'][OperationName]]>) {
+  for (const [operation, stubs] of Object.entries(scenario.operations) as Array<
+    [OperationName, CompiledScenario['operations'][OperationName]]
+  >) {
     stubs.forEach((stub, index) => {
       const answers = stub.responses.filter(isPlainAnswer).map((r) => ({ status: r.status, body: bodyFor(r, origin) }));
       if (!answers.length) return;
       const conditions: Record<string, string> = Object.fromEntries(stub.query);
       for (const earlier of stubs.slice(0, index)) {
-        for (const [name, value] of earlier.query) if (!(name in conditions) && (value === 'true' || value === 'false')) conditions[name] = value === 'true' ? 'false' : 'true';
+        for (const [name, value] of earlier.query)
+          if (!(name in conditions) && (value === 'true' || value === 'false'))
+            conditions[name] = value === 'true' ? 'false' : 'true';
       }
-      const when = Object.entries(Object.fromEntries(stub.query)).map(([n, v]) => `${n}=${v}`).join('&');
+      const when = Object.entries(Object.fromEntries(stub.query))
+        .map(([n, v]) => `${n}=${v}`)
+        .join('&');
       targets.push({
         operation,
         source: `scenario ${scenario.name}${stubs.length > 1 ? `, stub ${index + 1}${when ? ` (${when})` : ''}` : ''}`,
         recorded: answers,
-        live: { path: OPERATION_TABLE[operation].path, query: (nowMs) => clientQuery(operation, values, policy, conditions, nowMs), headers: {} },
+        live: {
+          path: OPERATION_TABLE[operation].path,
+          query: (nowMs) => clientQuery(operation, values, policy, conditions, nowMs),
+          headers: {},
+        },
       });
     });
   }
@@ -153,7 +195,12 @@ export function missingValues(targets: readonly DriftTarget[]): string[] {
  * rewrites each live body before it is compared (drift's callers replace every form of the real
  * token and identifiers), so no part of an echoed secret reaches the report, however it is cut.
  */
-export async function driftLive(targets: readonly DriftTarget[], client: LiveClient, notes: string[] = [], scrub: (text: string) => string = (text) => text): Promise<DriftReport> {
+export async function driftLive(
+  targets: readonly DriftTarget[],
+  client: LiveClient,
+  notes: string[] = [],
+  scrub: (text: string) => string = (text) => text,
+): Promise<DriftReport> {
   const reports = await Promise.all(
     targets.map(async (target): Promise<TargetReport> => {
       const base = { operation: target.operation, source: target.source };
@@ -182,17 +229,31 @@ export function driftOffline(before: readonly NamedRecording[], after: readonly 
   const b = byKey(after);
   const targets: TargetReport[] = [];
   const unpaired = new Map<OperationName, { before: NamedRecording[]; after: NamedRecording[] }>();
-  const side = (operation: OperationName) => unpaired.get(operation) ?? unpaired.set(operation, { before: [], after: [] }).get(operation)!;
+  const side = (operation: OperationName) =>
+    unpaired.get(operation) ?? unpaired.set(operation, { before: [], after: [] }).get(operation)!;
   for (const [key, group] of a) {
     const other = b.get(key);
-    if (other) targets.push({ operation: group[0]!.recording.operation, source: `${sourceOf(group)} ↔ ${sourceOf(other)}`, ...compareAnswers(group[0]!.recording.operation, group.map(recordedAnswer), other.map(recordedAnswer)) });
+    if (other)
+      targets.push({
+        operation: group[0]!.recording.operation,
+        source: `${sourceOf(group)} ↔ ${sourceOf(other)}`,
+        ...compareAnswers(group[0]!.recording.operation, group.map(recordedAnswer), other.map(recordedAnswer)),
+      });
     else side(group[0]!.recording.operation).before.push(...group);
   }
   for (const [key, group] of b) if (!a.has(key)) side(group[0]!.recording.operation).after.push(...group);
   const notes: string[] = [];
   for (const [operation, { before: x, after: y }] of unpaired) {
-    if (x.length && y.length) targets.push({ operation, source: `every ${operation} recording (${x.length} ↔ ${y.length}; no request in common)`, ...compareAnswers(operation, x.map(recordedAnswer), y.map(recordedAnswer)) });
-    else notes.push(`${operation}: ${x.length ? `${x.length} recording(s) in the first folder only` : `${y.length} recording(s) in the second folder only`}; not compared`);
+    if (x.length && y.length)
+      targets.push({
+        operation,
+        source: `every ${operation} recording (${x.length} ↔ ${y.length}; no request in common)`,
+        ...compareAnswers(operation, x.map(recordedAnswer), y.map(recordedAnswer)),
+      });
+    else
+      notes.push(
+        `${operation}: ${x.length ? `${x.length} recording(s) in the first folder only` : `${y.length} recording(s) in the second folder only`}; not compared`,
+      );
   }
   targets.sort((x, y) => x.operation.localeCompare(y.operation) || x.source.localeCompare(y.source));
   return { ok: targets.every((t) => t.differences.length === 0), mode: 'offline', targets, notes };

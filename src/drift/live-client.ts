@@ -42,7 +42,10 @@ export interface LiveClient {
 export function createLiveClient(options: LiveClientOptions): LiveClient {
   const upstream = new URL(options.upstream);
   const basePath = upstream.pathname.replace(/\/+$/, '');
-  const pool = new Pool(upstream.origin, { connections: options.concurrency, ...(options.insecure ? { connect: { rejectUnauthorized: false } } : {}) });
+  const pool = new Pool(upstream.origin, {
+    connections: options.concurrency,
+    ...(options.insecure ? { connect: { rejectUnauthorized: false } } : {}),
+  });
   const limit = pLimit(options.concurrency);
   const gapMs = 1000 / options.rate;
   let nextStart = 0;
@@ -50,7 +53,8 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   const request = async (target: string, headers: Record<string, string>): Promise<LiveAnswer> => {
     // Only the six operations' exact paths carry the real token: never a prefix, `..` or `//host`.
     const path = target.split('?', 1)[0]!;
-    if (!path.startsWith(`${API_PREFIX}/`) || !isOperationName(path.slice(API_PREFIX.length + 1))) return { ok: false, error: `not sent: ${JSON.stringify(path)} is not exactly ${API_PREFIX}/<operation>` };
+    if (!path.startsWith(`${API_PREFIX}/`) || !isOperationName(path.slice(API_PREFIX.length + 1)))
+      return { ok: false, error: `not sent: ${JSON.stringify(path)} is not exactly ${API_PREFIX}/<operation>` };
     // Start times spaced by 1/rate seconds, whatever the concurrency.
     const now = Date.now();
     const wait = Math.max(0, nextStart - now);
@@ -75,7 +79,10 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       return { ok: true, status: answer.statusCode, body };
     } catch (error) {
       const { code, name, message } = error as NodeJS.ErrnoException;
-      return { ok: false, error: name === 'TimeoutError' ? `no complete answer within ${options.timeoutSeconds} s` : (code ?? message) };
+      return {
+        ok: false,
+        error: name === 'TimeoutError' ? `no complete answer within ${options.timeoutSeconds} s` : (code ?? message),
+      };
     }
   };
   return {

@@ -5,7 +5,13 @@
  * never from a recording or scenario on disk. Pure, any runtime.
  * @module
  */
-import { COMMON_PARAMETERS, IDENTITY_PARAMETERS, OPERATION_TABLE, SERVICE_TOKEN_PLACEHOLDER, type OperationName } from '../contract/core.js';
+import {
+  COMMON_PARAMETERS,
+  IDENTITY_PARAMETERS,
+  OPERATION_TABLE,
+  SERVICE_TOKEN_PLACEHOLDER,
+  type OperationName,
+} from '../contract/core.js';
 import { encodedForms } from '../normalise/redact.js';
 import { REDACTED, type NormalisationPolicy } from '../normalise/policy.js';
 import { decodeComponent, type RawPair } from '../normalise/query.js';
@@ -40,7 +46,8 @@ export function parseQueryText(text: string): RawPair[] {
  */
 export function liveValues(queryTexts: ReadonlyArray<string | undefined>, token?: string): Map<string, string> {
   const values = new Map<string, string>();
-  for (const text of queryTexts) if (text !== undefined) for (const [name, value] of parseQueryText(text)) values.set(decodeComponent(name), value);
+  for (const text of queryTexts)
+    if (text !== undefined) for (const [name, value] of parseQueryText(text)) values.set(decodeComponent(name), value);
   if (token) values.set('_st', encodeURIComponent(token));
   return values;
 }
@@ -49,12 +56,20 @@ export function liveValues(queryTexts: ReadonlyArray<string | undefined>, token?
  * Every form in which the secret and identity values of `values` could appear in text drift writes
  * (decoded, raw, percent- and JSON-encoded), longest first, with the placeholder that replaces it.
  */
-export function secretForms(values: ReadonlyMap<string, string>, policy: NormalisationPolicy): Array<[form: string, placeholder: string]> {
+export function secretForms(
+  values: ReadonlyMap<string, string>,
+  policy: NormalisationPolicy,
+): Array<[form: string, placeholder: string]> {
   const forms: Array<[string, string]> = [];
   for (const [name, raw] of values) {
-    const placeholder = policy.secret.includes(name) ? SERVICE_TOKEN_PLACEHOLDER : policy.identity.includes(name) ? REDACTED : undefined;
+    const placeholder = policy.secret.includes(name)
+      ? SERVICE_TOKEN_PLACEHOLDER
+      : policy.identity.includes(name)
+        ? REDACTED
+        : undefined;
     if (!placeholder) continue;
-    for (const value of new Set([raw, decodeComponent(raw)])) for (const form of encodedForms(value)) forms.push([form, placeholder]);
+    for (const value of new Set([raw, decodeComponent(raw)]))
+      for (const form of encodedForms(value)) forms.push([form, placeholder]);
   }
   return forms.sort((a, b) => b[0].length - a[0].length);
 }
@@ -87,7 +102,12 @@ export interface LiveQuery {
  *
  * @example liveQueryOf([['_st', '<SERVICE_TOKEN>'], ['_ts', '1']], new Map([['_st', 'tok']]), policy) // pairs [['_st','tok'], ['_ts','17…']]
  */
-export function liveQueryOf(recorded: readonly RawPair[], values: ReadonlyMap<string, string>, policy: NormalisationPolicy, nowMs = Date.now()): LiveQuery {
+export function liveQueryOf(
+  recorded: readonly RawPair[],
+  values: ReadonlyMap<string, string>,
+  policy: NormalisationPolicy,
+  nowMs = Date.now(),
+): LiveQuery {
   const missing = new Set<string>();
   const pairs = recorded.map(([rawName, rawValue]): RawPair => {
     const name = decodeComponent(rawName);
@@ -109,9 +129,25 @@ export function liveQueryOf(recorded: readonly RawPair[], values: ReadonlyMap<st
  * they must come from the user.
  */
 const CLIENT_DEFAULTS: Readonly<Record<string, string>> = {
-  _oemui: 'V140', _oemuiver: 'V14.0.3.0.TMPINXM', _andver: '33', _model: 'Redmi%20Note%2012%20Pro%2B', _device: 'ruby',
-  _locale: 'en_IN', _region: 'IN', _appver: '2024062790', _isoemui: '1', _language: 'English', ref: 'com.example.videoplayer',
-  _res: 'hd1080', _ver: '2024062790(stable)', _devtype: '1', _version: 'stable', _plyver: '20240611', _nettype: '4', _uspace: '0', _eset: '',
+  _oemui: 'V140',
+  _oemuiver: 'V14.0.3.0.TMPINXM',
+  _andver: '33',
+  _model: 'Redmi%20Note%2012%20Pro%2B',
+  _device: 'ruby',
+  _locale: 'en_IN',
+  _region: 'IN',
+  _appver: '2024062790',
+  _isoemui: '1',
+  _language: 'English',
+  ref: 'com.example.videoplayer',
+  _res: 'hd1080',
+  _ver: '2024062790(stable)',
+  _devtype: '1',
+  _version: 'stable',
+  _plyver: '20240611',
+  _nettype: '4',
+  _uspace: '0',
+  _eset: '',
 };
 
 /**
@@ -122,20 +158,31 @@ const CLIENT_DEFAULTS: Readonly<Record<string, string>> = {
  *
  * @see docs/contract.md#common-query-parameters and docs/contract.md#operations.
  */
-export function clientQuery(operation: OperationName, values: ReadonlyMap<string, string>, policy: NormalisationPolicy, conditions: Readonly<Record<string, string>> = {}, nowMs = Date.now()): LiveQuery {
+export function clientQuery(
+  operation: OperationName,
+  values: ReadonlyMap<string, string>,
+  policy: NormalisationPolicy,
+  conditions: Readonly<Record<string, string>> = {},
+  nowMs = Date.now(),
+): LiveQuery {
   const missing: string[] = [];
   const pairs: RawPair[] = [];
   const given = (name: string) => (name in conditions ? encodeURIComponent(conditions[name]!) : undefined);
   for (const extra of OPERATION_TABLE[operation].extraParameters) {
     if (extra.name === 'ref') pairs.push(['ref', '']);
-    else pairs.push([extra.name, given(extra.name) ?? values.get(extra.name) ?? (extra.name === 'is_from_gallery' ? 'true' : '')]);
+    else
+      pairs.push([
+        extra.name,
+        given(extra.name) ?? values.get(extra.name) ?? (extra.name === 'is_from_gallery' ? 'true' : ''),
+      ]);
   }
   for (const { name } of COMMON_PARAMETERS) {
     const value = freshValue(name, nowMs) ?? given(name) ?? values.get(name) ?? CLIENT_DEFAULTS[name];
     if (value === undefined) missing.push(name);
     pairs.push([name, value ?? (policy.secret.includes(name) ? SERVICE_TOKEN_PLACEHOLDER : REDACTED)]);
   }
-  for (const [name, value] of Object.entries(conditions)) if (!pairs.some(([n]) => n === name)) pairs.push([name, encodeURIComponent(value)]);
+  for (const [name, value] of Object.entries(conditions))
+    if (!pairs.some(([n]) => n === name)) pairs.push([name, encodeURIComponent(value)]);
   return { pairs, missing };
 }
 
@@ -164,4 +211,3 @@ export function generatedIdentifier(name: string): { value: string; format: stri
   const hex = /^(\d+) (?:lowercase )?hex characters$/.exec(format);
   return hex ? { value: randomHex(Number(hex[1]) / 2), format } : undefined;
 }
-

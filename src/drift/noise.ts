@@ -16,7 +16,12 @@ export interface NoisePath {
 }
 
 /** Every leaf value of a JSON value by indexed path (`data[2].title`), and the `[]` path it collapses to. */
-function leaves(value: unknown, path: string, out: Map<string, { general: string; text: string }>, general: string): void {
+function leaves(
+  value: unknown,
+  path: string,
+  out: Map<string, { general: string; text: string }>,
+  general: string,
+): void {
   if (Array.isArray(value)) {
     value.forEach((item, i) => leaves(item, `${path}[${i}]`, out, `${general}[]`));
     if (value.length === 0) out.set(path, { general, text: '[]' });
@@ -45,11 +50,19 @@ export function volatilePaths(first: unknown, second: unknown): NoisePath[] {
     const y = b.get(key);
     if (x?.text === y?.text) continue;
     const general = (x ?? y)!.general;
-    if (!found.has(general)) found.set(general, { path: general, values: [x?.text ?? '—', y?.text ?? '—'], structural: false });
+    if (!found.has(general))
+      found.set(general, { path: general, values: [x?.text ?? '—', y?.text ?? '—'], structural: false });
   }
-  const structural = [...compareShapes(shapeOf(first), shapeOf(second)), ...compareShapes(shapeOf(second), shapeOf(first)).map((d) => ({ ...d, recorded: d.live, live: d.recorded }))];
+  const structural = [
+    ...compareShapes(shapeOf(first), shapeOf(second)),
+    ...compareShapes(shapeOf(second), shapeOf(first)).map((d) => ({ ...d, recorded: d.live, live: d.recorded })),
+  ];
   for (const difference of structural) {
-    found.set(difference.path, { path: difference.path, values: [difference.recorded, difference.live], structural: true });
+    found.set(difference.path, {
+      path: difference.path,
+      values: [difference.recorded, difference.live],
+      structural: true,
+    });
   }
   return [...found.values()].sort((x, y) => x.path.localeCompare(y.path));
 }
@@ -60,5 +73,7 @@ export function volatilePaths(first: unknown, second: unknown): NoisePath[] {
  * varies keeps its structure checked (a varying `updated_at` that turns from number to string is drift).
  */
 export function isVolatile(path: string, noise: readonly NoisePath[]): boolean {
-  return noise.some((n) => n.structural && (path === n.path || path.startsWith(`${n.path}.`) || path.startsWith(`${n.path}[`)));
+  return noise.some(
+    (n) => n.structural && (path === n.path || path.startsWith(`${n.path}.`) || path.startsWith(`${n.path}[`)),
+  );
 }

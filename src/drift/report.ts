@@ -8,7 +8,9 @@ import type { DriftReport } from './drift.js';
 /** Pads each column of `rows` to its widest cell, two spaces apart. */
 function table(rows: readonly string[][]): string[] {
   const widths = rows[0]!.map((_cell, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => `  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}`.trimEnd());
+  return rows.map((r) =>
+    `  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}`.trimEnd(),
+  );
 }
 
 /**
@@ -27,7 +29,13 @@ export function formatDriftReport(report: DriftReport): string {
     }
     const rows: DriftRow[] = [...target.differences, ...target.noise];
     if (rows.length === 0) lines.push('  same structure');
-    else lines.push(...table([['path', 'recorded', 'live', 'kind'], ...rows.map((r) => [r.path, r.recorded || '·', r.live, r.kind])]));
+    else
+      lines.push(
+        ...table([
+          ['path', 'recorded', 'live', 'kind'],
+          ...rows.map((r) => [r.path, r.recorded || '·', r.live, r.kind]),
+        ]),
+      );
     lines.push('');
   }
   for (const note of report.notes) lines.push(`note: ${note}`);

@@ -102,7 +102,8 @@ export function compareShapes(recorded: Shape, live: Shape, path = ''): ShapeDif
       else out.push(...compareShapes(field, other, fieldPath(path, key)));
     }
     for (const [key, field] of live.fields) {
-      if (!recorded.fields.has(key)) out.push({ path: fieldPath(path, key), recorded: '—', live: typeLabel(field), kind: 'added' });
+      if (!recorded.fields.has(key))
+        out.push({ path: fieldPath(path, key), recorded: '—', live: typeLabel(field), kind: 'added' });
     }
   }
   if (recorded.items && live.items) out.push(...compareShapes(recorded.items, live.items, `${path}[]`));

@@ -9,7 +9,10 @@ describe('fault plans', () => {
     expect(parseFaultFlag('meta/setting=reset')).toEqual({ operation: 'meta/setting', fault: { kind: 'reset' } });
     expect(parseFaultFlag('delay:200-800')).toEqual({ fault: { kind: 'delay', ms: [200, 800] } });
     expect(parseFaultFlag('*=status')).toEqual({ fault: { kind: 'status', status: 500 } });
-    expect(parseFaultFlag('ad_config=envelope:-3')).toEqual({ operation: 'ad_config', fault: { kind: 'envelope', result: -3 } });
+    expect(parseFaultFlag('ad_config=envelope:-3')).toEqual({
+      operation: 'ad_config',
+      fault: { kind: 'envelope', result: -3 },
+    });
   });
 
   it.each([
@@ -64,11 +67,25 @@ describe('fault plans', () => {
   // Issue 20, item 1: `serve --fault meta/cp=status` worked, the same fault through the admin API
   // answered 400 ("status": expected number, "ms": Invalid input).
   it('fills the same defaults in the JSON form (admin API, scenario files) as in the flag form', () => {
-    expect(parseFaultPlan({ operation: 'meta/cp', kind: 'status', times: 1 })).toEqual({ operation: 'meta/cp', times: 1, fault: { kind: 'status', status: FAULT_DEFAULTS.status } });
+    expect(parseFaultPlan({ operation: 'meta/cp', kind: 'status', times: 1 })).toEqual({
+      operation: 'meta/cp',
+      times: 1,
+      fault: { kind: 'status', status: FAULT_DEFAULTS.status },
+    });
     expect(parseFaultPlan({ kind: 'delay' })).toEqual({ fault: { kind: 'delay', ms: [1000, 3000] } });
-    for (const flag of ['status', 'delay', 'envelope', 'meta/cp=status', 'ad_config=envelope:-3', 'delay:200-800', 'hang']) {
+    for (const flag of [
+      'status',
+      'delay',
+      'envelope',
+      'meta/cp=status',
+      'ad_config=envelope:-3',
+      'delay:200-800',
+      'hang',
+    ]) {
       const fromFlag = parseFaultFlag(flag);
-      expect(parseFaultPlan({ ...(fromFlag.operation ? { operation: fromFlag.operation } : {}), ...fromFlag.fault })).toEqual(fromFlag);
+      expect(
+        parseFaultPlan({ ...(fromFlag.operation ? { operation: fromFlag.operation } : {}), ...fromFlag.fault }),
+      ).toEqual(fromFlag);
       expect(parseFaultFlag(faultSpec(fromFlag.operation, fromFlag.fault))).toEqual(fromFlag);
     }
     expect(parseFaultFlag('status').fault).toEqual({ kind: 'status', status: 500 });
@@ -77,15 +94,15 @@ describe('fault plans', () => {
 
   // Issue 20, item 2: with `--fault delay:200-800 --fault localplay/recomm=reset` the first match won:
   // recomm was delayed and never reset (swapped, it reset and was not delayed).
-  it.each([
-    [['delay:200-800', 'localplay/recomm=reset']],
-    [['localplay/recomm=reset', 'delay:200-800']],
-  ])('applies every --fault, the most specific per kind of effect: %j', (flags) => {
-    const board = new FaultBoard();
-    for (const flag of flags) board.add(parseFaultFlag(flag));
-    expect(board.take('localplay/recomm')).toEqual([{ kind: 'delay', ms: [200, 800] }, { kind: 'reset' }]);
-    expect(board.take('meta/cp')).toEqual([{ kind: 'delay', ms: [200, 800] }]);
-  });
+  it.each([[['delay:200-800', 'localplay/recomm=reset']], [['localplay/recomm=reset', 'delay:200-800']]])(
+    'applies every --fault, the most specific per kind of effect: %j',
+    (flags) => {
+      const board = new FaultBoard();
+      for (const flag of flags) board.add(parseFaultFlag(flag));
+      expect(board.take('localplay/recomm')).toEqual([{ kind: 'delay', ms: [200, 800] }, { kind: 'reset' }]);
+      expect(board.take('meta/cp')).toEqual([{ kind: 'delay', ms: [200, 800] }]);
+    },
+  );
 
   it('prefers the fault of the operation over the one of every operation, then the one planned last', () => {
     const board = new FaultBoard();
@@ -131,7 +148,10 @@ describe('FaultBoard state (issue 18)', () => {
     const take = (client: string) => board.take('meta/cp', { query: `_sdevid=${client}` })[0]?.kind ?? null;
     expect([take('a'), take('a'), take('b'), take('b')]).toEqual(['reset', null, 'reset', null]);
     expect(board.list()[0]).toMatchObject({ state: 'client', times: 1, remaining: 0, fired: 2 });
-    expect([board.clientCounts(1, 'sdevid:a'), board.clientCounts(1, 'sdevid:b')]).toEqual([{ seen: 1, fired: 1 }, { seen: 1, fired: 1 }]);
+    expect([board.clientCounts(1, 'sdevid:a'), board.clientCounts(1, 'sdevid:b')]).toEqual([
+      { seen: 1, fired: 1 },
+      { seen: 1, fired: 1 },
+    ]);
     board.resetClients('sdevid:a');
     expect(take('a')).toBe('reset');
     expect(take('b')).toBeNull();
@@ -140,14 +160,19 @@ describe('FaultBoard state (issue 18)', () => {
   it('counts times for the whole server in global state, or when the fault says so', () => {
     const board = new FaultBoard('client');
     board.add({ operation: 'meta/cp', fault: reset, times: 1, state: 'global' });
-    expect([board.take('meta/cp', { query: '_sdevid=a' }), board.take('meta/cp', { query: '_sdevid=b' })].map((f) => f[0]?.kind ?? null)).toEqual(['reset', null]);
+    expect(
+      [board.take('meta/cp', { query: '_sdevid=a' }), board.take('meta/cp', { query: '_sdevid=b' })].map(
+        (f) => f[0]?.kind ?? null,
+      ),
+    ).toEqual(['reset', null]);
     expect(board.list()[0]).toMatchObject({ state: 'global', remaining: 0, fired: 1 });
   });
 
   it('keeps no per-client counts for a fault that hits every request until cleared', () => {
     const board = new FaultBoard('client');
     board.add({ fault: reset });
-    for (const client of ['a', 'b', 'c']) expect(board.take('ad_config', { query: `_sdevid=${client}` })[0]?.kind).toBe('reset');
+    for (const client of ['a', 'b', 'c'])
+      expect(board.take('ad_config', { query: `_sdevid=${client}` })[0]?.kind).toBe('reset');
     expect(board.clientCounts(1, 'sdevid:a')).toBeUndefined();
   });
 
@@ -179,4 +204,3 @@ describe('FaultBoard per-client counts (issue 34.9)', () => {
     expect(JSON.stringify(board.list()).length).toBeLessThan(2_000);
   });
 });
-

@@ -93,13 +93,24 @@ export class FaultBoard {
    * Planning a fault prunes first, so used-up faults stay listed only until the next one is planned.
    */
   prune(): void {
-    this.#planned = this.#planned.filter((planned) => countsPerClient(planned) || planned.remaining === null || planned.remaining > 0);
+    this.#planned = this.#planned.filter(
+      (planned) => countsPerClient(planned) || planned.remaining === null || planned.remaining > 0,
+    );
   }
 
   /** Plans a fault (after {@link prune}); returns it with its id. */
   add(plan: FaultPlan): PlannedFault {
     this.prune();
-    const planned: PlannedFault = { id: this.#nextId++, spec: faultSpec(plan.operation, plan.fault), fault: plan.fault, remaining: plan.times ?? null, times: plan.times ?? null, fired: 0, seen: 0, state: plan.state ?? this.scope };
+    const planned: PlannedFault = {
+      id: this.#nextId++,
+      spec: faultSpec(plan.operation, plan.fault),
+      fault: plan.fault,
+      remaining: plan.times ?? null,
+      times: plan.times ?? null,
+      fired: 0,
+      seen: 0,
+      state: plan.state ?? this.scope,
+    };
     if (plan.operation) planned.operation = plan.operation;
     this.#planned.push(planned);
     return planned;
@@ -120,7 +131,15 @@ export class FaultBoard {
     // In the order planned: a later fault of equal specificity replaces an earlier one.
     for (const planned of this.#planned) {
       if (planned.operation !== undefined && planned.operation !== operation) continue;
-      if (countsPerClient(planned)) planned.remaining = planned.times === null ? null : planned.times - countsOf(this.#clientsOf(planned), (asking ??= request ? clientOf(request.query, request.address) : 'unknown')).fired;
+      if (countsPerClient(planned))
+        planned.remaining =
+          planned.times === null
+            ? null
+            : planned.times -
+              countsOf(
+                this.#clientsOf(planned),
+                (asking ??= request ? clientOf(request.query, request.address) : 'unknown'),
+              ).fired;
       if (planned.remaining !== null && planned.remaining <= 0) continue;
       const current = isOutcomeFault(planned.fault) ? outcome : delay;
       if (current && current.operation !== undefined && planned.operation === undefined) continue;
@@ -130,7 +149,12 @@ export class FaultBoard {
     const taken: Fault[] = [];
     for (const planned of [delay, outcome]) {
       if (!planned) continue;
-      const counts = countsPerClient(planned) ? countsOf(this.#clientsOf(planned), (asking ??= request ? clientOf(request.query, request.address) : 'unknown')) : undefined;
+      const counts = countsPerClient(planned)
+        ? countsOf(
+            this.#clientsOf(planned),
+            (asking ??= request ? clientOf(request.query, request.address) : 'unknown'),
+          )
+        : undefined;
       const seen = planned.seen++;
       if (!faultHits(planned.fault, counts ? counts.seen++ : seen)) continue;
       if (counts) counts.fired++;

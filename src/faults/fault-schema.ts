@@ -2,8 +2,17 @@ import { z } from 'zod';
 import { FAULT_DEFAULTS, MAX_DELAY_MS } from './fault.js';
 
 const share = {
-  rate: z.number().min(0).max(1).optional().describe('Share of requests the fault hits, 0 to 1; default 1 (every request).'),
-  seed: z.number().int().optional().describe('Seed of the deterministic choice of which requests a rate hits; default 1.'),
+  rate: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('Share of requests the fault hits, 0 to 1; default 1 (every request).'),
+  seed: z
+    .number()
+    .int()
+    .optional()
+    .describe('Seed of the deterministic choice of which requests a rate hits; default 1.'),
 };
 
 /** Statuses whose answers cannot carry a body (the Fetch API refuses one, and every answer here has one). */
@@ -18,11 +27,16 @@ export const answerStatusSchema = z
   .int()
   .min(200)
   .max(599)
-  .refine((status) => !BODILESS_STATUSES.includes(status), 'a status of 204, 205 or 304 cannot carry the answer\'s body');
+  .refine(
+    (status) => !BODILESS_STATUSES.includes(status),
+    "a status of 204, 205 or 304 cannot carry the answer's body",
+  );
 
 const delayMs = z.union([
   z.number().int().min(0).max(MAX_DELAY_MS),
-  z.tuple([z.number().int().min(0).max(MAX_DELAY_MS), z.number().int().min(0).max(MAX_DELAY_MS)]).refine(([a, b]) => a <= b, 'a delay range is [min, max] with min ≤ max'),
+  z
+    .tuple([z.number().int().min(0).max(MAX_DELAY_MS), z.number().int().min(0).max(MAX_DELAY_MS)])
+    .refine(([a, b]) => a <= b, 'a delay range is [min, max] with min ≤ max'),
 ]);
 
 /**
@@ -42,9 +56,32 @@ const delayMs = z.union([
  * client must survive (it logs failed fetches of operations 1, 3 and 4).
  */
 export const faultSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('delay'), ms: delayMs.default((): [number, number] => [FAULT_DEFAULTS.delayMs[0], FAULT_DEFAULTS.delayMs[1]]).describe('Milliseconds, or [min, max] for a random delay in that range; default [1000, 3000].'), ...share }),
-  z.strictObject({ kind: z.literal('status'), status: answerStatusSchema.default(FAULT_DEFAULTS.status).describe('The HTTP status; default 500.'), body: z.string().optional(), ...share }),
-  z.strictObject({ kind: z.literal('envelope'), result: z.number().int().refine((r) => r !== 1, 'an envelope fault needs a result other than 1').optional().describe('The envelope result, not 1; default 0 (FAULT_DEFAULTS.envelopeResult, applied when the answer is made).'), msg: z.string().optional(), ...share }),
+  z.strictObject({
+    kind: z.literal('delay'),
+    ms: delayMs
+      .default((): [number, number] => [FAULT_DEFAULTS.delayMs[0], FAULT_DEFAULTS.delayMs[1]])
+      .describe('Milliseconds, or [min, max] for a random delay in that range; default [1000, 3000].'),
+    ...share,
+  }),
+  z.strictObject({
+    kind: z.literal('status'),
+    status: answerStatusSchema.default(FAULT_DEFAULTS.status).describe('The HTTP status; default 500.'),
+    body: z.string().optional(),
+    ...share,
+  }),
+  z.strictObject({
+    kind: z.literal('envelope'),
+    result: z
+      .number()
+      .int()
+      .refine((r) => r !== 1, 'an envelope fault needs a result other than 1')
+      .optional()
+      .describe(
+        'The envelope result, not 1; default 0 (FAULT_DEFAULTS.envelopeResult, applied when the answer is made).',
+      ),
+    msg: z.string().optional(),
+    ...share,
+  }),
   z.strictObject({ kind: z.literal('malformed-json'), ...share }),
   z.strictObject({ kind: z.literal('empty'), ...share }),
   z.strictObject({ kind: z.literal('reset'), ...share }),

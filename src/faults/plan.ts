@@ -15,24 +15,37 @@ import { faultSchema } from './fault-schema.js';
  */
 export function parseFaultPlan(value: unknown): FaultPlan {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new MockvideoError('MV_USAGE', 'A fault is a JSON object, e.g. {"operation": "meta/setting", "kind": "reset", "times": 1}.');
+    throw new MockvideoError(
+      'MV_USAGE',
+      'A fault is a JSON object, e.g. {"operation": "meta/setting", "kind": "reset", "times": 1}.',
+    );
   }
   const { operation, times, state, ...rest } = value as Record<string, unknown>;
   const plan: Partial<FaultPlan> = {};
   if (operation !== undefined) {
     if (typeof operation !== 'string' || !isOperationName(operation)) {
-      throw new MockvideoError('MV_USAGE', `"operation" must be one of ${OPERATION_NAMES.join(', ')} (or left out for every operation), got ${JSON.stringify(operation)}.`);
+      throw new MockvideoError(
+        'MV_USAGE',
+        `"operation" must be one of ${OPERATION_NAMES.join(', ')} (or left out for every operation), got ${JSON.stringify(operation)}.`,
+      );
     }
     plan.operation = operation;
   }
   if (times !== undefined) {
     if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > MAX_TIMES) {
-      throw new MockvideoError('MV_USAGE', `"times" must be an integer from 1 to ${MAX_TIMES}, got ${JSON.stringify(times)}.`);
+      throw new MockvideoError(
+        'MV_USAGE',
+        `"times" must be an integer from 1 to ${MAX_TIMES}, got ${JSON.stringify(times)}.`,
+      );
     }
     plan.times = times;
   }
   if (state !== undefined) {
-    if (state !== 'client' && state !== 'global') throw new MockvideoError('MV_USAGE', `"state" must be "client" (times counted per device) or "global" (counted for the whole server), got ${JSON.stringify(state)}.`);
+    if (state !== 'client' && state !== 'global')
+      throw new MockvideoError(
+        'MV_USAGE',
+        `"state" must be "client" (times counted per device) or "global" (counted for the whole server), got ${JSON.stringify(state)}.`,
+      );
     plan.state = state;
   }
   const fault = faultSchema.safeParse(rest);
@@ -72,9 +85,13 @@ export function parseFaultFlag(flag: string): FaultPlan {
     else if ((FAULT_KINDS as readonly string[]).includes(kind)) value.arg = arg;
   }
   try {
-    if (value.arg !== undefined) throw new MockvideoError('MV_USAGE', `"${kind}" takes no ARG (only delay, status and envelope do).`);
+    if (value.arg !== undefined)
+      throw new MockvideoError('MV_USAGE', `"${kind}" takes no ARG (only delay, status and envelope do).`);
     return parseFaultPlan(value);
   } catch (error) {
-    throw new MockvideoError('MV_USAGE', `--fault ${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')} Form: [OPERATION=]KIND[:ARG], e.g. meta/setting=status:503 or delay:200-800 (max ${MAX_DELAY_MS} ms).`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `--fault ${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')} Form: [OPERATION=]KIND[:ARG], e.g. meta/setting=status:503 or delay:200-800 (max ${MAX_DELAY_MS} ms).`,
+    );
   }
 }

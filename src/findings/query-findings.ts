@@ -9,6 +9,11 @@ import { requestFindings, type Finding } from './request-findings.js';
  *
  * @example queryFindings('meta/cp', '_region=IN&_nonce=42&_ts=1718000000', false)
  */
-export function queryFindings(operation: OperationName, search: string, hasBody: boolean, nowSeconds = Math.floor(Date.now() / 1000)): Finding[] {
+export function queryFindings(
+  operation: OperationName,
+  search: string,
+  hasBody: boolean,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Finding[] {
   return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
 }

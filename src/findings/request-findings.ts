@@ -20,7 +20,8 @@ export interface Finding {
  *
  * @see docs/contract.md#common-query-parameters, docs/contract.md#operations (extra parameters) and docs/contract.md#operations.
  */
-export type FindingRule = 'missing-parameter' | 'format' | 'repeated-parameter' | 'ref-order' | 'ts-skew' | 'body-on-get';
+export type FindingRule =
+  'missing-parameter' | 'format' | 'repeated-parameter' | 'ref-order' | 'ts-skew' | 'body-on-get';
 
 /** How far `_ts` may be from the server's clock, in seconds (a day). */
 export const MAX_TS_SKEW_SECONDS = 86_400;
@@ -59,27 +60,43 @@ export function requestFindings(facts: RequestFacts): Finding[] {
   for (const param of COMMON_PARAMETERS) {
     const got = values.get(param.name);
     if (!got) {
-      add(param.name, 'missing-parameter', `${param.name} is missing (${param.meaning.replace(/\.$/, '')}; ${param.format})`);
+      add(
+        param.name,
+        'missing-parameter',
+        `${param.name} is missing (${param.meaning.replace(/\.$/, '')}; ${param.format})`,
+      );
       continue;
     }
     if (param.name === 'ref' && refTwice) continue;
-    if (got.length > 1) add(param.name, 'repeated-parameter', `${param.name} is sent ${got.length} times; it is sent once`);
+    if (got.length > 1)
+      add(param.name, 'repeated-parameter', `${param.name} is sent ${got.length} times; it is sent once`);
     const value = got[got.length - 1]!;
-    if (!param.pattern.test(value)) add(param.name, 'format', `${param.name} must be ${param.format}, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`);
+    if (!param.pattern.test(value))
+      add(
+        param.name,
+        'format',
+        `${param.name} must be ${param.format}, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`,
+      );
   }
 
   for (const extra of spec.extraParameters) {
     if (extra.emptyBeforeCommon) continue;
     const got = values.get(extra.name);
     if (!got) add(extra.name, 'missing-parameter', `${extra.name} is missing (${extra.format})`);
-    else if (!extra.pattern.test(got[0]!)) add(extra.name, 'format', `${extra.name} must be ${extra.format}, got ${JSON.stringify(got[0])}`);
-    else if (got.length > 1) add(extra.name, 'repeated-parameter', `${extra.name} is sent ${got.length} times; it is sent once`);
+    else if (!extra.pattern.test(got[0]!))
+      add(extra.name, 'format', `${extra.name} must be ${extra.format}, got ${JSON.stringify(got[0])}`);
+    else if (got.length > 1)
+      add(extra.name, 'repeated-parameter', `${extra.name} is sent ${got.length} times; it is sent once`);
   }
 
   if (refTwice) {
     const refs = values.get('ref') ?? [];
     if (refs.length !== 2 || refs[0] !== '' || refs[1] === '') {
-      add('ref', 'ref-order', `${facts.operation} sends ref twice, first empty, then the calling application; got ${JSON.stringify(refs)}`);
+      add(
+        'ref',
+        'ref-order',
+        `${facts.operation} sends ref twice, first empty, then the calling application; got ${JSON.stringify(refs)}`,
+      );
     }
   }
 
@@ -88,7 +105,12 @@ export function requestFindings(facts: RequestFacts): Finding[] {
     const now = facts.nowSeconds ?? Math.floor(Date.now() / 1000);
     const seconds = Number(ts);
     if (ts.length >= 13) add('_ts', 'ts-skew', `_ts is Unix time in seconds; ${ts} looks like milliseconds`);
-    else if (Math.abs(seconds - now) > MAX_TS_SKEW_SECONDS) add('_ts', 'ts-skew', `_ts ${ts} is ${Math.round(Math.abs(seconds - now) / 3600)} hours from the server's clock (allowed: ${MAX_TS_SKEW_SECONDS / 3600} hours)`);
+    else if (Math.abs(seconds - now) > MAX_TS_SKEW_SECONDS)
+      add(
+        '_ts',
+        'ts-skew',
+        `_ts ${ts} is ${Math.round(Math.abs(seconds - now) / 3600)} hours from the server's clock (allowed: ${MAX_TS_SKEW_SECONDS / 3600} hours)`,
+      );
   }
 
   if (facts.hasBody) add('', 'body-on-get', 'a request body was sent; every operation is a GET without a body');

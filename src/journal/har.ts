@@ -11,7 +11,12 @@ import type { JournalExchange } from './journal.js';
  * @param version `log.creator.version`; default this package's version.
  * @param serverIPAddress the address mockvideo answered on; default the host of `baseUrl` when it is an IP address.
  */
-export function journalToHar(exchanges: readonly JournalExchange[], baseUrl: string, version?: string, serverIPAddress?: string): Har {
+export function journalToHar(
+  exchanges: readonly JournalExchange[],
+  baseUrl: string,
+  version?: string,
+  serverIPAddress?: string,
+): Har {
   const har = harFromRecordings(
     exchanges.map((x) => ({
       name: String(x.entry.id),
@@ -23,7 +28,12 @@ export function journalToHar(exchanges: readonly JournalExchange[], baseUrl: str
         response: { status: x.entry.status, headers: x.responseHeaders, body: x.responseBody },
       },
     })),
-    { baseUrl, pageTitle: 'mockvideo journal', ...(version === undefined ? {} : { version }), ...(serverIPAddress === undefined ? {} : { serverIPAddress }) },
+    {
+      baseUrl,
+      pageTitle: 'mockvideo journal',
+      ...(version === undefined ? {} : { version }),
+      ...(serverIPAddress === undefined ? {} : { serverIPAddress }),
+    },
   );
   har.log.entries.forEach((entry, i) => {
     const duration = exchanges[i]!.entry.durationMs;
@@ -45,7 +55,13 @@ export interface HarSink {
  * by entry, waiting for `drain` when the sink is full, so a journal of large bodies is never one string
  * in memory. Resolves when the log is written, or when the sink closes early.
  */
-export async function writeJournalHar(sink: HarSink, exchanges: readonly JournalExchange[], baseUrl: string, version?: string, serverIPAddress?: string): Promise<void> {
+export async function writeJournalHar(
+  sink: HarSink,
+  exchanges: readonly JournalExchange[],
+  baseUrl: string,
+  version?: string,
+  serverIPAddress?: string,
+): Promise<void> {
   let closed = false;
   // The wait for `drain` in progress, ended early when the sink closes.
   let waiting: (() => void) | undefined;
@@ -65,7 +81,10 @@ export async function writeJournalHar(sink: HarSink, exchanges: readonly Journal
     waiting = undefined;
   };
   await write(head.slice(0, -3));
-  for (let i = 0; i < exchanges.length && !closed; i++) await write(`${i ? ',' : ''}${JSON.stringify(journalToHar([exchanges[i]!], baseUrl, version, serverIPAddress).log.entries[0])}`);
+  for (let i = 0; i < exchanges.length && !closed; i++)
+    await write(
+      `${i ? ',' : ''}${JSON.stringify(journalToHar([exchanges[i]!], baseUrl, version, serverIPAddress).log.entries[0])}`,
+    );
   if (!closed) {
     sink.write(']}}');
     sink.end();

@@ -1,4 +1,10 @@
-import { redactExchange, splitQuery, type NormalisationPolicy, type RawPair, type Recording } from '../normalise/index.js';
+import {
+  redactExchange,
+  splitQuery,
+  type NormalisationPolicy,
+  type RawPair,
+  type Recording,
+} from '../normalise/index.js';
 
 /** The most body characters the journal keeps of one exchange (64 KiB); the rest is left out, with a note where the whole body is. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
@@ -52,17 +58,44 @@ export interface JournalFacts {
  * `_sdevid`), as the journal always kept them. With `recorded`, the response headers and body are
  * taken from that recording (already redacted, identifiers too), named by its file.
  */
-export function journalView(facts: JournalFacts, policy: NormalisationPolicy, recorded?: { recording: Recording; file: string }): JournalView {
-  const body = recorded ? new Uint8Array() : typeof facts.body === 'string' ? new TextEncoder().encode(facts.body) : facts.body;
+export function journalView(
+  facts: JournalFacts,
+  policy: NormalisationPolicy,
+  recorded?: { recording: Recording; file: string },
+): JournalView {
+  const body = recorded
+    ? new Uint8Array()
+    : typeof facts.body === 'string'
+      ? new TextEncoder().encode(facts.body)
+      : facts.body;
   const parts = redactExchange(
-    { method: facts.method, path: facts.path, query: splitQuery(facts.search), requestHeaders: facts.requestHeaders, status: facts.status, responseHeaders: recorded ? {} : facts.responseHeaders, body, recordedAt: '' },
+    {
+      method: facts.method,
+      path: facts.path,
+      query: splitQuery(facts.search),
+      requestHeaders: facts.requestHeaders,
+      status: facts.status,
+      responseHeaders: recorded ? {} : facts.responseHeaders,
+      body,
+      recordedAt: '',
+    },
     { ...policy, keepIdentity: true },
   );
   if (recorded) {
     const { response } = recorded.recording;
-    return { rawQuery: parts.query, requestHeaders: parts.requestHeaders, responseHeaders: response.headers, responseBody: journalBody(response.body ?? response.bodyBase64 ?? '', recorded.file) };
+    return {
+      rawQuery: parts.query,
+      requestHeaders: parts.requestHeaders,
+      responseHeaders: response.headers,
+      responseBody: journalBody(response.body ?? response.bodyBase64 ?? '', recorded.file),
+    };
   }
-  return { rawQuery: parts.query, requestHeaders: parts.requestHeaders, responseHeaders: parts.responseHeaders, responseBody: journalBody(parts.body.body ?? parts.body.bodyBase64 ?? '') };
+  return {
+    rawQuery: parts.query,
+    requestHeaders: parts.requestHeaders,
+    responseHeaders: parts.responseHeaders,
+    responseBody: journalBody(parts.body.body ?? parts.body.bodyBase64 ?? ''),
+  };
 }
 
 const views = new WeakMap<object, JournalView>();

@@ -7,7 +7,17 @@ import { Journal, type NewExchange } from './journal.js';
 
 function exchange(body: string): NewExchange {
   return {
-    entry: { time: '', operation: 'meta/cp', query: {}, scenario: null, status: 200, durationMs: 0, findings: [], match: null, fault: null },
+    entry: {
+      time: '',
+      operation: 'meta/cp',
+      query: {},
+      scenario: null,
+      status: 200,
+      durationMs: 0,
+      findings: [],
+      match: null,
+      fault: null,
+    },
     method: 'GET',
     path: '/api/g1/meta/cp',
     rawQuery: [],
@@ -36,11 +46,15 @@ describe('Journal byte budget (issue 21.5)', () => {
 describe('journal view (issue 21.2, 21.5)', () => {
   it('cuts a body at 64 KiB, naming the recording that holds it all', () => {
     const body = 'y'.repeat(200_000);
-    expect(journalBody(body, 'meta-cp/0a1b2c3d4e5f-000.json')).toBe(`${'y'.repeat(JOURNAL_BODY_LIMIT)}\n[mockvideo] body cut at ${JOURNAL_BODY_LIMIT} of 200000 characters: the whole body is in the recording meta-cp/0a1b2c3d4e5f-000.json.`);
-    expect(journalBody(keptBody(body))).toMatch(/body cut at 65536 of 200000 characters: the whole body was not kept\.$/);
+    expect(journalBody(body, 'meta-cp/0a1b2c3d4e5f-000.json')).toBe(
+      `${'y'.repeat(JOURNAL_BODY_LIMIT)}\n[mockvideo] body cut at ${JOURNAL_BODY_LIMIT} of 200000 characters: the whole body is in the recording meta-cp/0a1b2c3d4e5f-000.json.`,
+    );
+    expect(journalBody(keptBody(body))).toMatch(
+      /body cut at 65536 of 200000 characters: the whole body was not kept\.$/,
+    );
   });
 
-  it('redacts with the recordings\' function: the token and its echoes, secret cookies; identifiers stay for filtering', () => {
+  it("redacts with the recordings' function: the token and its echoes, secret cookies; identifiers stay for filtering", () => {
     const token = 'made-up-journal-token-1';
     const view = journalView(
       {
@@ -55,7 +69,10 @@ describe('journal view (issue 21.2, 21.5)', () => {
       DEFAULT_POLICY,
     );
     expect(view).toEqual({
-      rawQuery: [['_st', '<SERVICE_TOKEN>'], ['_sdevid', 'a'.repeat(64)]],
+      rawQuery: [
+        ['_st', '<SERVICE_TOKEN>'],
+        ['_sdevid', 'a'.repeat(64)],
+      ],
       requestHeaders: { cookie: 'ab=true; sid=<REDACTED>' },
       responseHeaders: { 'x-echo': '<SERVICE_TOKEN>' },
       responseBody: '{"echo":"<SERVICE_TOKEN>"}',
@@ -65,14 +82,20 @@ describe('journal view (issue 21.2, 21.5)', () => {
 
 describe('journal and HAR redaction property (issue 21.3)', () => {
   const token = fc
-    .array(fc.constantFrom('/', '+', '=', '&', '%', ' ', 'a', 'Z', '0', '9', '-', '_', 'é'), { minLength: 8, maxLength: 32 })
+    .array(fc.constantFrom('/', '+', '=', '&', '%', ' ', 'a', 'Z', '0', '9', '-', '_', 'é'), {
+      minLength: 8,
+      maxLength: 32,
+    })
     .map((chars) => chars.join(''))
     .filter((t) => t.trim().length >= 8);
   const b64 = (t: string) => Buffer.from(t).toString('base64');
   const echoes: Array<(t: string) => string> = [
     (t) => t,
     (t) => encodeURIComponent(t),
-    (t) => encodeURIComponent(t).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()).replace(/%20/g, '+'),
+    (t) =>
+      encodeURIComponent(t)
+        .replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())
+        .replace(/%20/g, '+'),
     (t) => JSON.stringify(t).slice(1, -1).replace(/\//g, '\\/').replace(/=/g, '\\u003d'),
     b64,
     (t) => b64(t).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
@@ -81,17 +104,36 @@ describe('journal and HAR redaction property (issue 21.3)', () => {
 
   it('leaves 0 hits of a random token echoed in random encodings in the journal view and its HAR', async () => {
     await fc.assert(
-      fc.asyncProperty(token, fc.array(fc.nat(echoes.length - 1), { minLength: 1, maxLength: 5 }), async (secret, picks) => {
-        const body = `{"data":{${picks.map((p, i) => `"e${i}":"${echoes[p]!(secret)}"`).join(',')}}}`;
-        const view = journalView({ method: 'GET', path: '/api/g1/meta/cp', search: `_st=${encodeURIComponent(secret)}`, requestHeaders: {}, status: 200, responseHeaders: { 'x-echo': echoes[picks[0]!]!(secret) }, body }, DEFAULT_POLICY);
-        const journal = new Journal();
-        journal.add({ ...exchange(view.responseBody), ...view });
-        const chunks: string[] = [];
-        await writeJournalHar({ write: (c) => chunks.push(c) > 0, end: () => undefined, once: () => undefined }, journal.exchanges(), 'http://127.0.0.1:1');
-        const har = chunks.join('');
-        expect(JSON.parse(har).log.entries).toHaveLength(1);
-        for (const encode of echoes) expect(har).not.toContain(encode(secret));
-      }),
+      fc.asyncProperty(
+        token,
+        fc.array(fc.nat(echoes.length - 1), { minLength: 1, maxLength: 5 }),
+        async (secret, picks) => {
+          const body = `{"data":{${picks.map((p, i) => `"e${i}":"${echoes[p]!(secret)}"`).join(',')}}}`;
+          const view = journalView(
+            {
+              method: 'GET',
+              path: '/api/g1/meta/cp',
+              search: `_st=${encodeURIComponent(secret)}`,
+              requestHeaders: {},
+              status: 200,
+              responseHeaders: { 'x-echo': echoes[picks[0]!]!(secret) },
+              body,
+            },
+            DEFAULT_POLICY,
+          );
+          const journal = new Journal();
+          journal.add({ ...exchange(view.responseBody), ...view });
+          const chunks: string[] = [];
+          await writeJournalHar(
+            { write: (c) => chunks.push(c) > 0, end: () => undefined, once: () => undefined },
+            journal.exchanges(),
+            'http://127.0.0.1:1',
+          );
+          const har = chunks.join('');
+          expect(JSON.parse(har).log.entries).toHaveLength(1);
+          for (const encode of echoes) expect(har).not.toContain(encode(secret));
+        },
+      ),
     );
   });
 });
@@ -121,7 +163,10 @@ describe('Journal of deferred exchanges (issue 22)', () => {
   /** A deferred exchange that counts its builds and releases. */
   function deferred(body: string) {
     const counts = { built: 0, released: 0 };
-    return { counts, exchange: { build: () => (counts.built++, exchange(body)), release: () => void counts.released++ } };
+    return {
+      counts,
+      exchange: { build: () => (counts.built++, exchange(body)), release: () => void counts.released++ },
+    };
   }
 
   it('builds an exchange once, when first read, and releases it then', () => {
@@ -146,7 +191,12 @@ describe('Journal of deferred exchanges (issue 22)', () => {
     journal.add(made[5]!.exchange, 1);
     journal.clear();
     expect(journal.exchanges()).toEqual([]);
-    expect(made.map((m) => m.counts)).toEqual([...Array(3).fill({ built: 0, released: 1 }), { built: 1, released: 1 }, { built: 0, released: 1 }, { built: 0, released: 1 }]);
+    expect(made.map((m) => m.counts)).toEqual([
+      ...Array(3).fill({ built: 0, released: 1 }),
+      { built: 1, released: 1 },
+      { built: 0, released: 1 },
+      { built: 0, released: 1 },
+    ]);
     journal.add(exchange('after'));
     expect(journal.exchanges().map((x) => [x.entry.id, x.responseBody])).toEqual([[7, 'after']]);
   });
@@ -160,7 +210,10 @@ describe('Journal of deferred exchanges (issue 22)', () => {
     const two = deferred('2');
     journal.add(two.exchange);
     expect(heard).toEqual([2]);
-    expect([one.counts, two.counts]).toEqual([{ built: 0, released: 1 }, { built: 1, released: 1 }]);
+    expect([one.counts, two.counts]).toEqual([
+      { built: 0, released: 1 },
+      { built: 1, released: 1 },
+    ]);
     expect(journal.exchanges()).toEqual([]);
   });
 });

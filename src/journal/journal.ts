@@ -125,7 +125,10 @@ export class Journal {
    * `responseBody` length when given as an object): beyond `maxBytes` in all, the oldest exchanges
    * are forgotten.
    */
-  add(exchange: NewExchange | DeferredExchange | (() => NewExchange), bytes = isExchange(exchange) ? exchange.responseBody.length : 0): number {
+  add(
+    exchange: NewExchange | DeferredExchange | (() => NewExchange),
+    bytes = isExchange(exchange) ? exchange.responseBody.length : 0,
+  ): number {
     const id = this.#nextId++;
     const deferred = isExchange(exchange) ? () => exchange : exchange;
     if (this.limit <= 0) {
@@ -164,7 +167,11 @@ export class Journal {
     const out: JournalExchange[] = [];
     for (let i = 0; i < this.#size; i++) {
       const x = read(this.#ring[(this.#start + i) % this.limit]!);
-      if ((filter.operation === undefined || x.entry.operation === filter.operation) && (filter.sdevid === undefined || x.entry.query._sdevid?.includes(filter.sdevid))) out.push(x);
+      if (
+        (filter.operation === undefined || x.entry.operation === filter.operation) &&
+        (filter.sdevid === undefined || x.entry.query._sdevid?.includes(filter.sdevid))
+      )
+        out.push(x);
     }
     return out;
   }

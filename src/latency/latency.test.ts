@@ -20,11 +20,17 @@ describe('latency', () => {
   });
 
   it('is measured from nanosecond marks', () => {
-    expect(measuredLatency(1_000_000_000n, 1_212_340_000n, 1_305_000_000n)).toEqual({ headersMs: 212.3, lastByteMs: 305 });
+    expect(measuredLatency(1_000_000_000n, 1_212_340_000n, 1_305_000_000n)).toEqual({
+      headersMs: 212.3,
+      lastByteMs: 305,
+    });
   });
 
   it('reads HAR timings: headers after blocked, dns, connect, send and wait; -1 counts 0', () => {
-    expect(harLatency({ blocked: -1, dns: 2, connect: 10, send: 1, wait: 200, receive: 37.5, ssl: 6 })).toEqual({ headersMs: 213, lastByteMs: 250.5 });
+    expect(harLatency({ blocked: -1, dns: 2, connect: 10, send: 1, wait: 200, receive: 37.5, ssl: 6 })).toEqual({
+      headersMs: 213,
+      lastByteMs: 250.5,
+    });
     expect(harLatency({ send: 0, wait: 0, receive: 0 })).toBeUndefined();
     expect(harLatency(undefined)).toBeUndefined();
   });

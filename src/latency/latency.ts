@@ -33,7 +33,11 @@ export type LatencySetting = 'recorded' | 'none' | number;
 export function parseLatencySetting(text: string): LatencySetting {
   if (text === 'recorded' || text === 'none') return text;
   const factor = /^\d+(?:\.\d+)?x?$/.test(text) ? Number(text.replace(/x$/, '')) : NaN;
-  if (!(factor >= 0 && factor <= 100)) throw new MockvideoError('MV_USAGE', `--latency ${text}: expected "recorded", "none" or a factor from 0 to 100 (e.g. 0.5 for twice as fast).`);
+  if (!(factor >= 0 && factor <= 100))
+    throw new MockvideoError(
+      'MV_USAGE',
+      `--latency ${text}: expected "recorded", "none" or a factor from 0 to 100 (e.g. 0.5 for twice as fast).`,
+    );
   return factor;
 }
 
@@ -72,8 +76,10 @@ export interface HarTimings {
  */
 export function harLatency(timings: HarTimings | undefined): RecordedLatency | undefined {
   if (!timings) return undefined;
-  const part = (value: number | undefined) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
-  const headersMs = part(timings.blocked) + part(timings.dns) + part(timings.connect) + part(timings.send) + part(timings.wait);
+  const part = (value: number | undefined) =>
+    typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+  const headersMs =
+    part(timings.blocked) + part(timings.dns) + part(timings.connect) + part(timings.send) + part(timings.wait);
   const lastByteMs = headersMs + part(timings.receive);
   if (lastByteMs === 0) return undefined;
   const round = (ms: number) => Math.min(MAX_LATENCY_MS, Math.round(ms * 10) / 10);

@@ -46,7 +46,10 @@ export function parseMediaPath(pathname: string, query: URLSearchParams): MediaR
   if (!pathname.startsWith(MEDIA_PREFIX)) return undefined;
   const rest = pathname.slice(MEDIA_PREFIX.length);
   const m = /^(?:(.*)\/)?([^/]+)\.(png|jpe?g)$/i.exec(rest);
-  if (!m) return { error: `No image at ${pathname}: placeholder images end in .png, .jpg or .jpeg, e.g. ${MEDIA_PREFIX}thumb/1.png.` };
+  if (!m)
+    return {
+      error: `No image at ${pathname}: placeholder images end in .png, .jpg or .jpeg, e.g. ${MEDIA_PREFIX}thumb/1.png.`,
+    };
   const format = m[3]!.toLowerCase() === 'png' ? 'png' : 'jpeg';
   const kind = (m[1] ?? '').split('/')[0] ?? '';
   let [width, height] = MEDIA_SIZES[kind] ?? [128, 128];
@@ -54,9 +57,18 @@ export function parseMediaPath(pathname: string, query: URLSearchParams): MediaR
   if (size !== null) {
     const s = /^(\d{1,4})x(\d{1,4})$/.exec(size);
     if (!s || Number(s[1]) < 1 || Number(s[2]) < 1 || Number(s[1]) > MAX_MEDIA_SIDE || Number(s[2]) > MAX_MEDIA_SIDE) {
-      return { error: `size must be WIDTHxHEIGHT in pixels, each 1 to ${MAX_MEDIA_SIDE}, e.g. size=320x180; got "${size}".` };
+      return {
+        error: `size must be WIDTHxHEIGHT in pixels, each 1 to ${MAX_MEDIA_SIDE}, e.g. size=320x180; got "${size}".`,
+      };
     }
     [width, height] = [Number(s[1]), Number(s[2])];
   }
-  return { format, contentType: format === 'png' ? 'image/png' : 'image/jpeg', width, height, label: query.get('label') ?? m[2]!, seed: pathname };
+  return {
+    format,
+    contentType: format === 'png' ? 'image/png' : 'image/jpeg',
+    width,
+    height,
+    label: query.get('label') ?? m[2]!,
+    seed: pathname,
+  };
 }

@@ -8,15 +8,35 @@ const request = (path: string, query = '') => parseMediaPath(path, new URLSearch
 
 describe('parseMediaPath', () => {
   it('reads format, size by kind and label from the path', () => {
-    expect(request('/__mockvideo/media/thumb/streamly/sv1001.jpg')).toMatchObject({ format: 'jpeg', contentType: 'image/jpeg', width: 320, height: 180, label: 'sv1001' });
-    expect(request('/__mockvideo/media/icon/cinebox.png')).toMatchObject({ format: 'png', width: 96, height: 96, label: 'cinebox' });
-    expect(request('/__mockvideo/media/anything.PNG', 'size=10x20&label=7')).toMatchObject({ format: 'png', width: 10, height: 20, label: '7' });
+    expect(request('/__mockvideo/media/thumb/streamly/sv1001.jpg')).toMatchObject({
+      format: 'jpeg',
+      contentType: 'image/jpeg',
+      width: 320,
+      height: 180,
+      label: 'sv1001',
+    });
+    expect(request('/__mockvideo/media/icon/cinebox.png')).toMatchObject({
+      format: 'png',
+      width: 96,
+      height: 96,
+      label: 'cinebox',
+    });
+    expect(request('/__mockvideo/media/anything.PNG', 'size=10x20&label=7')).toMatchObject({
+      format: 'png',
+      width: 10,
+      height: 20,
+      label: '7',
+    });
   });
 
   it('ignores other paths and explains what it cannot serve', () => {
     expect(parseMediaPath('/api/g1/meta/cp', new URLSearchParams())).toBeUndefined();
-    expect(parseMediaPath('/__mockvideo/media/x.gif', new URLSearchParams())).toEqual({ error: expect.stringMatching(/\.png, \.jpg or \.jpeg/) });
-    expect(parseMediaPath('/__mockvideo/media/x.png', new URLSearchParams('size=0x5'))).toEqual({ error: expect.stringMatching(/WIDTHxHEIGHT/) });
+    expect(parseMediaPath('/__mockvideo/media/x.gif', new URLSearchParams())).toEqual({
+      error: expect.stringMatching(/\.png, \.jpg or \.jpeg/),
+    });
+    expect(parseMediaPath('/__mockvideo/media/x.png', new URLSearchParams('size=0x5'))).toEqual({
+      error: expect.stringMatching(/WIDTHxHEIGHT/),
+    });
   });
 });
 
@@ -35,9 +55,12 @@ describe('placeholderImage', () => {
   });
 
   it('draws the label in white on a colour that depends on the path', () => {
-    const white = (data: Uint8Array) => data.filter((_, i) => i % 4 === 0 && data[i] === 255 && data[i + 1] === 255 && data[i + 2] === 255).length;
+    const white = (data: Uint8Array) =>
+      data.filter((_, i) => i % 4 === 0 && data[i] === 255 && data[i + 1] === 255 && data[i + 2] === 255).length;
     expect(white(placeholderPixels(64, 32, '12', 'x'))).toBeGreaterThan(0);
     expect(white(placeholderPixels(64, 32, '', 'x'))).toBe(0);
-    expect(placeholderPixels(8, 8, '', '/a').subarray(40, 44)).not.toEqual(placeholderPixels(8, 8, '', '/b').subarray(40, 44));
+    expect(placeholderPixels(8, 8, '', '/a').subarray(40, 44)).not.toEqual(
+      placeholderPixels(8, 8, '', '/b').subarray(40, 44),
+    );
   });
 });

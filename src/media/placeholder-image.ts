@@ -16,7 +16,18 @@ function colourOf(seed: string): [number, number, number] {
   const c = (1 - Math.abs(2 * 0.45 - 1)) * 0.55;
   const x = c * (1 - Math.abs(((hue / 60) % 2) - 1));
   const m = 0.45 - c / 2;
-  const [r, g, b] = hue < 60 ? [c, x, 0] : hue < 120 ? [x, c, 0] : hue < 180 ? [0, c, x] : hue < 240 ? [0, x, c] : hue < 300 ? [x, 0, c] : [c, 0, x];
+  const [r, g, b] =
+    hue < 60
+      ? [c, x, 0]
+      : hue < 120
+        ? [x, c, 0]
+        : hue < 180
+          ? [0, c, x]
+          : hue < 240
+            ? [0, x, c]
+            : hue < 300
+              ? [x, 0, c]
+              : [c, 0, x];
   return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
 }
 
@@ -90,5 +101,7 @@ function encodeJpeg(data: Uint8Array, width: number, height: number): Uint8Array
 export function placeholderImage(request: MediaRequest): Uint8Array {
   const { width, height } = request;
   const data = placeholderPixels(width, height, request.label, request.seed);
-  return request.format === 'jpeg' ? encodeJpeg(data, width, height) : encodePng({ width, height, data, channels: 4, depth: 8 });
+  return request.format === 'jpeg'
+    ? encodeJpeg(data, width, height)
+    : encodePng({ width, height, data, channels: 4, depth: 8 });
 }

@@ -33,7 +33,13 @@ export class PluginPackageIndex {
   constructor(catalog: ScenarioCatalog) {
     for (const scenario of catalog.names) {
       for (const entry of pluginEntries(catalog, scenario)) {
-        if (typeof entry.id !== 'string' || typeof entry.version !== 'number' || typeof entry.url !== 'string' || typeof entry.md5 !== 'string') continue;
+        if (
+          typeof entry.id !== 'string' ||
+          typeof entry.version !== 'number' ||
+          typeof entry.url !== 'string' ||
+          typeof entry.md5 !== 'string'
+        )
+          continue;
         const file = entry.url.split(/[?#]/)[0]!.split('/').pop() ?? '';
         if (!file) continue;
         const known = this.#files.get(file);
@@ -45,8 +51,15 @@ export class PluginPackageIndex {
         const servedMd5 = md5Hex(bytes);
         if (known && known.servedMd5 === known.declaredMd5) continue;
         this.#files.set(file, {
-          file, id: entry.id, version: entry.version, declaredMd5: entry.md5, servedMd5, size: bytes.length,
-          contentType: packageContentType(file), scenarios: [scenario], bytes,
+          file,
+          id: entry.id,
+          version: entry.version,
+          declaredMd5: entry.md5,
+          servedMd5,
+          size: bytes.length,
+          contentType: packageContentType(file),
+          scenarios: [scenario],
+          bytes,
         });
       }
     }

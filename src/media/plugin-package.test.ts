@@ -21,13 +21,30 @@ describe('pluginPackage', () => {
   });
 });
 
-function scenarioWithPlugins(name: string, entries: Array<{ id: string; version: number; md5: string }>): CompiledScenario {
-  const plugins = entries.map((e) => ({ ...e, type: 'player_plugin', url: `{origin}/__mockvideo/plugins/${e.md5}.apk` }));
+function scenarioWithPlugins(
+  name: string,
+  entries: Array<{ id: string; version: number; md5: string }>,
+): CompiledScenario {
+  const plugins = entries.map((e) => ({
+    ...e,
+    type: 'player_plugin',
+    url: `{origin}/__mockvideo/plugins/${e.md5}.apk`,
+  }));
   const empty = [compileStub({ data: {} })];
   // Only what the index reads; a real catalog also carries e.g. per-scenario settings.
   return {
-    name, description: '', source: name, ancestry: [],
-    operations: { ad_config: empty, 'meta/cp': empty, 'meta/setting': empty, 'meta/plugin': [compileStub({ data: plugins })], 'localplay/diversion': empty, 'localplay/recomm': empty },
+    name,
+    description: '',
+    source: name,
+    ancestry: [],
+    operations: {
+      ad_config: empty,
+      'meta/cp': empty,
+      'meta/setting': empty,
+      'meta/plugin': [compileStub({ data: plugins })],
+      'localplay/diversion': empty,
+      'localplay/recomm': empty,
+    },
   } as unknown as CompiledScenario;
 }
 
@@ -36,7 +53,12 @@ describe('PluginPackageIndex', () => {
   const wrong = md5Hex('other bytes');
 
   it('serves each entry its package at <md5>.<ext>; a wrong md5 is served the real package, so the check fails', () => {
-    const index = new PluginPackageIndex(new ScenarioCatalog([scenarioWithPlugins('ok', [{ ...streamly, md5: genuine }]), scenarioWithPlugins('bad', [{ ...streamly, md5: wrong }])]));
+    const index = new PluginPackageIndex(
+      new ScenarioCatalog([
+        scenarioWithPlugins('ok', [{ ...streamly, md5: genuine }]),
+        scenarioWithPlugins('bad', [{ ...streamly, md5: wrong }]),
+      ]),
+    );
     expect(md5Hex(index.get(`${genuine}.apk`)!.bytes)).toBe(genuine);
     const bad = index.get(`${wrong}.apk`)!;
     expect(md5Hex(bad.bytes)).toBe(genuine);
@@ -45,10 +67,12 @@ describe('PluginPackageIndex', () => {
   });
 
   it('when two entries claim one file, the one whose bytes have that md5 wins', () => {
-    const index = new PluginPackageIndex(new ScenarioCatalog([
-      scenarioWithPlugins('a', [{ id: 'streamly', version: 99, md5: genuine }]),
-      scenarioWithPlugins('b', [{ ...streamly, md5: genuine }]),
-    ]));
+    const index = new PluginPackageIndex(
+      new ScenarioCatalog([
+        scenarioWithPlugins('a', [{ id: 'streamly', version: 99, md5: genuine }]),
+        scenarioWithPlugins('b', [{ ...streamly, md5: genuine }]),
+      ]),
+    );
     expect(index.get(`${genuine}.apk`)).toMatchObject({ version: 12, servedMd5: genuine });
   });
 });

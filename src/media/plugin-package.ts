@@ -19,8 +19,14 @@ function packageBytes(manifest: Record<string, string | number>): Uint8Array {
   const lines = Object.entries(manifest).map(([k, v]) => `${k}: ${v}`);
   return zipSync(
     {
-      'META-INF/MANIFEST.MF': [strToU8(`Manifest-Version: 1.0\r\nCreated-By: mockvideo\r\n\r\n`), { level: 0, mtime: MTIME }],
-      'mockvideo-package.txt': [strToU8(`${['A placeholder package served by mockvideo. It is not installable.', ...lines].join('\n')}\n`), { level: 0, mtime: MTIME }],
+      'META-INF/MANIFEST.MF': [
+        strToU8(`Manifest-Version: 1.0\r\nCreated-By: mockvideo\r\n\r\n`),
+        { level: 0, mtime: MTIME },
+      ],
+      'mockvideo-package.txt': [
+        strToU8(`${['A placeholder package served by mockvideo. It is not installable.', ...lines].join('\n')}\n`),
+        { level: 0, mtime: MTIME },
+      ],
     },
     { level: 0, mtime: MTIME },
   );

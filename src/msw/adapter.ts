@@ -1,12 +1,28 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import { createRoutes, DEVICE_ANSWER_HEADERS, FINDINGS_HEADER, bodyBytes, headerRecord, routeOf, type Plan, type RouteRequest, type RoutesOptions } from '../routes/index.js';
+import {
+  createRoutes,
+  DEVICE_ANSWER_HEADERS,
+  FINDINGS_HEADER,
+  bodyBytes,
+  headerRecord,
+  routeOf,
+  type Plan,
+  type RouteRequest,
+  type RoutesOptions,
+} from '../routes/index.js';
 import { routesCover } from '../routes/cover.js';
 import { MockvideoError } from '../errors.js';
 
 /** The request shape of the routes, read from msw's `Request`. */
 export function routeRequest(request: Request): RouteRequest {
   const url = new URL(request.url);
-  return { method: request.method, path: url.pathname, query: url.search.slice(1), origin: url.origin, headers: headerRecord(request.headers) };
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.search.slice(1),
+    origin: url.origin,
+    headers: headerRecord(request.headers),
+  };
 }
 
 /**
@@ -21,16 +37,24 @@ export async function planResponse(plan: Plan, method: string): Promise<Response
   const headers = new Headers(plan.answer.headers);
   for (const [name, value] of Object.entries(DEVICE_ANSWER_HEADERS)) headers.set(name, value);
   if (plan.route.kind === 'operation') headers.set(FINDINGS_HEADER, String(plan.findings.length));
-  return new HttpResponse(method === 'HEAD' ? null : (bodyBytes(plan.answer) as BodyInit), { status: plan.answer.status, headers });
+  return new HttpResponse(method === 'HEAD' ? null : (bodyBytes(plan.answer) as BodyInit), {
+    status: plan.answer.status,
+    headers,
+  });
 }
 
 /** Whether a request URL is on `baseUrl` (its origin, and its path when it has one); any URL without a `baseUrl`. */
 function onBase(baseUrl: string | undefined): (url: URL) => boolean {
   if (baseUrl === undefined) return () => true;
-  if (!URL.canParse(baseUrl)) throw new MockvideoError('MV_USAGE', `baseUrl "${baseUrl}" is no absolute URL. Give the origin the app calls, e.g. 'https://api.example.com', or leave baseUrl out to answer any origin.`);
+  if (!URL.canParse(baseUrl))
+    throw new MockvideoError(
+      'MV_USAGE',
+      `baseUrl "${baseUrl}" is no absolute URL. Give the origin the app calls, e.g. 'https://api.example.com', or leave baseUrl out to answer any origin.`,
+    );
   const base = new URL(baseUrl);
   const path = base.pathname.replace(/\/+$/, '');
-  return (url) => url.origin === base.origin && (path === '' || url.pathname === path || url.pathname.startsWith(`${path}/`));
+  return (url) =>
+    url.origin === base.origin && (path === '' || url.pathname === path || url.pathname.startsWith(`${path}/`));
 }
 
 /**

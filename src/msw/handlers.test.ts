@@ -7,12 +7,16 @@ import { createHandlers, createScenarioHandlers } from './handlers.js';
 function catalog() {
   const base = minimalScenario() as Record<string, any>;
   const settings = base.operations['meta/setting'].data;
-  const twice = { extends: 'mini', operations: { 'meta/setting': { sequence: [{ data: settings }, { data: { ...settings, language_switch: 0 } }] } } };
+  const twice = {
+    extends: 'mini',
+    operations: { 'meta/setting': { sequence: [{ data: settings }, { data: { ...settings, language_switch: 0 } }] } },
+  };
   const parsed = [parseScenario('mini', base, 'mini.json'), parseScenario('twice', twice, 'twice.json')];
   return buildCatalog(parsed.map((r) => (r as { scenario: ParsedScenario }).scenario));
 }
 
-const get = (handlers: Parameters<typeof getResponse>[0], url: string, init?: RequestInit) => getResponse(handlers, new Request(url, init));
+const get = (handlers: Parameters<typeof getResponse>[0], url: string, init?: RequestInit) =>
+  getResponse(handlers, new Request(url, init));
 
 describe('createScenarioHandlers', () => {
   it('answers the stored text, \\u0026 escapes and all', async () => {
@@ -25,7 +29,10 @@ describe('createScenarioHandlers', () => {
 
   it('tries stubs in order and matches on the query', async () => {
     const handlers = createScenarioHandlers(catalog(), { activeScenario: () => 'mini' });
-    const gallery = await (await get(handlers, 'http://x/api/g1/localplay/diversion?ref=&is_from_gallery=true'))!.json();
+    const gallery = await (await get(
+      handlers,
+      'http://x/api/g1/localplay/diversion?ref=&is_from_gallery=true',
+    ))!.json();
     const other = await (await get(handlers, 'http://x/api/g1/localplay/diversion?ref=&is_from_gallery=false'))!.json();
     expect(gallery.data.end).toHaveLength(2);
     expect(other.data.end).toHaveLength(0);
@@ -34,7 +41,8 @@ describe('createScenarioHandlers', () => {
   it('serves a sequence in order, then repeats the last', async () => {
     const handlers = createScenarioHandlers(catalog(), { activeScenario: () => 'twice' });
     const values = [];
-    for (let i = 0; i < 3; i++) values.push((await (await get(handlers, 'http://x/api/g1/meta/setting'))!.json()).data.language_switch);
+    for (let i = 0; i < 3; i++)
+      values.push((await (await get(handlers, 'http://x/api/g1/meta/setting'))!.json()).data.language_switch);
     expect(values).toEqual([1, 0, 0]);
   });
 
@@ -50,7 +58,10 @@ describe('createScenarioHandlers', () => {
   });
 
   it('matches only the given origin when baseUrl is set', async () => {
-    const handlers = createScenarioHandlers(catalog(), { activeScenario: () => 'mini', baseUrl: 'https://api.example.com/' });
+    const handlers = createScenarioHandlers(catalog(), {
+      activeScenario: () => 'mini',
+      baseUrl: 'https://api.example.com/',
+    });
     expect(await get(handlers, 'https://api.example.com/api/g1/ad_config')).toBeDefined();
     expect(await get(handlers, 'https://other.example.com/api/g1/ad_config')).toBeUndefined();
   });
@@ -59,7 +70,10 @@ describe('createScenarioHandlers', () => {
     const value = minimalScenario() as Record<string, any>;
     value.operations['localplay/diversion'].pop();
     const only = buildCatalog([(parseScenario('strict', value, 's.json') as { scenario: ParsedScenario }).scenario]);
-    const response = await get(createScenarioHandlers(only, { activeScenario: () => 'strict' }), 'http://x/api/g1/localplay/diversion?is_from_gallery=false');
+    const response = await get(
+      createScenarioHandlers(only, { activeScenario: () => 'strict' }),
+      'http://x/api/g1/localplay/diversion?is_from_gallery=false',
+    );
     expect(response!.status).toBe(404);
     expect(await response!.json()).toMatchObject({ stubs: [{ when: { query: { is_from_gallery: 'true' } } }] });
   });
@@ -67,22 +81,34 @@ describe('createScenarioHandlers', () => {
 
 describe('createHandlers', () => {
   it('throws for an unknown scenario, listing the known ones', () => {
-    expect(() => createHandlers({ scenario: 'nope', catalog: catalog() })).toThrow('Unknown scenario "nope". Known scenarios: mini, twice.');
+    expect(() => createHandlers({ scenario: 'nope', catalog: catalog() })).toThrow(
+      'Unknown scenario "nope". Known scenarios: mini, twice.',
+    );
   });
 
   it('takes a clock: "{now-2y}" in scenario data and the _ts check read it', async () => {
     const base = minimalScenario() as Record<string, any>;
     const plugins = structuredClone(base.operations['meta/plugin']);
     for (const entry of plugins.data) entry.updated_at = '{now-2y}';
-    const aged = parseScenario('aged', { extends: 'mini', operations: { 'meta/plugin': plugins } }, 'aged.json') as { scenario: ParsedScenario };
-    const own = buildCatalog([(parseScenario('mini', base, 'mini.json') as { scenario: ParsedScenario }).scenario, aged.scenario]);
+    const aged = parseScenario('aged', { extends: 'mini', operations: { 'meta/plugin': plugins } }, 'aged.json') as {
+      scenario: ParsedScenario;
+    };
+    const own = buildCatalog([
+      (parseScenario('mini', base, 'mini.json') as { scenario: ParsedScenario }).scenario,
+      aged.scenario,
+    ]);
     const frozenSeconds = Date.parse('2026-01-31T12:00:00Z') / 1000;
     const handlers = createHandlers({ catalog: own, scenario: 'aged', clock: { frozen: '2026-01-31T12:00:00Z' } });
     const answer = await get(handlers, `http://x/api/g1/meta/plugin?_ts=${frozenSeconds}`);
-    expect(((await answer!.json()).data as Array<{ updated_at: number }>).map((p) => p.updated_at)).toEqual(plugins.data.map(() => frozenSeconds - 2 * 365 * 86_400));
+    expect(((await answer!.json()).data as Array<{ updated_at: number }>).map((p) => p.updated_at)).toEqual(
+      plugins.data.map(() => frozenSeconds - 2 * 365 * 86_400),
+    );
     // _ts is checked against the frozen clock: a real-time _ts is years off from it, the frozen one is not.
-    const findings = async (ts: number) => (await get(handlers, `http://x/api/g1/meta/plugin?_ts=${ts}`))!.headers.get('x-mockvideo-findings');
-    expect(Number(await findings(Math.floor(Date.now() / 1000)))).toBeGreaterThan(Number(await findings(frozenSeconds)));
+    const findings = async (ts: number) =>
+      (await get(handlers, `http://x/api/g1/meta/plugin?_ts=${ts}`))!.headers.get('x-mockvideo-findings');
+    expect(Number(await findings(Math.floor(Date.now() / 1000)))).toBeGreaterThan(
+      Number(await findings(frozenSeconds)),
+    );
   });
 
   it('names what is wrong with a clock', () => {
@@ -95,6 +121,8 @@ describe('createHandlers with baseUrl', () => {
     const handlers = createHandlers({ baseUrl: 'https://api.example.com/' });
     expect((await get(handlers, 'https://api.example.com/api/g1/meta/cp?ref='))?.status).toBe(200);
     expect(await get(handlers, 'https://staging.example.com/api/g1/meta/cp?ref=')).toBeUndefined();
-    expect(() => createHandlers({ baseUrl: 'api.example.com' })).toThrow(/baseUrl "api\.example\.com" is no absolute URL.*https:\/\/api\.example\.com/);
+    expect(() => createHandlers({ baseUrl: 'api.example.com' })).toThrow(
+      /baseUrl "api\.example\.com" is no absolute URL.*https:\/\/api\.example\.com/,
+    );
   });
 });

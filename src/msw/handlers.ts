@@ -34,8 +34,15 @@ export interface ScenarioHandlerOptions {
  * @see docs/contract.md#operations.
  */
 export function createScenarioHandlers(catalog: ScenarioCatalog, options: ScenarioHandlerOptions): HttpHandler[] {
-  const scenarios = { responder: options.responder ?? new ScenarioResponder(catalog), activeScenario: options.activeScenario, ...(options.faults ? { faults: options.faults } : {}) };
-  return routeHandlers({ scenarios, ...(options.strictRequests ? { strictRequests: options.strictRequests } : {}) }, options.baseUrl);
+  const scenarios = {
+    responder: options.responder ?? new ScenarioResponder(catalog),
+    activeScenario: options.activeScenario,
+    ...(options.faults ? { faults: options.faults } : {}),
+  };
+  return routeHandlers(
+    { scenarios, ...(options.strictRequests ? { strictRequests: options.strictRequests } : {}) },
+    options.baseUrl,
+  );
 }
 
 /** What every form of {@link CreateHandlersOptions} takes. */
@@ -92,7 +99,8 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
   const scenario = options.scenario ?? 'default';
   catalog.get(scenario);
   const handlerOptions: ScenarioHandlerOptions = { activeScenario: () => scenario };
-  if (options.clock !== undefined) handlerOptions.responder = new ScenarioResponder(catalog, { clock: new Clock(parseClockSetting(options.clock)) });
+  if (options.clock !== undefined)
+    handlerOptions.responder = new ScenarioResponder(catalog, { clock: new Clock(parseClockSetting(options.clock)) });
   if (options.baseUrl !== undefined) handlerOptions.baseUrl = options.baseUrl;
   return createScenarioHandlers(catalog, handlerOptions);
 }

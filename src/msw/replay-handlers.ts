@@ -26,13 +26,22 @@ export interface ReplayHandlerOptions extends ReplayerOptions {
 function handlersFallback(handlers: readonly HttpHandler[]): NonNullable<ReplayRoutes['fallback']> {
   return async (request, route) => {
     const url = `${request.origin}${request.path}${request.query ? `?${request.query}` : ''}`;
-    const headers = Object.entries(request.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]]));
+    const headers = Object.entries(request.headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, String(value)] as [string, string]],
+    );
     const answered = await getResponse([...handlers], new Request(url, { method: request.method, headers }));
     if (!answered) return undefined;
-    if (answered.type === 'error') return { kind: 'drop', route, findings: [], delayMs: 0, fault: 'reset' } satisfies Plan;
+    if (answered.type === 'error')
+      return { kind: 'drop', route, findings: [], delayMs: 0, fault: 'reset' } satisfies Plan;
     const responseHeaders: Record<string, string> = {};
     answered.headers.forEach((value, name) => (responseHeaders[name] = value));
-    return { kind: 'answer', route, findings: [], delayMs: 0, answer: { status: answered.status, headers: responseHeaders, body: new Uint8Array(await answered.arrayBuffer()) } } satisfies Plan;
+    return {
+      kind: 'answer',
+      route,
+      findings: [],
+      delayMs: 0,
+      answer: { status: answered.status, headers: responseHeaders, body: new Uint8Array(await answered.arrayBuffer()) },
+    } satisfies Plan;
   };
 }
 
@@ -50,7 +59,10 @@ function handlersFallback(handlers: readonly HttpHandler[]): NonNullable<ReplayR
  * const server = setupServer(...createReplayHandlers(recordings, { match: 'strict' }));
  * @see replayer.ts for the matching rules; near-miss.ts for the report.
  */
-export function createReplayHandlers(recordings: readonly NamedRecording[], options: ReplayHandlerOptions = {}): HttpHandler[] {
+export function createReplayHandlers(
+  recordings: readonly NamedRecording[],
+  options: ReplayHandlerOptions = {},
+): HttpHandler[] {
   const replay: ReplayRoutes = {
     replayer: options.replayer ?? new Replayer(recordings, options),
     ...(options.recordMissing ? { recordMissing: true } : {}),

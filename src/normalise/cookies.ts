@@ -8,7 +8,8 @@
  * Cookie names that look like a session, token or credential: their values are secret by default
  * (`sid`, `JSESSIONID`, `auth_token`, `csrftoken`, `remember_me`, ...). `ab`, `region`, `lang` are not.
  */
-export const SECRET_COOKIE_NAME = /sess|sid|token|auth|jwt|csrf|xsrf|login|cred|secret|passw|api[-_]?key|access|refresh|remember|bearer|saml|oauth/i;
+export const SECRET_COOKIE_NAME =
+  /sess|sid|token|auth|jwt|csrf|xsrf|login|cred|secret|passw|api[-_]?key|access|refresh|remember|bearer|saml|oauth/i;
 
 /**
  * True when the value of the cookie `name` is secret: its name looks like a session/token/auth
@@ -34,11 +35,14 @@ export interface RedactedCookies {
  */
 export function redactCookieHeader(value: string, named: readonly string[], placeholder: string): RedactedCookies {
   const secrets: RedactedCookies['secrets'] = [];
-  const text = value.replace(/(^|;)(\s*)([^=;]+)=([^;]*)/g, (whole, start: string, space: string, name: string, cookie: string) => {
-    if (!isSecretCookie(name, named) || cookie.trim() === '' || cookie.trim() === placeholder) return whole;
-    secrets.push({ name: name.trim(), value: cookie.trim().replace(/^"|"$/g, '') });
-    return `${start}${space}${name}=${placeholder}`;
-  });
+  const text = value.replace(
+    /(^|;)(\s*)([^=;]+)=([^;]*)/g,
+    (whole, start: string, space: string, name: string, cookie: string) => {
+      if (!isSecretCookie(name, named) || cookie.trim() === '' || cookie.trim() === placeholder) return whole;
+      secrets.push({ name: name.trim(), value: cookie.trim().replace(/^"|"$/g, '') });
+      return `${start}${space}${name}=${placeholder}`;
+    },
+  );
   return { text, secrets };
 }
 

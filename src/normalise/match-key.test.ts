@@ -3,14 +3,19 @@ import { matchKey } from './match-key.js';
 import { DEFAULT_POLICY, resolvePolicy } from './policy.js';
 import { splitQuery } from './query.js';
 
-const key = (search: string, policy = DEFAULT_POLICY) => matchKey('GET', 'localplay/diversion', splitQuery(search), policy);
+const key = (search: string, policy = DEFAULT_POLICY) =>
+  matchKey('GET', 'localplay/diversion', splitQuery(search), policy);
 
 describe('matchKey', () => {
   it('is the method, operation and remaining parameters as a multimap, stably serialised', () => {
-    expect(key('ref=&is_from_gallery=true&ref=app&_nonce=5&_ts=9&_st=T&_sdevid=abc')).toBe('{"method":"GET","operation":"localplay/diversion","query":{"is_from_gallery":["true"],"ref":["","app"]}}');
+    expect(key('ref=&is_from_gallery=true&ref=app&_nonce=5&_ts=9&_st=T&_sdevid=abc')).toBe(
+      '{"method":"GET","operation":"localplay/diversion","query":{"is_from_gallery":["true"],"ref":["","app"]}}',
+    );
   });
   it('ignores volatile, secret and identity values, and the order of different names', () => {
-    expect(key('_nonce=1&_ts=2&_st=A&_anoyid=x&_region=IN&ref=&ref=app')).toBe(key('ref=&_region=IN&ref=app&_nonce=-7&_ts=3&_st=B&_anoyid=y'));
+    expect(key('_nonce=1&_ts=2&_st=A&_anoyid=x&_region=IN&ref=&ref=app')).toBe(
+      key('ref=&_region=IN&ref=app&_nonce=-7&_ts=3&_st=B&_anoyid=y'),
+    );
   });
   it('keeps the order of a repeated parameter', () => {
     expect(key('ref=&ref=app')).not.toBe(key('ref=app&ref='));
@@ -29,6 +34,8 @@ describe('resolvePolicy', () => {
     expect(() => resolvePolicy({ volatile: ['_st'] })).toThrow(/\[mockvideo\] .*"_st" is both volatile and secret/);
   });
   it('always redacts credential headers', () => {
-    expect(resolvePolicy({ headers: ['X-Api-Key'] }).headers).toEqual(expect.arrayContaining(['authorization', 'cookie', 'set-cookie', 'x-api-key']));
+    expect(resolvePolicy({ headers: ['X-Api-Key'] }).headers).toEqual(
+      expect.arrayContaining(['authorization', 'cookie', 'set-cookie', 'x-api-key']),
+    );
   });
 });

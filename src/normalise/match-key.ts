@@ -29,7 +29,12 @@ export function queryMultimap(pairs: readonly RawPair[], policy: NormalisationPo
  * @example matchKey('GET', 'meta/cp', splitQuery('_nonce=1&_region=IN'), DEFAULT_POLICY)
  * // '{"method":"GET","operation":"meta/cp","query":{"_region":["IN"]}}'
  */
-export function matchKey(method: string, operation: string, pairs: readonly RawPair[], policy: NormalisationPolicy): string {
+export function matchKey(
+  method: string,
+  operation: string,
+  pairs: readonly RawPair[],
+  policy: NormalisationPolicy,
+): string {
   return matchKeyOf(method, operation, queryMultimap(pairs, policy));
 }
 

@@ -49,11 +49,16 @@ export const DEFAULT_POLICY: NormalisationPolicy = Object.freeze({
 });
 
 /** A partial policy, as read from flags or a config file. */
-export type PolicyOverrides = Partial<Record<'volatile' | 'secret' | 'identity' | 'headers' | 'secretCookies' | 'secretValues', readonly string[]>> & { keepIdentity?: boolean };
+export type PolicyOverrides = Partial<
+  Record<'volatile' | 'secret' | 'identity' | 'headers' | 'secretCookies' | 'secretValues', readonly string[]>
+> & { keepIdentity?: boolean };
 
 function nameList(value: unknown, field: string, source: string): string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && v !== '')) {
-    throw new MockvideoError('MV_USAGE', `${source}: "${field}" must be a list of parameter names, e.g. ["_nonce", "_ts"]. Fix it and run again.`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `${source}: "${field}" must be a list of parameter names, e.g. ["_nonce", "_ts"]. Fix it and run again.`,
+    );
   }
   return value as string[];
 }
@@ -73,10 +78,18 @@ export function resolvePolicy(overrides: PolicyOverrides = {}, source = 'normali
   const secretCookies = overrides.secretCookies ? nameList(overrides.secretCookies, 'secretCookies', source) : [];
   const secretValues = overrides.secretValues ? nameList(overrides.secretValues, 'secretValues', source) : [];
   const seen = new Map<string, string>();
-  for (const [list, names] of [['volatile', volatile], ['secret', secret], ['identity', identity]] as const) {
+  for (const [list, names] of [
+    ['volatile', volatile],
+    ['secret', secret],
+    ['identity', identity],
+  ] as const) {
     for (const name of names) {
       const other = seen.get(name);
-      if (other && other !== list) throw new MockvideoError('MV_USAGE', `${source}: "${name}" is both ${other} and ${list}. Put it in one list only.`);
+      if (other && other !== list)
+        throw new MockvideoError(
+          'MV_USAGE',
+          `${source}: "${name}" is both ${other} and ${list}. Put it in one list only.`,
+        );
       seen.set(name, list);
     }
   }
@@ -95,7 +108,10 @@ export function resolvePolicy(overrides: PolicyOverrides = {}, source = 'normali
 }
 
 /** Why a parameter is left out of the match key, or `undefined` when it is part of it. */
-export function ignoredBecause(policy: NormalisationPolicy, name: string): 'volatile' | 'secret' | 'identity' | undefined {
+export function ignoredBecause(
+  policy: NormalisationPolicy,
+  name: string,
+): 'volatile' | 'secret' | 'identity' | undefined {
   if (policy.volatile.includes(name)) return 'volatile';
   if (policy.secret.includes(name)) return 'secret';
   if (policy.identity.includes(name)) return 'identity';

@@ -4,12 +4,21 @@ import { decodeComponent, parseQuery, splitQuery } from './query.js';
 
 describe('splitQuery', () => {
   it('keeps order, repeated names and encoding as sent', () => {
-    expect(splitQuery('?ref=&is_from_gallery=true&_model=Redmi%20Note%2012%20Pro%2B&ref=com.example.videoplayer&_eset=')).toEqual([
-      ['ref', ''], ['is_from_gallery', 'true'], ['_model', 'Redmi%20Note%2012%20Pro%2B'], ['ref', 'com.example.videoplayer'], ['_eset', ''],
+    expect(
+      splitQuery('?ref=&is_from_gallery=true&_model=Redmi%20Note%2012%20Pro%2B&ref=com.example.videoplayer&_eset='),
+    ).toEqual([
+      ['ref', ''],
+      ['is_from_gallery', 'true'],
+      ['_model', 'Redmi%20Note%2012%20Pro%2B'],
+      ['ref', 'com.example.videoplayer'],
+      ['_eset', ''],
     ]);
   });
   it('reads a pair without = as an empty value, and skips empty parts', () => {
-    expect(splitQuery('a&&b=1&')).toEqual([['a', ''], ['b', '1']]);
+    expect(splitQuery('a&&b=1&')).toEqual([
+      ['a', ''],
+      ['b', '1'],
+    ]);
     expect(splitQuery('')).toEqual([]);
   });
 });
@@ -25,12 +34,14 @@ describe('decodeComponent', () => {
     expect(decodeComponent('a%E2%82b%20c')).toBe('a%E2%82b c');
   });
   it('never throws, whatever the input', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
-      expect(() => parseQuery(s)).not.toThrow();
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(() => parseQuery(s)).not.toThrow();
+      }),
+      { numRuns: 300 },
+    );
   });
   it('inverts encodeURIComponent', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => decodeComponent(encodeURIComponent(s)) === s));
   });
 });
-

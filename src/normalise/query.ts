@@ -15,10 +15,13 @@ export type RawPair = readonly [name: string, value: string];
 export function splitQuery(search: string): RawPair[] {
   const text = search.startsWith('?') ? search.slice(1) : search;
   if (text === '') return [];
-  return text.split('&').filter((part) => part !== '').map((part) => {
-    const at = part.indexOf('=');
-    return at < 0 ? [part, ''] : [part.slice(0, at), part.slice(at + 1)];
-  });
+  return text
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const at = part.indexOf('=');
+      return at < 0 ? [part, ''] : [part.slice(0, at), part.slice(at + 1)];
+    });
 }
 
 /**

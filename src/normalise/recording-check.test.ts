@@ -8,43 +8,203 @@ function valid(): Record<string, any> {
     operation: 'meta/cp',
     matchKey: '{"method":"GET","operation":"meta/cp","query":{}}',
     recordedAt: '2026-11-22T00:00:00.000Z',
-    request: { method: 'GET', path: '/api/g1/meta/cp', query: [['ref', ''], ['a', 'b']], headers: { 'user-agent': 'x' } },
-    response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{}', latency: { headersMs: 1, lastByteMs: 2 } },
+    request: {
+      method: 'GET',
+      path: '/api/g1/meta/cp',
+      query: [
+        ['ref', ''],
+        ['a', 'b'],
+      ],
+      headers: { 'user-agent': 'x' },
+    },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      latency: { headersMs: 1, lastByteMs: 2 },
+    },
   };
 }
 
 /** Each change of a valid value the schema (or the rules after it) refuses, or accepts. */
 const CHANGES: Array<[string, (r: Record<string, any>) => void]> = [
   ['valid as it is', () => {}],
-  ['base64 body instead', (r) => { delete r.response.body; r.response.bodyBase64 = 'AAEC'; }],
-  ['no latency', (r) => { delete r.response.latency; }],
-  ['an unknown top-level key', (r) => { r.extra = 1; }],
-  ['an unknown request key', (r) => { r.request.extra = 1; }],
-  ['an unknown response key', (r) => { r.response.extra = 1; }],
-  ['an unknown latency key', (r) => { r.response.latency.extra = 1; }],
-  ['an unknown operation', (r) => { r.operation = 'meta/nope'; }],
-  ['no matchKey', (r) => { delete r.matchKey; }],
-  ['a non-date recordedAt', (r) => { r.recordedAt = 'yesterday'; }],
-  ['a lower-case method', (r) => { r.request.method = 'get'; }],
-  ['a path without a slash', (r) => { r.request.path = 'api/g1/meta/cp'; }],
-  ['the path of another operation', (r) => { r.request.path = '/api/g1/meta/setting'; }],
-  ['a query pair of three', (r) => { r.request.query.push(['a', 'b', 'c']); }],
-  ['a query pair with a number', (r) => { r.request.query.push(['a', 1]); }],
-  ['a query object', (r) => { r.request.query = {}; }],
-  ['a header of a number', (r) => { r.request.headers.n = 1; }],
-  ['headers as an array', (r) => { r.response.headers = []; }],
-  ['a fractional status', (r) => { r.response.status = 200.5; }],
-  ['a status of 600', (r) => { r.response.status = 600; }],
-  ['a status of 99', (r) => { r.response.status = 99; }],
-  ['a status as text', (r) => { r.response.status = '200'; }],
-  ['a body of a number', (r) => { r.response.body = 1; }],
-  ['two bodies', (r) => { r.response.bodyBase64 = 'AA=='; }],
-  ['no body', (r) => { delete r.response.body; }],
-  ['bad base64', (r) => { delete r.response.body; r.response.bodyBase64 = 'A*'; }],
-  ['a negative latency', (r) => { r.response.latency.headersMs = -1; }],
-  ['a latency too long', (r) => { r.response.latency.lastByteMs = 1e9; }],
-  ['the last byte before the headers', (r) => { r.response.latency.lastByteMs = 0; }],
-  ['a null request', (r) => { r.request = null; }],
+  [
+    'base64 body instead',
+    (r) => {
+      delete r.response.body;
+      r.response.bodyBase64 = 'AAEC';
+    },
+  ],
+  [
+    'no latency',
+    (r) => {
+      delete r.response.latency;
+    },
+  ],
+  [
+    'an unknown top-level key',
+    (r) => {
+      r.extra = 1;
+    },
+  ],
+  [
+    'an unknown request key',
+    (r) => {
+      r.request.extra = 1;
+    },
+  ],
+  [
+    'an unknown response key',
+    (r) => {
+      r.response.extra = 1;
+    },
+  ],
+  [
+    'an unknown latency key',
+    (r) => {
+      r.response.latency.extra = 1;
+    },
+  ],
+  [
+    'an unknown operation',
+    (r) => {
+      r.operation = 'meta/nope';
+    },
+  ],
+  [
+    'no matchKey',
+    (r) => {
+      delete r.matchKey;
+    },
+  ],
+  [
+    'a non-date recordedAt',
+    (r) => {
+      r.recordedAt = 'yesterday';
+    },
+  ],
+  [
+    'a lower-case method',
+    (r) => {
+      r.request.method = 'get';
+    },
+  ],
+  [
+    'a path without a slash',
+    (r) => {
+      r.request.path = 'api/g1/meta/cp';
+    },
+  ],
+  [
+    'the path of another operation',
+    (r) => {
+      r.request.path = '/api/g1/meta/setting';
+    },
+  ],
+  [
+    'a query pair of three',
+    (r) => {
+      r.request.query.push(['a', 'b', 'c']);
+    },
+  ],
+  [
+    'a query pair with a number',
+    (r) => {
+      r.request.query.push(['a', 1]);
+    },
+  ],
+  [
+    'a query object',
+    (r) => {
+      r.request.query = {};
+    },
+  ],
+  [
+    'a header of a number',
+    (r) => {
+      r.request.headers.n = 1;
+    },
+  ],
+  [
+    'headers as an array',
+    (r) => {
+      r.response.headers = [];
+    },
+  ],
+  [
+    'a fractional status',
+    (r) => {
+      r.response.status = 200.5;
+    },
+  ],
+  [
+    'a status of 600',
+    (r) => {
+      r.response.status = 600;
+    },
+  ],
+  [
+    'a status of 99',
+    (r) => {
+      r.response.status = 99;
+    },
+  ],
+  [
+    'a status as text',
+    (r) => {
+      r.response.status = '200';
+    },
+  ],
+  [
+    'a body of a number',
+    (r) => {
+      r.response.body = 1;
+    },
+  ],
+  [
+    'two bodies',
+    (r) => {
+      r.response.bodyBase64 = 'AA==';
+    },
+  ],
+  [
+    'no body',
+    (r) => {
+      delete r.response.body;
+    },
+  ],
+  [
+    'bad base64',
+    (r) => {
+      delete r.response.body;
+      r.response.bodyBase64 = 'A*';
+    },
+  ],
+  [
+    'a negative latency',
+    (r) => {
+      r.response.latency.headersMs = -1;
+    },
+  ],
+  [
+    'a latency too long',
+    (r) => {
+      r.response.latency.lastByteMs = 1e9;
+    },
+  ],
+  [
+    'the last byte before the headers',
+    (r) => {
+      r.response.latency.lastByteMs = 0;
+    },
+  ],
+  [
+    'a null request',
+    (r) => {
+      r.request = null;
+    },
+  ],
   ['an array', () => {}],
 ];
 
@@ -56,7 +216,8 @@ describe('parseRecordingQuickly', () => {
     const quick = parseRecordingQuickly(value, 'f.json');
     expect(quick.ok).toBe(schema.ok);
     // A shape the schema refuses is one "not well-formed" problem; the rules after it are the schema's own words.
-    if (!quick.ok && !schema.ok && quick.problems[0]!.message !== NOT_WELL_FORMED) expect(quick.problems).toEqual(schema.problems);
+    if (!quick.ok && !schema.ok && quick.problems[0]!.message !== NOT_WELL_FORMED)
+      expect(quick.problems).toEqual(schema.problems);
     if (quick.ok && schema.ok) expect(quick.recording).toEqual(schema.recording);
   });
 });
@@ -74,7 +235,9 @@ describe('framing headers (issue 34.14)', () => {
     for (const parse of [parseRecordingQuickly, parseRecording]) {
       const parsed = parse(value, 'meta-cp/0a1b2c3d4e5f-000.json');
       expect(parsed.ok).toBe(false);
-      expect(!parsed.ok && parsed.problems.map((p) => p.message).join()).toMatch(/"transfer-encoding" is not stored in a recording .*with "content-length" too, clients refuse the answer/);
+      expect(!parsed.ok && parsed.problems.map((p) => p.message).join()).toMatch(
+        /"transfer-encoding" is not stored in a recording .*with "content-length" too, clients refuse the answer/,
+      );
     }
   });
 });

@@ -29,12 +29,20 @@ export const NOT_WELL_FORMED = 'not a well-formed recording (check it with the r
 export function recordingRules(recording: Recording, file: string): RecordingProblem[] {
   const problems: RecordingProblem[] = [];
   if (recording.request.path !== `${API_PREFIX}/${recording.operation}`) {
-    problems.push({ file, path: 'request.path', message: `"${recording.request.path}" is not the path of operation ${recording.operation}: expected exactly "${API_PREFIX}/${recording.operation}"` });
+    problems.push({
+      file,
+      path: 'request.path',
+      message: `"${recording.request.path}" is not the path of operation ${recording.operation}: expected exactly "${API_PREFIX}/${recording.operation}"`,
+    });
   }
   const headerNames = Object.keys(recording.response.headers).map((name) => name.toLowerCase());
   if (headerNames.includes('transfer-encoding')) {
     // Replay frames the body itself: a recorded framing header would be sent beside its own (Node clients refuse both).
-    problems.push({ file, path: 'response.headers', message: `"transfer-encoding" is not stored in a recording (replay frames the body itself${headerNames.includes('content-length') ? '; with "content-length" too, clients refuse the answer' : ''}); remove it` });
+    problems.push({
+      file,
+      path: 'response.headers',
+      message: `"transfer-encoding" is not stored in a recording (replay frames the body itself${headerNames.includes('content-length') ? '; with "content-length" too, clients refuse the answer' : ''}); remove it`,
+    });
   }
   if ((recording.response.body === undefined) === (recording.response.bodyBase64 === undefined)) {
     problems.push({ file, path: 'response', message: 'expected exactly one of "body" (text) and "bodyBase64"' });
@@ -86,20 +94,40 @@ function isLatencyMs(value: unknown): value is number {
 function isRecordingShape(value: unknown): value is Recording {
   if (!isObjectWith(value, RECORDING_KEYS)) return false;
   const { operation, matchKey, recordedAt, request, response } = value;
-  if (!OPERATIONS.has(operation) || typeof matchKey !== 'string' || typeof recordedAt !== 'string' || Number.isNaN(Date.parse(recordedAt))) return false;
+  if (
+    !OPERATIONS.has(operation) ||
+    typeof matchKey !== 'string' ||
+    typeof recordedAt !== 'string' ||
+    Number.isNaN(Date.parse(recordedAt))
+  )
+    return false;
   if (!isObjectWith(request, REQUEST_KEYS)) return false;
-  if (typeof request.method !== 'string' || !METHOD.test(request.method) || typeof request.path !== 'string' || !request.path.startsWith('/')) return false;
+  if (
+    typeof request.method !== 'string' ||
+    !METHOD.test(request.method) ||
+    typeof request.path !== 'string' ||
+    !request.path.startsWith('/')
+  )
+    return false;
   if (!Array.isArray(request.query) || !isHeaderMap(request.headers)) return false;
   for (const pair of request.query as unknown[]) {
-    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') return false;
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string')
+      return false;
   }
   if (!isObjectWith(response, RESPONSE_KEYS)) return false;
   const { status, headers, body, bodyBase64, latency } = response;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599 || !isHeaderMap(headers)) return false;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599 || !isHeaderMap(headers))
+    return false;
   if (body !== undefined && typeof body !== 'string') return false;
   if (bodyBase64 !== undefined && (typeof bodyBase64 !== 'string' || !BASE64.test(bodyBase64))) return false;
   if (latency !== undefined) {
-    if (!isObjectWith(latency, LATENCY_KEYS) || !isLatencyMs(latency.headersMs) || !isLatencyMs(latency.lastByteMs) || latency.lastByteMs < latency.headersMs) return false;
+    if (
+      !isObjectWith(latency, LATENCY_KEYS) ||
+      !isLatencyMs(latency.headersMs) ||
+      !isLatencyMs(latency.lastByteMs) ||
+      latency.lastByteMs < latency.headersMs
+    )
+      return false;
   }
   return true;
 }

@@ -28,7 +28,10 @@ export const recordingSchema = z.strictObject({
     status: z.number().int().min(100).max(599),
     headers: headerMap,
     body: z.string().optional(),
-    bodyBase64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64').optional(),
+    bodyBase64: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64')
+      .optional(),
     latency: latencySchema.optional(),
   }),
 });
@@ -42,7 +45,14 @@ export const recordingSchema = z.strictObject({
 export function parseRecording(value: unknown, file: string): RecordingParse {
   const parsed = recordingSchema.safeParse(value);
   if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((issue) => ({ file, path: formatJsonPath(issue.path), message: issue.message })) };
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((issue) => ({
+        file,
+        path: formatJsonPath(issue.path),
+        message: issue.message,
+      })),
+    };
   }
   const recording = parsed.data as Recording;
   const problems = recordingRules(recording, file);

@@ -23,9 +23,11 @@ function roundTrip(bytes: Uint8Array): Uint8Array {
 
 describe('recording format properties', () => {
   it('write → read returns every byte of any body (binary, invalid UTF-8)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 2048 }), (bytes) => {
-      expect(Buffer.from(roundTrip(bytes)).equals(Buffer.from(bytes))).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2048 }), (bytes) => {
+        expect(Buffer.from(roundTrip(bytes)).equals(Buffer.from(bytes))).toBe(true);
+      }),
+    );
   });
 
   it('keeps text exactly: \\u0026 escapes, a BOM, any unicode', () => {
@@ -33,10 +35,12 @@ describe('recording format properties', () => {
       fc.string({ unit: 'grapheme', maxLength: 200 }),
       fc.string({ maxLength: 100 }).map((s) => `\uFEFF{"target":"a?x=1\\u0026y=2","t":${JSON.stringify(s)}}`),
     );
-    fc.assert(fc.property(text, (s) => {
-      const bytes = new TextEncoder().encode(s);
-      expect(Buffer.from(roundTrip(bytes)).equals(Buffer.from(bytes))).toBe(true);
-    }));
+    fc.assert(
+      fc.property(text, (s) => {
+        const bytes = new TextEncoder().encode(s);
+        expect(Buffer.from(roundTrip(bytes)).equals(Buffer.from(bytes))).toBe(true);
+      }),
+    );
   });
 
   it('round-trips a very large body', () => {

@@ -71,7 +71,8 @@ function sortedKeys(value: object): string[] {
 function format(value: unknown, indent: string): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    if (value.every((v) => v === null || typeof v !== 'object')) return `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
+    if (value.every((v) => v === null || typeof v !== 'object'))
+      return `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
     const inner = `${indent}  `;
     return `[\n${value.map((v) => `${inner}${format(v, inner)}`).join(',\n')}\n${indent}]`;
   }

@@ -16,7 +16,11 @@ function exchange(body: string | Uint8Array, extra: Partial<Exchange> = {}): Exc
     query: splitQuery(`_sdevid=${DEVICE}&_st=${encodeURIComponent(TOKEN)}&_nonce=1&_region=IN`),
     requestHeaders: { Host: 'x', Cookie: 'sid=made-up-cookie-1234', 'User-Agent': 'ua' },
     status: 200,
-    responseHeaders: { 'Content-Type': 'application/json', 'Set-Cookie': 'sid=made-up-cookie-1234; Path=/', Date: 'today' },
+    responseHeaders: {
+      'Content-Type': 'application/json',
+      'Set-Cookie': 'sid=made-up-cookie-1234; Path=/',
+      Date: 'today',
+    },
     body: typeof body === 'string' ? new TextEncoder().encode(body) : body,
     recordedAt: '2026-01-01T00:00:00.000Z',
     ...extra,
@@ -25,14 +29,26 @@ function exchange(body: string | Uint8Array, extra: Partial<Exchange> = {}): Exc
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const hex = (text: string) => Buffer.from(text).toString('hex');
-const unicodeEscaped = (text: string) => text.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+const unicodeEscaped = (text: string) =>
+  text
+    .split('')
+    .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .join('');
 
 describe('buildRecording', () => {
   it('stores the token as <SERVICE_TOKEN>, identifiers and secret cookie values as <REDACTED>', () => {
     const { recording } = buildRecording(exchange('{}'), DEFAULT_POLICY);
-    expect(recording.request.query).toEqual([['_sdevid', REDACTED], ['_st', '<SERVICE_TOKEN>'], ['_nonce', '1'], ['_region', 'IN']]);
+    expect(recording.request.query).toEqual([
+      ['_sdevid', REDACTED],
+      ['_st', '<SERVICE_TOKEN>'],
+      ['_nonce', '1'],
+      ['_region', 'IN'],
+    ]);
     expect(recording.request.headers).toEqual({ cookie: `sid=${REDACTED}`, 'user-agent': 'ua' });
-    expect(recording.response.headers).toEqual({ 'content-type': 'application/json', 'set-cookie': `sid=${REDACTED}; Path=/` });
+    expect(recording.response.headers).toEqual({
+      'content-type': 'application/json',
+      'set-cookie': `sid=${REDACTED}; Path=/`,
+    });
     expect(recording.matchKey).toBe('{"method":"GET","operation":"ad_config","query":{"_region":["IN"]}}');
   });
 
@@ -42,20 +58,30 @@ describe('buildRecording', () => {
       exchange(body, {
         query: splitQuery(`_st=${encodeURIComponent(TOKEN)}&_region=IN&lang=en_IN`),
         requestHeaders: { cookie: 'ab=true; region=IN; lang=en_IN' },
-        responseHeaders: { 'set-cookie': 'sid=x1y2z3; Path=/api/g1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, ab=true; Path=/' },
+        responseHeaders: {
+          'set-cookie': 'sid=x1y2z3; Path=/api/g1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, ab=true; Path=/',
+        },
       }),
       DEFAULT_POLICY,
     );
     expect(recording.request.path).toBe('/api/g1/ad_config');
     expect(recording.response.body).toBe(body);
     expect(recording.request.headers.cookie).toBe('ab=true; region=IN; lang=en_IN');
-    expect(recording.response.headers['set-cookie']).toBe(`sid=${REDACTED}; Path=/api/g1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, ab=true; Path=/`);
-    expect(recording.matchKey).toBe('{"method":"GET","operation":"ad_config","query":{"_region":["IN"],"lang":["en_IN"]}}');
+    expect(recording.response.headers['set-cookie']).toBe(
+      `sid=${REDACTED}; Path=/api/g1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, ab=true; Path=/`,
+    );
+    expect(recording.matchKey).toBe(
+      '{"method":"GET","operation":"ad_config","query":{"_region":["IN"],"lang":["en_IN"]}}',
+    );
     expect(redactions).toEqual([]);
   });
 
   it('treats the cookies named with secretCookies as secret, and `*` as every cookie', () => {
-    const parts = (names: string[]) => redactExchange(exchange('{}', { requestHeaders: { cookie: 'ab=true; prefs=made-up-prefs-value' } }), resolvePolicy({ secretCookies: names })).requestHeaders.cookie;
+    const parts = (names: string[]) =>
+      redactExchange(
+        exchange('{}', { requestHeaders: { cookie: 'ab=true; prefs=made-up-prefs-value' } }),
+        resolvePolicy({ secretCookies: names }),
+      ).requestHeaders.cookie;
     expect(parts([])).toBe('ab=true; prefs=made-up-prefs-value');
     expect(parts(['prefs'])).toBe(`ab=true; prefs=${REDACTED}`);
     expect(parts(['*'])).toBe(`ab=${REDACTED}; prefs=${REDACTED}`);
@@ -75,42 +101,78 @@ describe('buildRecording', () => {
       hex: hex(TOKEN).toUpperCase(),
       inBase64Blob: b64(`{"t":"${TOKEN}"}`),
     };
-    const body = `{${Object.entries(echoes).map(([k, v]) => `"${k}":"${v}"`).join(',')}}`;
-    const { recording, redactions } = buildRecording(exchange(body, { responseHeaders: { 'X-Echo': `t=${b64(TOKEN)}` } }), DEFAULT_POLICY);
+    const body = `{${Object.entries(echoes)
+      .map(([k, v]) => `"${k}":"${v}"`)
+      .join(',')}}`;
+    const { recording, redactions } = buildRecording(
+      exchange(body, { responseHeaders: { 'X-Echo': `t=${b64(TOKEN)}` } }),
+      DEFAULT_POLICY,
+    );
     const text = formatRecording(recording);
-    for (const [name, form] of Object.entries(echoes)) if (name !== 'inBase64Blob') expect(text, name).not.toContain(form);
+    for (const [name, form] of Object.entries(echoes))
+      if (name !== 'inBase64Blob') expect(text, name).not.toContain(form);
     expect(text).not.toContain(b64(TOKEN).slice(8, 24));
     expect(JSON.parse(recording.response.body!).raw).toBe('<SERVICE_TOKEN>');
     expect(recording.response.headers['x-echo']).toBe('t=<SERVICE_TOKEN>');
     const encodings = new Set(redactions.filter((r) => r.secret === '_st').map((r) => r.encoding));
     expect([...encodings].sort()).toEqual(['base64', 'hex', 'json-escape', 'percent', 'raw']);
-    expect(redactions).toContainEqual({ secret: '_st', where: 'response.headers.x-echo', encoding: 'base64', count: 1 });
+    expect(redactions).toContainEqual({
+      secret: '_st',
+      where: 'response.headers.x-echo',
+      encoding: 'base64',
+      count: 1,
+    });
   });
 
   it('redacts identifiers as whole JSON or URL values only, never inside other text', () => {
-    const body = JSON.stringify({ device: DEVICE, link: `https://x.example/p?d=${DEVICE}&n=1`, longer: `x${DEVICE}y`, note: `id ${DEVICE} seen` });
+    const body = JSON.stringify({
+      device: DEVICE,
+      link: `https://x.example/p?d=${DEVICE}&n=1`,
+      longer: `x${DEVICE}y`,
+      note: `id ${DEVICE} seen`,
+    });
     const { recording, redactions } = buildRecording(exchange(body), DEFAULT_POLICY);
-    expect(JSON.parse(recording.response.body!)).toEqual({ device: REDACTED, link: `https://x.example/p?d=${REDACTED}&n=1`, longer: `x${DEVICE}y`, note: `id ${DEVICE} seen` });
+    expect(JSON.parse(recording.response.body!)).toEqual({
+      device: REDACTED,
+      link: `https://x.example/p?d=${REDACTED}&n=1`,
+      longer: `x${DEVICE}y`,
+      note: `id ${DEVICE} seen`,
+    });
     expect(redactions).toEqual([{ secret: '_sdevid', where: 'response.body', encoding: 'whole-value', count: 2 }]);
   });
 
   it('redacts values under a secret or identity name whatever their length: JSON members and URL parameters', () => {
     const body = '{"_st":"abc","_sdevid":"d1","url":"/a?_st=xyz&_region=IN","keep":"abc"}';
     const { recording } = buildRecording(exchange(body), DEFAULT_POLICY);
-    expect(recording.response.body).toBe('{"_st":"<SERVICE_TOKEN>","_sdevid":"<REDACTED>","url":"/a?_st=<SERVICE_TOKEN>&_region=IN","keep":"abc"}');
+    expect(recording.response.body).toBe(
+      '{"_st":"<SERVICE_TOKEN>","_sdevid":"<REDACTED>","url":"/a?_st=<SERVICE_TOKEN>&_region=IN","keep":"abc"}',
+    );
   });
 
   it('never searches for a value under 8 characters outside its own place', () => {
-    const { recording } = buildRecording(exchange('{"a":"tok1","b":"dev1"}', { query: splitQuery('_st=tok1&_sdevid=dev1') }), DEFAULT_POLICY);
+    const { recording } = buildRecording(
+      exchange('{"a":"tok1","b":"dev1"}', { query: splitQuery('_st=tok1&_sdevid=dev1') }),
+      DEFAULT_POLICY,
+    );
     expect(recording.response.body).toBe('{"a":"tok1","b":"dev1"}');
-    expect(recording.request.query).toEqual([['_st', '<SERVICE_TOKEN>'], ['_sdevid', REDACTED]]);
+    expect(recording.request.query).toEqual([
+      ['_st', '<SERVICE_TOKEN>'],
+      ['_sdevid', REDACTED],
+    ]);
   });
 
   it('refuses loudly when a redaction would change the path or the match key', () => {
-    const inPath = exchange('{}', { path: `/api/g1/ad_config`, query: splitQuery(`_st=${encodeURIComponent(TOKEN)}&ref=${encodeURIComponent(TOKEN)}`) });
+    const inPath = exchange('{}', {
+      path: `/api/g1/ad_config`,
+      query: splitQuery(`_st=${encodeURIComponent(TOKEN)}&ref=${encodeURIComponent(TOKEN)}`),
+    });
     expect(() => buildRecording(inPath, DEFAULT_POLICY)).toThrow(RedactionRefusedError);
-    expect(() => buildRecording(inPath, DEFAULT_POLICY)).toThrow(/Refused to record GET \/api\/g1\/ad_config: _st in request.query.ref \(percent\), and replacing it would change the match key/);
-    const volatile = exchange('{}', { query: splitQuery(`_st=${encodeURIComponent(TOKEN)}&_nonce=${encodeURIComponent(TOKEN)}`) });
+    expect(() => buildRecording(inPath, DEFAULT_POLICY)).toThrow(
+      /Refused to record GET \/api\/g1\/ad_config: _st in request.query.ref \(percent\), and replacing it would change the match key/,
+    );
+    const volatile = exchange('{}', {
+      query: splitQuery(`_st=${encodeURIComponent(TOKEN)}&_nonce=${encodeURIComponent(TOKEN)}`),
+    });
     expect(buildRecording(volatile, DEFAULT_POLICY).recording.request.query[1]).toEqual(['_nonce', '<SERVICE_TOKEN>']);
   });
 
@@ -118,7 +180,12 @@ describe('buildRecording', () => {
     const bytes = new Uint8Array([0xff, 0xfe, ...new TextEncoder().encode(`x${TOKEN}y`), 0x00]);
     const { recording } = buildRecording(exchange(bytes), DEFAULT_POLICY);
     expect(recording.response.bodyBase64).toBeDefined();
-    expect([...fromBase64(recording.response.bodyBase64!)]).toEqual([0xff, 0xfe, ...new TextEncoder().encode('x<SERVICE_TOKEN>y'), 0x00]);
+    expect([...fromBase64(recording.response.bodyBase64!)]).toEqual([
+      0xff,
+      0xfe,
+      ...new TextEncoder().encode('x<SERVICE_TOKEN>y'),
+      0x00,
+    ]);
   });
 
   it('stores a UTF-8 body as its exact text, \\u0026 escapes and all', () => {
@@ -130,14 +197,20 @@ describe('buildRecording', () => {
 
   it('finds a --secret-value that no request names (a HAR that already says <SERVICE_TOKEN>)', () => {
     const withValue = resolvePolicy({ secretValues: ['made-up-har-token-1'] });
-    const { recording } = buildRecording(exchange(`{"echo":"${b64('made-up-har-token-1')}"}`, { query: splitQuery('_st=%3CSERVICE_TOKEN%3E') }), withValue);
+    const { recording } = buildRecording(
+      exchange(`{"echo":"${b64('made-up-har-token-1')}"}`, { query: splitQuery('_st=%3CSERVICE_TOKEN%3E') }),
+      withValue,
+    );
     expect(recording.response.body).toBe('{"echo":"<SERVICE_TOKEN>"}');
   });
 });
 
 /** Tokens made of the characters that encode differently: `/ + = & %`, space, letters and digits. */
 const token = fc
-  .array(fc.constantFrom('/', '+', '=', '&', '%', ' ', 'a', 'Z', '0', '9', '-', '_', '.', 'é'), { minLength: 8, maxLength: 40 })
+  .array(fc.constantFrom('/', '+', '=', '&', '%', ' ', 'a', 'Z', '0', '9', '-', '_', '.', 'é'), {
+    minLength: 8,
+    maxLength: 40,
+  })
   .map((chars) => chars.join(''))
   .filter((t) => t.trim().length >= 8);
 
@@ -149,7 +222,10 @@ const ECHOES: Record<string, (t: string) => string> = {
   form: (t) => encodeURIComponent(t).replace(/%20/g, '+'),
   json: (t) => JSON.stringify(t).slice(1, -1),
   php: (t) => JSON.stringify(t).slice(1, -1).replace(/\//g, '\\/'),
-  gson: (t) => JSON.stringify(t).slice(1, -1).replace(/[=&<>']/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  gson: (t) =>
+    JSON.stringify(t)
+      .slice(1, -1)
+      .replace(/[=&<>']/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
   unicode: unicodeEscaped,
   base64: b64,
   base64NoPad: (t) => b64(t).replace(/=+$/, ''),
@@ -161,21 +237,38 @@ const ECHOES: Record<string, (t: string) => string> = {
 describe('redaction property', () => {
   it('leaves 0 hits of a random token echoed in random encodings anywhere in the recording', () => {
     fc.assert(
-      fc.property(token, fc.array(fc.constantFrom(...Object.keys(ECHOES)), { minLength: 1, maxLength: 6 }), (secret, picks) => {
-        const echoes = picks.map((p) => ECHOES[p]!(secret));
-        const body = `{"data":{${echoes.map((e, i) => `"e${i}":"${e}"`).join(',')}},"msg":"OK","result":1}`;
-        const { recording } = buildRecording(exchange(body, { query: splitQuery(`_st=${encodeURIComponent(secret)}&_region=IN`), responseHeaders: { 'x-echo': echoes[0]! } }), DEFAULT_POLICY);
-        const text = formatRecording(recording);
-        for (const encode of Object.values(ECHOES)) expect(text).not.toContain(encode(secret));
-      }),
+      fc.property(
+        token,
+        fc.array(fc.constantFrom(...Object.keys(ECHOES)), { minLength: 1, maxLength: 6 }),
+        (secret, picks) => {
+          const echoes = picks.map((p) => ECHOES[p]!(secret));
+          const body = `{"data":{${echoes.map((e, i) => `"e${i}":"${e}"`).join(',')}},"msg":"OK","result":1}`;
+          const { recording } = buildRecording(
+            exchange(body, {
+              query: splitQuery(`_st=${encodeURIComponent(secret)}&_region=IN`),
+              responseHeaders: { 'x-echo': echoes[0]! },
+            }),
+            DEFAULT_POLICY,
+          );
+          const text = formatRecording(recording);
+          for (const encode of Object.values(ECHOES)) expect(text).not.toContain(encode(secret));
+        },
+      ),
     );
   });
 });
 
 describe('redaction of empty values', () => {
   it('never finds a secret in an empty parameter (a pattern with nothing to match must match nothing)', () => {
-    const { recording, redactions } = buildRecording(exchange('{}', { query: splitQuery(`_st=${encodeURIComponent(TOKEN)}&_eset=&ref=`) }), DEFAULT_POLICY);
-    expect(recording.request.query).toEqual([['_st', '<SERVICE_TOKEN>'], ['_eset', ''], ['ref', '']]);
+    const { recording, redactions } = buildRecording(
+      exchange('{}', { query: splitQuery(`_st=${encodeURIComponent(TOKEN)}&_eset=&ref=`) }),
+      DEFAULT_POLICY,
+    );
+    expect(recording.request.query).toEqual([
+      ['_st', '<SERVICE_TOKEN>'],
+      ['_eset', ''],
+      ['ref', ''],
+    ]);
     expect(redactions).toEqual([]);
   });
 });

@@ -76,9 +76,26 @@ export class RedactionRefusedError extends Error {
 }
 
 /** Request headers that are not stored: per-hop, or set by the connection. */
-const UNSTORED_REQUEST_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+const UNSTORED_REQUEST_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 /** Response headers that are not stored: per-hop, or no longer true of the stored (decoded) body. */
-const UNSTORED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'date']);
+const UNSTORED_RESPONSE_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'content-encoding',
+  'date',
+]);
 
 /** A value to look for: a secret (found as any substring, in every encoding) or an identifier (found as a whole value). */
 interface Secret {
@@ -115,7 +132,9 @@ function isWholeValue(text: string, { start, end }: Span): boolean {
   const before = text.slice(Math.max(0, start - 80), start);
   const after = text.slice(end, end + 6);
   // A quote, or an escaped one (`\"…\"`: JSON inside a JSON string), on both sides.
-  return (before.endsWith('"') && /^\\*"/.test(after)) || (URL_VALUE_BEFORE.test(before) && URL_VALUE_AFTER.test(after));
+  return (
+    (before.endsWith('"') && /^\\*"/.test(after)) || (URL_VALUE_BEFORE.test(before) && URL_VALUE_AFTER.test(after))
+  );
 }
 
 /** How an occurrence of a secret's plain value was written. */
@@ -141,7 +160,8 @@ function headerSecrets(name: string, value: string, policy: NormalisationPolicy,
   if (!policy.headers.includes(name)) return value;
   if (name === 'cookie' || name === 'set-cookie') {
     const redacted = (name === 'cookie' ? redactCookieHeader : redactSetCookie)(value, policy.secretCookies, REDACTED);
-    for (const secret of redacted.secrets) secrets.push({ label: `cookie ${secret.name}`, value: secret.value, placeholder: REDACTED, kind: 'secret' });
+    for (const secret of redacted.secrets)
+      secrets.push({ label: `cookie ${secret.name}`, value: secret.value, placeholder: REDACTED, kind: 'secret' });
     return redacted.text;
   }
   secrets.push({ label: name, value, placeholder: REDACTED, kind: 'secret' });
@@ -155,29 +175,54 @@ function headerSecrets(name: string, value: string, policy: NormalisationPolicy,
 function scanner(secrets: readonly Secret[], named: ReadonlyMap<string, string>, tally: Tally) {
   const seen = new Set<string>();
   const scanned = secrets
-    .filter((s) => s.value.length >= MIN_SCANNED_LENGTH && s.value !== s.placeholder && !seen.has(s.value) && seen.add(s.value))
+    .filter(
+      (s) =>
+        s.value.length >= MIN_SCANNED_LENGTH && s.value !== s.placeholder && !seen.has(s.value) && seen.add(s.value),
+    )
     .sort((a, b) => b.value.length - a.value.length);
   const namedRegex = namedPatterns(named);
   type Label = { secret: Secret; encoding: SecretEncoding | 'whole-value' };
   const needlesOf = (binary: boolean): Array<Needle<Label>> =>
     scanned.flatMap((secret): Array<Needle<Label>> =>
       secret.kind === 'secret'
-        ? secretForms(secret.value, binary).map((form) => ({ text: form.text, label: { secret, encoding: form.encoding }, ...(form.anyCase ? { anyCase: true } : {}) }))
-        : [{ text: secretForms(secret.value, binary).find((form) => form.encoding === 'raw')!.text, label: { secret, encoding: 'whole-value' as const } }],
+        ? secretForms(secret.value, binary).map((form) => ({
+            text: form.text,
+            label: { secret, encoding: form.encoding },
+            ...(form.anyCase ? { anyCase: true } : {}),
+          }))
+        : [
+            {
+              text: secretForms(secret.value, binary).find((form) => form.encoding === 'raw')!.text,
+              label: { secret, encoding: 'whole-value' as const },
+            },
+          ],
     );
   const needles = { text: needlesOf(false), binary: undefined as Array<Needle<Label>> | undefined };
   return (text: string, where: string, binary = false): string => {
     if (text === '') return text;
     let out = text;
     const wanted = binary ? (needles.binary ??= needlesOf(true)) : needles.text;
-    const spans = findDecoded(text, wanted, binary, (span, label) => label.encoding !== 'whole-value' || isWholeValue(text, span));
+    const spans = findDecoded(
+      text,
+      wanted,
+      binary,
+      (span, label) => label.encoding !== 'whole-value' || isWholeValue(text, span),
+    );
     if (spans.length) {
       let rebuilt = '';
       let at = 0;
       for (const { start, end, label } of spans) {
-        const placeholder = binary ? String.fromCharCode(...new TextEncoder().encode(label.secret.placeholder)) : label.secret.placeholder;
+        const placeholder = binary
+          ? String.fromCharCode(...new TextEncoder().encode(label.secret.placeholder))
+          : label.secret.placeholder;
         const written = text.slice(start, end);
-        tally.add(label.secret.label, where, label.encoding === 'raw' ? textEncoding(written, binary ? wanted.find((n) => n.label === label)!.text : label.secret.value) : label.encoding);
+        tally.add(
+          label.secret.label,
+          where,
+          label.encoding === 'raw'
+            ? textEncoding(written, binary ? wanted.find((n) => n.label === label)!.text : label.secret.value)
+            : label.encoding,
+        );
         rebuilt += text.slice(at, start) + placeholder;
         at = end;
       }
@@ -186,12 +231,17 @@ function scanner(secrets: readonly Secret[], named: ReadonlyMap<string, string>,
     if (namedRegex) {
       const under = (name: string, value: string, before: string, after: string, whole: string) => {
         const placeholder = named.get(name)!;
-        if (value === '' || value === placeholder || value === SERVICE_TOKEN_PLACEHOLDER || value === REDACTED) return whole;
+        if (value === '' || value === placeholder || value === SERVICE_TOKEN_PLACEHOLDER || value === REDACTED)
+          return whole;
         tally.add(name, where, 'named');
         return `${before}${placeholder}${after}`;
       };
-      out = out.replace(namedRegex.json, (whole, before: string, name: string, value: string, after: string) => under(name, value, before, after, whole));
-      out = out.replace(namedRegex.url, (whole, before: string, name: string, value: string) => under(name, value, before, '', whole));
+      out = out.replace(namedRegex.json, (whole, before: string, name: string, value: string, after: string) =>
+        under(name, value, before, after, whole),
+      );
+      out = out.replace(namedRegex.url, (whole, before: string, name: string, value: string) =>
+        under(name, value, before, '', whole),
+      );
     }
     return out;
   };
@@ -231,7 +281,8 @@ export function redactExchange(exchange: Exchange, policy: NormalisationPolicy):
     own.add(i);
     return [rawName, placeholder];
   });
-  for (const value of policy.secretValues) secrets.push({ label: 'secret value', value, placeholder: SERVICE_TOKEN_PLACEHOLDER, kind: 'secret' });
+  for (const value of policy.secretValues)
+    secrets.push({ label: 'secret value', value, placeholder: SERVICE_TOKEN_PLACEHOLDER, kind: 'secret' });
   const storedHeaders = (headers: Readonly<Record<string, string>>, unstored: ReadonlySet<string>) => {
     // No prototype: a header named `constructor` or `__proto__` is a header like any other.
     const out: Record<string, string> = Object.create(null);
@@ -246,17 +297,31 @@ export function redactExchange(exchange: Exchange, policy: NormalisationPolicy):
   const tally = new Tally();
   const scan = scanner(secrets, named, tally);
   const scanHeaders = (headers: Record<string, string>, side: string) => {
-    for (const name of Object.keys(headers)) if (headers[name] !== REDACTED) headers[name] = scan(headers[name]!, `${side}.headers.${name}`);
+    for (const name of Object.keys(headers))
+      if (headers[name] !== REDACTED) headers[name] = scan(headers[name]!, `${side}.headers.${name}`);
   };
   scanHeaders(requestHeaders, 'request');
   scanHeaders(responseHeaders, 'response');
-  const scannedQuery = query.map(([name, value], i): [string, string] => (own.has(i) ? [name, value] : [name, scan(value, `request.query.${decodeComponent(name)}`)]));
+  const scannedQuery = query.map(([name, value], i): [string, string] =>
+    own.has(i) ? [name, value] : [name, scan(value, `request.query.${decodeComponent(name)}`)],
+  );
   const stored = storeBody(exchange.body);
   const body: StoredBody =
     stored.body !== undefined
       ? { body: scan(stored.body, 'response.body') }
-      : { bodyBase64: toBase64(Uint8Array.from(scan(toBinaryString(exchange.body), 'response.body', true), (c) => c.charCodeAt(0))) };
-  return { path: scan(exchange.path, 'request.path'), query: scannedQuery, requestHeaders, responseHeaders, body, redactions: tally.list() };
+      : {
+          bodyBase64: toBase64(
+            Uint8Array.from(scan(toBinaryString(exchange.body), 'response.body', true), (c) => c.charCodeAt(0)),
+          ),
+        };
+  return {
+    path: scan(exchange.path, 'request.path'),
+    query: scannedQuery,
+    requestHeaders,
+    responseHeaders,
+    body,
+    redactions: tally.list(),
+  };
 }
 
 /** True when `text` is JSON. */
@@ -274,7 +339,9 @@ function isJson(text: string): boolean {
  * Empty for none.
  */
 export function describeRedactions(redactions: readonly Redaction[]): string {
-  return redactions.map((r) => `${r.secret} in ${r.where} (${r.encoding})${r.count > 1 ? ` ×${r.count}` : ''}`).join('; ');
+  return redactions
+    .map((r) => `${r.secret} in ${r.where} (${r.encoding})${r.count > 1 ? ` ×${r.count}` : ''}`)
+    .join('; ');
 }
 
 /**
@@ -290,20 +357,27 @@ export function describeRedactions(redactions: readonly Redaction[]): string {
  */
 export function buildRecording(exchange: Exchange, policy: NormalisationPolicy): RedactedExchange {
   const operation: OperationName | undefined = operationOfPath(exchange.path);
-  if (!operation) throw new Error(`${PREFIX} ${exchange.path} is not an operation under /api/g1; only the six operations are recorded.`);
+  if (!operation)
+    throw new Error(
+      `${PREFIX} ${exchange.path} is not an operation under /api/g1; only the six operations are recorded.`,
+    );
   const parts = redactExchange(exchange, policy);
   const method = exchange.method.toUpperCase();
   const request = `${method} ${exchange.path}`;
   const refuse = (where: string, why: string) => {
     const found = parts.redactions.filter((r) => r.where.startsWith(where));
-    throw new RedactionRefusedError(`Refused to record ${request}: ${describeRedactions(found)}, and ${why}. Nothing was written. If that value is not secret, take it out of --secret/--identity/--secret-cookie; otherwise record a session whose secrets do not appear there.`);
+    throw new RedactionRefusedError(
+      `Refused to record ${request}: ${describeRedactions(found)}, and ${why}. Nothing was written. If that value is not secret, take it out of --secret/--identity/--secret-cookie; otherwise record a session whose secrets do not appear there.`,
+    );
   };
   if (parts.path !== exchange.path) refuse('request.path', 'replacing it would change the path');
   const key = matchKey(method, operation, parts.query, policy);
-  if (key !== matchKey(method, operation, exchange.query, policy)) refuse('request.query', 'replacing it would change the match key, so replay could not find the recording');
+  if (key !== matchKey(method, operation, exchange.query, policy))
+    refuse('request.query', 'replacing it would change the match key, so replay could not find the recording');
   if (parts.body.body !== undefined && parts.redactions.some((r) => r.where === 'response.body')) {
     const original = new TextDecoder().decode(exchange.body);
-    if (isJson(original) && !isJson(parts.body.body)) refuse('response.body', 'replacing it would make the JSON body invalid');
+    if (isJson(original) && !isJson(parts.body.body))
+      refuse('response.body', 'replacing it would make the JSON body invalid');
   }
   const recording: Recording = {
     operation,

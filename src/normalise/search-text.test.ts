@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findDecoded } from './search-text.js';
 
-const spans = (text: string, needle: string, binary = false) => findDecoded(text, [{ text: needle, label: 'x' }], binary).map(({ start, end }) => text.slice(start, end));
+const spans = (text: string, needle: string, binary = false) =>
+  findDecoded(text, [{ text: needle, label: 'x' }], binary).map(({ start, end }) => text.slice(start, end));
 
 describe('findDecoded', () => {
   it('finds a value however it is escaped, and gives back the span as written', () => {

@@ -88,12 +88,18 @@ function utf8Escapes(text: string, at: number, lead: number): { point: number; e
     if (byte < 0 || (byte & 0xc0) !== 0x80) return undefined;
     point = (point << 6) | (byte & 0x3f);
   }
-  if ((size === 3 && point < 0x800) || (size === 4 && (point < 0x10000 || point > 0x10ffff)) || (point >= 0xd800 && point <= 0xdfff)) return undefined;
+  if (
+    (size === 3 && point < 0x800) ||
+    (size === 4 && (point < 0x10000 || point > 0x10ffff)) ||
+    (point >= 0xd800 && point <= 0xdfff)
+  )
+    return undefined;
   return { point, end };
 }
 
 function decodeOnce(text: string, { percent, plusIsSpace }: Decoding, binary: boolean): Decoded {
-  if (!text.includes('\\') && !(percent && (text.includes('%') || (plusIsSpace && text.includes('+'))))) return { text, from: undefined };
+  if (!text.includes('\\') && !(percent && (text.includes('%') || (plusIsSpace && text.includes('+')))))
+    return { text, from: undefined };
   const length = text.length;
   // Decoded text is never longer than the original.
   const out = new Uint16Array(length);
@@ -198,14 +204,20 @@ const WINDOW = 1 << 20;
  * label; `accept` may turn a find down (say, an identifier that is not a whole value). Spans do not
  * overlap: of two that do, the one that starts first (or, starting together, the longer) wins.
  */
-export function findDecoded<L>(text: string, needles: ReadonlyArray<Needle<L>>, binary: boolean, accept: (span: Span, label: L) => boolean = () => true): Array<Span & { label: L }> {
+export function findDecoded<L>(
+  text: string,
+  needles: ReadonlyArray<Needle<L>>,
+  binary: boolean,
+  accept: (span: Span, label: L) => boolean = () => true,
+): Array<Span & { label: L }> {
   const found: Array<Span & { label: L }> = [];
   if (text === '' || needles.length === 0) return found;
   if (text.length <= 2 * WINDOW) findIn(text, 0, needles, binary, accept, found);
   else {
     // Windows overlap by more than any escaped needle can be long, so every find lies whole in one.
     const overlap = 16 * Math.max(...needles.map((n) => n.text.length)) + 64;
-    for (let start = 0; start < text.length; start += WINDOW) findIn(text.slice(start, start + WINDOW + overlap), start, needles, binary, accept, found);
+    for (let start = 0; start < text.length; start += WINDOW)
+      findIn(text.slice(start, start + WINDOW + overlap), start, needles, binary, accept, found);
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: Array<Span & { label: L }> = [];
@@ -213,10 +225,23 @@ export function findDecoded<L>(text: string, needles: ReadonlyArray<Needle<L>>, 
   return kept;
 }
 
-function findIn<L>(text: string, offset: number, needles: ReadonlyArray<Needle<L>>, binary: boolean, accept: (span: Span, label: L) => boolean, found: Array<Span & { label: L }>): void {
+function findIn<L>(
+  text: string,
+  offset: number,
+  needles: ReadonlyArray<Needle<L>>,
+  binary: boolean,
+  accept: (span: Span, label: L) => boolean,
+  found: Array<Span & { label: L }>,
+): void {
   const views: Decoded[] = [{ text, from: undefined }];
   if (text.includes('\\') || text.includes('%') || text.includes('+')) {
-    for (const decoding of VIEWS) if ((decoding.percent && text.includes('%')) || (decoding.plusIsSpace && text.includes('+')) || (!decoding.percent && text.includes('\\'))) views.push(decode(text, decoding, binary));
+    for (const decoding of VIEWS)
+      if (
+        (decoding.percent && text.includes('%')) ||
+        (decoding.plusIsSpace && text.includes('+')) ||
+        (!decoding.percent && text.includes('\\'))
+      )
+        views.push(decode(text, decoding, binary));
   }
   for (const view of views) {
     let lower: string | undefined;

@@ -56,7 +56,9 @@ export function secretForms(value: string, binary = false): SecretForm[] {
   const forms: SecretForm[] = [
     { text: binary ? String.fromCharCode(...bytes) : value, encoding: 'raw' },
     ...base64.map((text): SecretForm => ({ text, encoding: 'base64' })),
-    ...[...new Set(base64.map(toUrlSafe))].filter((text) => !base64.includes(text)).map((text): SecretForm => ({ text, encoding: 'base64url' })),
+    ...[...new Set(base64.map(toUrlSafe))]
+      .filter((text) => !base64.includes(text))
+      .map((text): SecretForm => ({ text, encoding: 'base64url' })),
     { text: [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(''), encoding: 'hex', anyCase: true },
   ];
   return forms.sort((a, b) => b.text.length - a.text.length);
@@ -82,7 +84,10 @@ export function encodedForms(value: string): string[] {
     json,
     json.replace(/\//g, '\\/'),
     gson,
-    value.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    value
+      .split('')
+      .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
     base64,
     base64.replace(/=+$/, ''),
     toUrlSafe(base64),

@@ -21,7 +21,9 @@ function get(url: string): Promise<number> {
     request(url, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -31,7 +33,11 @@ describe('recording proxy memory budget (issues 21.5, 34.4)', () => {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     let count = 0;
-    return { finish, count: () => count, store: () => ({ name: `meta-cp/${String(count++).padStart(3, '0')}.json`, written: done }) };
+    return {
+      finish,
+      count: () => count,
+      store: () => ({ name: `meta-cp/${String(count++).padStart(3, '0')}.json`, written: done }),
+    };
   }
 
   it('holds a request back while the bytes waiting for the disk fill the budget, and never answers for the upstream', async () => {
@@ -44,8 +50,18 @@ describe('recording proxy memory budget (issues 21.5, 34.4)', () => {
     );
     const log: ProxyLogEntry[] = [];
     const writes = heldWrites();
-    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, maxBodyBytes: 700_000, maxInFlightBytes: 1_400_000, policy: DEFAULT_POLICY, store: writes.store, onExchange: (e) => log.push(e) });
-    const front = await listen(createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())));
+    const proxy = createRecordingProxy({
+      upstream,
+      timeoutMs: 5000,
+      maxBodyBytes: 700_000,
+      maxInFlightBytes: 1_400_000,
+      policy: DEFAULT_POLICY,
+      store: writes.store,
+      onExchange: (e) => log.push(e),
+    });
+    const front = await listen(
+      createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())),
+    );
     try {
       // Three answers whose recordings wait for the disk hold 1.8 MB: the budget is full.
       for (const n of [1, 2, 3]) expect(await get(`${front}/api/g1/meta/cp?n=${n}`)).toBe(200);
@@ -72,16 +88,31 @@ describe('recording proxy: when the client is answered', () => {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     const names: string[] = [];
-    return { names, finish, store: () => ({ name: `meta-cp/${String(names.push('x') - 1).padStart(3, '0')}.json`, written: done }) };
+    return {
+      names,
+      finish,
+      store: () => ({ name: `meta-cp/${String(names.push('x') - 1).padStart(3, '0')}.json`, written: done }),
+    };
   }
 
   it('without marks: answered before the recording is written; drain() waits for the write, the log comes after it', async () => {
-    const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')));
+    const upstream = await listen(
+      createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')),
+    );
     const held = heldStore();
     const log: ProxyLogEntry[] = [];
     const recorded: string[] = [];
-    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store, onRecorded: (r) => recorded.push(r.name), onExchange: (e) => log.push(e) });
-    const front = await listen(createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())));
+    const proxy = createRecordingProxy({
+      upstream,
+      timeoutMs: 5000,
+      policy: DEFAULT_POLICY,
+      store: held.store,
+      onRecorded: (r) => recorded.push(r.name),
+      onExchange: (e) => log.push(e),
+    });
+    const front = await listen(
+      createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())),
+    );
     try {
       // The write never finishes until told: the answer comes anyway.
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
@@ -103,10 +134,18 @@ describe('recording proxy: when the client is answered', () => {
   });
 
   it('with marks (they say what became of the recording): the answer waits for the write', async () => {
-    const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')));
+    const upstream = await listen(
+      createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')),
+    );
     const held = heldStore();
     const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store });
-    const front = await listen(createServer((req, res) => proxy.middleware({ recorded: { 'x-mockvideo-match': 'recorded' }, passthrough: {} })(req, res, () => res.writeHead(404).end())));
+    const front = await listen(
+      createServer((req, res) =>
+        proxy.middleware({ recorded: { 'x-mockvideo-match': 'recorded' }, passthrough: {} })(req, res, () =>
+          res.writeHead(404).end(),
+        ),
+      ),
+    );
     try {
       let answered = false;
       const answer = get(`${front}/api/g1/meta/cp?_region=IN`).then((status) => ((answered = true), status));
@@ -121,15 +160,34 @@ describe('recording proxy: when the client is answered', () => {
   });
 
   it('a write that fails after the answer is reported as lost in the log, with its code', async () => {
-    const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')));
+    const upstream = await listen(
+      createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":1}')),
+    );
     const log: ProxyLogEntry[] = [];
-    const failing = () => ({ name: 'meta-cp/000.json', written: Promise.reject(Object.assign(new Error('[mockvideo] Failed to write the recording meta-cp/000.json: ENOSPC'), { code: 'ENOSPC' })) });
-    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: failing, onExchange: (e) => log.push(e) });
-    const front = await listen(createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())));
+    const failing = () => ({
+      name: 'meta-cp/000.json',
+      written: Promise.reject(
+        Object.assign(new Error('[mockvideo] Failed to write the recording meta-cp/000.json: ENOSPC'), {
+          code: 'ENOSPC',
+        }),
+      ),
+    });
+    const proxy = createRecordingProxy({
+      upstream,
+      timeoutMs: 5000,
+      policy: DEFAULT_POLICY,
+      store: failing,
+      onExchange: (e) => log.push(e),
+    });
+    const front = await listen(
+      createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())),
+    );
     try {
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
       await proxy.drain();
-      expect(log).toMatchObject([{ status: 200, recorded: undefined, note: 'NOT RECORDED: ENOSPC', lost: { code: 'ENOSPC' } }]);
+      expect(log).toMatchObject([
+        { status: 200, recorded: undefined, note: 'NOT RECORDED: ENOSPC', lost: { code: 'ENOSPC' } },
+      ]);
       // And the proxy goes on answering.
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
     } finally {
@@ -138,9 +196,21 @@ describe('recording proxy: when the client is answered', () => {
   });
 
   it('the journal view (redacted) is on the response when it closes, for a recording written after the answer and for a passthrough', async () => {
-    const upstream = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-echo': 'secret-token-1234' }).end('{"token":"secret-token-1234"}')));
+    const upstream = await listen(
+      createServer((_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'x-echo': 'secret-token-1234' })
+          .end('{"token":"secret-token-1234"}'),
+      ),
+    );
     const held = heldStore();
-    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store, only: ['meta/cp'] });
+    const proxy = createRecordingProxy({
+      upstream,
+      timeoutMs: 5000,
+      policy: DEFAULT_POLICY,
+      store: held.store,
+      only: ['meta/cp'],
+    });
     const atClose: Array<JournalView | undefined> = [];
     const front = await listen(
       createServer((req, res) => {

@@ -3,7 +3,16 @@ import { createRequire } from 'node:module';
 import type { Pool } from 'undici';
 import { API_PREFIX } from '../contract/core.js';
 import { journalView, setJournalView, type JournalFacts, type JournalView } from '../journal/journal-view.js';
-import { RedactionRefusedError, buildRecording, describeRedactions, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording, type Redaction } from '../normalise/index.js';
+import {
+  RedactionRefusedError,
+  buildRecording,
+  describeRedactions,
+  splitQuery,
+  type NamedRecording,
+  type NormalisationPolicy,
+  type Recording,
+  type Redaction,
+} from '../normalise/index.js';
 import { measuredLatency } from '../latency/latency.js';
 import { DEVICE_ANSWER_HEADERS } from '../routes/answer-headers.js';
 import { forwardPath, routeOf, type Route } from '../routes/path.js';
@@ -67,9 +76,15 @@ export interface RecordingProxy {
    * it; with `marks`, the answer carries what became of the recording (see `PassMarks`).
    * Resolves when answered and recorded (or not); rejects on a fault of ours before any answer.
    */
-  forward: (req: IncomingMessage, res: ServerResponse, pass: { route: Route; marks?: PassMarks | undefined }) => Promise<void>;
+  forward: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    pass: { route: Route; marks?: PassMarks | undefined },
+  ) => Promise<void>;
   /** A Node/Express middleware (after the MSW handlers of `--engine msw`) that forwards GET and HEAD to an operation (routed by `routeOf`) with `marks`, and leaves others to `next()`. */
-  middleware: (marks?: PassMarks) => (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void) => void;
+  middleware: (
+    marks?: PassMarks,
+  ) => (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** Resolves when every exchange in flight has been answered and its recording stored (or dropped whole). */
   drain: () => Promise<void>;
   /** Closes the upstream connections. */
@@ -109,12 +124,21 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   const basePath = upstream.pathname.replace(/\/+$/, '');
   // undici is loaded on first use, so `serve` does not pay for it at start-up.
   const { Pool: UndiciPool } = createRequire(import.meta.url)('undici') as typeof import('undici');
-  const pool: Pool = new UndiciPool(upstream.origin, { connections: 128, pipelining: 1, ...(options.insecureUpstream ? { connect: { rejectUnauthorized: false } } : {}) });
+  const pool: Pool = new UndiciPool(upstream.origin, {
+    connections: 128,
+    pipelining: 1,
+    ...(options.insecureUpstream ? { connect: { rejectUnauthorized: false } } : {}),
+  });
   const inFlight = new Set<Promise<void>>();
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const budget = new InFlightBudget(Math.max(options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES, 2 * limit));
 
-  async function exchange(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, route: Route, marks: PassMarks | undefined): Promise<void> {
+  async function exchange(
+    req: IncomingMessage & { originalUrl?: string },
+    res: ServerResponse,
+    route: Route,
+    marks: PassMarks | undefined,
+  ): Promise<void> {
     const forwarded = forwardPath(route);
     if (forwarded === undefined) throw new Error(`the routes passed ${route.path} on, which is not an operation`);
     const admitted = budget.admit();
@@ -133,7 +157,13 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     headers.host = upstream.host;
     // When the client got the upstream's answer (the log's `durationMs` ends there, not when the recording is in place).
     let answeredNs: bigint | undefined;
-    const log = (status: number, recorded: string | undefined, note: string, redactions: Redaction[] = [], lost?: ProxyLogEntry['lost']) =>
+    const log = (
+      status: number,
+      recorded: string | undefined,
+      note: string,
+      redactions: Redaction[] = [],
+      lost?: ProxyLogEntry['lost'],
+    ) =>
       options.onExchange?.({
         method,
         operation,
@@ -146,7 +176,12 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         ...(lost ? { lost } : {}),
       });
     const problem = (found: UpstreamProblem) => {
-      const { answer, note } = problemAnswer(found, { upstream: upstream.origin, request: `${method} ${path}`, seconds: options.timeoutMs / 1000, limit });
+      const { answer, note } = problemAnswer(found, {
+        upstream: upstream.origin,
+        request: `${method} ${path}`,
+        seconds: options.timeoutMs / 1000,
+        limit,
+      });
       writeAnswer(res, answer);
       log(answer.status, undefined, note);
     };
@@ -198,7 +233,11 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         body = Buffer.concat(chunks);
         lastByteNs = process.hrtime.bigint();
       } catch (error) {
-        return problem(error instanceof BodyTooLarge ? { kind: 'too-large', decoded: false } : { kind: 'failed', cause: causeOf(error, phase), received: size });
+        return problem(
+          error instanceof BodyTooLarge
+            ? { kind: 'too-large', decoded: false }
+            : { kind: 'failed', cause: causeOf(error, phase), received: size },
+        );
       }
       // A body that does not decode (say, invalid gzip) is no answer: the client gets a clear 502, not
       // bytes it cannot read, and nothing is recorded.
@@ -209,9 +248,21 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         if (plain !== body) hold(plain.length);
       } catch (error) {
         if (error instanceof DecodedTooLarge) return problem({ kind: 'too-large', decoded: true });
-        return problem({ kind: 'bad-encoding', encoding: answerHeaders['content-encoding'] ?? '', message: (error as Error).message });
+        return problem({
+          kind: 'bad-encoding',
+          encoding: answerHeaders['content-encoding'] ?? '',
+          message: (error as Error).message,
+        });
       }
-      const facts: JournalFacts = { method, path, search, requestHeaders, status, responseHeaders: answerHeaders, body: plain };
+      const facts: JournalFacts = {
+        method,
+        path,
+        search,
+        requestHeaders,
+        status,
+        responseHeaders: answerHeaders,
+        body: plain,
+      };
       let note = whyNotRecorded(route, method, status, options) ?? '';
       if (note) {
         answer(marks?.passthrough);
@@ -232,7 +283,19 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       // What the journal keeps; set on `res` before it closes (in this turn when the client is answered first).
       let view: JournalView | undefined;
       try {
-        const result = buildRecording({ method, path, query: splitQuery(search), requestHeaders, status, responseHeaders: answerHeaders, body: plain, recordedAt: new Date().toISOString() }, options.policy);
+        const result = buildRecording(
+          {
+            method,
+            path,
+            query: splitQuery(search),
+            requestHeaders,
+            status,
+            responseHeaders: answerHeaders,
+            body: plain,
+            recordedAt: new Date().toISOString(),
+          },
+          options.policy,
+        );
         redactions = result.redactions;
         result.recording.response.latency = measuredLatency(sentNs, headersNs, lastByteNs);
         const stored = options.store(result.recording);
@@ -246,7 +309,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       } catch (error) {
         // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
         lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
-        note = error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
+        note =
+          error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
         // The journal names no recording that is not there. A view already handed over is changed in place.
         const unrecorded = journalView(facts, options.policy);
         if (view) Object.assign(view, unrecorded);
@@ -264,7 +328,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       function answer(extra: Readonly<Record<string, string>> | undefined): void {
         const out: Record<string, string | string[]> = {};
         const unsent = dropped(answerHeaders);
-        for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined && !unsent.has(name.toLowerCase())) out[name] = value;
+        for (const [name, value] of Object.entries(responseHeaders))
+          if (value !== undefined && !unsent.has(name.toLowerCase())) out[name] = value;
         // Last: an upstream's own content-security-policy or x-content-type-options never replaces ours (its HTML is no page of our origin).
         res.writeHead(status, { ...out, ...extra, ...DEVICE_ANSWER_HEADERS });
         res.end(body);

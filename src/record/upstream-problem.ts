@@ -30,27 +30,55 @@ const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 100) / 100}
  * The answer to the client for an upstream problem (504 for a timeout, 502 otherwise; nothing is
  * recorded), with the log's note. Each message names the upstream, the request and the next step.
  */
-export function problemAnswer(problem: UpstreamProblem, at: ProblemContext): { answer: ReturnType<typeof errorBody>; note: string } {
+export function problemAnswer(
+  problem: UpstreamProblem,
+  at: ProblemContext,
+): { answer: ReturnType<typeof errorBody>; note: string } {
   const { upstream, request, seconds, limit } = at;
   if (problem.kind === 'too-large') {
-    const what = problem.decoded ? `a body that decodes past the --max-body-size limit of ${mib(limit)} (${limit} bytes)` : `a body larger than the --max-body-size limit of ${mib(limit)} (${limit} bytes)`;
+    const what = problem.decoded
+      ? `a body that decodes past the --max-body-size limit of ${mib(limit)} (${limit} bytes)`
+      : `a body larger than the --max-body-size limit of ${mib(limit)} (${limit} bytes)`;
     const error = `[mockvideo] The upstream ${upstream} answered ${request} with ${what}. Nothing was recorded. Raise --max-body-size if the answer is right.`;
-    return { answer: upstreamFailed(502, error, upstream, 'EBODYTOOLARGE', { limit }), note: problem.decoded ? 'upstream body decodes past the size limit' : 'upstream body over the size limit' };
+    return {
+      answer: upstreamFailed(502, error, upstream, 'EBODYTOOLARGE', { limit }),
+      note: problem.decoded ? 'upstream body decodes past the size limit' : 'upstream body over the size limit',
+    };
   }
   if (problem.kind === 'bad-encoding') {
     const error = `[mockvideo] The upstream ${upstream} answered ${request} with a body that does not decode as "${problem.encoding}": ${problem.message}. Nothing was recorded.`;
-    return { answer: upstreamFailed(502, error, upstream, 'EBADENCODING'), note: `upstream body does not decode as ${problem.encoding}` };
+    return {
+      answer: upstreamFailed(502, error, upstream, 'EBADENCODING'),
+      note: `upstream body does not decode as ${problem.encoding}`,
+    };
   }
   const { cause } = problem;
   const note = `upstream ${cause.kind === 'timeout' ? 'timed out' : 'failed'}: ${cause.code}`;
   const slow = `Nothing was recorded. If the service is only slow, raise --upstream-timeout (now ${seconds}).`;
   const timedOut = (error: string) => ({ answer: upstreamFailed(504, error, upstream, cause.code), note });
-  if (cause.code === 'UND_ERR_HEADERS_TIMEOUT') return timedOut(`[mockvideo] The upstream ${upstream} sent no answer to ${request} within ${seconds} s (${cause.code}). ${slow}`);
-  if (cause.code === 'UND_ERR_BODY_TIMEOUT') return timedOut(`[mockvideo] The upstream ${upstream} did not finish its answer to ${request} within ${seconds} s: ${problem.received} body bytes had arrived (${cause.code}). ${slow}`);
-  if (cause.kind === 'timeout') return timedOut(`[mockvideo] The upstream ${upstream} did not answer ${request} in time: ${cause.message} (${cause.code}). ${slow}`);
+  if (cause.code === 'UND_ERR_HEADERS_TIMEOUT')
+    return timedOut(
+      `[mockvideo] The upstream ${upstream} sent no answer to ${request} within ${seconds} s (${cause.code}). ${slow}`,
+    );
+  if (cause.code === 'UND_ERR_BODY_TIMEOUT')
+    return timedOut(
+      `[mockvideo] The upstream ${upstream} did not finish its answer to ${request} within ${seconds} s: ${problem.received} body bytes had arrived (${cause.code}). ${slow}`,
+    );
+  if (cause.kind === 'timeout')
+    return timedOut(
+      `[mockvideo] The upstream ${upstream} did not answer ${request} in time: ${cause.message} (${cause.code}). ${slow}`,
+    );
   if (cause.kind === 'certificate') {
     const error = `[mockvideo] The TLS certificate of the upstream ${upstream} does not verify, so ${request} was not sent: ${cause.message} (${cause.code}). Nothing was recorded. Trust its CA with NODE_EXTRA_CA_CERTS=ca.pem, or, for a test server you trust, start with --insecure-upstream (the certificate is then not checked).`;
     return { answer: upstreamFailed(502, error, upstream, cause.code), note };
   }
-  return { answer: upstreamFailed(502, `[mockvideo] The upstream ${upstream} did not answer ${request}: ${cause.message} (${cause.code}). Nothing was recorded. Check that --upstream is right and reachable.`, upstream, cause.code), note };
+  return {
+    answer: upstreamFailed(
+      502,
+      `[mockvideo] The upstream ${upstream} did not answer ${request}: ${cause.message} (${cause.code}). Nothing was recorded. Check that --upstream is right and reachable.`,
+      upstream,
+      cause.code,
+    ),
+    note,
+  };
 }

@@ -3,12 +3,25 @@ import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, type ZlibOptions } from 'node:zlib';
 
 /** Headers that belong to one connection: never forwarded either way. */
-export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authorization', 'host']);
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+  'proxy-authorization',
+  'host',
+]);
 
 /** Header values as one string each (repeated values joined with `, `), names in lower case. */
-export function flat(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string> {
+export function flat(
+  headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }
 
@@ -18,7 +31,10 @@ export function flat(headers: IncomingHttpHeaders | Record<string, string | stri
  * @example dropped({ connection: 'keep-alive, X-Hop' }).has('x-hop') // true
  */
 export function dropped(headers: Readonly<Record<string, string>>): ReadonlySet<string> {
-  const named = (headers.connection ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const named = (headers.connection ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
   return named.length ? new Set([...HOP_BY_HOP, ...named]) : HOP_BY_HOP;
 }
 
@@ -47,7 +63,11 @@ const DECODERS: Record<string, Decoder> = {
  * @throws Error for an encoding it cannot decode, or bytes that do not decode.
  */
 export async function decoded(body: Buffer, encoding: string | undefined, limit: number): Promise<Buffer> {
-  const codings = (encoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity').reverse();
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity')
+    .reverse();
   let out = body;
   for (const coding of codings) {
     const decode = DECODERS[coding];
@@ -78,14 +98,35 @@ export function requestTarget(raw: string): string {
  * lets through. Other TLS failures (say, `EPROTO` for an http upstream given as https) are not here.
  */
 export const CERTIFICATE_ERROR_CODES: ReadonlySet<string> = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID',
-  'CERT_SIGNATURE_FAILURE', 'CERT_REVOKED', 'CERT_UNTRUSTED', 'CERT_REJECTED', 'INVALID_CA', 'INVALID_PURPOSE', 'PATH_LENGTH_EXCEEDED',
-  'CERT_CHAIN_TOO_LONG', 'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY', 'ERROR_IN_CERT_NOT_BEFORE_FIELD', 'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'HOSTNAME_MISMATCH',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'INVALID_CA',
+  'INVALID_PURPOSE',
+  'PATH_LENGTH_EXCEEDED',
+  'CERT_CHAIN_TOO_LONG',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
 ]);
 
 /** Codes of an upstream that was too slow (undici's own timeouts and the socket's). */
-const TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 /**
  * Why an upstream exchange failed. `kind` picks the answer: `timeout` gets a 504, `certificate` and

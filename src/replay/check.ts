@@ -29,18 +29,30 @@ export function checkRecording({ name, recording }: NamedRecording, policy: Norm
   const findings: RecordingFinding[] = [];
   const operation = recording.operation;
   const expectedKey = matchKey(recording.request.method, operation, recording.request.query, policy);
-  if (recording.matchKey !== expectedKey) findings.push({ recording: name, operation, path: 'matchKey', rule: `is not the key of the stored request (${expectedKey}); re-record it or fix the file` });
+  if (recording.matchKey !== expectedKey)
+    findings.push({
+      recording: name,
+      operation,
+      path: 'matchKey',
+      rule: `is not the key of the stored request (${expectedKey}); re-record it or fix the file`,
+    });
   if (recording.response.status < 200 || recording.response.status > 299) return findings;
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(bodyBytes(recording.response)));
   } catch (error) {
-    findings.push({ recording: name, operation, path: '', rule: `the response body is not JSON: ${(error as Error).message}` });
+    findings.push({
+      recording: name,
+      operation,
+      path: '',
+      rule: `the response body is not JSON: ${(error as Error).message}`,
+    });
     return findings;
   }
   const parsed = envelopeSchema(OPERATIONS[operation].dataSchema).safeParse(body);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) findings.push({ recording: name, operation, path: formatJsonPath(issue.path), rule: issue.message });
+    for (const issue of parsed.error.issues)
+      findings.push({ recording: name, operation, path: formatJsonPath(issue.path), rule: issue.message });
   }
   return findings;
 }

@@ -1,7 +1,16 @@
 import type { Entry, Har, Header } from 'har-format';
 import { operationOfPath } from '../contract/core.js';
 import { harLatency } from '../latency/latency.js';
-import { RedactionRefusedError, bodyBytes, buildRecording, fromBase64, splitQuery, type NamedRecording, type NormalisationPolicy, type Recording } from '../normalise/index.js';
+import {
+  RedactionRefusedError,
+  bodyBytes,
+  buildRecording,
+  fromBase64,
+  splitQuery,
+  type NamedRecording,
+  type NormalisationPolicy,
+  type Recording,
+} from '../normalise/index.js';
 import { PACKAGE_VERSION } from '../version.generated.js';
 
 /** What {@link recordingsFromHar} made of a HAR: recordings in `startedDateTime` order, and the entries it skipped with why. */
@@ -21,7 +30,8 @@ function headerRecord(headers: readonly Header[] | undefined): Record<string, st
   const out: Record<string, string> = Object.create(null);
   if (headers !== undefined && !Array.isArray(headers)) throw new Error('its headers are not a list');
   for (const header of headers ?? []) {
-    if (typeof header?.name !== 'string' || typeof header.value !== 'string') throw new Error(`a header is not {"name": "…", "value": "…"}: ${JSON.stringify(header)?.slice(0, 60)}`);
+    if (typeof header?.name !== 'string' || typeof header.value !== 'string')
+      throw new Error(`a header is not {"name": "…", "value": "…"}: ${JSON.stringify(header)?.slice(0, 60)}`);
     const { name, value } = header;
     if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers of Chrome's export
     const key = name.toLowerCase();
@@ -40,7 +50,8 @@ function entryBody(entry: Entry): Uint8Array | string {
   if (text === undefined || text === null) return 'the response body was not saved in the HAR (export it with content)';
   if (typeof text !== 'string') return 'response.content.text is not text';
   if (content!.encoding !== 'base64') return new TextEncoder().encode(text);
-  if (!BASE64_TEXT.test(text) || text.replace(/\s/g, '').replace(/=+$/, '').length % 4 === 1) return 'response.content.text says base64 but is not valid base64';
+  if (!BASE64_TEXT.test(text) || text.replace(/\s/g, '').replace(/=+$/, '').length % 4 === 1)
+    return 'response.content.text says base64 but is not valid base64';
   try {
     return fromBase64(text.replace(/\s/g, ''));
   } catch {
@@ -50,10 +61,13 @@ function entryBody(entry: Entry): Uint8Array | string {
 
 /** Why a HAR entry cannot be read at all (not an object, no request URL, no response), or `undefined`. */
 function entryProblem(entry: unknown): string | undefined {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return `not a HAR entry (${entry === null ? 'null' : typeof entry})`;
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    return `not a HAR entry (${entry === null ? 'null' : typeof entry})`;
   const { request, response } = entry as Partial<Entry>;
-  if (typeof request !== 'object' || request === null || typeof request.url !== 'string') return 'it has no request.url';
-  if (typeof response !== 'object' || response === null || typeof response.status !== 'number') return 'it has no response.status';
+  if (typeof request !== 'object' || request === null || typeof request.url !== 'string')
+    return 'it has no request.url';
+  if (typeof response !== 'object' || response === null || typeof response.status !== 'number')
+    return 'it has no response.status';
   return undefined;
 }
 
@@ -129,7 +143,21 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
   return result;
 }
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  304: 'Not Modified',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 /** Options of {@link harFromRecordings}. */
 export interface HarOptions {
@@ -177,7 +205,8 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
     const { request, response } = recording;
     const search = request.query.map(([k, v]) => `${k}=${v}`).join('&');
     const size = bodyBytes(response).length;
-    const headers = (record: Record<string, string>): Header[] => Object.entries(record).map(([name, value]) => ({ name, value }));
+    const headers = (record: Record<string, string>): Header[] =>
+      Object.entries(record).map(([name, value]) => ({ name, value }));
     const mimeType = response.headers['content-type'] ?? 'application/octet-stream';
     const { headersMs = 0, lastByteMs = 0 } = response.latency ?? {};
     return {
@@ -200,7 +229,10 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
         httpVersion: 'HTTP/1.1',
         cookies: [],
         headers: headers(response.headers),
-        content: response.bodyBase64 !== undefined ? { size, mimeType, text: response.bodyBase64, encoding: 'base64' } : { size, mimeType, text: response.body ?? '' },
+        content:
+          response.bodyBase64 !== undefined
+            ? { size, mimeType, text: response.bodyBase64, encoding: 'base64' }
+            : { size, mimeType, text: response.body ?? '' },
         redirectURL: '',
         headersSize: -1,
         bodySize: size,
@@ -211,12 +243,23 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
       _resourceType: 'fetch',
     };
   });
-  const started = entries.reduce<string | undefined>((first, entry) => (first === undefined || Date.parse(entry.startedDateTime) < Date.parse(first) ? entry.startedDateTime : first), undefined);
+  const started = entries.reduce<string | undefined>(
+    (first, entry) =>
+      first === undefined || Date.parse(entry.startedDateTime) < Date.parse(first) ? entry.startedDateTime : first,
+    undefined,
+  );
   return {
     log: {
       version: '1.2',
       creator: { name: 'mockvideo', version: options.version ?? PACKAGE_VERSION },
-      pages: [{ startedDateTime: started ?? new Date(0).toISOString(), id: PAGE_ID, title: options.pageTitle ?? 'mockvideo', pageTimings: {} }],
+      pages: [
+        {
+          startedDateTime: started ?? new Date(0).toISOString(),
+          id: PAGE_ID,
+          title: options.pageTitle ?? 'mockvideo',
+          pageTimings: {},
+        },
+      ],
       entries,
     },
   };

@@ -57,12 +57,23 @@ export function differences(recorded: QueryMultimap, requested: QueryMultimap): 
  * with their differences. Never one of another operation. Uses the index's nearest search, which
  * does not scan the recordings; differences are computed for the ones returned only.
  */
-export function closest(index: RecordingIndex, operation: OperationName, requested: QueryMultimap, limit = Infinity): Array<{ entry: IndexedRecording; differences: Difference[] }> {
-  return index.closest(operation, requested, limit).map(({ entry }) => ({ entry, differences: differences(entry.query, requested) }));
+export function closest(
+  index: RecordingIndex,
+  operation: OperationName,
+  requested: QueryMultimap,
+  limit = Infinity,
+): Array<{ entry: IndexedRecording; differences: Difference[] }> {
+  return index
+    .closest(operation, requested, limit)
+    .map(({ entry }) => ({ entry, differences: differences(entry.query, requested) }));
 }
 
 /** Builds the report of a request that no recording matches. */
-export function nearMissReport(index: RecordingIndex, request: { method: string; operation: OperationName; key: string; query: QueryMultimap; names: readonly string[] }, policy: NormalisationPolicy): NearMissReport {
+export function nearMissReport(
+  index: RecordingIndex,
+  request: { method: string; operation: OperationName; key: string; query: QueryMultimap; names: readonly string[] },
+  policy: NormalisationPolicy,
+): NearMissReport {
   const candidates = closest(index, request.operation, request.query, 3);
   const ignored = [...new Set(request.names)].flatMap((parameter) => {
     const reason = ignoredBecause(policy, parameter);
@@ -87,7 +98,14 @@ function cell(values: ParameterValues): string {
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join(' | ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join(' | ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**
@@ -110,8 +128,19 @@ export function formatNearMissReport(report: NearMissReport): string {
     return lines.join('\n');
   }
   lines.push(`  Closest recording: ${first.recording}`);
-  const rows = [['parameter', 'recorded', 'requested'], ...first.differences.map((d) => [d.parameter, cell(d.recorded), cell(d.requested)]), ...report.ignored.map((i) => [i.parameter, `(ignored: ${i.reason})`, `(ignored: ${i.reason})`])];
-  lines.push(...table(rows).split('\n').map((l) => `  ${l}`));
-  for (const other of others) lines.push(`  Also close: ${other.recording} (${other.differences.map((d) => d.parameter).join(', ') || 'no differences'})`);
+  const rows = [
+    ['parameter', 'recorded', 'requested'],
+    ...first.differences.map((d) => [d.parameter, cell(d.recorded), cell(d.requested)]),
+    ...report.ignored.map((i) => [i.parameter, `(ignored: ${i.reason})`, `(ignored: ${i.reason})`]),
+  ];
+  lines.push(
+    ...table(rows)
+      .split('\n')
+      .map((l) => `  ${l}`),
+  );
+  for (const other of others)
+    lines.push(
+      `  Also close: ${other.recording} (${other.differences.map((d) => d.parameter).join(', ') || 'no differences'})`,
+    );
   return lines.join('\n');
 }

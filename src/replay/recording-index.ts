@@ -1,5 +1,13 @@
 import { operationOfPath, type OperationName } from '../contract/core.js';
-import { matchKey, matchKeyOf, queryMultimap, type NamedRecording, type NormalisationPolicy, type QueryMultimap, type Recording } from '../normalise/index.js';
+import {
+  matchKey,
+  matchKeyOf,
+  queryMultimap,
+  type NamedRecording,
+  type NormalisationPolicy,
+  type QueryMultimap,
+  type Recording,
+} from '../normalise/index.js';
 import { stepText } from '../state/client-state.js';
 import { responseOf, type RecordedResponse, type RecordingRef, type RecordingSource } from './recording-source.js';
 
@@ -47,7 +55,8 @@ class Entry implements IndexedRecording {
 }
 
 function entryOf(recording: IndexedRecording): Entry {
-  if (!(recording instanceof Entry)) throw new TypeError('[mockvideo] Not a recording of a RecordingIndex: pass a recording the index gave.');
+  if (!(recording instanceof Entry))
+    throw new TypeError('[mockvideo] Not a recording of a RecordingIndex: pass a recording the index gave.');
   return recording;
 }
 
@@ -102,7 +111,11 @@ export class RecordingIndex {
   /** Every pair of the index, by its name and values (see {@link pairKey}). */
   readonly #pairs = new Map<string, Pair>();
 
-  constructor(recordings: ReadonlyArray<NamedRecording | RecordingRef>, policy: NormalisationPolicy, source?: RecordingSource) {
+  constructor(
+    recordings: ReadonlyArray<NamedRecording | RecordingRef>,
+    policy: NormalisationPolicy,
+    source?: RecordingSource,
+  ) {
     this.policy = policy;
     this.source = source;
     for (const recording of recordings) this.add(recording);
@@ -170,10 +183,16 @@ export class RecordingIndex {
    * (fewest parameters that differ in value, order or presence first; ties in recorded order), with
    * that number. Never one of another operation. Linear in the operation's match keys.
    */
-  closest(operation: OperationName, requested: QueryMultimap, limit: number): Array<{ entry: IndexedRecording; count: number }> {
+  closest(
+    operation: OperationName,
+    requested: QueryMultimap,
+    limit: number,
+  ): Array<{ entry: IndexedRecording; count: number }> {
     const keys = this.#byOperation.get(operation);
     if (!keys || !(limit > 0)) return [];
-    const asked = new Map(Object.keys(requested).map((name) => [name, this.#pairs.get(pairKey(name, requested[name]!)) ?? null]));
+    const asked = new Map(
+      Object.keys(requested).map((name) => [name, this.#pairs.get(pairKey(name, requested[name]!)) ?? null]),
+    );
     const ranked: Array<{ entry: IndexedRecording; count: number }> = [];
     if (limit >= keys.size) {
       for (const [first] of keys.values()) ranked.push({ entry: first!, count: differenceCount(first!.pairs, asked) });
@@ -201,7 +220,10 @@ export class RecordingIndex {
     const entry = entryOf(recording);
     if (entry.recording) return responseOf(entry.recording.response);
     const source = entry.owner.source;
-    if (!source) throw new Error(`[mockvideo] Recording ${entry.name} was indexed without its response and the index has no source to read it from. Give the RecordingIndex a RecordingSource.`);
+    if (!source)
+      throw new Error(
+        `[mockvideo] Recording ${entry.name} was indexed without its response and the index has no source to read it from. Give the RecordingIndex a RecordingSource.`,
+      );
     return source.response(entry.name);
   }
 
@@ -240,7 +262,12 @@ function flat(text: string): string {
 }
 
 /** The operation of a path, and the key of a request, under `policy`. `undefined` when the path is not an operation. */
-export function requestKey(method: string, pathname: string, pairs: Parameters<typeof matchKey>[2], policy: NormalisationPolicy) {
+export function requestKey(
+  method: string,
+  pathname: string,
+  pairs: Parameters<typeof matchKey>[2],
+  policy: NormalisationPolicy,
+) {
   const operation = operationOfPath(pathname);
   return operation ? { operation, key: matchKeyOf(method, operation, queryMultimap(pairs, policy)) } : undefined;
 }

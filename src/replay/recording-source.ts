@@ -56,7 +56,10 @@ export function responseOf(response: Recording['response']): RecordedResponse {
 export class RecordingUnavailableError extends MockvideoError {
   readonly recording: string;
   constructor(recording: string, cause: string) {
-    super('MV_RECORDING_INVALID', `Cannot serve recording ${recording}: ${cause}. It changed after replay loaded the folder; restore the file, or restart replay (with --watch, the default, the folder reloads by itself).`);
+    super(
+      'MV_RECORDING_INVALID',
+      `Cannot serve recording ${recording}: ${cause}. It changed after replay loaded the folder; restore the file, or restart replay (with --watch, the default, the folder reloads by itself).`,
+    );
     this.name = 'RecordingUnavailableError';
     this.recording = recording;
   }

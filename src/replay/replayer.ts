@@ -1,5 +1,14 @@
 import { operationOfPath, type OperationName } from '../contract/core.js';
-import { DEFAULT_POLICY, decodeComponent, matchKeyOf, queryMultimap, splitQuery, type NamedRecording, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
+import {
+  DEFAULT_POLICY,
+  decodeComponent,
+  matchKeyOf,
+  queryMultimap,
+  splitQuery,
+  type NamedRecording,
+  type NormalisationPolicy,
+  type QueryMultimap,
+} from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, sequenceStep, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
@@ -62,7 +71,10 @@ export class Replayer {
 
   /** `recordings`: recordings in memory, or an index built beforehand (e.g. of a recording folder, responses read when served). */
   constructor(recordings: readonly NamedRecording[] | RecordingIndex, options: ReplayerOptions = {}) {
-    this.#index = recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, options.policy ?? DEFAULT_POLICY);
+    this.#index =
+      recordings instanceof RecordingIndex
+        ? recordings
+        : new RecordingIndex(recordings, options.policy ?? DEFAULT_POLICY);
     this.match = options.match ?? 'nearest';
     this.#state = options.state ?? new ClientStates();
     this.latency = options.latency ?? 'none';
@@ -78,13 +90,13 @@ export class Replayer {
    * is used as it is.
    */
   replaceRecordings(recordings: readonly NamedRecording[] | RecordingIndex): void {
-    this.#index = recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, this.#index.policy);
+    this.#index =
+      recordings instanceof RecordingIndex ? recordings : new RecordingIndex(recordings, this.#index.policy);
     // Reads under way belong to the old index (their callers still get them).
     this.#reading = new Map();
     this.#state.forget(SEQUENCE_PREFIX);
     this.#used.clear();
   }
-
 
   /**
    * The recording for one request: `search` is the raw query string (with or without `?`). A miss
@@ -92,14 +104,26 @@ export class Replayer {
    * of a query without `_sdevid` and `_anoyid` (see `clientOf`; sequences advance per client unless
    * the state is `global`).
    */
-  find(method: string, pathname: string, search: string, mode: MatchMode = this.match, address?: string): ReplayOutcome {
+  find(
+    method: string,
+    pathname: string,
+    search: string,
+    mode: MatchMode = this.match,
+    address?: string,
+  ): ReplayOutcome {
     const operation = operationOfPath(pathname);
     if (!operation) return { kind: 'not-operation' };
     return this.findOfOperation(method, operation, search, mode, address);
   }
 
   /** {@link find} for a request whose operation is known (`meta/cp`), not read from its path. */
-  findOfOperation(method: string, operation: OperationName, search: string, mode: MatchMode = this.match, address?: string): Exclude<ReplayOutcome, { kind: 'not-operation' }> {
+  findOfOperation(
+    method: string,
+    operation: OperationName,
+    search: string,
+    mode: MatchMode = this.match,
+    address?: string,
+  ): Exclude<ReplayOutcome, { kind: 'not-operation' }> {
     method = method.toUpperCase();
     // HEAD is answered like GET (the host drops the body).
     if (method === 'HEAD') method = 'GET';
@@ -110,17 +134,31 @@ export class Replayer {
     if (served) return served;
     const names = pairs.map(([name]) => decodeComponent(name));
     const key = matchKeyOf(method, operation, query);
-    return { kind: 'miss', report: nearMissReport(this.#index, { method, operation, key, query, names }, this.#index.policy) };
+    return {
+      kind: 'miss',
+      report: nearMissReport(this.#index, { method, operation, key, query, names }, this.#index.policy),
+    };
   }
 
-  #serve(operation: OperationName, query: QueryMultimap, mode: MatchMode, exact: readonly IndexedRecording[] | undefined, search: string, address: string | undefined): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
+  #serve(
+    operation: OperationName,
+    query: QueryMultimap,
+    mode: MatchMode,
+    exact: readonly IndexedRecording[] | undefined,
+    search: string,
+    address: string | undefined,
+  ): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
     if (exact) return { kind: 'exact', entry: this.#next(exact, counterOf(exact), search, address) };
 
     if (mode === 'nearest') {
       const [best] = closest(this.#index, operation, query, 1);
       if (best) {
         const sequence = this.#index.sequenceOf(best.entry);
-        return { kind: 'nearest', entry: this.#next(sequence, counterOf(sequence), search, address), differences: best.differences };
+        return {
+          kind: 'nearest',
+          entry: this.#next(sequence, counterOf(sequence), search, address),
+          differences: best.differences,
+        };
       }
     }
     return undefined;
@@ -152,8 +190,16 @@ export class Replayer {
   }
 
   /** The next recording of the sequence `entries` for this client; `counter`: its key in the client's counters ({@link counterOf}). */
-  #next(entries: readonly IndexedRecording[], counter: string, search: string, address: string | undefined): IndexedRecording {
-    const counters = this.#state.counters(this.#state.scope === 'global' ? '' : clientOf(search.startsWith('?') ? search.slice(1) : search, address), entries[0]!.operation);
+  #next(
+    entries: readonly IndexedRecording[],
+    counter: string,
+    search: string,
+    address: string | undefined,
+  ): IndexedRecording {
+    const counters = this.#state.counters(
+      this.#state.scope === 'global' ? '' : clientOf(search.startsWith('?') ? search.slice(1) : search, address),
+      entries[0]!.operation,
+    );
     const served = counters.get(counter) ?? 0;
     counters.set(counter, served + 1);
     const entry = entries[Math.min(served, entries.length - 1)]!;

@@ -26,7 +26,9 @@ const PATHS = [
 const METHODS = ['GET', 'HEAD', 'POST', 'DELETE'];
 
 const OPTIONS: Record<string, () => RoutesOptions> = {
-  scenarios: () => ({ scenarios: { responder: new ScenarioResponder(shippedCatalog()), activeScenario: () => 'default' } }),
+  scenarios: () => ({
+    scenarios: { responder: new ScenarioResponder(shippedCatalog()), activeScenario: () => 'default' },
+  }),
   replay: () => ({ replay: { replayer: new Replayer([]) } }),
   'replay with a fallback scenario': () => {
     const scenarios = { responder: new ScenarioResponder(shippedCatalog()), activeScenario: () => 'default' };
@@ -36,21 +38,29 @@ const OPTIONS: Record<string, () => RoutesOptions> = {
 };
 
 describe('routesCover', () => {
-  it.each(Object.keys(OPTIONS))('takes exactly the requests that the routes plan as anything but `none` (%s)', async (name) => {
-    const options = OPTIONS[name]!();
-    const routes = createRoutes(options);
-    const disagree: string[] = [];
-    for (const path of PATHS) {
-      for (const method of METHODS) {
-        const plan = await routes({ method, path, query: 'ref=', origin: 'http://x', headers: {} });
-        if (routesCover(options, method, routeOf(path)) !== (plan.kind !== 'none')) disagree.push(`${method} ${path}: ${plan.kind}`);
+  it.each(Object.keys(OPTIONS))(
+    'takes exactly the requests that the routes plan as anything but `none` (%s)',
+    async (name) => {
+      const options = OPTIONS[name]!();
+      const routes = createRoutes(options);
+      const disagree: string[] = [];
+      for (const path of PATHS) {
+        for (const method of METHODS) {
+          const plan = await routes({ method, path, query: 'ref=', origin: 'http://x', headers: {} });
+          if (routesCover(options, method, routeOf(path)) !== (plan.kind !== 'none'))
+            disagree.push(`${method} ${path}: ${plan.kind}`);
+        }
       }
-    }
-    expect(disagree).toEqual([]);
-  });
+      expect(disagree).toEqual([]);
+    },
+  );
 
   it('takes nothing outside the service paths and the downloads', () => {
     const options = OPTIONS.scenarios!();
-    expect(['/health', '/__mockvideo/requests', '/scenarios/gallery/other'].filter((path) => routesCover(options, 'GET', routeOf(path)))).toEqual([]);
+    expect(
+      ['/health', '/__mockvideo/requests', '/scenarios/gallery/other'].filter((path) =>
+        routesCover(options, 'GET', routeOf(path)),
+      ),
+    ).toEqual([]);
   });
 });

@@ -16,7 +16,9 @@ describe('Downloads', () => {
   });
 
   it('keeps one answer per image and query, and explains what it cannot serve', () => {
-    expect(get('/__mockvideo/media/thumb/1.png', 'size=10x10')).toBe(get('/__mockvideo/media/thumb/1.png', 'size=10x10'));
+    expect(get('/__mockvideo/media/thumb/1.png', 'size=10x10')).toBe(
+      get('/__mockvideo/media/thumb/1.png', 'size=10x10'),
+    );
     expect(get('/__mockvideo/media/thumb/1.png', 'size=0x10').status).toBe(404);
     expect(get('/__mockvideo/apk/no-extension').status).toBe(404);
     expect(JSON.parse(get('/__mockvideo/plugins/nope.apk').body as string).files.length).toBeGreaterThan(0);

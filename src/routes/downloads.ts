@@ -55,7 +55,8 @@ export class Downloads {
 
   #packagesNow() {
     const catalog = this.#catalog();
-    if (this.#packages?.catalog !== catalog) this.#packages = { catalog, index: new PluginPackageIndex(catalog), answers: new Map() };
+    if (this.#packages?.catalog !== catalog)
+      this.#packages = { catalog, index: new PluginPackageIndex(catalog), answers: new Map() };
     return this.#packages;
   }
 
@@ -68,7 +69,11 @@ export class Downloads {
       const media = parseMediaPath(decodedPath(route.path), new URLSearchParams(query));
       if (!media) return errorBody(404, `No image at ${route.path}.`);
       if ('error' in media) return errorBody(404, media.error);
-      return remember(this.#made, key, { status: 200, headers: { 'content-type': media.contentType, 'cache-control': 'public, max-age=3600' }, body: placeholderImage(media) });
+      return remember(this.#made, key, {
+        status: 200,
+        headers: { 'content-type': media.contentType, 'cache-control': 'public, max-age=3600' },
+        body: placeholderImage(media),
+      });
     }
     if (route.kind === 'plugins') {
       const packages = this.#packagesNow();
@@ -77,18 +82,34 @@ export class Downloads {
       if (known) return known;
       const served = packages.index.get(route.file);
       if (!served) {
-        return errorBody(404, `No plugin package ${route.file}. mockvideo serves the files named by the url of each plugin entry of the loaded scenarios ("{origin}${PLUGIN_PREFIX}<md5>.<ext>").`, {
-          files: packages.index.list().map((p) => p.file),
-        });
+        return errorBody(
+          404,
+          `No plugin package ${route.file}. mockvideo serves the files named by the url of each plugin entry of the loaded scenarios ("{origin}${PLUGIN_PREFIX}<md5>.<ext>").`,
+          {
+            files: packages.index.list().map((p) => p.file),
+          },
+        );
       }
-      const answer: Answer = { status: 200, headers: { 'content-type': served.contentType, 'content-disposition': contentDisposition(served.file) }, body: served.bytes };
+      const answer: Answer = {
+        status: 200,
+        headers: { 'content-type': served.contentType, 'content-disposition': contentDisposition(served.file) },
+        body: served.bytes,
+      };
       packages.answers.set(route.file, answer);
       return answer;
     }
     const key = `apk:${route.file}`;
     const made = this.#made.get(key);
     if (made) return made;
-    if (!/^[^/]+\.[A-Za-z0-9]+$/.test(route.file)) return errorBody(404, `No package at ${route.path}: use ${APK_PREFIX}<name>.apk.`);
-    return remember(this.#made, key, { status: 200, headers: { 'content-type': packageContentType(route.file), 'content-disposition': contentDisposition(route.file) }, body: providerPackage(route.file) });
+    if (!/^[^/]+\.[A-Za-z0-9]+$/.test(route.file))
+      return errorBody(404, `No package at ${route.path}: use ${APK_PREFIX}<name>.apk.`);
+    return remember(this.#made, key, {
+      status: 200,
+      headers: {
+        'content-type': packageContentType(route.file),
+        'content-disposition': contentDisposition(route.file),
+      },
+      body: providerPackage(route.file),
+    });
   }
 }

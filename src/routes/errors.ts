@@ -20,7 +20,11 @@ export function unknownOperation(pathname: string) {
 
 /** 405 for a method other than GET/HEAD on an operation (every operation is a GET). */
 export function methodNotAllowed(method: string, operation: string) {
-  const answer = errorBody(405, `${method} is not allowed on ${API_PREFIX}/${operation}: every operation is a GET without a body.`, { allowed: ['GET'] });
+  const answer = errorBody(
+    405,
+    `${method} is not allowed on ${API_PREFIX}/${operation}: every operation is a GET without a body.`,
+    { allowed: ['GET'] },
+  );
   return { ...answer, headers: { ...answer.headers, allow: 'GET, HEAD' } };
 }
 
@@ -40,7 +44,11 @@ export function noStubMatched(scenario: string, operation: string, stubs: readon
 
 /** 400 of `--strict-requests` for a request to an operation with contract findings; lists them. */
 export function strictRequestsError(findings: readonly Finding[]) {
-  return errorBody(400, `This request breaks the contract (${findings.length} finding${findings.length === 1 ? '' : 's'}); --strict-requests answers it with 400.`, { findings });
+  return errorBody(
+    400,
+    `This request breaks the contract (${findings.length} finding${findings.length === 1 ? '' : 's'}); --strict-requests answers it with 400.`,
+    { findings },
+  );
 }
 
 /** 414 for a request target (path and query) longer than the `limit` mockvideo serves. */
@@ -55,7 +63,10 @@ export function noHostHeader() {
 
 /** 403 for a request the recorder must not forward (`reason`: a foreign `Host`, a cross-site `Origin`; see `RoutesOptions.refuse`). */
 export function refusedForwarding(reason: string) {
-  return errorBody(403, `Refused: ${reason}. The recorder forwards only requests of devices and tools to this server (add a name with --allow-host).`);
+  return errorBody(
+    403,
+    `Refused: ${reason}. The recorder forwards only requests of devices and tools to this server (add a name with --allow-host).`,
+  );
 }
 
 /** 500 for a request mockvideo itself failed to answer (a fault of ours, never the client's): names mockvideo. */
@@ -68,6 +79,12 @@ export function ourFault(message: string) {
  * 504 (too slow) or 502 (down, certificate, body too large or not decodable), `{ error, upstream,
  * cause, ...details }`; `error` names the upstream, the request and the next step.
  */
-export function upstreamFailed(status: 502 | 504, error: string, upstream: string, cause: string, details: Record<string, unknown> = {}) {
+export function upstreamFailed(
+  status: 502 | 504,
+  error: string,
+  upstream: string,
+  cause: string,
+  details: Record<string, unknown> = {},
+) {
   return errorBody(status, error, { upstream, cause, ...details });
 }

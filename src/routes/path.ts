@@ -17,7 +17,12 @@ export const UPGRADE_OPERATION = 'meta/upgrade';
  * or `undefined` without one. `path` is the normalised path (see {@link normalisePath}).
  */
 export type Route =
-  | { readonly kind: 'operation'; readonly operation: OperationName; readonly scenario: string | undefined; readonly path: string }
+  | {
+      readonly kind: 'operation';
+      readonly operation: OperationName;
+      readonly scenario: string | undefined;
+      readonly path: string;
+    }
   | { readonly kind: 'upgrade'; readonly scenario: string | undefined; readonly path: string }
   /** Under `/api/g1` but neither an operation nor `meta/upgrade`. */
   | { readonly kind: 'unknown-operation'; readonly path: string }
@@ -87,7 +92,8 @@ function routeOfNormalised(path: string): Route {
   if (prefixed) return { kind: 'other', path };
   if (path.startsWith(MEDIA_PREFIX)) return { kind: 'media', path };
   if (path === PLUGIN_PREFIX.slice(0, -1)) return { kind: 'plugins', file: undefined, path };
-  if (path.startsWith(PLUGIN_PREFIX)) return { kind: 'plugins', file: decodeName(path.slice(PLUGIN_PREFIX.length)), path };
+  if (path.startsWith(PLUGIN_PREFIX))
+    return { kind: 'plugins', file: decodeName(path.slice(PLUGIN_PREFIX.length)), path };
   if (path.startsWith(APK_PREFIX)) return { kind: 'apk', file: decodeName(path.slice(APK_PREFIX.length)), path };
   if (path === OWN_PREFIX || path.startsWith(`${OWN_PREFIX}/`)) return { kind: 'admin', path };
   return { kind: 'other', path };

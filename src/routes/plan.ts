@@ -7,10 +7,27 @@ import type { NearMissReport } from '../replay/near-miss.js';
 import type { Replayer, ReplayOutcome } from '../replay/replayer.js';
 import type { Downloads, DownloadRoute } from './downloads.js';
 import type { FuzzAnswers } from './fuzz.js';
-import { errorBody, methodNotAllowed, noHostHeader, refusedForwarding, strictRequestsError, targetTooLong, unknownOperation } from './errors.js';
+import {
+  errorBody,
+  methodNotAllowed,
+  noHostHeader,
+  refusedForwarding,
+  strictRequestsError,
+  targetTooLong,
+  unknownOperation,
+} from './errors.js';
 import { routeOf, UPGRADE_OPERATION, type Route } from './path.js';
 import { RecordingAnswers, missAnswer } from './replay.js';
-import { MAX_URL_LENGTH, bodyText, hasBody, headerValue, type Answer, type PassMarks, type Plan, type RouteRequest } from './request.js';
+import {
+  MAX_URL_LENGTH,
+  bodyText,
+  hasBody,
+  headerValue,
+  type Answer,
+  type PassMarks,
+  type Plan,
+  type RouteRequest,
+} from './request.js';
 import { planFaults, planScenarioAnswer, type PlannedAnswer, type ScenarioAnswerSource } from './scenario.js';
 import { SCENARIO_HEADER, requestedScenario } from './select-scenario.js';
 import { upgradeAnswer } from './upgrade.js';
@@ -72,7 +89,10 @@ function decodes(path: string): boolean {
 const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 /** The marks of `--record-missing`'s exchanges: `x-mockvideo-match: recorded` or `passthrough` (see {@link PassMarks}). */
-export const RECORD_MISSING_MARKS: PassMarks = Object.freeze({ recorded: Object.freeze({ [MATCH_HEADER]: 'recorded' }), passthrough: Object.freeze({ [MATCH_HEADER]: 'passthrough' }) });
+export const RECORD_MISSING_MARKS: PassMarks = Object.freeze({
+  recorded: Object.freeze({ [MATCH_HEADER]: 'recorded' }),
+  passthrough: Object.freeze({ [MATCH_HEADER]: 'passthrough' }),
+});
 
 /** Whether a route is of the device-facing surface (answered by the routes, not by the host's own app). */
 export function isDeviceRoute(route: Route): boolean {
@@ -97,16 +117,39 @@ export function precheck(request: RouteRequest, route: Route, refuse?: RoutesOpt
   return undefined;
 }
 
-const answer = (route: Route, findings: readonly Finding[], answered: Answer, delayMs = 0): Plan => ({ kind: 'answer', route, findings, delayMs, answer: answered });
+const answer = (route: Route, findings: readonly Finding[], answered: Answer, delayMs = 0): Plan => ({
+  kind: 'answer',
+  route,
+  findings,
+  delayMs,
+  answer: answered,
+});
 
 function fromPlanned(route: Route, findings: readonly Finding[], planned: PlannedAnswer): Plan {
-  return planned.answer ? answer(route, findings, planned.answer, planned.delayMs) : { kind: 'drop', route, findings, delayMs: planned.delayMs, fault: planned.fault ?? 'reset' };
+  return planned.answer
+    ? answer(route, findings, planned.answer, planned.delayMs)
+    : { kind: 'drop', route, findings, delayMs: planned.delayMs, fault: planned.fault ?? 'reset' };
 }
 
 /** The scenario's plan for a request to an operation (the scenario the request picks, else the active one). */
-function scenarioPlan(source: ScenarioAnswerSource, request: RouteRequest, route: OperationRoute, findings: readonly Finding[]): Plan {
+function scenarioPlan(
+  source: ScenarioAnswerSource,
+  request: RouteRequest,
+  route: OperationRoute,
+  findings: readonly Finding[],
+): Plan {
   const scenario = requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER));
-  return fromPlanned(route, findings, planScenarioAnswer(source, route.operation, { method: request.method, scenario, query: request.query, origin: request.origin, address: request.address }));
+  return fromPlanned(
+    route,
+    findings,
+    planScenarioAnswer(source, route.operation, {
+      method: request.method,
+      scenario,
+      query: request.query,
+      origin: request.origin,
+      address: request.address,
+    }),
+  );
 }
 
 /** A replay fallback (see {@link ReplayRoutes.fallback}) that answers from scenarios, as `--fallback-scenario` does. */
@@ -120,7 +163,11 @@ const fallbackAnswers = new WeakMap<Answer, Answer>();
 function asFallback(plan: Plan): Plan {
   if (plan.kind !== 'answer') return plan;
   let marked = fallbackAnswers.get(plan.answer);
-  if (!marked) fallbackAnswers.set(plan.answer, (marked = { ...plan.answer, headers: { ...plan.answer.headers, [MATCH_HEADER]: 'fallback' } }));
+  if (!marked)
+    fallbackAnswers.set(
+      plan.answer,
+      (marked = { ...plan.answer, headers: { ...plan.answer.headers, [MATCH_HEADER]: 'fallback' } }),
+    );
   return { ...plan, answer: marked };
 }
 
@@ -133,14 +180,27 @@ function withFaults(plan: Plan, faults: readonly Fault[]): Plan {
 }
 
 /** The plan of a recording the replayer found (`exact` or `nearest`), or `undefined` for another outcome. */
-function recordingPlan(recordings: RecordingAnswers, route: OperationRoute, findings: readonly Finding[], found: ReplayOutcome): Plan | Promise<Plan> | undefined {
+function recordingPlan(
+  recordings: RecordingAnswers,
+  route: OperationRoute,
+  findings: readonly Finding[],
+  found: ReplayOutcome,
+): Plan | Promise<Plan> | undefined {
   if (found.kind !== 'exact' && found.kind !== 'nearest') return undefined;
   const made = recordings.answer(found.entry, found.kind, found.kind === 'nearest' ? found.differences : []);
-  return made instanceof Promise ? made.then((done) => answer(route, findings, done, recordings.delayMs(done))) : answer(route, findings, made, recordings.delayMs(made));
+  return made instanceof Promise
+    ? made.then((done) => answer(route, findings, done, recordings.delayMs(done)))
+    : answer(route, findings, made, recordings.delayMs(made));
 }
 
 /** The plan of a request no recording answers exactly (nor a fallback): the near-miss 404, heard by `onMiss`. */
-function missPlan(replayRoutes: ReplayRoutes, request: RouteRequest, route: OperationRoute, findings: readonly Finding[], outcome: ReplayOutcome): Plan {
+function missPlan(
+  replayRoutes: ReplayRoutes,
+  request: RouteRequest,
+  route: OperationRoute,
+  findings: readonly Finding[],
+  outcome: ReplayOutcome,
+): Plan {
   if (outcome.kind !== 'miss') return { kind: 'none', route, findings };
   replayRoutes.onMiss?.(outcome.report);
   return answer(route, findings, missAnswer(outcome.report, request.headers));
@@ -168,19 +228,33 @@ export function createRoutes(options: RoutesOptions): Routes {
   const recordings = replay ? new RecordingAnswers(replay.replayer) : undefined;
   let downloads: Downloads | Promise<Downloads> | undefined;
   const downloadsNow = (source: ScenarioAnswerSource) =>
-    (downloads ??= import('./downloads.js').then(({ Downloads }) => (downloads = new Downloads(() => source.responder.catalog))));
+    (downloads ??= import('./downloads.js').then(
+      ({ Downloads }) => (downloads = new Downloads(() => source.responder.catalog)),
+    ));
 
-  const replayOperation = (request: RouteRequest, route: OperationRoute, findings: readonly Finding[], replayRoutes: ReplayRoutes): Plan | Promise<Plan> => {
+  const replayOperation = (
+    request: RouteRequest,
+    route: OperationRoute,
+    findings: readonly Finding[],
+    replayRoutes: ReplayRoutes,
+  ): Plan | Promise<Plan> => {
     const { replayer } = replayRoutes;
     const mode = replayRoutes.recordMissing || replayRoutes.fallback ? 'strict' : replayer.match;
     const outcome = replayer.findOfOperation(request.method, route.operation, request.query, mode, request.address);
     if (outcome.kind === 'exact') return recordingPlan(recordings!, route, findings, outcome)!;
     if (replayRoutes.recordMissing) return { kind: 'pass', route, findings, marks: RECORD_MISSING_MARKS };
-    if (!replayRoutes.fallback) return recordingPlan(recordings!, route, findings, outcome) ?? missPlan(replayRoutes, request, route, findings, outcome);
+    if (!replayRoutes.fallback)
+      return (
+        recordingPlan(recordings!, route, findings, outcome) ??
+        missPlan(replayRoutes, request, route, findings, outcome)
+      );
     // A fallback scenario answers whatever has no exact recording (never a nearest one: that is
     // another device's or another query's answer).
     const fellBack = replayRoutes.fallback(request, route);
-    if (fellBack instanceof Promise) return fellBack.then((plan) => (plan ? { ...asFallback(plan), findings } : missPlan(replayRoutes, request, route, findings, outcome)));
+    if (fellBack instanceof Promise)
+      return fellBack.then((plan) =>
+        plan ? { ...asFallback(plan), findings } : missPlan(replayRoutes, request, route, findings, outcome),
+      );
     return fellBack ? { ...asFallback(fellBack), findings } : missPlan(replayRoutes, request, route, findings, outcome);
   };
 
@@ -188,9 +262,17 @@ export function createRoutes(options: RoutesOptions): Routes {
     const nowSeconds = clock ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
     const findings = queryFindings(route.operation, request.query, hasBody(request.headers), nowSeconds);
     if (strictRequests?.() && findings.length) return answer(route, findings, strictRequestsError(findings));
-    if ((record || replay) && request.method !== 'GET' && request.method !== 'HEAD') return answer(route, findings, methodNotAllowed(request.method, route.operation));
+    if ((record || replay) && request.method !== 'GET' && request.method !== 'HEAD')
+      return answer(route, findings, methodNotAllowed(request.method, route.operation));
     if (record) return { kind: 'pass', route, findings };
-    if (options.fuzz) return answer(route, findings, request.method === 'GET' || request.method === 'HEAD' ? options.fuzz.answer(route.operation, request.query, request.address) : methodNotAllowed(request.method, route.operation));
+    if (options.fuzz)
+      return answer(
+        route,
+        findings,
+        request.method === 'GET' || request.method === 'HEAD'
+          ? options.fuzz.answer(route.operation, request.query, request.address)
+          : methodNotAllowed(request.method, route.operation),
+      );
     if (replay) {
       const faults = replay.faults?.take(route.operation, request) ?? [];
       const made = replayOperation(request, route, findings, replay);
@@ -202,9 +284,11 @@ export function createRoutes(options: RoutesOptions): Routes {
   };
 
   const download = (request: RouteRequest, route: DownloadRoute): Plan | Promise<Plan> => {
-    if (!scenarios || (request.method !== 'GET' && request.method !== 'HEAD')) return { kind: 'none', route, findings: NO_FINDINGS };
+    if (!scenarios || (request.method !== 'GET' && request.method !== 'HEAD'))
+      return { kind: 'none', route, findings: NO_FINDINGS };
     const made = downloadsNow(scenarios);
-    if (made instanceof Promise) return made.then((ready) => answer(route, NO_FINDINGS, ready.answer(route, request.query)));
+    if (made instanceof Promise)
+      return made.then((ready) => answer(route, NO_FINDINGS, ready.answer(route, request.query)));
     return answer(route, NO_FINDINGS, made.answer(route, request.query));
   };
 
@@ -217,12 +301,29 @@ export function createRoutes(options: RoutesOptions): Routes {
         return operation(request, route);
       case 'upgrade':
         if (!scenarios && !record) return answer(route, NO_FINDINGS, unknownOperation(route.path));
-        if (request.method !== 'GET' && request.method !== 'HEAD') return answer(route, NO_FINDINGS, methodNotAllowed(request.method, UPGRADE_OPERATION));
+        if (request.method !== 'GET' && request.method !== 'HEAD')
+          return answer(route, NO_FINDINGS, methodNotAllowed(request.method, UPGRADE_OPERATION));
         if (record || !scenarios) return { kind: 'pass', route, findings: NO_FINDINGS };
-        return answer(route, NO_FINDINGS, upgradeAnswer(scenarios.responder.catalog, requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER)) ?? scenarios.activeScenario(), request.query, request.origin));
+        return answer(
+          route,
+          NO_FINDINGS,
+          upgradeAnswer(
+            scenarios.responder.catalog,
+            requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER)) ??
+              scenarios.activeScenario(),
+            request.query,
+            request.origin,
+          ),
+        );
       case 'unknown-operation':
         // Never forwarded, in record mode either: the upstream sees `/api/g1/<operation>` only.
-        return answer(route, NO_FINDINGS, decodes(route.path) ? unknownOperation(route.path) : errorBody(400, `Cannot read this request: its path ${route.path} has a malformed percent-escape.`));
+        return answer(
+          route,
+          NO_FINDINGS,
+          decodes(route.path)
+            ? unknownOperation(route.path)
+            : errorBody(400, `Cannot read this request: its path ${route.path} has a malformed percent-escape.`),
+        );
       case 'media':
       case 'plugins':
       case 'apk':

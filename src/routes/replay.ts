@@ -15,7 +15,13 @@ import { headerValue, type Answer, type RequestHeaders } from './request.js';
  * recordings of a key `x-mockvideo-step`, e.g. `2/3`: `step`, see `Replayer.stepOf`). A redacted credential
  * header (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
  */
-export function replayAnswer(entry: IndexedRecording, response: RecordedResponse, kind: MatchKind, step: string | undefined, differences: readonly Difference[] = []): Answer {
+export function replayAnswer(
+  entry: IndexedRecording,
+  response: RecordedResponse,
+  kind: MatchKind,
+  step: string | undefined,
+  differences: readonly Difference[] = [],
+): Answer {
   const headers: Record<string, string> = {};
   for (const name of Object.keys(response.headers).sort()) {
     const value = response.headers[name]!;
@@ -40,7 +46,11 @@ export function unavailableAnswer(entry: IndexedRecording, error: Error): Answer
 /** The 404 of a request no recording answers: the near-miss report as JSON, or its side-by-side table when the request accepts `text/plain`. */
 export function missAnswer(report: NearMissReport, headers: RequestHeaders): Answer {
   if (/^text\/plain/.test(headerValue(headers, 'accept') ?? '')) {
-    return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `${formatNearMissReport(report)}\n` };
+    return {
+      status: 404,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: `${formatNearMissReport(report)}\n`,
+    };
   }
   const { error, ...details } = report;
   return errorBody(404, error, details);
@@ -61,14 +71,22 @@ export class RecordingAnswers {
   }
 
   /** The answer of `entry` (read from its source when needed), or the 500 of {@link unavailableAnswer}. */
-  answer(entry: IndexedRecording, kind: 'exact' | 'nearest', differences: readonly Difference[] = []): Answer | Promise<Answer> {
+  answer(
+    entry: IndexedRecording,
+    kind: 'exact' | 'nearest',
+    differences: readonly Difference[] = [],
+  ): Answer | Promise<Answer> {
     let response: RecordedResponse | Promise<RecordedResponse>;
     try {
       response = this.#replayer.response(entry);
     } catch (error) {
       return unavailableAnswer(entry, error as Error);
     }
-    if (response instanceof Promise) return response.then((read) => this.#of(entry, read, kind, differences), (error: Error) => unavailableAnswer(entry, error));
+    if (response instanceof Promise)
+      return response.then(
+        (read) => this.#of(entry, read, kind, differences),
+        (error: Error) => unavailableAnswer(entry, error),
+      );
     return this.#of(entry, response, kind, differences);
   }
 
@@ -78,8 +96,14 @@ export class RecordingAnswers {
     return latency === 'none' ? 0 : latencyDelayMs(this.#latencies.get(answer), latency);
   }
 
-  #of(entry: IndexedRecording, response: RecordedResponse, kind: 'exact' | 'nearest', differences: readonly Difference[]): Answer {
-    if (kind === 'nearest') return this.#timed(replayAnswer(entry, response, kind, this.#replayer.stepOf(entry), differences), response);
+  #of(
+    entry: IndexedRecording,
+    response: RecordedResponse,
+    kind: 'exact' | 'nearest',
+    differences: readonly Difference[],
+  ): Answer {
+    if (kind === 'nearest')
+      return this.#timed(replayAnswer(entry, response, kind, this.#replayer.stepOf(entry), differences), response);
     const cached = this.#exact.get(response);
     if (cached && cached.name === entry.name) return cached.answer;
     const answer = this.#timed(replayAnswer(entry, response, 'exact', this.#replayer.stepOf(entry)), response);

@@ -53,8 +53,20 @@ export interface Answer {
  * (empty otherwise; the adapters send their count in {@link FINDINGS_HEADER}).
  */
 export type Plan =
-  | { readonly kind: 'answer'; readonly route: Route; readonly findings: readonly Finding[]; readonly delayMs: number; readonly answer: Answer }
-  | { readonly kind: 'drop'; readonly route: Route; readonly findings: readonly Finding[]; readonly delayMs: number; readonly fault: 'reset' | 'hang' }
+  | {
+      readonly kind: 'answer';
+      readonly route: Route;
+      readonly findings: readonly Finding[];
+      readonly delayMs: number;
+      readonly answer: Answer;
+    }
+  | {
+      readonly kind: 'drop';
+      readonly route: Route;
+      readonly findings: readonly Finding[];
+      readonly delayMs: number;
+      readonly fault: 'reset' | 'hang';
+    }
   | { readonly kind: 'pass'; readonly route: Route; readonly findings: readonly Finding[]; readonly marks?: PassMarks }
   | { readonly kind: 'none'; readonly route: Route; readonly findings: readonly Finding[] };
 

@@ -23,7 +23,11 @@ function counts(scenario: CompiledScenario): boolean {
   let known = counting.get(scenario);
   if (known === undefined) {
     const rated = (fault: Fault | undefined) => fault !== undefined && (fault.rate ?? 1) < 1;
-    known = Object.values(scenario.faults).some(rated) || Object.values<readonly CompiledStub[]>(scenario.operations).some((stubs) => stubs.some((stub) => stub.responses.length > 1 || stub.responses.some((r) => rated(r.fault))));
+    known =
+      Object.values(scenario.faults).some(rated) ||
+      Object.values<readonly CompiledStub[]>(scenario.operations).some((stubs) =>
+        stubs.some((stub) => stub.responses.length > 1 || stub.responses.some((r) => rated(r.fault))),
+      );
     counting.set(scenario, known);
   }
   return known;
@@ -36,7 +40,12 @@ function stubKey(scenario: string, operation: OperationName, index: number): str
 
 /** What a scenario answers for one request: the prepared response, or no stub matched. */
 export type StubOutcome =
-  | { matched: true; response: PreparedResponse; fault?: Fault; /** For a sequence: which step (`stepText`). */ step?: string }
+  | {
+      matched: true;
+      response: PreparedResponse;
+      fault?: Fault;
+      /** For a sequence: which step (`stepText`). */ step?: string;
+    }
   | { matched: false; stubs: readonly CompiledStub[] };
 
 /**
@@ -88,7 +97,9 @@ export class ScenarioResponder {
     const compiled = this.#catalog.get(scenario);
     const scope = compiled.state ?? this.state.scope;
     // A scenario without sequences or fault rates counts nothing: its requests pay for no client.
-    const served = counts(compiled) ? this.state.counters(scope === 'global' ? '' : clientOf(query, address), operation, scope) : undefined;
+    const served = counts(compiled)
+      ? this.state.counters(scope === 'global' ? '' : clientOf(query, address), operation, scope)
+      : undefined;
     const stubs = compiled.operations[operation];
     let params = typeof query === 'string' ? undefined : query;
     let index = -1;
@@ -112,11 +123,14 @@ export class ScenarioResponder {
     }
     // The stub's own fault wins over the scenario's `faults` overlay.
     const fault = response.fault ?? compiled.faults[operation];
-    const matched = step === undefined ? { matched: true as const, response } : { matched: true as const, response, step };
+    const matched =
+      step === undefined ? { matched: true as const, response } : { matched: true as const, response, step };
     if (!fault) return matched;
     if (!served) return { ...matched, fault };
     // A fault with a rate hits a deterministic share of the requests it applies to.
-    const faultKey = response.fault ? `${stubKey(scenario, operation, index)}\u0000${responses.indexOf(response)}\u0000fault` : `${scenario}\u0000${operation}\u0000overlay`;
+    const faultKey = response.fault
+      ? `${stubKey(scenario, operation, index)}\u0000${responses.indexOf(response)}\u0000fault`
+      : `${scenario}\u0000${operation}\u0000overlay`;
     const seen = served.get(faultKey) ?? 0;
     served.set(faultKey, seen + 1);
     return faultHits(fault, seen) ? { ...matched, fault } : matched;

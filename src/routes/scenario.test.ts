@@ -10,7 +10,12 @@ import { parseScenario, type ParsedScenario } from '../scenarios/parse.js';
 import { shippedScenarios } from '../scenarios/shipped.js';
 import { bodyText } from './request.js';
 
-const prepared = (body: string): PreparedResponse => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body, hasOrigin: body.includes('{origin}') });
+const prepared = (body: string): PreparedResponse => ({
+  status: 200,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body,
+  hasOrigin: body.includes('{origin}'),
+});
 
 describe('preparedAnswer', () => {
   it('keeps one shared answer per scenario, however many scenarios share a prepared response', () => {
@@ -26,7 +31,10 @@ describe('preparedAnswer', () => {
     const withOrigin = prepared('{"data":{"thumb":"{origin}/media/thumb/1.png"},"msg":"OK","result":1}');
     const origins = Array.from({ length: 40 }, (_, i) => `http://10.0.2.${i}:8787`);
     const first = preparedAnswer(withOrigin, 'default', origins[0]);
-    for (const origin of origins) expect(JSON.parse(preparedAnswer(withOrigin, 'default', origin).body).data.thumb).toBe(`${origin}/media/thumb/1.png`);
+    for (const origin of origins)
+      expect(JSON.parse(preparedAnswer(withOrigin, 'default', origin).body).data.thumb).toBe(
+        `${origin}/media/thumb/1.png`,
+      );
     const last = preparedAnswer(withOrigin, 'default', origins[39]);
     expect(preparedAnswer(withOrigin, 'default', origins[39])).toBe(last);
     // Bounded: the first origin was forgotten (16 at most are remembered); made again, it is the same answer.
@@ -54,8 +62,10 @@ describe('answers of 50 scenarios that extend default and change nothing (one co
     return result.scenario;
   };
   const names = Array.from({ length: 50 }, (_, i) => `bench-${String(i).padStart(2, '0')}`);
-  const catalog = () => buildCatalog([...shippedScenarios(), ...names.map((name) => parsed(name, { extends: 'default', operations: {} }))]);
-  const routesOf = (scenarios: ScenarioCatalog) => createRoutes({ scenarios: { responder: new ScenarioResponder(scenarios), activeScenario: () => 'default' } });
+  const catalog = () =>
+    buildCatalog([...shippedScenarios(), ...names.map((name) => parsed(name, { extends: 'default', operations: {} }))]);
+  const routesOf = (scenarios: ScenarioCatalog) =>
+    createRoutes({ scenarios: { responder: new ScenarioResponder(scenarios), activeScenario: () => 'default' } });
   const query = '_sdevid=a&_region=IN';
   const answerOf = async (routes: ReturnType<typeof createRoutes>, path: string, origin = 'http://127.0.0.1:8787') => {
     const plan = await routes({ method: 'GET', path, query, origin, headers: {} });
@@ -63,7 +73,9 @@ describe('answers of 50 scenarios that extend default and change nothing (one co
     return { status: plan.answer.status, headers: plan.answer.headers, body: bodyText(plan.answer) };
   };
   const every = (routes: ReturnType<typeof createRoutes>) =>
-    Promise.all(names.flatMap((name) => OPERATION_NAMES.map((op) => answerOf(routes, `/scenarios/${name}/api/g1/${op}`))));
+    Promise.all(
+      names.flatMap((name) => OPERATION_NAMES.map((op) => answerOf(routes, `/scenarios/${name}/api/g1/${op}`))),
+    );
 
   it('each answers as default does, with its own scenario header, from a cold and from a warm cache alike', async () => {
     const plain = routesOf(catalog());
@@ -83,17 +95,30 @@ describe('answers of 50 scenarios that extend default and change nothing (one co
 
   it('gives a prefixed request and a plain one to the active scenario the same answer', async () => {
     const routes = routesOf(catalog());
-    const plain = await Promise.all(OPERATION_NAMES.map((op) => answerOf(routes, `/api/g1/${op}`, 'http://10.0.2.2:8787')));
-    const prefixed = await Promise.all(OPERATION_NAMES.map((op) => answerOf(routes, `/scenarios/default/api/g1/${op}`, 'http://10.0.2.2:8787')));
+    const plain = await Promise.all(
+      OPERATION_NAMES.map((op) => answerOf(routes, `/api/g1/${op}`, 'http://10.0.2.2:8787')),
+    );
+    const prefixed = await Promise.all(
+      OPERATION_NAMES.map((op) => answerOf(routes, `/scenarios/default/api/g1/${op}`, 'http://10.0.2.2:8787')),
+    );
     expect(prefixed).toEqual(plain);
     expect(plain.filter((answer) => answer.body.includes('http://10.0.2.2:8787')).length).toBeGreaterThan(0);
   });
 });
 
 describe('sequences per client through the routes (issue 18)', () => {
-  const routes = createRoutes({ scenarios: { responder: new ScenarioResponder(shippedCatalog()), activeScenario: () => 'settings-twice' } });
+  const routes = createRoutes({
+    scenarios: { responder: new ScenarioResponder(shippedCatalog()), activeScenario: () => 'settings-twice' },
+  });
   const step = async (query: string, address?: string) => {
-    const plan = await routes({ method: 'GET', path: '/api/g1/meta/setting', query, origin: 'http://x', headers: {}, ...(address ? { address } : {}) });
+    const plan = await routes({
+      method: 'GET',
+      path: '/api/g1/meta/setting',
+      query,
+      origin: 'http://x',
+      headers: {},
+      ...(address ? { address } : {}),
+    });
     return plan.kind === 'answer' ? plan.answer.headers['x-mockvideo-step'] : plan.kind;
   };
 
@@ -101,7 +126,12 @@ describe('sequences per client through the routes (issue 18)', () => {
     expect([await step('_sdevid=a'), await step('_sdevid=b'), await step('_sdevid=a')]).toEqual(['1/2', '1/2', '2/2']);
     expect([await step('_anoyid=u'), await step('_anoyid=u')]).toEqual(['1/2', '2/2']);
     // The address names a client only when the query names none (the Node host gives it; msw cannot).
-    expect([await step('', '10.0.2.15'), await step('', '10.0.2.16'), await step('', '10.0.2.15'), await step('_sdevid=c', '10.0.2.15')]).toEqual(['1/2', '1/2', '2/2', '1/2']);
+    expect([
+      await step('', '10.0.2.15'),
+      await step('', '10.0.2.16'),
+      await step('', '10.0.2.15'),
+      await step('_sdevid=c', '10.0.2.15'),
+    ]).toEqual(['1/2', '1/2', '2/2', '1/2']);
     expect([await step(''), await step('')]).toEqual(['1/2', '2/2']);
   });
 });

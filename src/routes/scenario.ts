@@ -97,17 +97,36 @@ export function preparedAnswer(prepared: PreparedResponse, scenario?: string, or
  *
  * @see docs/contract.md#errors: the client logs failed fetches of operations 1, 3 and 4.
  */
-export function planFault(fault: Fault, normal: () => ScenarioAnswer, extraHeaders: Record<string, string> = {}): PlannedAnswer {
+export function planFault(
+  fault: Fault,
+  normal: () => ScenarioAnswer,
+  extraHeaders: Record<string, string> = {},
+): PlannedAnswer {
   const headers = { 'content-type': JSON_CONTENT_TYPE, [FAULT_HEADER]: fault.kind, ...extraHeaders };
   switch (fault.kind) {
     case 'delay': {
       const answer = normal();
-      return { delayMs: delayOf(fault), answer: { ...answer, headers: { ...answer.headers, [FAULT_HEADER]: 'delay' } } };
+      return {
+        delayMs: delayOf(fault),
+        answer: { ...answer, headers: { ...answer.headers, [FAULT_HEADER]: 'delay' } },
+      };
     }
     case 'status':
-      return now({ status: fault.status, headers, body: fault.body ?? JSON.stringify({ error: `Injected fault: HTTP ${fault.status}` }) });
+      return now({
+        status: fault.status,
+        headers,
+        body: fault.body ?? JSON.stringify({ error: `Injected fault: HTTP ${fault.status}` }),
+      });
     case 'envelope':
-      return now({ status: 200, headers, body: toServiceJson({ data: {}, msg: fault.msg ?? 'Injected fault: envelope failure', result: fault.result ?? FAULT_DEFAULTS.envelopeResult }) });
+      return now({
+        status: 200,
+        headers,
+        body: toServiceJson({
+          data: {},
+          msg: fault.msg ?? 'Injected fault: envelope failure',
+          result: fault.result ?? FAULT_DEFAULTS.envelopeResult,
+        }),
+      });
     case 'malformed-json':
       return now({ status: 200, headers, body: malformedBody(normal().body) });
     case 'empty':
@@ -123,11 +142,17 @@ export function planFault(fault: Fault, normal: () => ScenarioAnswer, extraHeade
  * Applies the faults of one request (see `combineFaults`: at most one `delay`, first, and one other
  * kind): the other kind's answer, later by the delay; a lone fault as {@link planFault}.
  */
-export function planFaults(faults: readonly Fault[], normal: () => ScenarioAnswer, extraHeaders: Record<string, string> = {}): PlannedAnswer {
+export function planFaults(
+  faults: readonly Fault[],
+  normal: () => ScenarioAnswer,
+  extraHeaders: Record<string, string> = {},
+): PlannedAnswer {
   const outcome = faults.find(isOutcomeFault);
   const delay = faults.find((fault) => !isOutcomeFault(fault));
   const planned = planFault(outcome ?? delay!, normal, extraHeaders);
-  return outcome && delay && delay.kind === 'delay' ? { ...planned, delayMs: planned.delayMs + delayOf(delay) } : planned;
+  return outcome && delay && delay.kind === 'delay'
+    ? { ...planned, delayMs: planned.delayMs + delayOf(delay) }
+    : planned;
 }
 
 /**
@@ -142,7 +167,11 @@ export function planFaults(faults: readonly Fault[], normal: () => ScenarioAnswe
  * Advances sequence and fault counters, and takes planned server-wide faults: call it once per request.
  * @see docs/contract.md#operations.
  */
-export function planScenarioAnswer(source: ScenarioAnswerSource, operation: OperationName, request: OperationRequest): PlannedAnswer {
+export function planScenarioAnswer(
+  source: ScenarioAnswerSource,
+  operation: OperationName,
+  request: OperationRequest,
+): PlannedAnswer {
   if (request.method !== 'GET' && request.method !== 'HEAD') return now(methodNotAllowed(request.method, operation));
   const scenario = request.scenario ?? source.activeScenario();
   // Read the catalog per request: a reload (watch mode) replaces it in the responder.
@@ -153,11 +182,27 @@ export function planScenarioAnswer(source: ScenarioAnswerSource, operation: Oper
   if (!outcome.matched) return now(preparedAnswer(noStubMatched(scenario, operation, outcome.stubs), scenario));
   const faults = combineFaults(planned, outcome.fault);
   const { response, step } = outcome;
-  if (faults.length === 0) return { delayMs: responder.latencyOf(response), answer: normalAnswer(responder, response, scenario, request.origin, step) };
-  return planFaults(faults, () => normalAnswer(responder, response, scenario, request.origin, step), { [ANSWERED_BY_HEADER]: scenario });
+  if (faults.length === 0)
+    return {
+      delayMs: responder.latencyOf(response),
+      answer: normalAnswer(responder, response, scenario, request.origin, step),
+    };
+  return planFaults(faults, () => normalAnswer(responder, response, scenario, request.origin, step), {
+    [ANSWERED_BY_HEADER]: scenario,
+  });
 }
 
 /** The shared answer of a stub's response, with the clock's times and the sequence step when it has them (see `statefulAnswer`). */
-function normalAnswer(responder: ScenarioResponder, response: PreparedResponse, scenario: string, origin: string, step: string | undefined): ScenarioAnswer {
-  return statefulAnswer(preparedAnswer(response, scenario, origin), step, response.hasNow ? responder.clock.nowSeconds() : undefined);
+function normalAnswer(
+  responder: ScenarioResponder,
+  response: PreparedResponse,
+  scenario: string,
+  origin: string,
+  step: string | undefined,
+): ScenarioAnswer {
+  return statefulAnswer(
+    preparedAnswer(response, scenario, origin),
+    step,
+    response.hasNow ? responder.clock.nowSeconds() : undefined,
+  );
 }

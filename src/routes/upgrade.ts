@@ -34,7 +34,10 @@ export function upgradeAnswer(catalog: ScenarioCatalog, scenario: string, query:
   if (!catalog.has(scenario)) return unknownScenario(scenario, catalog.names);
   const data = upgradeData(pluginEntries(catalog, scenario), new URLSearchParams(query).get('uri'));
   if (data === undefined) {
-    const answer = errorBody(400, `${API_PREFIX}/${UPGRADE_OPERATION} needs a query parameter uri of the form <scheme>://player-plugin/<plugin_id>/<version>, as in a plugin entry's ext_<market>_external_url.`);
+    const answer = errorBody(
+      400,
+      `${API_PREFIX}/${UPGRADE_OPERATION} needs a query parameter uri of the form <scheme>://player-plugin/<plugin_id>/<version>, as in a plugin entry's ext_<market>_external_url.`,
+    );
     return { ...answer, headers: { ...answer.headers, [ANSWERED_BY_HEADER]: scenario } };
   }
   const body = toServiceJson({ data, msg: SUCCESS_MSG, result: SUCCESS_RESULT }).split(ORIGIN_PLACEHOLDER).join(origin);

@@ -41,10 +41,14 @@ describe('scenario catalog', () => {
   it('checks that plugin ids and item providers are content providers', () => {
     const value = minimalScenario() as Record<string, any>;
     value.operations['meta/plugin'].data[0].id = 'ghost';
-    value.operations['meta/plugin'].data[0].market_sign.ext_mimarket_external_url = `https://x.example.com/api/g1/meta/upgrade?uri=${encodeURIComponent('mv://player-plugin/ghost/2')}&_region=IN`;
+    value.operations['meta/plugin'].data[0].market_sign.ext_mimarket_external_url =
+      `https://x.example.com/api/g1/meta/upgrade?uri=${encodeURIComponent('mv://player-plugin/ghost/2')}&_region=IN`;
     const { problems } = checkScenarios([parsed('mini', value)]);
     expect(problems).toEqual([
-      expect.objectContaining({ path: 'operations["meta/plugin"].data[0].id', message: expect.stringContaining('must equal the id of a content provider') }),
+      expect.objectContaining({
+        path: 'operations["meta/plugin"].data[0].id',
+        message: expect.stringContaining('must equal the id of a content provider'),
+      }),
     ]);
   });
 

@@ -43,7 +43,9 @@ export class ScenarioCatalog {
    * call sets up ICU collation, about 8 ms of every `serve` start (the start line lists the names).
    */
   get names(): string[] {
-    return [...this.#scenarios.keys()].sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a < b ? -1 : a > b ? 1 : 0));
+    return [...this.#scenarios.keys()].sort((a, b) =>
+      a === 'default' ? -1 : b === 'default' ? 1 : a < b ? -1 : a > b ? 1 : 0,
+    );
   }
   /** True when `name` is loaded. */
   has(name: string): boolean {
@@ -83,14 +85,21 @@ interface Resolution {
  *
  * @returns the catalog of the valid scenarios, and every problem found.
  */
-export function checkScenarios(parsed: readonly ParsedScenario[], broken: readonly BrokenScenario[] = []): { catalog: ScenarioCatalog; problems: ScenarioProblem[] } {
+export function checkScenarios(
+  parsed: readonly ParsedScenario[],
+  broken: readonly BrokenScenario[] = [],
+): { catalog: ScenarioCatalog; problems: ScenarioProblem[] } {
   const byName = new Map(parsed.map((s) => [s.name, s]));
   const problems: ScenarioProblem[] = [];
   const brokenNames = new Set(broken.map((b) => b.name).filter((name) => !byName.has(name)));
   const knownNames = () => [...new Set([...byName.keys(), ...brokenNames])].sort().join(', ');
   for (const b of broken) {
     if (b.extends !== undefined && !byName.has(b.extends) && !brokenNames.has(b.extends)) {
-      problems.push({ source: b.source, path: 'extends', message: `extends unknown scenario "${b.extends}"; known scenarios: ${knownNames()}` });
+      problems.push({
+        source: b.source,
+        path: 'extends',
+        message: `extends unknown scenario "${b.extends}"; known scenarios: ${knownNames()}`,
+      });
     }
   }
   const resolved = new Map<string, Resolution | undefined>();
@@ -108,10 +117,15 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
       resolved.set(name, undefined);
       return undefined;
     };
-    if (visiting.includes(name)) return fail('extends', `scenarios extend each other in a cycle: ${[...visiting.slice(visiting.indexOf(name)), name].join(' → ')}`);
+    if (visiting.includes(name))
+      return fail(
+        'extends',
+        `scenarios extend each other in a cycle: ${[...visiting.slice(visiting.indexOf(name)), name].join(' → ')}`,
+      );
     let inherited: Resolution = { operations: {}, ancestry: [], faults: {} };
     if (scenario.extends !== undefined) {
-      if (brokenNames.has(scenario.extends)) return fail('extends', `extends scenario "${scenario.extends}", which has problems (listed with its file)`);
+      if (brokenNames.has(scenario.extends))
+        return fail('extends', `extends scenario "${scenario.extends}", which has problems (listed with its file)`);
       if (!byName.has(scenario.extends)) {
         return fail('extends', `extends unknown scenario "${scenario.extends}"; known scenarios: ${knownNames()}`);
       }
@@ -119,8 +133,14 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
       const parent = resolve(scenario.extends);
       visiting.pop();
       if (resolved.has(name)) return undefined; // failed inside a cycle
-      if (!parent) return fail('extends', `extends scenario "${scenario.extends}", which has problems (listed with its file)`);
-      inherited = { operations: parent.operations, ancestry: [scenario.extends, ...parent.ancestry], faults: parent.faults, ...(parent.state ? { state: parent.state } : {}) };
+      if (!parent)
+        return fail('extends', `extends scenario "${scenario.extends}", which has problems (listed with its file)`);
+      inherited = {
+        operations: parent.operations,
+        ancestry: [scenario.extends, ...parent.ancestry],
+        faults: parent.faults,
+        ...(parent.state ? { state: parent.state } : {}),
+      };
     }
     const operations = { ...inherited.operations };
     const dataProblems: ScenarioProblem[] = [];
@@ -133,8 +153,18 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
           for (const { response, at } of responsesOf(stub)) {
             if (response.data === undefined) continue;
             for (const issue of scenario.checkData?.(op, response.data) ?? []) {
-              const path = formatJsonPath(['operations', op, ...(scenario.listed.has(op) ? [index] : []), ...at, 'data', ...issue.path]);
-              const missing = issue.path.length === 1 && /received undefined/.test(issue.message) ? ` (not given here, nor by "${scenario.extends}")` : '';
+              const path = formatJsonPath([
+                'operations',
+                op,
+                ...(scenario.listed.has(op) ? [index] : []),
+                ...at,
+                'data',
+                ...issue.path,
+              ]);
+              const missing =
+                issue.path.length === 1 && /received undefined/.test(issue.message)
+                  ? ` (not given here, nor by "${scenario.extends}")`
+                  : '';
               dataProblems.push({ source: scenario.source, path, message: `${issue.message}${missing}` });
             }
           }
@@ -149,18 +179,30 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
     }
     const missing = OPERATION_NAMES.filter((op) => !operations[op]);
     if (missing.length) {
-      return fail('operations', `operations ${missing.join(', ')} are not defined and not inherited; define them or set "extends" (e.g. "default")`);
+      return fail(
+        'operations',
+        `operations ${missing.join(', ')} are not defined and not inherited; define them or set "extends" (e.g. "default")`,
+      );
     }
     const inconsistent = consistencyProblems(operations);
     if (inconsistent.length) {
       for (const p of inconsistent) {
-        problems.push(p.source === scenario.source ? p : { ...p, message: `${p.message} (in scenario "${name}", which extends it)` });
+        problems.push(
+          p.source === scenario.source
+            ? p
+            : { ...p, message: `${p.message} (in scenario "${name}", which extends it)` },
+        );
       }
       resolved.set(name, undefined);
       return undefined;
     }
     const state = scenario.state ?? inherited.state;
-    const resolution: Resolution = { operations, ancestry: inherited.ancestry, faults: { ...inherited.faults, ...scenario.faults }, ...(state ? { state } : {}) };
+    const resolution: Resolution = {
+      operations,
+      ancestry: inherited.ancestry,
+      faults: { ...inherited.faults, ...scenario.faults },
+      ...(state ? { state } : {}),
+    };
     resolved.set(name, resolution);
     return resolution;
   };
@@ -186,7 +228,15 @@ export function checkScenarios(parsed: readonly ParsedScenario[], broken: readon
       const fault = resolution.faults[op] ?? resolution.faults['*'];
       if (fault) faults[op] = fault;
     }
-    compiled.push({ name: scenario.name, description: scenario.description, source: scenario.source, ancestry: resolution.ancestry, operations, faults, ...(resolution.state ? { state: resolution.state } : {}) });
+    compiled.push({
+      name: scenario.name,
+      description: scenario.description,
+      source: scenario.source,
+      ancestry: resolution.ancestry,
+      operations,
+      faults,
+      ...(resolution.state ? { state: resolution.state } : {}),
+    });
   }
   return { catalog: new ScenarioCatalog(compiled), problems };
 }

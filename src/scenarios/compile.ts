@@ -71,8 +71,14 @@ function responseHeaders(extra: Readonly<Record<string, string>>): Record<string
  */
 export function prepareResponse(response: StubResponse): PreparedResponse {
   // A `body` is served as written: a recorded answer keeps its own escapes, key order and spacing.
-  const body = response.body ?? toServiceJson({ data: response.data, msg: response.msg ?? SUCCESS_MSG, result: response.result ?? SUCCESS_RESULT });
-  const prepared: PreparedResponse = { status: response.status ?? 200, headers: responseHeaders(response.headers ?? {}), body };
+  const body =
+    response.body ??
+    toServiceJson({ data: response.data, msg: response.msg ?? SUCCESS_MSG, result: response.result ?? SUCCESS_RESULT });
+  const prepared: PreparedResponse = {
+    status: response.status ?? 200,
+    headers: responseHeaders(response.headers ?? {}),
+    body,
+  };
   if (body.includes(ORIGIN_PLACEHOLDER)) prepared.hasOrigin = true;
   if (response.fault) prepared.fault = response.fault;
   if (hasNowPlaceholder(body)) prepared.hasNow = true;

@@ -16,7 +16,11 @@ export function responsesOf(stub: Stub): Array<{ response: StubResponse; at: Pro
   return [{ response: stub as StubResponse, at: [] }];
 }
 
-function eachData(origin: OperationOrigin | undefined, op: OperationName, visit: (data: unknown, path: PropertyKey[], source: string) => void): void {
+function eachData(
+  origin: OperationOrigin | undefined,
+  op: OperationName,
+  visit: (data: unknown, path: PropertyKey[], source: string) => void,
+): void {
   origin?.stubs.forEach((stub, index) => {
     for (const { response, at } of responsesOf(stub)) {
       if (response.data === undefined) continue;
@@ -43,7 +47,11 @@ export function consistencyProblems(operations: Partial<Record<OperationName, Op
   eachData(operations['meta/plugin'], 'meta/plugin', (data, path, source) => {
     (data as Array<{ id: string }>).forEach((plugin, i) => {
       if (!providers.has(plugin.id)) {
-        problems.push({ source, path: formatJsonPath([...path, i, 'id']), message: `plugin id "${plugin.id}" must equal the id of a content provider of meta/cp (${known()})` });
+        problems.push({
+          source,
+          path: formatJsonPath([...path, i, 'id']),
+          message: `plugin id "${plugin.id}" must equal the id of a content provider of meta/cp (${known()})`,
+        });
       }
     });
   });
@@ -51,13 +59,20 @@ export function consistencyProblems(operations: Partial<Record<OperationName, Op
     items.forEach((item, i) => {
       const provider = ITEM_ID.exec(item.id)?.[1];
       if (provider !== undefined && !providers.has(provider)) {
-        problems.push({ source, path: formatJsonPath([...path, i, 'id']), message: `item id names provider "${provider}", which is not a content provider of meta/cp (${known()})` });
+        problems.push({
+          source,
+          path: formatJsonPath([...path, i, 'id']),
+          message: `item id names provider "${provider}", which is not a content provider of meta/cp (${known()})`,
+        });
       }
     });
   };
-  eachData(operations['localplay/recomm'], 'localplay/recomm', (data, path, source) => checkItems(data as Array<{ id: string }>, path, source));
+  eachData(operations['localplay/recomm'], 'localplay/recomm', (data, path, source) =>
+    checkItems(data as Array<{ id: string }>, path, source),
+  );
   eachData(operations['localplay/diversion'], 'localplay/diversion', (data, path, source) => {
-    for (const [key, items] of Object.entries(data as Record<string, Array<{ id: string }>>)) checkItems(items, [...path, key], source);
+    for (const [key, items] of Object.entries(data as Record<string, Array<{ id: string }>>))
+      checkItems(items, [...path, key], source);
   });
   return problems;
 }

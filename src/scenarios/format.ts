@@ -16,7 +16,9 @@ export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 const queryCondition = z
   .record(z.string(), z.string())
-  .describe('Query parameters the request must carry, name → value (the request matches when one of its values for that name is equal).');
+  .describe(
+    'Query parameters the request must carry, name → value (the request matches when one of its values for that name is equal).',
+  );
 
 const when = z
   .strictObject({ query: queryCondition.optional() })
@@ -29,39 +31,75 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 function responseShape(data: z.ZodType) {
   return {
-    data: data.optional().describe('The payload: the "data" field of the envelope. Required unless a fault other than "delay" replaces the answer, or "body" gives the whole text.'),
+    data: data
+      .optional()
+      .describe(
+        'The payload: the "data" field of the envelope. Required unless a fault other than "delay" replaces the answer, or "body" gives the whole text.',
+      ),
     msg: z.string().optional().describe('The envelope "msg"; default "OK".'),
     result: z.number().int().optional().describe('The envelope "result"; default 1.'),
     status: answerStatusSchema.optional().describe('The HTTP status; default 200 (200–599, not 204, 205 or 304).'),
     headers: z
-      .record(z.string(), z.string().regex(HEADER_VALUE, 'a header value is Latin-1 text without control characters or line breaks'))
+      .record(
+        z.string(),
+        z.string().regex(HEADER_VALUE, 'a header value is Latin-1 text without control characters or line breaks'),
+      )
       .superRefine((headers, ctx) => {
         for (const name of Object.keys(headers)) {
-          if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)` });
+          if (!HEADER_NAME.test(name))
+            ctx.addIssue({
+              code: 'custom',
+              path: [name],
+              message: `"${name}" is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`,
+            });
         }
         for (const name of Object.keys(headers)) {
           const lower = name.toLowerCase();
           // Both framing headers together make Node clients refuse the answer (issue 34); one alone can lie about the body.
-          if (lower === 'transfer-encoding' || lower === 'content-length') ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not set by a stub: mockvideo frames the body itself; remove it` });
+          if (lower === 'transfer-encoding' || lower === 'content-length')
+            ctx.addIssue({
+              code: 'custom',
+              path: [name],
+              message: `"${name}" is not set by a stub: mockvideo frames the body itself; remove it`,
+            });
         }
         const contentType = contentTypeProblem(headers);
         if (contentType) ctx.addIssue({ code: 'custom', path: ['content-type'], message: contentType });
       })
       .optional()
       .describe('Extra response headers: HTTP token names, Latin-1 values; a content-type is JSON (or text/plain).'),
-    fault: faultSchema.optional().describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
-    body: z.string().optional().describe('The exact body text, served as written ({origin} still replaced) instead of an envelope made from data, msg and result: a recorded answer kept byte for byte. A 2xx body that is a JSON envelope is checked against the contract.'),
+    fault: faultSchema
+      .optional()
+      .describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
+    body: z
+      .string()
+      .optional()
+      .describe(
+        'The exact body text, served as written ({origin} still replaced) instead of an envelope made from data, msg and result: a recorded answer kept byte for byte. A 2xx body that is a JSON envelope is checked against the contract.',
+      ),
     latency: latencySchema.optional(),
   };
 }
 
-function needsData(response: { data?: unknown; body?: string; msg?: string; result?: number; fault?: { kind: string } }, ctx: z.core.$RefinementCtx): void {
+function needsData(
+  response: { data?: unknown; body?: string; msg?: string; result?: number; fault?: { kind: string } },
+  ctx: z.core.$RefinementCtx,
+): void {
   if (response.body !== undefined) {
     for (const field of ['data', 'msg', 'result'] as const) {
-      if (response[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `give either "body" (the exact text) or "${field}", not both` });
+      if (response[field] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `give either "body" (the exact text) or "${field}", not both`,
+        });
     }
   } else if (response.data === undefined && (!response.fault || response.fault.kind === 'delay')) {
-    ctx.addIssue({ code: 'custom', path: ['data'], message: 'data is required (only a fault other than "delay" answers without it)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['data'],
+      message: 'data is required (only a fault other than "delay" answers without it)',
+    });
   }
 }
 
@@ -78,7 +116,9 @@ function bodyKeepsContract(data: z.ZodType) {
       return;
     }
     const result = envelopeSchema(data).safeParse(value);
-    if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: ['body', ...issue.path], message: issue.message });
+    if (!result.success)
+      for (const issue of result.error.issues)
+        ctx.addIssue({ code: 'custom', path: ['body', ...issue.path], message: issue.message });
   };
 }
 
@@ -102,7 +142,10 @@ export function stubSchemas(name: OperationName, partialData = false) {
   const keepsContract = bodyKeepsContract(OPERATIONS[name].dataSchema);
   const response = z.strictObject(shape).superRefine(needsData).superRefine(keepsContract);
   return {
-    single: z.strictObject({ ...shape, when: when.optional() }).superRefine(needsData).superRefine(keepsContract),
+    single: z
+      .strictObject({ ...shape, when: when.optional() })
+      .superRefine(needsData)
+      .superRefine(keepsContract),
     sequence: z.strictObject({
       when: when.optional(),
       sequence: z.array(response).min(1).describe('Responses served in order, one per request; the last one repeats.'),
@@ -121,17 +164,24 @@ function operationSchema(name: OperationName) {
   const stub = stubSchema(name);
   return z
     .union([stub, z.array(stub).min(1)])
-    .describe(`GET /api/g1/${name}: one stub, or a list of stubs tried in order (the first whose "when" matches answers).`);
+    .describe(
+      `GET /api/g1/${name}: one stub, or a list of stubs tried in order (the first whose "when" matches answers).`,
+    );
 }
 
 const operations = z.strictObject(
-  Object.fromEntries(OPERATION_NAMES.map((name) => [name, operationSchema(name).optional()])) as Record<OperationName, z.ZodOptional<ReturnType<typeof operationSchema>>>,
+  Object.fromEntries(OPERATION_NAMES.map((name) => [name, operationSchema(name).optional()])) as Record<
+    OperationName,
+    z.ZodOptional<ReturnType<typeof operationSchema>>
+  >,
 );
 
 /** The scenario setting `"state"` (see `StateScope` in `src/state/client-state.ts`). */
 const stateSchema = z
   .enum(['client', 'global'])
-  .describe('Whose sequences and fault counts a request advances: "client" (per device, started again at each start-up; the default of --state) or "global" (one set for the whole server).');
+  .describe(
+    'Whose sequences and fault counts a request advances: "client" (per device, started again at each start-up; the default of --state) or "global" (one set for the whole server).',
+  );
 
 /**
  * The top level of a scenario file with `operations` left unchecked: the parser checks the top level
@@ -140,7 +190,10 @@ const stateSchema = z
 export const scenarioHeaderSchema = z.strictObject({
   $schema: z.string().optional(),
   description: z.string().optional(),
-  extends: z.string().regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)').optional(),
+  extends: z
+    .string()
+    .regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)')
+    .optional(),
   operations: z.record(z.string(), z.unknown()),
   faults: z.record(z.string(), z.unknown()).optional(),
   state: stateSchema.optional(),
@@ -152,7 +205,10 @@ export const scenarioHeaderSchema = z.strictObject({
  * `extends`, key by key. Lets a scenario slow down or break answers without repeating their data.
  */
 export const scenarioFaultsSchema = z.strictObject(
-  Object.fromEntries(['*', ...OPERATION_NAMES].map((name) => [name, faultSchema.optional()])) as Record<OperationName | '*', z.ZodOptional<typeof faultSchema>>,
+  Object.fromEntries(['*', ...OPERATION_NAMES].map((name) => [name, faultSchema.optional()])) as Record<
+    OperationName | '*',
+    z.ZodOptional<typeof faultSchema>
+  >,
 );
 
 /** A scenario's fault overlay. @see scenarioFaultsSchema */
@@ -178,9 +234,15 @@ export const scenarioFileSchema = z.strictObject({
     .string()
     .regex(SCENARIO_NAME, 'extends must name a scenario (lowercase letters, digits, dashes)')
     .optional()
-    .describe('A scenario whose operations this one inherits. Operations given here replace the inherited ones, except object-valued data (ad_config, meta/setting, localplay/diversion): fields left out come from the parent\'s first stub (objects merged, arrays replaced; {} stays empty).'),
+    .describe(
+      "A scenario whose operations this one inherits. Operations given here replace the inherited ones, except object-valued data (ad_config, meta/setting, localplay/diversion): fields left out come from the parent's first stub (objects merged, arrays replaced; {} stays empty).",
+    ),
   operations: operations.describe('Operation name → stub or list of stubs.'),
-  faults: scenarioFaultsSchema.optional().describe('Operation name or "*" → a fault applied on top of the stubs (delay, status, envelope, malformed-json, empty, reset, hang).'),
+  faults: scenarioFaultsSchema
+    .optional()
+    .describe(
+      'Operation name or "*" → a fault applied on top of the stubs (delay, status, envelope, malformed-json, empty, reset, hang).',
+    ),
   state: stateSchema.optional(),
 });
 
@@ -223,7 +285,10 @@ export interface Stub {
  * `mockvideo validate`.
  */
 export function scenarioJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(scenarioFileSchema, { unrepresentable: 'any', io: 'input', reused: 'ref' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(scenarioFileSchema, { unrepresentable: 'any', io: 'input', reused: 'ref' }) as Record<
+    string,
+    unknown
+  >;
   return { ...withStubConditions(schema), title: 'mockvideo scenario' };
 }
 
@@ -237,7 +302,8 @@ type JsonSchema = Record<string, unknown>;
  */
 function withStubConditions(schema: JsonSchema): JsonSchema {
   const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
-  const deref = (node: JsonSchema): JsonSchema => (typeof node.$ref === 'string' ? (defs[node.$ref.replace('#/$defs/', '')] ?? node) : node);
+  const deref = (node: JsonSchema): JsonSchema =>
+    typeof node.$ref === 'string' ? (defs[node.$ref.replace('#/$defs/', '')] ?? node) : node;
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (typeof node !== 'object' || node === null) return node;
@@ -247,7 +313,12 @@ function withStubConditions(schema: JsonSchema): JsonSchema {
     const [a, b] = options.map(deref) as [JsonSchema, JsonSchema];
     const isList = (o: JsonSchema) => o.type === 'array';
     const isSequence = (o: JsonSchema) => Array.isArray(o.required) && o.required.includes('sequence');
-    const test = isList(a) !== isList(b) ? { kind: { type: 'array' }, first: isList(a) } : isSequence(a) !== isSequence(b) ? { kind: { type: 'object', required: ['sequence'] }, first: isSequence(a) } : undefined;
+    const test =
+      isList(a) !== isList(b)
+        ? { kind: { type: 'array' }, first: isList(a) }
+        : isSequence(a) !== isSequence(b)
+          ? { kind: { type: 'object', required: ['sequence'] }, first: isSequence(a) }
+          : undefined;
     if (!test) return out;
     const { anyOf: _, ...rest } = out;
     const [then, otherwise] = test.first ? options : [options[1], options[0]];

@@ -8,9 +8,22 @@
  * never paths.
  * @module
  */
-import { OPERATION_NAMES, SERVICE_TOKEN_PLACEHOLDER, SUCCESS_MSG, SUCCESS_RESULT, type OperationName } from '../contract/core.js';
+import {
+  OPERATION_NAMES,
+  SERVICE_TOKEN_PLACEHOLDER,
+  SUCCESS_MSG,
+  SUCCESS_RESULT,
+  type OperationName,
+} from '../contract/core.js';
 import type { ScenarioProblem } from '../errors.js';
-import { DEFAULT_POLICY, REDACTED, decodeComponent, encodedForms, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
+import {
+  DEFAULT_POLICY,
+  REDACTED,
+  decodeComponent,
+  encodedForms,
+  type NamedRecording,
+  type NormalisationPolicy,
+} from '../normalise/index.js';
 import { checkScenarios } from './catalog.js';
 import { ORIGIN_PLACEHOLDER, compileStub, prepareResponse } from './compile.js';
 import type { Stub, StubResponse } from './format.js';
@@ -40,11 +53,18 @@ export interface ScenarioFromRecordings {
 
 /** Recordings of one device: `_sdevid` equal to, or starting with, `device`. @throws Error when the recordings hold no device ids or none matches. */
 function ofDevice(recordings: readonly NamedRecording[], device: string): NamedRecording[] {
-  const idOf = (named: NamedRecording) => named.recording.request.query.find(([name]) => decodeComponent(name) === '_sdevid')?.[1];
+  const idOf = (named: NamedRecording) =>
+    named.recording.request.query.find(([name]) => decodeComponent(name) === '_sdevid')?.[1];
   const ids = new Set(recordings.map(idOf).filter((id): id is string => id !== undefined && id !== REDACTED));
-  if (ids.size === 0) throw new Error(`the recordings hold no _sdevid values (they are redacted when recorded); record with --keep-identifiers to tell devices apart, or leave out --device`);
+  if (ids.size === 0)
+    throw new Error(
+      `the recordings hold no _sdevid values (they are redacted when recorded); record with --keep-identifiers to tell devices apart, or leave out --device`,
+    );
   const chosen = recordings.filter((named) => idOf(named)?.startsWith(device));
-  if (!chosen.length) throw new Error(`no recording of device "${device}"; the devices recorded are ${[...ids].map((id) => `${id.slice(0, 12)}…`).join(', ')}`);
+  if (!chosen.length)
+    throw new Error(
+      `no recording of device "${device}"; the devices recorded are ${[...ids].map((id) => `${id.slice(0, 12)}…`).join(', ')}`,
+    );
   return chosen;
 }
 
@@ -56,7 +76,10 @@ function ofDevice(recordings: readonly NamedRecording[], device: string): NamedR
 export function recordedOrigins(recordings: readonly NamedRecording[]): string[] {
   const origins = new Set<string>();
   for (const { recording } of recordings) {
-    for (const m of (recording.response.body ?? '').matchAll(/(https?:(?:\\?\/){2}[A-Za-z0-9.\-[\]:]+)\\?\/__mockvideo\\?\//g)) origins.add(m[1]!.replaceAll('\\/', '/'));
+    for (const m of (recording.response.body ?? '').matchAll(
+      /(https?:(?:\\?\/){2}[A-Za-z0-9.\-[\]:]+)\\?\/__mockvideo\\?\//g,
+    ))
+      origins.add(m[1]!.replaceAll('\\/', '/'));
   }
   return [...origins];
 }
@@ -68,7 +91,10 @@ function withOriginPlaceholder(text: string, origin: string): string {
 
 /** The `is_from_gallery` value of a recorded request (its last one), or `undefined`. */
 function galleryOf(named: NamedRecording): string | undefined {
-  return named.recording.request.query.filter(([name]) => decodeComponent(name) === 'is_from_gallery').map(([, value]) => decodeComponent(value)).pop();
+  return named.recording.request.query
+    .filter(([name]) => decodeComponent(name) === 'is_from_gallery')
+    .map(([, value]) => decodeComponent(value))
+    .pop();
 }
 
 /**
@@ -79,8 +105,20 @@ function responseOf(text: string, status: number): StubResponse {
   const extra: StubResponse = status === 200 ? {} : { status };
   try {
     const value = JSON.parse(text) as Record<string, unknown>;
-    if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).join() === 'data,msg,result' && typeof value.msg === 'string' && typeof value.result === 'number') {
-      const candidate: StubResponse = { data: value.data, ...(value.msg !== SUCCESS_MSG ? { msg: value.msg } : {}), ...(value.result !== SUCCESS_RESULT ? { result: value.result } : {}), ...extra };
+    if (
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      Object.keys(value).join() === 'data,msg,result' &&
+      typeof value.msg === 'string' &&
+      typeof value.result === 'number'
+    ) {
+      const candidate: StubResponse = {
+        data: value.data,
+        ...(value.msg !== SUCCESS_MSG ? { msg: value.msg } : {}),
+        ...(value.result !== SUCCESS_RESULT ? { result: value.result } : {}),
+        ...extra,
+      };
       if (prepareResponse(candidate).body === text) return candidate;
     }
   } catch {
@@ -109,17 +147,29 @@ const servable = (status: number) => status >= 200 && status <= 599 && ![204, 20
  * @throws Error when `device` matches nothing, or nothing servable was recorded.
  * @example scenarioFromRecordings(readRecordingDir('recordings/s1').recordings, { name: 'qa-s1', shipped: shippedScenarios() })
  */
-export function scenarioFromRecordings(all: readonly NamedRecording[], options: FromRecordingsOptions): ScenarioFromRecordings {
+export function scenarioFromRecordings(
+  all: readonly NamedRecording[],
+  options: FromRecordingsOptions,
+): ScenarioFromRecordings {
   const policy = options.policy ?? DEFAULT_POLICY;
   const notes: string[] = [];
-  const recordings = [...(options.device !== undefined ? ofDevice(all, options.device) : all)].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));
-  const origins = [...new Set([...(options.origins ?? []).map((o) => new URL(o).origin), ...recordedOrigins(recordings)])].sort((a, b) => b.length - a.length);
+  const recordings = [...(options.device !== undefined ? ofDevice(all, options.device) : all)].sort(
+    (a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name),
+  );
+  const origins = [
+    ...new Set([...(options.origins ?? []).map((o) => new URL(o).origin), ...recordedOrigins(recordings)]),
+  ].sort((a, b) => b.length - a.length);
   // Identifiers kept in the files (--keep-identifiers) stay out of the scenario.
   const kept = new Set<string>();
   for (const { recording } of recordings) {
     for (const [rawName, value] of recording.request.query) {
       const name = decodeComponent(rawName);
-      if ((policy.identity.includes(name) || policy.secret.includes(name)) && value !== REDACTED && value !== SERVICE_TOKEN_PLACEHOLDER) kept.add(decodeComponent(value));
+      if (
+        (policy.identity.includes(name) || policy.secret.includes(name)) &&
+        value !== REDACTED &&
+        value !== SERVICE_TOKEN_PLACEHOLDER
+      )
+        kept.add(decodeComponent(value));
     }
   }
   const forms = [...kept].flatMap((value) => encodedForms(value)).sort((a, b) => b.length - a.length);
@@ -137,7 +187,9 @@ export function scenarioFromRecordings(all: readonly NamedRecording[], options: 
       if (named.recording.operation !== operation) continue;
       const { status, body } = named.recording.response;
       if (named.recording.request.method !== 'GET') {
-        notes.push(`${named.name}: a ${named.recording.request.method} request; a scenario answers GET requests, so it was left out`);
+        notes.push(
+          `${named.name}: a ${named.recording.request.method} request; a scenario answers GET requests, so it was left out`,
+        );
         continue;
       }
       if (body === undefined) {
@@ -153,10 +205,15 @@ export function scenarioFromRecordings(all: readonly NamedRecording[], options: 
       list.push(responseOf(textOf(body), status));
     }
     if (variants.size === 0) continue;
-    const stubs = [...variants].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([variant, responses]) => stubOf(responses, variant === undefined ? undefined : { is_from_gallery: variant }));
+    const stubs = [...variants]
+      .sort(([a], [b]) => String(a).localeCompare(String(b)))
+      .map(([variant, responses]) =>
+        stubOf(responses, variant === undefined ? undefined : { is_from_gallery: variant }),
+      );
     operations[operation] = stubs.length === 1 ? stubs[0]! : stubs;
   }
-  if (Object.keys(operations).length === 0) throw new Error('nothing in the recordings can be served by a scenario (no operation answered with a UTF-8 body)');
+  if (Object.keys(operations).length === 0)
+    throw new Error('nothing in the recordings can be served by a scenario (no operation answered with a UTF-8 body)');
 
   const times = recordings.map((r) => r.recording.recordedAt);
   // The device is not named: an identifier stays out of the file.
@@ -169,7 +226,9 @@ function problemsOf(name: string, file: object, shipped: readonly ParsedScenario
   const source = `${name}.json`;
   const result = parseScenario(name, file, source);
   if (!result.ok) return result.problems;
-  return checkScenarios([...shipped.filter((s) => s.name !== name), result.scenario]).problems.filter((p) => p.source === source);
+  return checkScenarios([...shipped.filter((s) => s.name !== name), result.scenario]).problems.filter(
+    (p) => p.source === source,
+  );
 }
 
 /**
@@ -178,20 +237,42 @@ function problemsOf(name: string, file: object, shipped: readonly ParsedScenario
  * fault overlay, that makes a valid scenario; none when every operation was recorded and no shipped
  * scenario shares one. When no choice validates, the first one tried, with its problems.
  */
-function closestExtension(name: string, own: ScenarioFromRecordings['file'], shipped: readonly ParsedScenario[]): Pick<ScenarioFromRecordings, 'file' | 'problems'> {
+function closestExtension(
+  name: string,
+  own: ScenarioFromRecordings['file'],
+  shipped: readonly ParsedScenario[],
+): Pick<ScenarioFromRecordings, 'file' | 'problems'> {
   const recorded = Object.keys(own.operations) as OperationName[];
-  const compiled = (stubs: Stub[] | Stub | undefined) => JSON.stringify((Array.isArray(stubs) ? stubs : stubs ? [stubs] : []).map(compileStub));
+  const compiled = (stubs: Stub[] | Stub | undefined) =>
+    JSON.stringify((Array.isArray(stubs) ? stubs : stubs ? [stubs] : []).map(compileStub));
   const chain = (scenario: ParsedScenario): ParsedScenario[] => {
     const out: ParsedScenario[] = [];
-    for (let s: ParsedScenario | undefined = scenario; s && !out.includes(s); s = s.extends ? shipped.find((p) => p.name === s!.extends) : undefined) out.push(s);
+    for (
+      let s: ParsedScenario | undefined = scenario;
+      s && !out.includes(s);
+      s = s.extends ? shipped.find((p) => p.name === s!.extends) : undefined
+    )
+      out.push(s);
     return out;
   };
-  const resolvedOps = (scenario: ParsedScenario, op: OperationName) => chain(scenario).find((s) => s.operations[op])?.operations[op];
+  const resolvedOps = (scenario: ParsedScenario, op: OperationName) =>
+    chain(scenario).find((s) => s.operations[op])?.operations[op];
   // A scenario with a fault overlay (slow-network, flaky, ...) would pass its faults on: not a base for recorded answers.
   const candidates = shipped
     .filter((scenario) => scenario.name !== name && chain(scenario).every((s) => Object.keys(s.faults).length === 0))
-    .map((scenario) => ({ scenario, same: recorded.filter((op) => compiled(own.operations[op]) === compiled(resolvedOps(scenario, op))) }))
-    .sort((a, b) => b.same.length - a.same.length || (a.scenario.name === 'default' ? -1 : b.scenario.name === 'default' ? 1 : a.scenario.name.localeCompare(b.scenario.name)));
+    .map((scenario) => ({
+      scenario,
+      same: recorded.filter((op) => compiled(own.operations[op]) === compiled(resolvedOps(scenario, op))),
+    }))
+    .sort(
+      (a, b) =>
+        b.same.length - a.same.length ||
+        (a.scenario.name === 'default'
+          ? -1
+          : b.scenario.name === 'default'
+            ? 1
+            : a.scenario.name.localeCompare(b.scenario.name)),
+    );
   const extend = ({ scenario, same }: (typeof candidates)[number]): ScenarioFromRecordings['file'] => ({
     description: own.description,
     extends: scenario.name,
@@ -199,7 +280,11 @@ function closestExtension(name: string, own: ScenarioFromRecordings['file'], shi
   });
   // Shorter first; a file with all six operations stands alone rather than extend a scenario it shares nothing with.
   const complete = recorded.length === OPERATION_NAMES.length;
-  const tries = [...candidates.filter((c) => c.same.length).map(extend), ...(complete ? [] : candidates.filter((c) => !c.same.length).map(extend)), own];
+  const tries = [
+    ...candidates.filter((c) => c.same.length).map(extend),
+    ...(complete ? [] : candidates.filter((c) => !c.same.length).map(extend)),
+    own,
+  ];
   let first: Pick<ScenarioFromRecordings, 'file' | 'problems'> | undefined;
   for (const file of tries) {
     const problems = problemsOf(name, file, shipped);

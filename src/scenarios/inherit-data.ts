@@ -42,6 +42,7 @@ export function parentDataOf(stubs: readonly Stub[] | undefined): unknown {
 
 /** `stub` with every response's `data` completed from `parent` (see {@link inheritData}); responses without data stay as they are. */
 export function inheritStubData(stub: Stub, parent: unknown): Stub {
-  const complete = <R extends StubResponse>(response: R): R => (response.data === undefined ? response : { ...response, data: inheritData(parent, response.data) });
+  const complete = <R extends StubResponse>(response: R): R =>
+    response.data === undefined ? response : { ...response, data: inheritData(parent, response.data) };
   return stub.sequence ? { ...stub, sequence: stub.sequence.map(complete) } : complete(stub);
 }

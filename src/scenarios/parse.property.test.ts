@@ -16,10 +16,24 @@ const faultLike = fc.record(
   },
   { requiredKeys: [] },
 );
-const faultsSection = fc.oneof(fc.jsonValue(), fc.dictionary(fc.oneof(fc.constantFrom('*', ...OPERATION_NAMES, 'meta/nope'), fc.string()), fc.oneof(faultLike, fc.jsonValue())));
+const faultsSection = fc.oneof(
+  fc.jsonValue(),
+  fc.dictionary(
+    fc.oneof(fc.constantFrom('*', ...OPERATION_NAMES, 'meta/nope'), fc.string()),
+    fc.oneof(faultLike, fc.jsonValue()),
+  ),
+);
 /** Scenario-shaped values: random operations, or a valid rest with a random `faults` section (so that it is read). */
 const scenarioLike = fc.oneof(
-  fc.record({ description: fc.jsonValue(), extends: fc.jsonValue(), operations: fc.dictionary(fc.constantFrom(...OPERATION_NAMES, 'meta/nope'), fc.jsonValue()), faults: faultsSection }, { requiredKeys: [] }),
+  fc.record(
+    {
+      description: fc.jsonValue(),
+      extends: fc.jsonValue(),
+      operations: fc.dictionary(fc.constantFrom(...OPERATION_NAMES, 'meta/nope'), fc.jsonValue()),
+      faults: faultsSection,
+    },
+    { requiredKeys: [] },
+  ),
   fc.record({ extends: fc.constant('default'), operations: fc.constant({}), faults: faultsSection }),
 );
 
@@ -36,22 +50,33 @@ function expectNamedProblems(result: ParseResult): void {
 
 describe('scenario parser properties', () => {
   it('any JSON value either loads or yields problems naming a JSON path, never a crash', () => {
-    fc.assert(fc.property(fc.oneof(fc.jsonValue(), scenarioLike), (value) => expectNamedProblems(parseScenario('random', value, 'random.json'))));
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), scenarioLike), (value) =>
+        expectNamedProblems(parseScenario('random', value, 'random.json')),
+      ),
+    );
   });
 
   it('any text, JSON or not, loads or yields problems, never a crash', () => {
-    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), scenarioLike.map((v) => JSON.stringify(v)), scenarioLike.map((v) => `\uFEFF${JSON.stringify(v, null, 2).slice(0, -1)}`));
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      scenarioLike.map((v) => JSON.stringify(v)),
+      scenarioLike.map((v) => `\uFEFF${JSON.stringify(v, null, 2).slice(0, -1)}`),
+    );
     fc.assert(fc.property(text, (t) => expectNamedProblems(parseScenarioText('random', t, 'random.json'))));
   });
 
   it('a valid scenario serialised and loaded again is unchanged', () => {
     const shipped = fc.constantFrom(...Object.entries(SHIPPED_SCENARIO_FILES));
-    fc.assert(fc.property(shipped, fc.string({ unit: 'grapheme', maxLength: 40 }), ([name, value], description) => {
-      const edited = { ...(value as Record<string, unknown>), description };
-      const first = parseScenario(name, edited, 'a.json');
-      const again = parseScenario(name, JSON.parse(JSON.stringify(edited)), 'a.json');
-      expect(first.ok).toBe(true);
-      expect(again).toEqual(first);
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(shipped, fc.string({ unit: 'grapheme', maxLength: 40 }), ([name, value], description) => {
+        const edited = { ...(value as Record<string, unknown>), description };
+        const first = parseScenario(name, edited, 'a.json');
+        const again = parseScenario(name, JSON.parse(JSON.stringify(edited)), 'a.json');
+        expect(first.ok).toBe(true);
+        expect(again).toEqual(first);
+      }),
+      { numRuns: 30 },
+    );
   });
 });

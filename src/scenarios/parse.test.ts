@@ -12,7 +12,10 @@ describe('parseScenario', () => {
     const value = minimalScenario();
     (value.operations['localplay/diversion'][0]!.data.end[1] as { duration: unknown }).duration = '2 min';
     const result = parseScenario('mini', value, 'mini.json');
-    expect(result).toMatchObject({ ok: false, problems: [{ source: 'mini.json', path: 'operations["localplay/diversion"][0].data.end[1].duration' }] });
+    expect(result).toMatchObject({
+      ok: false,
+      problems: [{ source: 'mini.json', path: 'operations["localplay/diversion"][0].data.end[1].duration' }],
+    });
     expect(!result.ok && result.problems[0]!.message).toMatch(/expected number/);
   });
 
@@ -29,7 +32,11 @@ describe('parseScenario', () => {
     delete value.colour;
     const again = parseScenario('mini', value, 'mini.json');
     expect(!again.ok && again.problems.map((p) => p.path)).toEqual(
-      expect.arrayContaining(['operations["meta/setting"].data.codec_level', 'operations["meta/plugin"].data[0].md5', 'operations["meta/nope"]']),
+      expect.arrayContaining([
+        'operations["meta/setting"].data.codec_level',
+        'operations["meta/plugin"].data[0].md5',
+        'operations["meta/nope"]',
+      ]),
     );
   });
 
@@ -41,7 +48,10 @@ describe('parseScenario', () => {
     expect(result.ok).toBe(false);
     const problems = !result.ok ? result.problems : [];
     expect(problems.map((p) => p.path)).toEqual(
-      expect.arrayContaining(['operations["meta/cp"].headers["Transfer-Encoding"]', 'operations["meta/setting"].headers["content-length"]']),
+      expect.arrayContaining([
+        'operations["meta/cp"].headers["Transfer-Encoding"]',
+        'operations["meta/setting"].headers["content-length"]',
+      ]),
     );
     expect(problems.map((p) => p.message).join()).toMatch(/frames the body itself/);
   });
@@ -49,7 +59,9 @@ describe('parseScenario', () => {
   it('checks each response of a sequence', () => {
     const value = minimalScenario() as Record<string, any>;
     const settings = value.operations['meta/setting'].data;
-    value.operations['meta/setting'] = { sequence: [{ data: settings }, { data: { ...settings, language_switch: 'x' } }] };
+    value.operations['meta/setting'] = {
+      sequence: [{ data: settings }, { data: { ...settings, language_switch: 'x' } }],
+    };
     const result = parseScenario('mini', value, 'mini.json');
     expect(!result.ok && result.problems[0]!.path).toBe('operations["meta/setting"].sequence[1].data.language_switch');
   });
@@ -57,9 +69,24 @@ describe('parseScenario', () => {
   it.each([
     ['a status that cannot carry a body', { status: 204 }, 'operations.ad_config.status', /204, 205 or 304/],
     ['a 1xx status', { status: 101 }, 'operations.ad_config.status', />=200/],
-    ['a header name that is not an HTTP token', { headers: { 'X Bad': '1' } }, 'operations.ad_config.headers["X Bad"]', /HTTP token/],
-    ['a header value with a line break', { headers: { 'x-a': 'one\r\nx-b: two' } }, 'operations.ad_config.headers["x-a"]', /line breaks/],
-    ['a status fault that cannot carry a body', { fault: { kind: 'status', status: 304 } }, 'operations.ad_config.fault.status', /204, 205 or 304/],
+    [
+      'a header name that is not an HTTP token',
+      { headers: { 'X Bad': '1' } },
+      'operations.ad_config.headers["X Bad"]',
+      /HTTP token/,
+    ],
+    [
+      'a header value with a line break',
+      { headers: { 'x-a': 'one\r\nx-b: two' } },
+      'operations.ad_config.headers["x-a"]',
+      /line breaks/,
+    ],
+    [
+      'a status fault that cannot carry a body',
+      { fault: { kind: 'status', status: 304 } },
+      'operations.ad_config.fault.status',
+      /204, 205 or 304/,
+    ],
   ])('refuses %s, naming its path', (_what, change, path, message) => {
     const value = minimalScenario() as Record<string, any>;
     Object.assign(value.operations.ad_config, change);

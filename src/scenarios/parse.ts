@@ -3,7 +3,14 @@ import { nestingProblem, sizeProblem } from './limits.js';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
 import { resolveNowIn } from '../clock/clock.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
-import { dataSchemaOf, scenarioFaultsSchema, scenarioHeaderSchema, stubSchemas, type ScenarioFaults, type Stub } from './format.js';
+import {
+  dataSchemaOf,
+  scenarioFaultsSchema,
+  scenarioHeaderSchema,
+  stubSchemas,
+  type ScenarioFaults,
+  type Stub,
+} from './format.js';
 import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
 
 /** A problem of data checked after it was completed from a parent: its path inside `data`, and the rule. */
@@ -38,7 +45,8 @@ export interface ParsedScenario {
 }
 
 /** The outcome of parsing: the scenario, or every problem found (never both, never a throw). */
-export type ParseResult = { ok: true; scenario: ParsedScenario } | { ok: false; problems: ScenarioProblem[]; extends?: string };
+export type ParseResult =
+  { ok: true; scenario: ParsedScenario } | { ok: false; problems: ScenarioProblem[]; extends?: string };
 
 /** `value.extends` when it is a string: a scenario that failed to parse still names its parent, so an unknown one is reported in the same run. */
 function extendsOf(value: unknown): { extends?: string } {
@@ -52,7 +60,11 @@ function checkData(operation: OperationName, data: unknown): DataIssue[] {
   return result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
 }
 
-function issuesToProblems(source: string, prefix: PropertyKey[], issues: readonly z.core.$ZodIssue[]): ScenarioProblem[] {
+function issuesToProblems(
+  source: string,
+  prefix: PropertyKey[],
+  issues: readonly z.core.$ZodIssue[],
+): ScenarioProblem[] {
   return issues.map((issue) => ({ source, path: formatJsonPath([...prefix, ...issue.path]), message: issue.message }));
 }
 
@@ -68,7 +80,8 @@ export function parseScenario(name: string, value: unknown, source: string): Par
   const tooDeep = nestingProblem(value, source);
   if (tooDeep) return { ok: false, problems: [tooDeep] };
   const header = scenarioHeaderSchema.safeParse(value);
-  if (!header.success) return { ok: false, problems: issuesToProblems(source, [], header.error.issues), ...extendsOf(value) };
+  if (!header.success)
+    return { ok: false, problems: issuesToProblems(source, [], header.error.issues), ...extendsOf(value) };
   // A scenario that extends another may give object data in part (completed and checked by the catalog).
   const partial = header.data.extends !== undefined;
   const problems: ScenarioProblem[] = [];
@@ -76,13 +89,21 @@ export function parseScenario(name: string, value: unknown, source: string): Par
   const listed = new Set<OperationName>();
   for (const [op, entry] of Object.entries(header.data.operations)) {
     if (!isOperationName(op)) {
-      problems.push({ source, path: formatJsonPath(['operations', op]), message: `unknown operation "${op}"; the operations are ${OPERATION_NAMES.join(', ')}` });
+      problems.push({
+        source,
+        path: formatJsonPath(['operations', op]),
+        message: `unknown operation "${op}"; the operations are ${OPERATION_NAMES.join(', ')}`,
+      });
       continue;
     }
     const list = Array.isArray(entry) ? entry : [entry];
     if (Array.isArray(entry)) listed.add(op);
     if (list.length === 0) {
-      problems.push({ source, path: formatJsonPath(['operations', op]), message: 'an operation needs at least one stub' });
+      problems.push({
+        source,
+        path: formatJsonPath(['operations', op]),
+        message: 'an operation needs at least one stub',
+      });
       continue;
     }
     const schemas = stubSchemas(op, partial);
@@ -91,7 +112,9 @@ export function parseScenario(name: string, value: unknown, source: string): Par
       const at: PropertyKey[] = Array.isArray(entry) ? ['operations', op, index] : ['operations', op];
       const isSequence = typeof stub === 'object' && stub !== null && 'sequence' in stub;
       // A time relative to the clock ("{now-2y}") is checked as the integer it becomes.
-      const result = (isSequence ? schemas.sequence : schemas.single).safeParse(resolveNowIn(stub, Math.floor(Date.now() / 1000)));
+      const result = (isSequence ? schemas.sequence : schemas.single).safeParse(
+        resolveNowIn(stub, Math.floor(Date.now() / 1000)),
+      );
       if (result.success) stubs.push(stub as Stub);
       else problems.push(...issuesToProblems(source, at, result.error.issues));
     });
@@ -104,7 +127,14 @@ export function parseScenario(name: string, value: unknown, source: string): Par
     else problems.push(...issuesToProblems(source, ['faults'], result.error.issues));
   }
   if (problems.length) return { ok: false, problems, ...extendsOf(value) };
-  const scenario: ParsedScenario = { name, source, description: header.data.description ?? '', operations, listed, faults };
+  const scenario: ParsedScenario = {
+    name,
+    source,
+    description: header.data.description ?? '',
+    operations,
+    listed,
+    faults,
+  };
   if (header.data.extends !== undefined) {
     scenario.extends = header.data.extends;
     const inherits = OBJECT_DATA_OPERATIONS.filter((op) => operations[op] !== undefined);

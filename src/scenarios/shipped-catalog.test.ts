@@ -43,6 +43,8 @@ describe('the shipped catalog compiled at build time (scripts/compile-shipped-ca
     expect(a.get('gallery').ancestry).toContain('default');
     expect(a.get('gallery').operations['meta/setting'][0]).toBe(a.get('default').operations['meta/setting'][0]);
     const parsed = buildCatalog(shippedScenarios());
-    expect(parsed.get('gallery').operations['meta/setting'][0]).toBe(parsed.get('default').operations['meta/setting'][0]);
+    expect(parsed.get('gallery').operations['meta/setting'][0]).toBe(
+      parsed.get('default').operations['meta/setting'][0],
+    );
   });
 });

@@ -75,7 +75,10 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   const faults = new FaultBoard(options.state ?? 'client');
   for (const plan of options.faults ?? []) faults.add(plan);
   const responder = new ScenarioResponder(options.catalog, {
-    state: new ClientStates({ ...(options.state ? { scope: options.state } : {}), ...(options.quietGapMs !== undefined ? { quietGapMs: options.quietGapMs } : {}) }),
+    state: new ClientStates({
+      ...(options.state ? { scope: options.state } : {}),
+      ...(options.quietGapMs !== undefined ? { quietGapMs: options.quietGapMs } : {}),
+    }),
     clock: new Clock(options.clock),
     ...(options.latency !== undefined ? { latency: options.latency } : {}),
   });

@@ -53,7 +53,10 @@ function rawValue(query: string, name: string): string | undefined {
  * @example clientOf('_sdevid=ab12&_ts=1') // 'sdevid:ab12'
  */
 export function clientOf(query: string | URLSearchParams, address?: string): string {
-  const value = (name: string) => (typeof query === 'string' ? rawValue(query.startsWith('?') ? query.slice(1) : query, name) : query.get(name) || undefined);
+  const value = (name: string) =>
+    typeof query === 'string'
+      ? rawValue(query.startsWith('?') ? query.slice(1) : query, name)
+      : query.get(name) || undefined;
   const device = value('_sdevid');
   if (device !== undefined) return `sdevid:${device}`;
   const user = value('_anoyid');
@@ -179,7 +182,12 @@ export class ClientStates {
   /** The clients known, least recently seen first. */
   list(): ClientSummary[] {
     const now = this.#now();
-    return [...this.#clients].map(([client, e]) => ({ client, counters: e.counters.size, startUps: e.startUps, idleMs: Math.round(now - e.lastSeen) }));
+    return [...this.#clients].map(([client, e]) => ({
+      client,
+      counters: e.counters.size,
+      startUps: e.startUps,
+      idleMs: Math.round(now - e.lastSeen),
+    }));
   }
 }
 

@@ -19,7 +19,11 @@ const stepped = new WeakMap<TextAnswer, Map<string, TextAnswer>>();
  * are made once per answer and step, and once per second of the clock, then shared: an answer with
  * neither is returned as it is, so the answer cache of `preparedAnswer` keeps working for it.
  */
-export function statefulAnswer<A extends TextAnswer>(answer: A, step: string | undefined, nowSeconds: number | undefined): A {
+export function statefulAnswer<A extends TextAnswer>(
+  answer: A,
+  step: string | undefined,
+  nowSeconds: number | undefined,
+): A {
   let made: A = answer;
   if (nowSeconds !== undefined) {
     const last = timed.get(answer);

@@ -30,30 +30,38 @@ describe('claimRecordingDir (issue 21.7)', () => {
     const dir = leftLock(Number(gone.stdout.toString()));
     const lines = stderrLines();
     const release = await claimRecordingDir(dir);
-    expect(lines.join('')).toMatch(new RegExp(`Took over the lock on .*: its owner, process ${gone.stdout.toString()}, is gone`));
+    expect(lines.join('')).toMatch(
+      new RegExp(`Took over the lock on .*: its owner, process ${gone.stdout.toString()}, is gone`),
+    );
     await release();
     expect(existsSync(join(dir, '.mockvideo.lock'))).toBe(false);
   });
 
-  it.skipIf(process.platform !== 'linux')('takes over at once a lock whose owner was killed and is not yet reaped (a zombie)', async () => {
-    // The background `sleep 0.2` exits after its shell became `sleep 30`, which never reaps it: a zombie that signal 0 still reaches.
-    const parent = spawn('/bin/sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 30']);
-    try {
-      const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d) => resolve(String(d)))));
-      // Wait until the kernel shows it as a zombie.
-      const deadline = Date.now() + 5_000;
-      const stateOf = () => (existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] : undefined);
-      while (stateOf() !== 'Z' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(stateOf()).toBe('Z');
-      const dir = leftLock(pid);
-      const lines = stderrLines();
-      const release = await claimRecordingDir(dir);
-      expect(lines.join('')).toMatch(new RegExp(`Took over the lock on .*: its owner, process ${pid}, is gone`));
-      await release();
-    } finally {
-      parent.kill('SIGKILL');
-    }
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'takes over at once a lock whose owner was killed and is not yet reaped (a zombie)',
+    async () => {
+      // The background `sleep 0.2` exits after its shell became `sleep 30`, which never reaps it: a zombie that signal 0 still reaches.
+      const parent = spawn('/bin/sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 30']);
+      try {
+        const pid = Number(
+          await new Promise<string>((resolve) => parent.stdout.once('data', (d) => resolve(String(d)))),
+        );
+        // Wait until the kernel shows it as a zombie.
+        const deadline = Date.now() + 5_000;
+        const stateOf = () =>
+          existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] : undefined;
+        while (stateOf() !== 'Z' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(stateOf()).toBe('Z');
+        const dir = leftLock(pid);
+        const lines = stderrLines();
+        const release = await claimRecordingDir(dir);
+        expect(lines.join('')).toMatch(new RegExp(`Took over the lock on .*: its owner, process ${pid}, is gone`));
+        await release();
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
 
   it('still refuses a folder whose lock owner is alive', async () => {
     const dir = leftLock(process.ppid);

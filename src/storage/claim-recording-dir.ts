@@ -62,13 +62,18 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
     writeFileSync(probe, '');
     unlinkSync(probe);
   } catch (error) {
-    throw new MockvideoError('MV_USAGE', `Cannot record into ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Choose a folder you can write to with --out.`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `Cannot record into ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Choose a folder you can write to with --out.`,
+    );
   }
   const { lock } = await import('proper-lockfile');
   const lockfilePath = join(dir, '.mockvideo.lock');
   // proper-lockfile's default for a lost lock throws from a timer, which would end the process.
   const onCompromised = (error: Error) =>
-    process.stderr.write(`${PREFIX} Lost the lock on ${dir} (${error.message}): was the folder removed? Recording goes on, but another recorder could now write into it.\n`);
+    process.stderr.write(
+      `${PREFIX} Lost the lock on ${dir} (${error.message}): was the folder removed? Recording goes on, but another recorder could now write into it.\n`,
+    );
   const take = () => lock(dir, { lockfilePath, stale: 10_000, update: 2_000, realpath: false, onCompromised });
   let release: () => Promise<void>;
   try {
@@ -76,13 +81,22 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
     const dead = deadOwner(dir);
-    if (dead === undefined) throw new MockvideoError('MV_USAGE', `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`);
+    if (dead === undefined)
+      throw new MockvideoError(
+        'MV_USAGE',
+        `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`,
+      );
     rmSync(lockfilePath, { recursive: true, force: true });
-    process.stderr.write(`${PREFIX} Took over the lock on ${dir}: its owner, process ${dead}, is gone (it was stopped without releasing it).\n`);
+    process.stderr.write(
+      `${PREFIX} Took over the lock on ${dir}: its owner, process ${dead}, is gone (it was stopped without releasing it).\n`,
+    );
     try {
       release = await take();
     } catch {
-      throw new MockvideoError('MV_USAGE', `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`);
+      throw new MockvideoError(
+        'MV_USAGE',
+        `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`,
+      );
     }
   }
   try {
@@ -98,7 +112,9 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
       const code = (error as NodeJS.ErrnoException).code;
       // Already lost, or its folder is gone or now a file: nothing is left to release.
       if (code === 'ERELEASED' || code === 'ENOENT' || code === 'ENOTDIR') return;
-      process.stderr.write(`${PREFIX} Could not release the lock on ${dir}: ${code ?? (error as Error).message}. The recordings written are whole; remove ${lockfilePath} if a later record refuses the folder.\n`);
+      process.stderr.write(
+        `${PREFIX} Could not release the lock on ${dir}: ${code ?? (error as Error).message}. The recordings written are whole; remove ${lockfilePath} if a later record refuses the folder.\n`,
+      );
     }
   };
 }

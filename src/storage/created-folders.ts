@@ -9,7 +9,8 @@ import { dirname, resolve } from 'node:path';
  */
 export function missingFolders(dir: string): string[] {
   const missing: string[] = [];
-  for (let folder = resolve(dir); !existsSync(folder) && dirname(folder) !== folder; folder = dirname(folder)) missing.push(folder);
+  for (let folder = resolve(dir); !existsSync(folder) && dirname(folder) !== folder; folder = dirname(folder))
+    missing.push(folder);
   return missing;
 }
 

@@ -56,7 +56,12 @@ describe('forEachRecording reading files', () => {
     const seen: NamedRecording[] = [];
     const problems = forEachRecording(dir, (named) => seen.push(named), parseRecordingQuickly);
 
-    expect(seen.map((s) => s.name)).toEqual(['meta-cp/aaaaaaaaaaaa-000.json', 'meta-cp/bbbbbbbbbbbb-000.json', 'meta-cp/cccccccccccc-000.json', 'meta-cp/ffffffffffff-001.json']);
+    expect(seen.map((s) => s.name)).toEqual([
+      'meta-cp/aaaaaaaaaaaa-000.json',
+      'meta-cp/bbbbbbbbbbbb-000.json',
+      'meta-cp/cccccccccccc-000.json',
+      'meta-cp/ffffffffffff-001.json',
+    ]);
     expect(seen.map((s) => s.recording)).toEqual([small, large, huge, after]);
     expect(problems).toEqual([
       jsonProblem('meta-cp/111111111111-000.json', files['111111111111-000.json']!),

@@ -27,8 +27,15 @@ export interface LoadRecordingIndexOptions {
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  * @example const { index, problems } = loadRecordingIndex('recordings/session1', DEFAULT_POLICY);
  */
-export function loadRecordingIndex(dir: string, policy: NormalisationPolicy, options: LoadRecordingIndexOptions = {}): { index: RecordingIndex; problems: RecordingProblem[] } {
-  const source = new RecordingFileSource(dir, options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes });
+export function loadRecordingIndex(
+  dir: string,
+  policy: NormalisationPolicy,
+  options: LoadRecordingIndexOptions = {},
+): { index: RecordingIndex; problems: RecordingProblem[] } {
+  const source = new RecordingFileSource(
+    dir,
+    options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes },
+  );
   const index = new RecordingIndex([], policy, source);
   const problems = forEachRecordingRequest(
     dir,
@@ -52,7 +59,11 @@ export function loadRecordingIndex(dir: string, policy: NormalisationPolicy, opt
  *
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
-export async function loadCheckedRecordingIndex(dir: string, policy: NormalisationPolicy, options: Omit<LoadRecordingIndexOptions, 'parse'> = {}): Promise<{ index: RecordingIndex; problems: RecordingProblem[] }> {
+export async function loadCheckedRecordingIndex(
+  dir: string,
+  policy: NormalisationPolicy,
+  options: Omit<LoadRecordingIndexOptions, 'parse'> = {},
+): Promise<{ index: RecordingIndex; problems: RecordingProblem[] }> {
   const quick = loadRecordingIndex(dir, policy, options);
   if (!quick.problems.length) return quick;
   return loadRecordingIndex(dir, policy, { ...options, parse: await loadRecordingParser() });

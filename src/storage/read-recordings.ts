@@ -29,7 +29,10 @@ export async function loadRecordingParser(): Promise<RecordingParser> {
  *
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
-export async function readRecordingDir(dir: string, onProgress?: (done: number, total: number, file: string) => void): Promise<RecordingFiles> {
+export async function readRecordingDir(
+  dir: string,
+  onProgress?: (done: number, total: number, file: string) => void,
+): Promise<RecordingFiles> {
   const recordings: NamedRecording[] = [];
   const problems = forEachRecording(dir, (named) => recordings.push(named), await loadRecordingParser(), onProgress);
   return { recordings, problems };
@@ -44,7 +47,12 @@ export async function readRecordingDir(dir: string, onProgress?: (done: number, 
  *
  * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
  */
-export function forEachRecording(dir: string, visit: (named: NamedRecording) => void, parse: RecordingParser, onProgress?: (done: number, total: number, file: string) => void): RecordingProblem[] {
+export function forEachRecording(
+  dir: string,
+  visit: (named: NamedRecording) => void,
+  parse: RecordingParser,
+  onProgress?: (done: number, total: number, file: string) => void,
+): RecordingProblem[] {
   return walkRecordingFiles(dir, parse, onProgress, (name, recording) => visit({ name, recording }));
 }
 
@@ -57,12 +65,19 @@ export function forEachRecording(dir: string, visit: (named: NamedRecording) => 
  */
 export function forEachRecordingRequest(
   dir: string,
-  visit: (name: string, operation: OperationName, request: Recording['request'], response: Recording['response'] | undefined) => void,
+  visit: (
+    name: string,
+    operation: OperationName,
+    request: Recording['request'],
+    response: Recording['response'] | undefined,
+  ) => void,
   parse: RecordingParser,
   responseWanted: () => boolean,
   onProgress?: (done: number, total: number, file: string) => void,
 ): RecordingProblem[] {
-  return walkRecordingFiles(dir, parse, onProgress, (name, recording) => visit(name, recording.operation, recording.request, responseWanted() ? recording.response : undefined));
+  return walkRecordingFiles(dir, parse, onProgress, (name, recording) =>
+    visit(name, recording.operation, recording.request, responseWanted() ? recording.response : undefined),
+  );
 }
 
 /** The loop of {@link forEachRecording} and {@link forEachRecordingRequest}. */
@@ -76,20 +91,31 @@ function walkRecordingFiles(
   try {
     names = readdirSync(dir).sort();
   } catch (error) {
-    throw new MockvideoError('MV_USAGE', `Cannot read the recording folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Record one with "mockvideo record --upstream URL --out ${dir}".`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `Cannot read the recording folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Record one with "mockvideo record --upstream URL --out ${dir}".`,
+    );
   }
   const problems: RecordingProblem[] = [];
-  for (const name of names) if (name.endsWith('.json')) problems.push({ file: name, path: '', message: 'a recording file outside an operation folder; move it into its operation folder (e.g. meta-cp/)' });
-  const files = OPERATION_NAMES.filter((operation) => names.includes(operationFolder(operation))).flatMap((operation) => {
-    // One folder string per operation, shared by the names of its files (a replay index keeps 100,000 names).
-    const folder = operationFolder(operation);
-    const prefix = `${folder}/`;
-    const folderPath = join(dir, folder);
-    return readdirSync(folderPath)
-      .sort()
-      .filter((file) => file.endsWith('.json'))
-      .map((file) => ({ operation, folder, prefix, folderPath, file }));
-  });
+  for (const name of names)
+    if (name.endsWith('.json'))
+      problems.push({
+        file: name,
+        path: '',
+        message: 'a recording file outside an operation folder; move it into its operation folder (e.g. meta-cp/)',
+      });
+  const files = OPERATION_NAMES.filter((operation) => names.includes(operationFolder(operation))).flatMap(
+    (operation) => {
+      // One folder string per operation, shared by the names of its files (a replay index keeps 100,000 names).
+      const folder = operationFolder(operation);
+      const prefix = `${folder}/`;
+      const folderPath = join(dir, folder);
+      return readdirSync(folderPath)
+        .sort()
+        .filter((file) => file.endsWith('.json'))
+        .map((file) => ({ operation, folder, prefix, folderPath, file }));
+    },
+  );
   for (let done = 0; done < files.length; done++) {
     const { operation, folder, prefix, folderPath, file } = files[done]!;
     const name = prefix + file;
@@ -105,7 +131,11 @@ function walkRecordingFiles(
       continue;
     }
     if (read.recording.operation !== operation) {
-      problems.push({ file: name, path: 'operation', message: `"${read.recording.operation}" is not the operation of its folder (${folder})` });
+      problems.push({
+        file: name,
+        path: 'operation',
+        message: `"${read.recording.operation}" is not the operation of its folder (${folder})`,
+      });
       continue;
     }
     visit(name, read.recording);
@@ -114,13 +144,26 @@ function walkRecordingFiles(
 }
 
 /** Reads and checks one recording file with `parse`; `name` is how problems name it. Never throws. */
-function readRecordingFile(path: string, name: string, parse: RecordingParser): (RecordingParse & { ok: false }) | { ok: true; recording: Recording } {
+function readRecordingFile(
+  path: string,
+  name: string,
+  parse: RecordingParser,
+): (RecordingParse & { ok: false }) | { ok: true; recording: Recording } {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, problems: [{ file: name, path: '', message: code ? `cannot be read (${code})` : `not valid JSON: ${(error as Error).message}` }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          file: name,
+          path: '',
+          message: code ? `cannot be read (${code})` : `not valid JSON: ${(error as Error).message}`,
+        },
+      ],
+    };
   }
   return parse(value, name);
 }

@@ -32,7 +32,11 @@ export function readScenarioFiles(files: readonly string[]): ScenarioFiles {
     const source = displayPath(file);
     const name = basename(file, '.json');
     if (!SCENARIO_NAME.test(name)) {
-      problems.push({ source, path: '', message: `"${name}" is not a valid scenario name: use lowercase letters, digits and dashes (the file name is the name)` });
+      problems.push({
+        source,
+        path: '',
+        message: `"${name}" is not a valid scenario name: use lowercase letters, digits and dashes (the file name is the name)`,
+      });
       continue;
     }
     let text: string;

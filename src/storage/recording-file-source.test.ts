@@ -28,7 +28,8 @@ const body = (c: string) => `{"data":"${c.repeat(1000)}","msg":"OK","result":1}`
 /** Room in the cache for two of those responses, not three. */
 const TWO_RESPONSES = 2 * 1300;
 
-const text = async (source: RecordingFileSource, name: string) => Buffer.from((await source.response(name)).body).toString('utf8');
+const text = async (source: RecordingFileSource, name: string) =>
+  Buffer.from((await source.response(name)).body).toString('utf8');
 
 describe('RecordingFileSource', () => {
   it('keeps what was served since the last pass and lets go of what was not (second chance), within its bytes', async () => {
@@ -60,7 +61,11 @@ describe('RecordingFileSource', () => {
 });
 
 describe('RecordingFileSource.keep (while the folder is read)', () => {
-  const recording = (text: string) => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: text });
+  const recording = (text: string) => ({
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: text,
+  });
 
   it('holds a folder that fits from memory: a file changed later is still served as it was read', async () => {
     const [g, h] = [write('g', body('g')), write('h', body('h'))];

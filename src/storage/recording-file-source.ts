@@ -2,7 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Recording } from '../normalise/index.js';
 import { parseRecordingQuickly } from '../normalise/recording-check.js';
-import { RecordingUnavailableError, responseOf, type RecordedResponse, type RecordingSource } from '../replay/recording-source.js';
+import {
+  RecordingUnavailableError,
+  responseOf,
+  type RecordedResponse,
+  type RecordingSource,
+} from '../replay/recording-source.js';
 import { loadRecordingParser } from './read-recordings.js';
 
 /** Options of {@link RecordingFileSource}. */
@@ -66,7 +71,8 @@ export class RecordingFileSource implements RecordingSource {
   keep(name: string, response: Recording['response']): void {
     if (this.#folderTooLarge) return;
     // At least the body's length (a text's UTF-8 is no shorter than its length; base64 is 4/3 of the bytes): no encoding once full.
-    const atLeast = response.body !== undefined ? response.body.length : Math.floor((response.bodyBase64 ?? '').length * 0.75);
+    const atLeast =
+      response.body !== undefined ? response.body.length : Math.floor((response.bodyBase64 ?? '').length * 0.75);
     if (this.#cachedBytes + atLeast <= this.cacheBytes) {
       const recorded = responseOf(response);
       const bytes = sizeOf(recorded);
@@ -97,7 +103,12 @@ export class RecordingFileSource implements RecordingSource {
       text = await readFile(join(this.dir, name), 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new RecordingUnavailableError(name, code === 'ENOENT' ? `its file is gone from ${this.dir} (ENOENT)` : `its file in ${this.dir} cannot be read (${code ?? (error as Error).message})`);
+      throw new RecordingUnavailableError(
+        name,
+        code === 'ENOENT'
+          ? `its file is gone from ${this.dir} (ENOENT)`
+          : `its file in ${this.dir} cannot be read (${code ?? (error as Error).message})`,
+      );
     }
     let value: unknown;
     try {
@@ -107,7 +118,11 @@ export class RecordingFileSource implements RecordingSource {
     }
     let parsed = parseRecordingQuickly(value, name);
     if (!parsed.ok) parsed = (await loadRecordingParser())(value, name);
-    if (!parsed.ok) throw new RecordingUnavailableError(name, `its file is no longer a valid recording (${parsed.problems.map((p) => `${p.path || 'file'}: ${p.message}`).join('; ')})`);
+    if (!parsed.ok)
+      throw new RecordingUnavailableError(
+        name,
+        `its file is no longer a valid recording (${parsed.problems.map((p) => `${p.path || 'file'}: ${p.message}`).join('; ')})`,
+      );
     const response = responseOf(parsed.recording.response);
     const bytes = sizeOf(response);
     if (bytes <= this.cacheBytes) {

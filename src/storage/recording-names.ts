@@ -24,7 +24,9 @@ export function isRecordingDir(dir: string): boolean {
   try {
     if (!statSync(dir).isDirectory()) return false;
     const names = readdirSync(dir);
-    return names.some((n) => RECORDING_FILE.test(n)) || OPERATION_NAMES.some((op) => names.includes(operationFolder(op)));
+    return (
+      names.some((n) => RECORDING_FILE.test(n)) || OPERATION_NAMES.some((op) => names.includes(operationFolder(op)))
+    );
   } catch {
     return false;
   }

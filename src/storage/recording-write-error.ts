@@ -11,11 +11,13 @@ export class RecordingWriteError extends Error {
   readonly file: string;
   constructor(dir: string, file: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? 'EUNKNOWN';
-    super(`${PREFIX} Failed to write the recording ${file} into ${dir}: ${code} (${(cause as Error | undefined)?.message ?? String(cause)}).`, { cause });
+    super(
+      `${PREFIX} Failed to write the recording ${file} into ${dir}: ${code} (${(cause as Error | undefined)?.message ?? String(cause)}).`,
+      { cause },
+    );
     this.name = 'RecordingWriteError';
     this.code = code;
     this.dir = dir;
     this.file = file;
   }
 }
-

@@ -38,7 +38,9 @@ describe('RecordingWriter.queue', () => {
     const writer = new RecordingWriter(dir);
     const queued = Array.from({ length: 30 }, (_, n) => writer.queue(recording('meta/cp', n)));
     // Named before anything is written: the next number of the key, in order.
-    expect(queued.map((q) => q.name.slice(-8))).toEqual(Array.from({ length: 30 }, (_, n) => `${String(n).padStart(3, '0')}.json`));
+    expect(queued.map((q) => q.name.slice(-8))).toEqual(
+      Array.from({ length: 30 }, (_, n) => `${String(n).padStart(3, '0')}.json`),
+    );
     expect(readdirSync(dir)).toEqual([]);
     // Written one after the other: each resolves after the one before it.
     const order: number[] = [];

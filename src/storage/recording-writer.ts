@@ -72,7 +72,8 @@ export class RecordingWriter {
   #reserve(recording: Recording): string {
     const folder = operationFolder(recording.operation);
     if (this.#pendingReplace.delete(recording.operation)) {
-      for (const file of safeList(join(this.dir, folder))) if (RECORDING_FILE.test(file)) rmSync(join(this.dir, folder, file));
+      for (const file of safeList(join(this.dir, folder)))
+        if (RECORDING_FILE.test(file)) rmSync(join(this.dir, folder, file));
     }
     const hash = keyHash(recording.matchKey);
     const id = `${folder}/${hash}`;
@@ -102,7 +103,10 @@ export class RecordingWriter {
         this.#upstream = undefined;
       }
     } catch (error) {
-      return { name: operationFolder(recording.operation), written: Promise.reject(new RecordingWriteError(this.dir, operationFolder(recording.operation), error)) };
+      return {
+        name: operationFolder(recording.operation),
+        written: Promise.reject(new RecordingWriteError(this.dir, operationFolder(recording.operation), error)),
+      };
     }
     const written = new Promise<void>((resolve, reject) => {
       this.#queue.push({ name, recording, done: (error) => (error ? reject(error) : resolve()) });
@@ -195,7 +199,9 @@ export class RecordingWriter {
       const syncNext = async (): Promise<void> => {
         for (let i = next++; i < batch.length; i = next++) {
           const [file, name] = batch[i]!;
-          await sync(file).catch((error: NodeJS.ErrnoException) => void (failures[i] = `${name} (${error.code ?? error.message})`));
+          await sync(file).catch(
+            (error: NodeJS.ErrnoException) => void (failures[i] = `${name} (${error.code ?? error.message})`),
+          );
         }
       };
       await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, batch.length) }, syncNext));

@@ -25,7 +25,13 @@ export function scenarioFilesAt(paths: readonly string[]): string[] {
     } catch {
       throw new MockvideoError('MV_USAGE', `No such file or folder: ${path}`);
     }
-    if (stat.isDirectory()) files.push(...readdirSync(path).filter(isScenarioFileName).sort().map((f) => join(path, f)));
+    if (stat.isDirectory())
+      files.push(
+        ...readdirSync(path)
+          .filter(isScenarioFileName)
+          .sort()
+          .map((f) => join(path, f)),
+      );
     else files.push(path);
   }
   return files;
@@ -55,5 +61,7 @@ function sameAsShipped(file: string): boolean {
 export function scenarioFilesToParse(dir?: string): string[] {
   const folder = dir ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined);
   const paths = folder ? scenarioFilesAt([folder]) : [];
-  return folder !== undefined && resolve(folder) === SHIPPED_SCENARIOS_DIR ? paths.filter((file) => !sameAsShipped(file)) : paths;
+  return folder !== undefined && resolve(folder) === SHIPPED_SCENARIOS_DIR
+    ? paths.filter((file) => !sameAsShipped(file))
+    : paths;
 }

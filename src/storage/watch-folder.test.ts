@@ -17,7 +17,13 @@ function watched(): { dir: string; changes: () => number } {
   dirs.push(dir);
   mkdirSync(join(dir, 'meta-cp'));
   let count = 0;
-  watcher = watchFolder({ dir, depth: 1, accepts: (file) => file.endsWith('.json'), onChange: () => void count++, debounceMs: 20 });
+  watcher = watchFolder({
+    dir,
+    depth: 1,
+    accepts: (file) => file.endsWith('.json'),
+    onChange: () => void count++,
+    debounceMs: 20,
+  });
   return { dir, changes: () => count };
 }
 

@@ -79,7 +79,9 @@ export function watchFolder(options: WatchFolderOptions): FolderWatcher {
     if (level >= options.depth) return;
     let entries: string[] = [];
     try {
-      entries = readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+      entries = readdirSync(folder, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name);
     } catch {
       // Removed meanwhile: its watcher reports it.
     }

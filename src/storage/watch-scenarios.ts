@@ -36,12 +36,18 @@ export function watchScenarios(options: WatchOptions): FolderWatcher {
         .then(() => loadServeCatalog(options.dir))
         .then(
           (catalog) => options.onReload({ ok: true, catalog }),
-          (error: unknown) => options.onReload({ ok: false, error: error instanceof Error ? error : new MockvideoError('MV_SCENARIO_INVALID', String(error)) }),
+          (error: unknown) =>
+            options.onReload({
+              ok: false,
+              error: error instanceof Error ? error : new MockvideoError('MV_SCENARIO_INVALID', String(error)),
+            }),
         )
         // An onReload that throws fails as it did when reloads were synchronous; the next reload still runs.
-        .catch((error: unknown) => queueMicrotask(() => {
-          throw error;
-        }));
+        .catch((error: unknown) =>
+          queueMicrotask(() => {
+            throw error;
+          }),
+        );
     },
   });
 }

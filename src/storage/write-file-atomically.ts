@@ -45,11 +45,17 @@ export async function writeFileAtomically(file: string, text: string): Promise<v
       while (written < bytes.length) {
         const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written);
         // A write that stores nothing and reports no error would loop for ever: call it a full disk.
-        if (bytesWritten === 0) throw Object.assign(new Error(`no room for ${bytes.length - written} more bytes of ${temporary}`), { code: 'ENOSPC' });
+        if (bytesWritten === 0)
+          throw Object.assign(new Error(`no room for ${bytes.length - written} more bytes of ${temporary}`), {
+            code: 'ENOSPC',
+          });
         written += bytesWritten;
       }
       const { size } = await handle.stat();
-      if (size !== bytes.length) throw Object.assign(new Error(`${temporary} holds ${size} bytes of ${bytes.length} written`), { code: 'ESHORTWRITE' });
+      if (size !== bytes.length)
+        throw Object.assign(new Error(`${temporary} holds ${size} bytes of ${bytes.length} written`), {
+          code: 'ESHORTWRITE',
+        });
     } finally {
       await handle.close();
     }

@@ -42,7 +42,10 @@ function fuzzSuspect(entries: readonly JournalEntry[]): string | undefined {
  * A recommendation-only burst is judged on the contract rule only (the other rules are about
  * start-ups or the order across bursts, which the journal-wide report covers).
  */
-export function startUpVerdicts(entries: readonly JournalEntry[], quietGapSeconds = DEFAULT_QUIET_GAP_SECONDS): StartUpVerdict[] {
+export function startUpVerdicts(
+  entries: readonly JournalEntry[],
+  quietGapSeconds = DEFAULT_QUIET_GAP_SECONDS,
+): StartUpVerdict[] {
   return bursts(entries, quietGapSeconds).map((burst) => {
     const report = verifyJournal(burst.entries, quietGapSeconds);
     const rules = burst.startUp ? report.rules : report.rules.filter((r) => r.rule === 'requests-keep-the-contract');

@@ -68,7 +68,8 @@ export function bursts(entries: readonly JournalEntry[], quietGapSeconds = DEFAU
       current.push(entry);
       last = at;
     }
-    if (current.length) result.push({ device, entries: current, startUp: current.some((e) => e.operation !== 'localplay/recomm') });
+    if (current.length)
+      result.push({ device, entries: current, startUp: current.some((e) => e.operation !== 'localplay/recomm') });
   }
   return result.sort((a, b) => Date.parse(a.entries[0]!.time) - Date.parse(b.entries[0]!.time));
 }
@@ -80,7 +81,10 @@ const shortDevice = (device: string) => (device.length > 12 ? `${device.slice(0,
  * @param entries the journal, oldest first.
  * @see docs/contract.md#operations (when the client calls them).
  */
-export function verifyJournal(entries: readonly JournalEntry[], quietGapSeconds = DEFAULT_QUIET_GAP_SECONDS): VerifyReport {
+export function verifyJournal(
+  entries: readonly JournalEntry[],
+  quietGapSeconds = DEFAULT_QUIET_GAP_SECONDS,
+): VerifyReport {
   const operationEntries = entries.filter((e) => (OPERATION_NAMES as readonly string[]).includes(e.operation));
   const groups = bursts(operationEntries, quietGapSeconds);
   const startUps = groups.filter((b) => b.startUp);
@@ -88,21 +92,34 @@ export function verifyJournal(entries: readonly JournalEntry[], quietGapSeconds 
 
   rules.push(
     startUps.length
-      ? { rule: 'start-up-seen', ok: true, message: `${startUps.length} start-up${startUps.length === 1 ? '' : 's'} from ${new Set(startUps.map((b) => b.device)).size} device(s)` }
-      : { rule: 'start-up-seen', ok: false, message: 'no start-up in the journal: start playback of a local video in the app, then verify' },
+      ? {
+          rule: 'start-up-seen',
+          ok: true,
+          message: `${startUps.length} start-up${startUps.length === 1 ? '' : 's'} from ${new Set(startUps.map((b) => b.device)).size} device(s)`,
+        }
+      : {
+          rule: 'start-up-seen',
+          ok: false,
+          message: 'no start-up in the journal: start playback of a local video in the app, then verify',
+        },
   );
 
   const wrong: string[] = [];
   for (const burst of startUps) {
     const counts = new Map(OPERATION_NAMES.map((op) => [op as string, 0]));
     for (const e of burst.entries) counts.set(e.operation, (counts.get(e.operation) ?? 0) + 1);
-    const problems = [...counts].filter(([op, n]) => (op === 'meta/setting' ? n < 1 || n > 2 : n !== 1)).map(([op, n]) => `${op} ×${n}`);
-    if (problems.length) wrong.push(`device ${shortDevice(burst.device)} at ${burst.entries[0]!.time}: ${problems.join(', ')}`);
+    const problems = [...counts]
+      .filter(([op, n]) => (op === 'meta/setting' ? n < 1 || n > 2 : n !== 1))
+      .map(([op, n]) => `${op} ×${n}`);
+    if (problems.length)
+      wrong.push(`device ${shortDevice(burst.device)} at ${burst.entries[0]!.time}: ${problems.join(', ')}`);
   }
   rules.push({
     rule: 'start-up-calls-each-operation-once',
     ok: wrong.length === 0,
-    message: wrong.length ? `each operation once (meta/setting at most twice) per start-up; ${wrong.join('; ')}` : `every start-up called each operation once (meta/setting at most twice)`,
+    message: wrong.length
+      ? `each operation once (meta/setting at most twice) per start-up; ${wrong.join('; ')}`
+      : `every start-up called each operation once (meta/setting at most twice)`,
   });
 
   const diversions = operationEntries.filter((e) => e.operation === 'localplay/diversion');
@@ -110,14 +127,20 @@ export function verifyJournal(entries: readonly JournalEntry[], quietGapSeconds 
   rules.push({
     rule: 'diversion-carries-is_from_gallery',
     ok: missing.length === 0,
-    message: missing.length ? `${missing.length} of ${diversions.length} diversion calls lack is_from_gallery=true|false (request ids ${missing.map((e) => e.id).join(', ')})` : `${diversions.length} diversion call(s), each with is_from_gallery`,
+    message: missing.length
+      ? `${missing.length} of ${diversions.length} diversion calls lack is_from_gallery=true|false (request ids ${missing.map((e) => e.id).join(', ')})`
+      : `${diversions.length} diversion call(s), each with is_from_gallery`,
   });
 
-  const orphans = groups.filter((b, i) => !b.startUp && !groups.slice(0, i).some((p) => p.startUp && p.device === b.device));
+  const orphans = groups.filter(
+    (b, i) => !b.startUp && !groups.slice(0, i).some((p) => p.startUp && p.device === b.device),
+  );
   rules.push({
     rule: 'recommendations-after-start-up',
     ok: orphans.length === 0,
-    message: orphans.length ? `localplay/recomm fetched without a start-up before it: ${orphans.map((b) => `device ${shortDevice(b.device)} at ${b.entries[0]!.time}`).join('; ')}` : 'every recommendation view followed a start-up of its device',
+    message: orphans.length
+      ? `localplay/recomm fetched without a start-up before it: ${orphans.map((b) => `device ${shortDevice(b.device)} at ${b.entries[0]!.time}`).join('; ')}`
+      : 'every recommendation view followed a start-up of its device',
   });
 
   const withFindings = operationEntries.filter((e) => e.findings.length);
@@ -125,7 +148,12 @@ export function verifyJournal(entries: readonly JournalEntry[], quietGapSeconds 
     rule: 'requests-keep-the-contract',
     ok: withFindings.length === 0,
     message: withFindings.length
-      ? `${withFindings.length} request(s) break the contract, e.g. #${withFindings[0]!.id} ${withFindings[0]!.operation}: ${withFindings[0]!.findings.slice(0, 3).map((f) => f.message).join('; ')}${withFindings[0]!.findings.length > 3 ? ` (and ${withFindings[0]!.findings.length - 3} more)` : ''}`
+      ? `${withFindings.length} request(s) break the contract, e.g. #${withFindings[0]!.id} ${withFindings[0]!.operation}: ${withFindings[0]!.findings
+          .slice(0, 3)
+          .map((f) => f.message)
+          .join(
+            '; ',
+          )}${withFindings[0]!.findings.length > 3 ? ` (and ${withFindings[0]!.findings.length - 3} more)` : ''}`
       : 'no contract findings',
   });
   return { ok: rules.every((r) => r.ok), rules };

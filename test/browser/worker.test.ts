@@ -40,7 +40,9 @@ async function bundlePage(): Promise<string> {
 }
 
 /** A static server at 127.0.0.1 (a secure context, so service workers run) that records every path asked. */
-function serve(files: Record<string, { type: string; body: string }>): Promise<{ server: Server; origin: string; requested: string[] }> {
+function serve(
+  files: Record<string, { type: string; body: string }>,
+): Promise<{ server: Server; origin: string; requested: string[] }> {
   const requested: string[] = [];
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
@@ -53,7 +55,9 @@ function serve(files: Record<string, { type: string; body: string }>): Promise<{
     res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requested }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requested }),
+    );
   });
 }
 
@@ -87,9 +91,11 @@ describe.skipIf(skip)('mockvideo in headless Chromium (setupWorker)', () => {
     page.on('console', (message) => pageLog.push(`console.${message.type()}: ${message.text()}`));
     page.on('pageerror', (error) => pageLog.push(`pageerror: ${error.message}`));
     await page.goto(`${site.origin}/`);
-    await page.waitForFunction(() => window.__mockvideo !== undefined, undefined, { timeout: 20_000 }).catch((error: Error) => {
-      throw new Error(`The page never finished: ${error.message}\n${pageLog.join('\n')}`);
-    });
+    await page
+      .waitForFunction(() => window.__mockvideo !== undefined, undefined, { timeout: 20_000 })
+      .catch((error: Error) => {
+        throw new Error(`The page never finished: ${error.message}\n${pageLog.join('\n')}`);
+      });
     const result = (await page.evaluate(() => window.__mockvideo))!;
     if (!result.ok) throw new Error(`The page failed: ${result.error}\n${pageLog.join('\n')}`);
     outcome = result;
@@ -117,10 +123,14 @@ describe.skipIf(skip)('mockvideo in headless Chromium (setupWorker)', () => {
 
   it('answers is_from_gallery=false with three empty arrays', () => {
     expect(outcome.galleryFalse.status).toBe(200);
-    expect((JSON.parse(outcome.galleryFalse.text) as DiversionEnvelope).data).toEqual({ end: [], exit: [], suspend: [] });
+    expect((JSON.parse(outcome.galleryFalse.text) as DiversionEnvelope).data).toEqual({
+      end: [],
+      exit: [],
+      suspend: [],
+    });
   });
 
-  it('keeps the service\'s \\u0026 escapes in the raw text the page reads', () => {
+  it("keeps the service's \\u0026 escapes in the raw text the page reads", () => {
     expect(outcome.galleryTrue.text).toContain('\\u0026');
     expect(outcome.galleryTrue.text).not.toMatch(/"target":"[^"]*&/);
     expect(outcome.contentProviders.status).toBe(200);

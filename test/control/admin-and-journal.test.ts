@@ -11,7 +11,11 @@ afterAll(async () => {
 });
 
 const admin = (path: string, init?: RequestInit) => fetch(`${server.url}/__mockvideo${path}`, init);
-const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 const clear = () => admin('/requests', { method: 'DELETE' });
 
 describe('live scenario switching', () => {
@@ -38,7 +42,9 @@ describe('live scenario switching', () => {
 
   it('lists the scenarios and the active one', async () => {
     const body = await (await admin('/scenarios')).json();
-    expect(body.scenarios.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['default', 'gallery', 'flaky']));
+    expect(body.scenarios.map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(['default', 'gallery', 'flaky']),
+    );
   });
 
   it('refuses a mutation without a JSON content type (415)', async () => {
@@ -59,7 +65,9 @@ describe('per-client scenarios', () => {
   });
 
   it('lets a test pick with the x-mockvideo-scenario header', async () => {
-    const response = await fetch(`${server.url}${clientPath('localplay/recomm')}`, { headers: { 'x-mockvideo-scenario': 'no-recommendations' } });
+    const response = await fetch(`${server.url}${clientPath('localplay/recomm')}`, {
+      headers: { 'x-mockvideo-scenario': 'no-recommendations' },
+    });
     expect((await response.json()).data).toEqual([]);
   });
 });
@@ -71,7 +79,14 @@ describe('the journal', () => {
     expect(response.headers.get('x-mockvideo-findings')).toBe('0');
     const { requests } = await (await admin('/requests')).json();
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ id: expect.any(Number), operation: 'meta/cp', scenario: 'default', status: 200, findings: [], fault: null });
+    expect(requests[0]).toMatchObject({
+      id: expect.any(Number),
+      operation: 'meta/cp',
+      scenario: 'default',
+      status: 200,
+      findings: [],
+      fault: null,
+    });
     expect(requests[0].query._st).toEqual(['<SERVICE_TOKEN>']);
     expect(requests[0].query._model).toEqual(['Redmi Note 12 Pro+']);
     expect(requests[0].durationMs).toBeGreaterThanOrEqual(0);
@@ -80,12 +95,16 @@ describe('the journal', () => {
 
   it('reports findings for a broken request in the journal and the header, and still answers', async () => {
     await clear();
-    const broken = clientPath('localplay/diversion').replace(/^(.*?)\?ref=&/, '$1?').replace('_region=IN', '_region=india');
+    const broken = clientPath('localplay/diversion')
+      .replace(/^(.*?)\?ref=&/, '$1?')
+      .replace('_region=IN', '_region=india');
     const response = await fetch(`${server.url}${broken}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-mockvideo-findings')).toBe('2');
     const { requests } = await (await admin('/requests')).json();
-    expect(requests[0].findings.map((f: { rule: string; parameter: string }) => `${f.parameter}:${f.rule}`).sort()).toEqual(['_region:format', 'ref:ref-order']);
+    expect(
+      requests[0].findings.map((f: { rule: string; parameter: string }) => `${f.parameter}:${f.rule}`).sort(),
+    ).toEqual(['_region:format', 'ref:ref-order']);
   });
 
   it('filters by operation, exports HAR 1.2 filtered by _sdevid, and clears', async () => {
@@ -107,7 +126,14 @@ describe('the journal', () => {
 describe('verify', () => {
   const startUp = async (device: string, { diversionFlag = true } = {}) => {
     const withDevice = (p: string) => p.replace(/_sdevid=[0-9a-f]+/, `_sdevid=${device}`);
-    for (const op of ['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'] as const) {
+    for (const op of [
+      'ad_config',
+      'meta/cp',
+      'meta/setting',
+      'meta/plugin',
+      'localplay/diversion',
+      'localplay/recomm',
+    ] as const) {
       let path = withDevice(clientPath(op));
       if (!diversionFlag) path = path.replace('is_from_gallery=true&', '');
       await fetch(`${server.url}${path}`);
@@ -145,7 +171,9 @@ describe('verify', () => {
     await clear();
     await startUp('3'.repeat(64));
     await new Promise((r) => setTimeout(r, 1100));
-    await fetch(`${server.url}${clientPath('localplay/recomm').replace(/_sdevid=[0-9a-f]+/, `_sdevid=${'3'.repeat(64)}`)}`);
+    await fetch(
+      `${server.url}${clientPath('localplay/recomm').replace(/_sdevid=[0-9a-f]+/, `_sdevid=${'3'.repeat(64)}`)}`,
+    );
     expect((await (await admin('/verify?gap=1')).json()).ok).toBe(true);
   });
 });

@@ -26,22 +26,37 @@ describe('the analytics sink is bounded in bytes (issue 34, item 2)', () => {
 
     // Even posts: one record of ~1 MB (over the 64 KiB per record: 413). Odd posts: 16 records of ~62 KB (kept).
     const big = JSON.stringify({ type: 'click', _device: 'x'.repeat(1_000_000) });
-    const batch = JSON.stringify(Array.from({ length: 16 }, (_, i) => ({ type: 'click', _device: `${i}`.padEnd(62_000, 'y') })));
+    const batch = JSON.stringify(
+      Array.from({ length: 16 }, (_, i) => ({ type: 'click', _device: `${i}`.padEnd(62_000, 'y') })),
+    );
     const statuses: number[] = [];
     for (let start = 0; start < 300; start += 4) {
-      statuses.push(...(await Promise.all([0, 1, 2, 3].map(async (k) => {
-        const response = await fetch(sink, { method: 'POST', headers: { 'content-type': 'application/json' }, body: (start + k) % 2 ? batch : big });
-        const body = await response.json();
-        if (response.status === 413) expect(body.error).toMatch(/at most 65536 bytes\. Nothing of this body was kept/);
-        return response.status;
-      }))));
+      statuses.push(
+        ...(await Promise.all(
+          [0, 1, 2, 3].map(async (k) => {
+            const response = await fetch(sink, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: (start + k) % 2 ? batch : big,
+            });
+            const body = await response.json();
+            if (response.status === 413)
+              expect(body.error).toMatch(/at most 65536 bytes\. Nothing of this body was kept/);
+            return response.status;
+          }),
+        )),
+      );
     }
     clearInterval(sampler);
     expect(statuses.filter((s) => s === 413)).toHaveLength(150);
     expect(statuses.filter((s) => s === 200)).toHaveLength(150);
 
     // A body over 1 MiB: 413 with a clear body, not a 500.
-    const huge = await fetch(sink, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'z'.repeat(2 * MiB) }) });
+    const huge = await fetch(sink, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ a: 'z'.repeat(2 * MiB) }),
+    });
     expect(huge.status).toBe(413);
     expect((await huge.json()).error).toMatch(/over 1048576 bytes/);
 
@@ -56,7 +71,11 @@ describe('the analytics sink is bounded in bytes (issue 34, item 2)', () => {
       const text = await response.text();
       expect(performance.now() - started).toBeLessThan(2000);
       expect(text.length).toBeLessThan(2 * MiB + 64 * 1024);
-      const page = JSON.parse(text) as { records: Array<{ id: number; record: unknown }>; next: number | null; total: number };
+      const page = JSON.parse(text) as {
+        records: Array<{ id: number; record: unknown }>;
+        next: number | null;
+        total: number;
+      };
       kept += page.records.length;
       for (const entry of page.records) bytes += JSON.stringify(entry.record).length;
       pages++;
@@ -70,7 +89,9 @@ describe('the analytics sink is bounded in bytes (issue 34, item 2)', () => {
     expect((await newest.text()).length).toBeLessThan(2 * MiB + 64 * 1024);
 
     const growthMb = (peak - rssBefore) / MiB;
-    console.log(`[bounded-analytics] RSS growth ${growthMb.toFixed(1)} MB over 300 posts of ~1 MB; ${kept} records kept in ${pages} pages`);
+    console.log(
+      `[bounded-analytics] RSS growth ${growthMb.toFixed(1)} MB over 300 posts of ~1 MB; ${kept} records kept in ${pages} pages`,
+    );
     expect(growthMb).toBeLessThan(200);
     expect((await fetch(`${server.url}/__mockvideo/health`)).status).toBe(200);
   }, 120_000);
@@ -80,7 +101,12 @@ describe('admin listings are paged (issue 34, item 2)', () => {
   it('GET /__mockvideo/requests gives the newest entries, or those after an id, at most ?limit=; a bad limit is a 400', async () => {
     server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet']);
     for (let i = 0; i < 12; i++) await (await fetch(`${server.url}/api/g1/meta/cp`)).text();
-    const list = async (search: string) => (await fetch(`${server!.url}/__mockvideo/requests${search}`)).json() as Promise<{ requests: Array<{ id: number }>; total: number; next: number | null }>;
+    const list = async (search: string) =>
+      (await fetch(`${server!.url}/__mockvideo/requests${search}`)).json() as Promise<{
+        requests: Array<{ id: number }>;
+        total: number;
+        next: number | null;
+      }>;
     const newest = await list('?limit=5');
     expect([newest.requests.map((r) => r.id), newest.total, newest.next]).toEqual([[8, 9, 10, 11, 12], 12, null]);
     const first = await list('?after=0&limit=5');
@@ -95,7 +121,12 @@ describe('admin listings are paged (issue 34, item 2)', () => {
 describe('planned faults are bounded', () => {
   it('refuses the 1,001st planned fault with 429 until the faults are cleared', async () => {
     server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet']);
-    const plan = () => fetch(`${server!.url}/__mockvideo/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'meta/cp', kind: 'delay', ms: 1, times: 1 }) });
+    const plan = () =>
+      fetch(`${server!.url}/__mockvideo/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ operation: 'meta/cp', kind: 'delay', ms: 1, times: 1 }),
+      });
     for (let start = 0; start < 1000; start += 50) {
       const statuses = await Promise.all(Array.from({ length: 50 }, async () => (await plan()).status));
       expect(statuses.every((s) => s === 201)).toBe(true);

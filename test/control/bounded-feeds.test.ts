@@ -24,11 +24,15 @@ async function deviceLoad(url: string, clients: number, ms: number): Promise<num
           if (res.statusCode === 200) answered++;
           resolve();
         });
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (Date.now() < until) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < until) await one();
+    }),
+  );
   agent.destroy();
   return answered;
 }
@@ -37,7 +41,9 @@ async function deviceLoad(url: string, clients: number, ms: number): Promise<num
 function neverReadingStream(url: string): Promise<{ socket: Socket; status: number }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(`GET /__mockvideo/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`GET /__mockvideo/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`),
+    );
     socket.setNoDelay(true);
     socket.once('data', (chunk) => {
       socket.pause(); // from now on nothing is read: the kernel buffers fill, then mockvideo's
@@ -75,8 +81,10 @@ describe('the event stream is bounded (issue 34, item 1)', () => {
     for (const { socket } of streams) socket.destroy();
 
     const growthMb = (peak - rssBefore) / 1024 / 1024;
-    const ratio = (withStreams / 20_000) / (without / 4000);
-    console.log(`[bounded-feeds] ${(without / 4).toFixed(0)} req/s without streams, ${(withStreams / 20).toFixed(0)} with 30 never-reading streams (${(ratio * 100).toFixed(0)}%); RSS growth ${growthMb.toFixed(1)} MB`);
+    const ratio = withStreams / 20_000 / (without / 4000);
+    console.log(
+      `[bounded-feeds] ${(without / 4).toFixed(0)} req/s without streams, ${(withStreams / 20).toFixed(0)} with 30 never-reading streams (${(ratio * 100).toFixed(0)}%); RSS growth ${growthMb.toFixed(1)} MB`,
+    );
     expect(growthMb).toBeLessThan(150);
     expect(ratio).toBeGreaterThanOrEqual(0.5);
     expect((await fetch(`${server.url}/__mockvideo/health`)).status).toBe(200);

@@ -11,7 +11,12 @@ afterAll(async () => {
 });
 
 /** A raw request with exactly the headers given (fetch would not let a test forge Host or Origin). */
-function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.url}${path}`, { method, headers, setHost: !('host' in headers) }, (res) => {
       let text = '';
@@ -25,17 +30,27 @@ function raw(method: string, path: string, headers: Record<string, string>, body
 
 describe('a web page open in the browser cannot steer or read mockvideo', () => {
   it('refuses a foreign Origin switching the scenario', async () => {
-    const response = await raw('PUT', '/__mockvideo/scenario', { origin: 'http://evil.example', 'content-type': 'application/json' }, '{"name":"gallery"}');
+    const response = await raw(
+      'PUT',
+      '/__mockvideo/scenario',
+      { origin: 'http://evil.example', 'content-type': 'application/json' },
+      '{"name":"gallery"}',
+    );
     expect(response.status).toBe(403);
     expect((await (await fetch(`${server.url}/__mockvideo/scenario`)).json()).name).toBe('default');
   });
 
   it('refuses a form post (no JSON content type, so no CORS preflight) even without Origin', async () => {
-    expect((await raw('POST', '/__mockvideo/faults', { 'content-type': 'text/plain' }, '{"kind":"reset"}')).status).toBe(415);
+    expect(
+      (await raw('POST', '/__mockvideo/faults', { 'content-type': 'text/plain' }, '{"kind":"reset"}')).status,
+    ).toBe(415);
   });
 
   it('answers a foreign preflight without CORS permission', async () => {
-    const response = await raw('OPTIONS', '/__mockvideo/faults', { origin: 'http://evil.example', 'access-control-request-method': 'POST' });
+    const response = await raw('OPTIONS', '/__mockvideo/faults', {
+      origin: 'http://evil.example',
+      'access-control-request-method': 'POST',
+    });
     expect(response.status).toBe(403);
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
@@ -47,17 +62,38 @@ describe('a web page open in the browser cannot steer or read mockvideo', () => 
   });
 
   it('refuses a Host that is not this server (DNS rebinding)', async () => {
-    const response = await raw('GET', '/__mockvideo/requests.har', { host: `rebind.attacker.example:${new URL(server.url).port}` });
+    const response = await raw('GET', '/__mockvideo/requests.har', {
+      host: `rebind.attacker.example:${new URL(server.url).port}`,
+    });
     expect(response.status).toBe(403);
     expect(JSON.parse(response.body).error).toMatch(/is not a name of this server/);
   });
 
   it('refuses what a sandboxed (opaque-origin) document sends: Origin null, Sec-Fetch-Site cross-site; a followed link still opens the dashboard', async () => {
-    expect((await raw('POST', '/__mockvideo/faults', { origin: 'null', 'content-type': 'application/json' }, '{"operation":"meta/cp","kind":"status","status":418}')).status).toBe(403);
-    expect((await raw('GET', '/__mockvideo/requests', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' })).status).toBe(403);
-    expect((await raw('GET', '/__mockvideo/requests', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' })).status).toBe(403);
-    expect((await raw('GET', '/__mockvideo/requests', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' })).status).toBe(200);
-    expect((await raw('GET', '/__mockvideo/health', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })).status).toBe(200);
+    expect(
+      (
+        await raw(
+          'POST',
+          '/__mockvideo/faults',
+          { origin: 'null', 'content-type': 'application/json' },
+          '{"operation":"meta/cp","kind":"status","status":418}',
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (await raw('GET', '/__mockvideo/requests', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' })).status,
+    ).toBe(403);
+    expect(
+      (await raw('GET', '/__mockvideo/requests', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await raw('GET', '/__mockvideo/requests', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' })).status,
+    ).toBe(200);
+    expect(
+      (await raw('GET', '/__mockvideo/health', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }))
+        .status,
+    ).toBe(200);
     expect((await (await fetch(`${server.url}/__mockvideo/faults`)).json()).faults).toEqual([]);
   });
 

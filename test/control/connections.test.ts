@@ -16,24 +16,34 @@ function openFilesLimit(): number {
 }
 // Each side holds one descriptor per connection, plus what vitest and the server already hold.
 const enoughFiles = openFilesLimit() >= 2200;
-if (!enoughFiles) console.warn(`[connections] Skipping the ${CONNECTIONS} keep-alive connections test: this process may open only ${openFilesLimit()} files (needs 2,200). Raise the hard limit (ulimit -Hn) to run it.`);
+if (!enoughFiles)
+  console.warn(
+    `[connections] Skipping the ${CONNECTIONS} keep-alive connections test: this process may open only ${openFilesLimit()} files (needs 2,200). Raise the hard limit (ulimit -Hn) to run it.`,
+  );
 
 let server: CliProcess;
 beforeAll(async () => {
-  server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet'], { env: { MOCKVIDEO_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS) } });
+  server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet'], {
+    env: { MOCKVIDEO_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS) },
+  });
 });
 afterAll(async () => {
   await server.stop();
 });
 
 /** GET `path` through `agent`; resolves with the status, the body and whether the socket was reused. */
-function getVia(agent: Agent, path: string): Promise<{ status: number; body: string; socket: Socket; reused: boolean }> {
+function getVia(
+  agent: Agent,
+  path: string,
+): Promise<{ status: number; body: string; socket: Socket; reused: boolean }> {
   return new Promise((resolve, reject) => {
     const req = get(`${server.url}${path}`, { agent }, (res: IncomingMessage) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body, socket: req.socket as Socket, reused: req.reusedSocket }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, body, socket: req.socket as Socket, reused: req.reusedSocket }),
+      );
     });
     req.on('error', reject);
   });
@@ -48,36 +58,46 @@ async function timedFetch(path: string): Promise<{ status: number; ms: number }>
 }
 
 describe(`${CONNECTIONS} keep-alive connections`, () => {
-  it.skipIf(!enoughFiles)('are all served, twice each on the same sockets, and a new client is still answered at once', async () => {
-    const started = performance.now();
-    const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS, maxFreeSockets: CONNECTIONS, scheduling: 'fifo' });
-    try {
-      const path = clientPath('meta/setting');
-      const first = await Promise.all(Array.from({ length: CONNECTIONS }, () => getVia(agent, path)));
-      expect(first.filter((r) => r.status === 200)).toHaveLength(CONNECTIONS);
-      const sockets = new Set(first.map((r) => r.socket));
-      expect(sockets.size).toBe(CONNECTIONS);
-      // The server holds them all open: one descriptor each.
-      expect(readdirSync(`/proc/${server.child.pid}/fd`).length).toBeGreaterThanOrEqual(CONNECTIONS);
+  it.skipIf(!enoughFiles)(
+    'are all served, twice each on the same sockets, and a new client is still answered at once',
+    async () => {
+      const started = performance.now();
+      const agent = new Agent({
+        keepAlive: true,
+        maxSockets: CONNECTIONS,
+        maxFreeSockets: CONNECTIONS,
+        scheduling: 'fifo',
+      });
+      try {
+        const path = clientPath('meta/setting');
+        const first = await Promise.all(Array.from({ length: CONNECTIONS }, () => getVia(agent, path)));
+        expect(first.filter((r) => r.status === 200)).toHaveLength(CONNECTIONS);
+        const sockets = new Set(first.map((r) => r.socket));
+        expect(sockets.size).toBe(CONNECTIONS);
+        // The server holds them all open: one descriptor each.
+        expect(readdirSync(`/proc/${server.child.pid}/fd`).length).toBeGreaterThanOrEqual(CONNECTIONS);
 
-      const fresh = await timedFetch(clientPath('meta/cp'));
-      expect(fresh.status).toBe(200);
-      expect(fresh.ms).toBeLessThan(1000);
+        const fresh = await timedFetch(clientPath('meta/cp'));
+        expect(fresh.status).toBe(200);
+        expect(fresh.ms).toBeLessThan(1000);
 
-      const second = await Promise.all(Array.from({ length: CONNECTIONS }, () => getVia(agent, path)));
-      expect(second.filter((r) => r.status === 200)).toHaveLength(CONNECTIONS);
-      expect(second.every((r) => r.reused && sockets.has(r.socket))).toBe(true);
-      expect(second[0]!.body).toBe(first[0]!.body);
-    } finally {
-      agent.destroy();
-    }
-    expect(performance.now() - started).toBeLessThan(20_000);
-    // Once they are closed, the server is back to its few descriptors.
-    const deadline = Date.now() + 5000;
-    while (readdirSync(`/proc/${server.child.pid}/fd`).length > 100 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(readdirSync(`/proc/${server.child.pid}/fd`).length).toBeLessThan(100);
-    expect((await timedFetch(clientPath('meta/cp'))).status).toBe(200);
-  }, 30_000);
+        const second = await Promise.all(Array.from({ length: CONNECTIONS }, () => getVia(agent, path)));
+        expect(second.filter((r) => r.status === 200)).toHaveLength(CONNECTIONS);
+        expect(second.every((r) => r.reused && sockets.has(r.socket))).toBe(true);
+        expect(second[0]!.body).toBe(first[0]!.body);
+      } finally {
+        agent.destroy();
+      }
+      expect(performance.now() - started).toBeLessThan(20_000);
+      // Once they are closed, the server is back to its few descriptors.
+      const deadline = Date.now() + 5000;
+      while (readdirSync(`/proc/${server.child.pid}/fd`).length > 100 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(readdirSync(`/proc/${server.child.pid}/fd`).length).toBeLessThan(100);
+      expect((await timedFetch(clientPath('meta/cp'))).status).toBe(200);
+    },
+    30_000,
+  );
 });
 
 describe('a slowloris client (headers one byte a second)', () => {
@@ -102,7 +122,10 @@ describe('a slowloris client (headers one byte a second)', () => {
       }
     })();
     try {
-      const after = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 8000))]);
+      const after = await Promise.race([
+        closed,
+        new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 8000)),
+      ]);
       // Node checks every second (connectionsCheckingInterval): cut between the limit and a second later.
       expect(after).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
       expect(after).toBeLessThan(HEADERS_TIMEOUT_MS + 2500);

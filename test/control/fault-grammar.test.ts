@@ -5,14 +5,26 @@ import { startCli, type CliProcess } from '../support/cli.js';
 // Issue 20, items 1, 2 and 8, over HTTP with the real CLI.
 let server: CliProcess;
 beforeAll(async () => {
-  server = await startCli(['serve', '--port', '0', '--no-watch', '--fault', 'delay:300-400', '--fault', 'localplay/recomm=reset']);
+  server = await startCli([
+    'serve',
+    '--port',
+    '0',
+    '--no-watch',
+    '--fault',
+    'delay:300-400',
+    '--fault',
+    'localplay/recomm=reset',
+  ]);
 });
 afterAll(async () => {
   await server.stop();
 });
 
 const admin = (method: string, body?: unknown) =>
-  fetch(`${server.url}/__mockvideo/faults`, { method, ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+  fetch(`${server.url}/__mockvideo/faults`, {
+    method,
+    ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+  });
 
 describe('one fault grammar, one set of defaults, every --fault applies', () => {
   it('prints the active faults at start and lists them', async () => {
@@ -27,7 +39,10 @@ describe('one fault grammar, one set of defaults, every --fault applies', () => 
     expect(cp.status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     started = performance.now();
-    const error = await fetch(`${server.url}${clientPath('localplay/recomm')}`).then(() => undefined, (e: Error) => e);
+    const error = await fetch(`${server.url}${clientPath('localplay/recomm')}`).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });

@@ -11,7 +11,11 @@ afterAll(async () => {
 });
 
 const plan = (fault: Record<string, unknown>) =>
-  fetch(`${server.url}/__mockvideo/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'meta/cp', times: 1, ...fault }) });
+  fetch(`${server.url}/__mockvideo/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ operation: 'meta/cp', times: 1, ...fault }),
+  });
 const cp = (init?: RequestInit) => fetch(`${server.url}${clientPath('meta/cp')}`, init);
 
 describe('faults injected through the admin API, seen by a real client', () => {
@@ -52,7 +56,10 @@ describe('faults injected through the admin API, seen by a real client', () => {
 
   it('reset: a socket error, and the server keeps serving', async () => {
     await plan({ kind: 'reset' });
-    const error = await cp().then(() => undefined, (e: Error) => e);
+    const error = await cp().then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(String((error as Error & { cause?: unknown }).cause)).toMatch(/other side closed|ECONNRESET|socket/i);
     expect((await cp()).status).toBe(200);
@@ -60,7 +67,10 @@ describe('faults injected through the admin API, seen by a real client', () => {
 
   it('hang: no answer until the client gives up', async () => {
     await plan({ kind: 'hang' });
-    const error = await cp({ signal: AbortSignal.timeout(600) }).then(() => undefined, (e: Error) => e);
+    const error = await cp({ signal: AbortSignal.timeout(600) }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error?.name).toBe('TimeoutError');
     expect((await cp()).status).toBe(200);
   });
@@ -69,7 +79,12 @@ describe('faults injected through the admin API, seen by a real client', () => {
     await plan({ kind: 'status', status: 500, times: 2 });
     expect([(await cp()).status, (await cp()).status, (await cp()).status]).toEqual([500, 500, 200]);
     const { faults } = await (await fetch(`${server.url}/__mockvideo/faults`)).json();
-    expect(faults.some((f: { fault: { status?: number }; fired: number; remaining: number }) => f.fault.status === 500 && f.fired === 2 && f.remaining === 0)).toBe(true);
+    expect(
+      faults.some(
+        (f: { fault: { status?: number }; fired: number; remaining: number }) =>
+          f.fault.status === 500 && f.fired === 2 && f.remaining === 0,
+      ),
+    ).toBe(true);
   });
 
   it('journals the fault of each request', async () => {
@@ -96,10 +111,17 @@ describe('faults injected through the admin API, seen by a real client', () => {
 
 describe('shipped fault scenarios', () => {
   const status = (base: string, op: Parameters<typeof clientPath>[0], scenario: string) =>
-    fetch(`${base}/scenarios/${scenario}${clientPath(op)}`).then((r) => r.status, () => 'reset');
+    fetch(`${base}/scenarios/${scenario}${clientPath(op)}`).then(
+      (r) => r.status,
+      () => 'reset',
+    );
 
   it('server-error: operations 1, 3 and 4 answer HTTP 500, the others 200', async () => {
-    const codes = await Promise.all((['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'] as const).map((op) => status(server.url, op, 'server-error')));
+    const codes = await Promise.all(
+      (['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'] as const).map(
+        (op) => status(server.url, op, 'server-error'),
+      ),
+    );
     expect(codes).toEqual([500, 200, 500, 500, 200, 200]);
   });
 
@@ -138,7 +160,9 @@ describe('--strict-requests', () => {
     try {
       const broken = await fetch(`${strict.url}${clientPath('meta/cp').replace('_region=IN', '_region=in')}`);
       expect(broken.status).toBe(400);
-      expect((await broken.json()).findings).toEqual([expect.objectContaining({ parameter: '_region', rule: 'format' })]);
+      expect((await broken.json()).findings).toEqual([
+        expect.objectContaining({ parameter: '_region', rule: 'format' }),
+      ]);
       expect((await fetch(`${strict.url}${clientPath('meta/cp')}`)).status).toBe(200);
     } finally {
       await strict.stop();

@@ -16,10 +16,17 @@ afterAll(async () => {
 async function journaled(path: string, body?: string) {
   await fetch(`${server.url}/__mockvideo/requests`, { method: 'DELETE' });
   const status = await new Promise<number>((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method: 'GET', headers: body ? { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = request(
+      `${server.url}${path}`,
+      {
+        method: 'GET',
+        headers: body ? { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) } : {},
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -30,11 +37,14 @@ async function journaled(path: string, body?: string) {
 const NOW = () => Math.floor(Date.now() / 1000);
 
 describe('contract findings of client requests, through the real server', () => {
-  it.each(['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'] as const)('a correct %s request has none', async (op) => {
-    const { status, entry } = await journaled(clientPath(op));
-    expect(status).toBe(200);
-    expect(entry.findings).toEqual([]);
-  });
+  it.each(['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'] as const)(
+    'a correct %s request has none',
+    async (op) => {
+      const { status, entry } = await journaled(clientPath(op));
+      expect(status).toBe(200);
+      expect(entry.findings).toEqual([]);
+    },
+  );
 
   it.each<[string, OperationName, (p: string) => string, string, string]>([
     ['missing-parameter', 'meta/cp', (p) => p.replace(/&_anoyid=[^&]+/, ''), '_anoyid', 'missing-parameter'],
@@ -54,7 +64,13 @@ describe('contract findings of client requests, through the real server', () => 
     ['repeated-parameter', 'meta/cp', (p) => `${p}&_nonce=5`, '_nonce', 'repeated-parameter'],
     ['ref-order on the diversion', 'localplay/diversion', (p) => p.replace('?ref=&', '?'), 'ref', 'ref-order'],
     ['ref-order on the recommendations', 'localplay/recomm', (p) => p.replace('?ref=&', '?'), 'ref', 'ref-order'],
-    ['is_from_gallery format', 'localplay/diversion', (p) => p.replace('is_from_gallery=true', 'is_from_gallery=yes'), 'is_from_gallery', 'format'],
+    [
+      'is_from_gallery format',
+      'localplay/diversion',
+      (p) => p.replace('is_from_gallery=true', 'is_from_gallery=yes'),
+      'is_from_gallery',
+      'format',
+    ],
   ])('%s is found, and the request is still answered', async (_what, op, edit, parameter, rule) => {
     const { status, entry } = await journaled(edit(clientPath(op)));
     expect(status).toBe(200);

@@ -10,7 +10,12 @@ import { tempDir } from '../support/recordings.js';
 import { useUpstream } from '../support/upstream.js';
 
 /** One request over node:http (fetch cannot set Host); resolves with status and body text. */
-function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
       let text = '';
@@ -28,7 +33,19 @@ describe('the recorder forwards only requests of devices and tools', () => {
   let recorder: CliProcess;
   let port: string;
   beforeAll(async () => {
-    recorder = await startCli(['record', '--upstream', upstream.url, '--out', tempDir(), '--port', '0', '--host', '127.0.0.1', '--allow-host', 'devbox.test']);
+    recorder = await startCli([
+      'record',
+      '--upstream',
+      upstream.url,
+      '--out',
+      tempDir(),
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--allow-host',
+      'devbox.test',
+    ]);
     port = new URL(recorder.url).port;
   });
   afterAll(() => recorder.stop('SIGINT'));
@@ -38,13 +55,21 @@ describe('the recorder forwards only requests of devices and tools', () => {
     ['a cross-site page', { host: `127.0.0.1:PORT`, origin: 'http://evil.example' }],
   ])('refuses %s with 403 and forwards nothing', async (_what, headers) => {
     const before = upstream.received.length;
-    const answer = await send(`${recorder.url}${clientPath('meta/cp')}`, 'GET', Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('PORT', port)])));
+    const answer = await send(
+      `${recorder.url}${clientPath('meta/cp')}`,
+      'GET',
+      Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('PORT', port)])),
+    );
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.text).error).toMatch(/^Refused: .*--allow-host/);
     expect(upstream.received.slice(before)).toEqual([]);
   });
 
-  it.each([['the emulator address', '10.0.2.2'], ['a name given with --allow-host', 'devbox.test'], ['loopback', '127.0.0.1']])('forwards a device that uses %s', async (_what, name) => {
+  it.each([
+    ['the emulator address', '10.0.2.2'],
+    ['a name given with --allow-host', 'devbox.test'],
+    ['loopback', '127.0.0.1'],
+  ])('forwards a device that uses %s', async (_what, name) => {
     const before = upstream.received.length;
     // One path for the request and the check: clientPath stamps _ts with the current second.
     const path = clientPath('meta/setting');
@@ -57,13 +82,26 @@ describe('the recorder forwards only requests of devices and tools', () => {
 describe('replay --record-missing forwards only requests of devices and tools, with either engine', () => {
   const upstream = useUpstream();
   it.each(['routes', 'msw'])('--engine %s refuses a foreign Host with 403 and forwards a device', async (engine) => {
-    const replay = await startCli(['replay', tempDir(), '--record-missing', '--upstream', upstream.url, '--port', '0', '--no-watch', '--engine', engine]);
+    const replay = await startCli([
+      'replay',
+      tempDir(),
+      '--record-missing',
+      '--upstream',
+      upstream.url,
+      '--port',
+      '0',
+      '--no-watch',
+      '--engine',
+      engine,
+    ]);
     try {
       const before = upstream.received.length;
       expect((await send(`${replay.url}${clientPath('meta/cp')}`, 'GET', { host: 'evil.example' })).status).toBe(403);
       expect(upstream.received.slice(before)).toEqual([]);
       const path = clientPath('meta/cp');
-      expect((await send(`${replay.url}${path}`, 'GET', { host: `10.0.2.2:${new URL(replay.url).port}` })).status).toBe(200);
+      expect((await send(`${replay.url}${path}`, 'GET', { host: `10.0.2.2:${new URL(replay.url).port}` })).status).toBe(
+        200,
+      );
       expect(upstream.received.slice(before)).toEqual([path]);
     } finally {
       await replay.stop('SIGINT');
@@ -74,27 +112,55 @@ describe('replay --record-missing forwards only requests of devices and tools, w
 describe('serve: odd spellings of /__mockvideo and the analytics sink', () => {
   let server: CliProcess;
   beforeAll(async () => {
-    server = await startCli(['serve', '--port', '0', '--host', '0.0.0.0', '--analytics-path', '/collect', '--admin-token', 'test-token-not-a-secret']);
+    server = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '0.0.0.0',
+      '--analytics-path',
+      '/collect',
+      '--admin-token',
+      'test-token-not-a-secret',
+    ]);
   });
   afterAll(() => server.stop('SIGINT'));
 
-  it.each(['/%5F%5Fmockvideo/requests', '/%5f%5fmockvideo/requests', '/__mockvideo//requests', '/x/../__mockvideo/requests'])('%s meets the admin guard (403 for a foreign page) and is answered as the admin API otherwise', async (path) => {
+  it.each([
+    '/%5F%5Fmockvideo/requests',
+    '/%5f%5fmockvideo/requests',
+    '/__mockvideo//requests',
+    '/x/../__mockvideo/requests',
+  ])('%s meets the admin guard (403 for a foreign page) and is answered as the admin API otherwise', async (path) => {
     expect((await send(`${server.url}${path}`, 'GET', { origin: 'http://evil.example' })).status).toBe(403);
     const own = await send(`${server.url}${path}`, 'GET');
     expect(own.status).toBe(200);
     expect(JSON.parse(own.text)).toHaveProperty('requests');
   });
 
-  it('refuses analytics posted to a custom --analytics-path by a web page, and takes a device\'s', async () => {
+  it("refuses analytics posted to a custom --analytics-path by a web page, and takes a device's", async () => {
     const record = JSON.stringify({ event: 'play' });
-    expect((await send(`${server.url}/collect`, 'POST', { origin: 'http://evil.example', 'content-type': 'application/json' }, record)).status).toBe(403);
-    expect((await send(`${server.url}/%5F%5Fmockvideo/analytics`, 'DELETE', { origin: 'http://evil.example' })).status).toBe(403);
+    expect(
+      (
+        await send(
+          `${server.url}/collect`,
+          'POST',
+          { origin: 'http://evil.example', 'content-type': 'application/json' },
+          record,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (await send(`${server.url}/%5F%5Fmockvideo/analytics`, 'DELETE', { origin: 'http://evil.example' })).status,
+    ).toBe(403);
     const device = await send(`${server.url}/collect`, 'POST', { 'content-type': 'application/json' }, record);
     expect(device.status).toBe(200);
     expect(JSON.parse(device.text).accepted).toBe(1);
   });
 
-  const lan = Object.values(networkInterfaces()).flat().find((info) => info && info.family === 'IPv4' && !info.internal)?.address;
+  const lan = Object.values(networkInterfaces())
+    .flat()
+    .find((info) => info && info.family === 'IPv4' && !info.internal)?.address;
   it.skipIf(!lan)('empties the analytics from another host only with the admin token', async () => {
     const url = `http://${lan}:${new URL(server.url).port}/__mockvideo/analytics`;
     const refused = await send(url, 'DELETE');

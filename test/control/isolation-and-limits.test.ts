@@ -9,8 +9,20 @@ let server: CliProcess;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mockvideo-scenarios-'));
   // A stub with its own fault, and a stub that sets a cookie.
-  writeFileSync(join(dir, 'broken-settings.json'), JSON.stringify({ extends: 'default', operations: { 'meta/setting': { fault: { kind: 'envelope', result: 0, msg: 'busy' } } } }));
-  writeFileSync(join(dir, 'cookie.json'), JSON.stringify({ extends: 'default', operations: { ad_config: { data: {}, headers: { 'set-cookie': 'session=for-client-a; Path=/' } } } }));
+  writeFileSync(
+    join(dir, 'broken-settings.json'),
+    JSON.stringify({
+      extends: 'default',
+      operations: { 'meta/setting': { fault: { kind: 'envelope', result: 0, msg: 'busy' } } },
+    }),
+  );
+  writeFileSync(
+    join(dir, 'cookie.json'),
+    JSON.stringify({
+      extends: 'default',
+      operations: { ad_config: { data: {}, headers: { 'set-cookie': 'session=for-client-a; Path=/' } } },
+    }),
+  );
   server = await startCli(['serve', '--port', '0', '--scenarios-dir', dir, '--journal-size', '3']);
 });
 afterAll(async () => {
@@ -40,7 +52,8 @@ describe('isolation between clients', () => {
 describe('--journal-size', () => {
   it('keeps only the newest N requests (a bounded ring)', async () => {
     await fetch(`${server.url}/__mockvideo/requests`, { method: 'DELETE' });
-    for (const op of ['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin'] as const) await fetch(`${server.url}${clientPath(op)}`);
+    for (const op of ['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin'] as const)
+      await fetch(`${server.url}${clientPath(op)}`);
     const { requests } = await (await fetch(`${server.url}/__mockvideo/requests`)).json();
     expect(requests.map((r: { operation: string }) => r.operation)).toEqual(['meta/cp', 'meta/setting', 'meta/plugin']);
   });

@@ -24,7 +24,11 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
   const pageErrors: string[] = [];
 
   /** The row of the request list for `operation` that also shows `text`. */
-  const row = (operation: string, text: string) => page.locator('#requests-body tr').filter({ has: page.getByRole('button', { name: operation }) }).filter({ hasText: text });
+  const row = (operation: string, text: string) =>
+    page
+      .locator('#requests-body tr')
+      .filter({ has: page.getByRole('button', { name: operation }) })
+      .filter({ hasText: text });
 
   beforeAll(async () => {
     server = await startCli(['serve', '--port', '0']);
@@ -52,7 +56,11 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
   });
 
   it('gives every form control a label', async () => {
-    const unlabelled = await page.evaluate(() => [...document.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')].filter((c) => c.labels?.length === 0).map((c) => c.id));
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')]
+        .filter((c) => c.labels?.length === 0)
+        .map((c) => c.id),
+    );
     expect(unlabelled).toEqual([]);
   });
 
@@ -60,7 +68,11 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
     const response = await fetch(`${server.url}${clientPath('meta/cp')}`);
     expect(response.status).toBe(200);
     await row('meta/cp', 'default').waitFor({ timeout: 5_000 });
-    await page.waitForFunction(() => document.getElementById('announcer')?.textContent?.includes('meta/cp'), undefined, { timeout: 5_000 });
+    await page.waitForFunction(
+      () => document.getElementById('announcer')?.textContent?.includes('meta/cp'),
+      undefined,
+      { timeout: 5_000 },
+    );
   });
 
   it('highlights a request with contract findings', async () => {
@@ -90,7 +102,9 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
   it('switches the scenario for all clients with the picker; the next request is answered from it', async () => {
     await page.getByLabel('Scenario for all clients', { exact: true }).selectOption('gallery');
     await page.getByRole('button', { name: 'Use for all clients' }).click();
-    await page.waitForFunction(() => document.getElementById('active-scenario')?.textContent === 'gallery', undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.getElementById('active-scenario')?.textContent === 'gallery', undefined, {
+      timeout: 5_000,
+    });
     const response = await fetch(`${server.url}${clientPath('localplay/diversion', { is_from_gallery: 'true' })}`);
     expect(response.headers.get('x-mockvideo-scenario')).toBe('gallery');
     await row('localplay/diversion', 'gallery').waitFor({ timeout: 5_000 });
@@ -107,10 +121,16 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
     expect((await fetch(`${server.url}${clientPath('meta/setting')}`)).status).toBe(503);
     await row('meta/setting', 'fault: status').filter({ hasText: '503' }).waitFor({ timeout: 5_000 });
     // The event stream reports the fault fired and used up.
-    await page.waitForFunction(() => {
-      const cells = [...(document.querySelector('#faults-body tr')?.querySelectorAll('td') ?? [])].map((c) => c.textContent);
-      return cells[2] === '1' && cells[3] === '0';
-    }, undefined, { timeout: 5_000 });
+    await page.waitForFunction(
+      () => {
+        const cells = [...(document.querySelector('#faults-body tr')?.querySelectorAll('td') ?? [])].map(
+          (c) => c.textContent,
+        );
+        return cells[2] === '1' && cells[3] === '0';
+      },
+      undefined,
+      { timeout: 5_000 },
+    );
     expect((await fetch(`${server.url}${clientPath('meta/setting')}`)).status).toBe(200);
   });
 
@@ -139,13 +159,19 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
     await page.getByRole('button', { name: 'Save token' }).click();
     await page.getByRole('button', { name: 'Clear faults' }).click();
     await page.locator('#faults-empty').waitFor({ state: 'visible', timeout: 5_000 });
-    expect(sent).toEqual([expect.objectContaining({ authorization: 'Bearer s3cret', 'content-type': 'application/json' })]);
+    expect(sent).toEqual([
+      expect.objectContaining({ authorization: 'Bearer s3cret', 'content-type': 'application/json' }),
+    ]);
   });
 
   it('clears the journal', async () => {
     await page.getByRole('button', { name: 'Clear journal' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('#requests-body tr').length === 0, undefined, { timeout: 5_000 });
-    const { requests } = (await (await fetch(`${server.url}/__mockvideo/requests`)).json()) as { requests: JournalEntry[] };
+    await page.waitForFunction(() => document.querySelectorAll('#requests-body tr').length === 0, undefined, {
+      timeout: 5_000,
+    });
+    const { requests } = (await (await fetch(`${server.url}/__mockvideo/requests`)).json()) as {
+      requests: JournalEntry[];
+    };
     expect(requests).toEqual([]);
     expect(await page.locator('#requests-empty').isVisible()).toBe(true);
   });

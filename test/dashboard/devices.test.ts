@@ -16,15 +16,35 @@ import { clientPath } from '../support/client.js';
 import { recordSession, removeTempDirs } from '../support/recordings.js';
 
 /** Where the screenshots go: test-output/, or docs/ (the committed ones) with MOCKVIDEO_SCREENSHOTS=docs. */
-const SHOTS = new URL(process.env.MOCKVIDEO_SCREENSHOTS === 'docs' ? '../../docs/' : '../../test-output/', import.meta.url);
+const SHOTS = new URL(
+  process.env.MOCKVIDEO_SCREENSHOTS === 'docs' ? '../../docs/' : '../../test-output/',
+  import.meta.url,
+);
 const skip = skipWithoutChromium('dashboard devices test');
 
 /** Two made-up phones (never real identifiers): their `_sdevid`, `_anoyid` and `_model` as sent. */
-const PHONE_A = { sdevid: 'a1'.repeat(32), anoyid: '0f1e2d3c-4b5a-4968-8776-655443322110', model: 'Redmi%20Note%2012%20Pro%2B', andver: '33' };
-const PHONE_B = { sdevid: '5e'.repeat(32), anoyid: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', model: 'Pixel%207', andver: '34' };
+const PHONE_A = {
+  sdevid: 'a1'.repeat(32),
+  anoyid: '0f1e2d3c-4b5a-4968-8776-655443322110',
+  model: 'Redmi%20Note%2012%20Pro%2B',
+  andver: '33',
+};
+const PHONE_B = {
+  sdevid: '5e'.repeat(32),
+  anoyid: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  model: 'Pixel%207',
+  andver: '34',
+};
 type Phone = typeof PHONE_A;
 
-const START_UP: OperationName[] = ['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'];
+const START_UP: OperationName[] = [
+  'ad_config',
+  'meta/cp',
+  'meta/setting',
+  'meta/plugin',
+  'localplay/diversion',
+  'localplay/recomm',
+];
 
 /** The client path of `operation` as `phone` sends it; `broken` leaves `is_from_gallery` out of the diversion. */
 function phonePath(phone: Phone, operation: OperationName, broken = false): string {
@@ -40,9 +60,25 @@ function phonePath(phone: Phone, operation: OperationName, broken = false): stri
 /** An analytics record as `phone` sends it (page_view without `package_from`: one finding). */
 function analyticsRecord(phone: Phone): Record<string, string> {
   return {
-    _device: 'ruby', _res: 'hd1080', _anoyid: phone.anoyid, _nettype: '4', _oemui: 'V140', _ts: String(Date.now()), _locale: 'en_IN', _ver: '2024062790(stable)',
-    _model: decodeURIComponent(phone.model), _andver: phone.andver, _appver: '2024062790', _region: 'IN', _oemuiver: 'V14.0.3.0.TMPINXM', _language: 'English',
-    ref: 'com.example.videoplayer', _isoemui: '1', _plyver: '20240611', type: 'page_view', page_name: 'local_player',
+    _device: 'ruby',
+    _res: 'hd1080',
+    _anoyid: phone.anoyid,
+    _nettype: '4',
+    _oemui: 'V140',
+    _ts: String(Date.now()),
+    _locale: 'en_IN',
+    _ver: '2024062790(stable)',
+    _model: decodeURIComponent(phone.model),
+    _andver: phone.andver,
+    _appver: '2024062790',
+    _region: 'IN',
+    _oemuiver: 'V14.0.3.0.TMPINXM',
+    _language: 'English',
+    ref: 'com.example.videoplayer',
+    _isoemui: '1',
+    _plyver: '20240611',
+    type: 'page_view',
+    page_name: 'local_player',
   };
 }
 
@@ -57,7 +93,8 @@ async function openDashboard(url: string, width = 1400): Promise<Page> {
   });
   // Nothing may leave the server: every request of the page goes to its own origin.
   page.on('request', (request) => {
-    if (!request.url().startsWith(url) && !request.url().startsWith('data:')) pageErrors.push(`left the server: ${request.url()}`);
+    if (!request.url().startsWith(url) && !request.url().startsWith('data:'))
+      pageErrors.push(`left the server: ${request.url()}`);
   });
   await page.goto(`${url}/__mockvideo/`);
   await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
@@ -82,14 +119,25 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
     server = await startCli(['serve', '--port', '0']);
     page = await openDashboard(server.url);
     // A fault for phone B's meta/setting, once overall ("state": "global"; per device by default): its request goes first.
-    const planned = await fetch(`${server.url}/__mockvideo/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'meta/setting', kind: 'status', status: 503, times: 1, state: 'global' }) });
+    const planned = await fetch(`${server.url}/__mockvideo/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'meta/setting', kind: 'status', status: 503, times: 1, state: 'global' }),
+    });
     expect(planned.status).toBe(201);
     for (const operation of START_UP) {
       const order: Phone[] = operation === 'meta/setting' ? [PHONE_B, PHONE_A] : [PHONE_A, PHONE_B];
-      for (const phone of order) await fetch(`${server.url}${phonePath(phone, operation, phone === PHONE_A && operation === 'localplay/diversion')}`);
+      for (const phone of order)
+        await fetch(
+          `${server.url}${phonePath(phone, operation, phone === PHONE_A && operation === 'localplay/diversion')}`,
+        );
       // Phone A's player page opens during its start-up: it sends a page_view record.
       if (operation === 'meta/cp') {
-        const sent = await fetch(`${server.url}/__mockvideo/analytics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(analyticsRecord(PHONE_A)) });
+        const sent = await fetch(`${server.url}/__mockvideo/analytics`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(analyticsRecord(PHONE_A)),
+        });
         expect(sent.status).toBe(200);
       }
     }
@@ -150,11 +198,20 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
   });
 
   it('filters everything by the device chosen, and names it', async () => {
-    await page.locator(`#device-list li[data-device="${PHONE_A.sdevid}"]`).getByRole('button', { name: 'Show only this device' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('#lanes .lane').length === 1, undefined, { timeout: 5_000 });
+    await page
+      .locator(`#device-list li[data-device="${PHONE_A.sdevid}"]`)
+      .getByRole('button', { name: 'Show only this device' })
+      .click();
+    await page.waitForFunction(() => document.querySelectorAll('#lanes .lane').length === 1, undefined, {
+      timeout: 5_000,
+    });
     expect(await lane(PHONE_A).count()).toBe(1);
     expect(await page.locator('#requests-body tr').count()).toBe(6);
-    expect(await page.locator('#requests-body tr td[title]').evaluateAll((cells) => [...new Set(cells.map((c) => c.getAttribute('title')))])).toEqual([PHONE_A.sdevid]);
+    expect(
+      await page
+        .locator('#requests-body tr td[title]')
+        .evaluateAll((cells) => [...new Set(cells.map((c) => c.getAttribute('title')))]),
+    ).toEqual([PHONE_A.sdevid]);
     // Verify too: phone A's requests alone, one start-up from one device.
     await page.locator('#verify-scope', { hasText: 'the chosen device' }).waitFor({ timeout: 5_000 });
     await page.locator('#verify-report li', { hasText: '1 start-up from 1 device(s)' }).waitFor({ timeout: 5_000 });
@@ -162,17 +219,27 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
     await page.getByLabel(/^Name for /).fill('QA Redmi');
     await page.getByRole('button', { name: 'Save name' }).click();
     await lane(PHONE_A).locator('h3', { hasText: 'QA Redmi' }).waitFor({ timeout: 5_000 });
-    const { devices } = (await (await fetch(`${server.url}/__mockvideo/devices`)).json()) as { devices: Array<{ sdevid: string; name: string | null }> };
+    const { devices } = (await (await fetch(`${server.url}/__mockvideo/devices`)).json()) as {
+      devices: Array<{ sdevid: string; name: string | null }>;
+    };
     expect(devices.find((d) => d.sdevid === PHONE_A.sdevid)?.name).toBe('QA Redmi');
   });
 
   it("downloads the HAR of the chosen device: only that device's requests", async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'HAR of this device' }).click()]);
-    const har = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { log: { entries: Array<{ request: { url: string } }> } };
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'HAR of this device' }).click(),
+    ]);
+    const har = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+      log: { entries: Array<{ request: { url: string } }> };
+    };
     expect(har.log.entries).toHaveLength(6);
-    for (const entry of har.log.entries) expect(new URL(entry.request.url).searchParams.get('_sdevid')).toBe(PHONE_A.sdevid);
+    for (const entry of har.log.entries)
+      expect(new URL(entry.request.url).searchParams.get('_sdevid')).toBe(PHONE_A.sdevid);
     // The start-up's own HAR link names exactly its requests.
-    expect(await lane(PHONE_A).locator('.burst a', { hasText: 'HAR' }).getAttribute('href')).toMatch(/^\/__mockvideo\/requests\.har\?ids=(\d+%2C){5}\d+$/);
+    expect(await lane(PHONE_A).locator('.burst a', { hasText: 'HAR' }).getAttribute('href')).toMatch(
+      /^\/__mockvideo\/requests\.har\?ids=(\d+%2C){5}\d+$/,
+    );
   });
 
   it('shows the body as sent, \\u0026 visible, with a toggle to the pretty form, and the request as curl', async () => {
@@ -204,7 +271,9 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
 
   it('reads well at 1,400 and 360 px (screenshots in test-output/, or docs/ with MOCKVIDEO_SCREENSHOTS=docs)', async () => {
     await page.getByRole('button', { name: 'Show every device' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('#lanes .lane').length === 2, undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.querySelectorAll('#lanes .lane').length === 2, undefined, {
+      timeout: 5_000,
+    });
     mkdirSync(SHOTS, { recursive: true });
     await page.locator('#detail').waitFor({ state: 'hidden' });
     await page.locator('#verify-report li', { hasText: '2 start-ups from 2 device(s)' }).waitFor({ timeout: 5_000 });
@@ -214,8 +283,14 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.evaluate(() => window.scrollTo(0, 0));
     // The top of the page, as QA sees it on a phone: the devices and the lanes.
-    const lanesEnd = await page.locator('#lanes').evaluate((lanes) => lanes.getBoundingClientRect().bottom + window.scrollY);
-    await page.screenshot({ path: fileURLToPath(new URL('dashboard-360.png', SHOTS)), fullPage: true, clip: { x: 0, y: 0, width: 360, height: Math.ceil(lanesEnd) + 16 } });
+    const lanesEnd = await page
+      .locator('#lanes')
+      .evaluate((lanes) => lanes.getBoundingClientRect().bottom + window.scrollY);
+    await page.screenshot({
+      path: fileURLToPath(new URL('dashboard-360.png', SHOTS)),
+      fullPage: true,
+      clip: { x: 0, y: 0, width: 360, height: Math.ceil(lanesEnd) + 16 },
+    });
     await page.setViewportSize({ width: 1400, height: 900 });
   });
 
@@ -224,61 +299,80 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
   });
 });
 
-describe.skipIf(skip)('replay: the recording and match kind of each answer, no scenario picker without a fallback', () => {
-  let upstream: CliProcess;
-  let replay: CliProcess;
-  let recordOutput: string;
-  let page: Page;
+describe.skipIf(skip)(
+  'replay: the recording and match kind of each answer, no scenario picker without a fallback',
+  () => {
+    let upstream: CliProcess;
+    let replay: CliProcess;
+    let recordOutput: string;
+    let page: Page;
 
-  beforeAll(async () => {
-    upstream = await startCli(['serve', '--port', '0']);
-    // Every operation but ad_config is recorded: its request in replay is a miss.
-    const session = await recordSession(upstream.url, START_UP.filter((op) => op !== 'ad_config').map((op) => phonePath(PHONE_A, op)));
-    recordOutput = session.stdout;
-    replay = await startCli(['replay', session.dir, '--port', '0']);
-    for (const op of START_UP) await fetch(`${replay.url}${phonePath(PHONE_A, op)}`);
-    page = await openDashboard(replay.url);
-    await page.locator('#requests-body tr').nth(5).waitFor({ timeout: 5_000 });
-  }, 90_000);
+    beforeAll(async () => {
+      upstream = await startCli(['serve', '--port', '0']);
+      // Every operation but ad_config is recorded: its request in replay is a miss.
+      const session = await recordSession(
+        upstream.url,
+        START_UP.filter((op) => op !== 'ad_config').map((op) => phonePath(PHONE_A, op)),
+      );
+      recordOutput = session.stdout;
+      replay = await startCli(['replay', session.dir, '--port', '0']);
+      for (const op of START_UP) await fetch(`${replay.url}${phonePath(PHONE_A, op)}`);
+      page = await openDashboard(replay.url);
+      await page.locator('#requests-body tr').nth(5).waitFor({ timeout: 5_000 });
+    }, 90_000);
 
-  afterAll(async () => {
-    await page?.close();
-    await replay?.stop();
-    await upstream?.stop();
-  });
+    afterAll(async () => {
+      await page?.close();
+      await replay?.stop();
+      await upstream?.stop();
+    });
 
-  it('prints the dashboard URL when recording and replaying', () => {
-    expect(recordOutput).toMatch(/ {2}dashboard: http:\/\/127\.0\.0\.1:\d+\/__mockvideo\/\n/);
-    expect(replay.stdout()).toContain(`  dashboard: ${replay.url}/__mockvideo/\n`);
-  });
+    it('prints the dashboard URL when recording and replaying', () => {
+      expect(recordOutput).toMatch(/ {2}dashboard: http:\/\/127\.0\.0\.1:\d+\/__mockvideo\/\n/);
+      expect(replay.stdout()).toContain(`  dashboard: ${replay.url}/__mockvideo/\n`);
+    });
 
-  it('says what answers in the header, never "scenario default", and hides the scenario picker', async () => {
-    const header = (await page.locator('header.top').innerText()).replace(/\s+/g, ' ');
-    expect(header).toContain('mode replay');
-    expect(header).toMatch(/recordings \S+/);
-    expect(header).not.toContain('scenario');
-    expect(await page.locator('#scenario-section').isVisible()).toBe(false);
-  });
+    it('says what answers in the header, never "scenario default", and hides the scenario picker', async () => {
+      const header = (await page.locator('header.top').innerText()).replace(/\s+/g, ' ');
+      expect(header).toContain('mode replay');
+      expect(header).toMatch(/recordings \S+/);
+      expect(header).not.toContain('scenario');
+      expect(await page.locator('#scenario-section').isVisible()).toBe(false);
+    });
 
-  it('names the recording file and the match kind of each answer; the miss says miss', async () => {
-    const heads = await page.locator('#requests-head th').allTextContents();
-    expect(heads).toEqual(expect.arrayContaining(['Match', 'Recording']));
-    expect(heads).not.toContain('Scenario');
-    const row = (operation: string) => page.locator('#requests-body tr').filter({ has: page.getByRole('button', { name: `Show request`, exact: false }).and(page.locator(`[aria-label$=", ${operation}"]`)) });
-    for (const op of START_UP.filter((o) => o !== 'ad_config')) {
-      const cells = await row(op).locator('td').allTextContents();
-      expect(cells).toContain('exact');
-      expect(cells.some((c) => new RegExp(`^${op.replace('/', '-')}/[0-9a-f]+-\\d+\\.json$`).test(c))).toBe(true);
-    }
-    const miss = await row('ad_config').locator('td').allTextContents();
-    expect(miss).toContain('miss');
-    expect(miss).toContain('404');
-    // The timeline flags the miss too.
-    await page.locator('#lanes .bar-row', { hasText: 'ad_config' }).locator('.match.miss').waitFor({ timeout: 5_000 });
-    await page.screenshot({ path: fileURLToPath(new URL('../../test-output/dashboard-replay.png', import.meta.url)), fullPage: true });
-  });
+    it('names the recording file and the match kind of each answer; the miss says miss', async () => {
+      const heads = await page.locator('#requests-head th').allTextContents();
+      expect(heads).toEqual(expect.arrayContaining(['Match', 'Recording']));
+      expect(heads).not.toContain('Scenario');
+      const row = (operation: string) =>
+        page
+          .locator('#requests-body tr')
+          .filter({
+            has: page
+              .getByRole('button', { name: `Show request`, exact: false })
+              .and(page.locator(`[aria-label$=", ${operation}"]`)),
+          });
+      for (const op of START_UP.filter((o) => o !== 'ad_config')) {
+        const cells = await row(op).locator('td').allTextContents();
+        expect(cells).toContain('exact');
+        expect(cells.some((c) => new RegExp(`^${op.replace('/', '-')}/[0-9a-f]+-\\d+\\.json$`).test(c))).toBe(true);
+      }
+      const miss = await row('ad_config').locator('td').allTextContents();
+      expect(miss).toContain('miss');
+      expect(miss).toContain('404');
+      // The timeline flags the miss too.
+      await page
+        .locator('#lanes .bar-row', { hasText: 'ad_config' })
+        .locator('.match.miss')
+        .waitFor({ timeout: 5_000 });
+      await page.screenshot({
+        path: fileURLToPath(new URL('../../test-output/dashboard-replay.png', import.meta.url)),
+        fullPage: true,
+      });
+    });
 
-  it('raised no script error and sent nothing off the server', () => {
-    expect(pageErrors).toEqual([]);
-  });
-});
+    it('raised no script error and sent nothing off the server', () => {
+      expect(pageErrors).toEqual([]);
+    });
+  },
+);

@@ -3,7 +3,18 @@ import { DashboardState, MAX_ENTRIES } from '../../src/dashboard/state.js';
 import type { JournalEntry } from '../../src/journal/journal.js';
 import { DeviceNames, MAX_DEVICE_NAMES } from '../../src/server/admin/devices.js';
 
-const entry = (id: number): JournalEntry => ({ id, time: '2026-01-01T00:00:00.000Z', operation: 'meta/cp', query: {}, scenario: 'default', status: 200, durationMs: 1, findings: [], match: null, fault: null });
+const entry = (id: number): JournalEntry => ({
+  id,
+  time: '2026-01-01T00:00:00.000Z',
+  operation: 'meta/cp',
+  query: {},
+  scenario: 'default',
+  status: 200,
+  durationMs: 1,
+  findings: [],
+  match: null,
+  fault: null,
+});
 
 afterEach(() => vi.useRealTimers());
 

@@ -7,12 +7,33 @@ const valid = [
   { ...common, type: 'login_state_on_launch', result: 'success' },
   { ...common, type: 'page_view', page_name: 'player', package_from: 'com.example.gallery' },
   { ...common, type: 'click', target: 'videoplayer://com.example.streamly?action=playVideo&id=1', at: '1795322072123' },
-  { ...common, type: 'play__start_succ', at: '1795322072123', video_type: 'local', duration: '120', played_all: 'false' },
-  { ...common, type: 'play__completelast', at: '1795322072999', video_type: 'local', duration: '120', played_all: 'true' },
+  {
+    ...common,
+    type: 'play__start_succ',
+    at: '1795322072123',
+    video_type: 'local',
+    duration: '120',
+    played_all: 'false',
+  },
+  {
+    ...common,
+    type: 'play__completelast',
+    at: '1795322072999',
+    video_type: 'local',
+    duration: '120',
+    played_all: 'true',
+  },
   { ...common, event: 'auto_login', module: 'account', append: '{"result":"success"}', st: 'token', _page: 'home' },
 ];
 
-interface Listed { records: Array<{ id: number; time: string; record: Record<string, string>; findings: Array<{ field: string; rule: string; message: string }> }> }
+interface Listed {
+  records: Array<{
+    id: number;
+    time: string;
+    record: Record<string, string>;
+    findings: Array<{ field: string; rule: string; message: string }>;
+  }>;
+}
 
 let cli: CliProcess;
 beforeAll(async () => {
@@ -23,7 +44,8 @@ afterAll(async () => {
 });
 
 const list = async () => (await (await fetch(`${cli.url}/__mockvideo/analytics`)).json()) as Listed;
-const post = (path: string, body: string, type = 'application/json') => fetch(`${cli.url}${path}`, { method: 'POST', body, headers: { 'content-type': type } });
+const post = (path: string, body: string, type = 'application/json') =>
+  fetch(`${cli.url}${path}`, { method: 'POST', body, headers: { 'content-type': type } });
 
 describe('analytics sink', () => {
   it('accepts valid records of every kind as a JSON array, without findings, and lists them', async () => {
@@ -42,9 +64,20 @@ describe('analytics sink', () => {
   it('accepts one JSON object and a form-encoded body, also on an --analytics-path', async () => {
     await fetch(`${cli.url}/__mockvideo/analytics`, { method: 'DELETE' });
     expect((await post('/log/collect', JSON.stringify(valid[0]))).status).toBe(200);
-    expect((await post('/__mockvideo/analytics', new URLSearchParams(valid[1] as Record<string, string>).toString(), 'application/x-www-form-urlencoded')).status).toBe(200);
+    expect(
+      (
+        await post(
+          '/__mockvideo/analytics',
+          new URLSearchParams(valid[1] as Record<string, string>).toString(),
+          'application/x-www-form-urlencoded',
+        )
+      ).status,
+    ).toBe(200);
     const { records } = await list();
-    expect(records.map((r) => [r.record, r.findings])).toEqual([[valid[0], []], [valid[1], []]]);
+    expect(records.map((r) => [r.record, r.findings])).toEqual([
+      [valid[0], []],
+      [valid[1], []],
+    ]);
   });
 
   it('reports findings for broken records and keeps them', async () => {
@@ -54,7 +87,9 @@ describe('analytics sink', () => {
       { type: 'page_view', page_name: 'p', package_from: 'q' },
       { ...common, type: 'swipe' },
     ];
-    const answer = (await (await post('/__mockvideo/analytics', JSON.stringify(broken))).json()) as { records: Array<{ findings: Array<{ field: string; rule: string }> }> };
+    const answer = (await (await post('/__mockvideo/analytics', JSON.stringify(broken))).json()) as {
+      records: Array<{ findings: Array<{ field: string; rule: string }> }>;
+    };
     expect(answer.records[0]!.findings).toEqual([expect.objectContaining({ field: 'at', rule: 'milliseconds' })]);
     expect(answer.records[1]!.findings.map((f) => f.field)).toEqual([...ANALYTICS_COMMON_FIELDS]);
     expect(answer.records[2]!.findings).toEqual([expect.objectContaining({ field: 'type', rule: 'known-type' })]);

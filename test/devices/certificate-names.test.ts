@@ -10,9 +10,14 @@ describe('advertised HTTPS URLs agree with the certificate', () => {
   it('leaves out the emulator URL the certificate does not name, and says why on stderr', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mockvideo-own-cert-'));
     const own = await ensureCertificate(['localhost', '127.0.0.1'], dir);
-    const server = await startCli(['serve', '--port', '0', '--https-port', '0', '--no-watch', '--cert', own.certFile, '--key', own.keyFile], { env: { MOCKVIDEO_HOME: dir } });
+    const server = await startCli(
+      ['serve', '--port', '0', '--https-port', '0', '--no-watch', '--cert', own.certFile, '--key', own.keyFile],
+      { env: { MOCKVIDEO_HOME: dir } },
+    );
     try {
-      await vi.waitFor(() => expect(server.stderr()).toContain(`the certificate ${own.certFile} does not name 10.0.2.2`));
+      await vi.waitFor(() =>
+        expect(server.stderr()).toContain(`the certificate ${own.certFile} does not name 10.0.2.2`),
+      );
       expect(server.stdout()).toMatch(/this machine:\s+https:\/\/127\.0\.0\.1:\d+/);
       expect(server.stdout()).not.toMatch(/https:\/\/10\.0\.2\.2/);
       // HTTP has no certificate: its emulator URL stays.

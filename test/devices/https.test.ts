@@ -78,7 +78,9 @@ describe('--https with a generated certificate', () => {
 
 describe('--https alone', () => {
   it('serves HTTPS instead of HTTP on --port; the first line carries the https URL', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--https'], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--https'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     try {
       let out = '';
       child.stdout.on('data', (d) => (out += d));
@@ -102,7 +104,17 @@ describe('--https alone', () => {
 
 describe('--cert and --key', () => {
   it('serve HTTPS with the given PEM files', async () => {
-    const given = await startCli(['serve', '--port', '0', '--https-port', '0', '--cert', join(HOME, 'cert.pem'), '--key', join(HOME, 'key.pem')]);
+    const given = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--https-port',
+      '0',
+      '--cert',
+      join(HOME, 'cert.pem'),
+      '--key',
+      join(HOME, 'key.pem'),
+    ]);
     try {
       const url = await httpsUrl(given);
       expect(given.stdout()).toContain(`certificate: ${join(HOME, 'cert.pem')}`);
@@ -114,7 +126,15 @@ describe('--cert and --key', () => {
   });
 
   it('exit 2 naming the flag when a file is missing or a flag comes alone', async () => {
-    const missing = await runCli(['serve', '--port', '0', '--cert', join(HOME, 'nope.pem'), '--key', join(HOME, 'key.pem')]);
+    const missing = await runCli([
+      'serve',
+      '--port',
+      '0',
+      '--cert',
+      join(HOME, 'nope.pem'),
+      '--key',
+      join(HOME, 'key.pem'),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`[mockvideo] --cert ${join(HOME, 'nope.pem')}: cannot read the file (ENOENT)`);
     const alone = await runCli(['serve', '--port', '0', '--cert', join(HOME, 'cert.pem')]);

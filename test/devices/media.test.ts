@@ -16,7 +16,12 @@ const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios', import.meta.url))
  * 5xx, delays): they extend another scenario for their data and are checked through it.
  */
 const SCENARIOS = readdirSync(SCENARIOS_DIR)
-  .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json') && !readFileSync(join(SCENARIOS_DIR, f), 'utf8').includes('"fault'))
+  .filter(
+    (f) =>
+      f.endsWith('.json') &&
+      !f.endsWith('.schema.json') &&
+      !readFileSync(join(SCENARIOS_DIR, f), 'utf8').includes('"fault'),
+  )
   .map((f) => f.slice(0, -'.json'.length));
 const IMAGE_FIELDS = ['image_url', 'app_icon', 'top_left_logo', 'top_right_logo'] as const;
 
@@ -63,7 +68,9 @@ describe.each(SCENARIOS)('scenario %s, offline', (scenario) => {
   });
 
   it('every plugin url downloads bytes whose MD5 is the entry md5 (and is not, in corrupt-plugin)', async () => {
-    const plugins = (await allData(scenario)).flatMap((d) => (Array.isArray(d) ? d : [])).filter((e): e is { id: string; url: string; md5: string } => typeof e?.md5 === 'string');
+    const plugins = (await allData(scenario))
+      .flatMap((d) => (Array.isArray(d) ? d : []))
+      .filter((e): e is { id: string; url: string; md5: string } => typeof e?.md5 === 'string');
     expect(plugins.length).toBeGreaterThan(0);
     for (const plugin of plugins) {
       const { status, headers, body } = await rawGet(plugin.url);
@@ -78,7 +85,9 @@ describe.each(SCENARIOS)('scenario %s, offline', (scenario) => {
 
 describe('self-contained answers', () => {
   it('corrupt-plugin: the upgraded plugin is the only one whose download fails its checksum', async () => {
-    const list = (await (await fetch(`${cli.url}/__mockvideo/plugins`)).json()) as { packages: Array<{ declaredMd5: string; servedMd5: string; scenarios: string[] }> };
+    const list = (await (await fetch(`${cli.url}/__mockvideo/plugins`)).json()) as {
+      packages: Array<{ declaredMd5: string; servedMd5: string; scenarios: string[] }>;
+    };
     const failing = list.packages.filter((p) => p.declaredMd5 !== p.servedMd5);
     expect(failing.map((p) => p.scenarios)).toEqual([['corrupt-plugin']]);
   });
@@ -111,7 +120,11 @@ describe('self-contained answers', () => {
 
 describe('meta/upgrade (where ext_<market>_external_url points)', () => {
   it('answers the envelope: {} when the plugin is up to date, the newer entry otherwise', async () => {
-    const plugin = ((await (await fetch(`${cli.url}${clientPath('meta/plugin')}`)).json()) as { data: Array<{ id: string; version: number; market_sign: Record<string, string> }> }).data[0]!;
+    const plugin = (
+      (await (await fetch(`${cli.url}${clientPath('meta/plugin')}`)).json()) as {
+        data: Array<{ id: string; version: number; market_sign: Record<string, string> }>;
+      }
+    ).data[0]!;
     const link = Object.entries(plugin.market_sign).find(([k]) => /^ext_.+_external_url$/.test(k))![1];
     expect(link.startsWith(`${cli.url}/api/g1/meta/upgrade?`)).toBe(true);
     const upToDate = await fetch(link);
@@ -119,14 +132,19 @@ describe('meta/upgrade (where ext_<market>_external_url points)', () => {
     expect(await upToDate.json()).toEqual({ data: {}, msg: 'OK', result: 1 });
     const older = new URL(link);
     older.searchParams.set('uri', `videoplayer://player-plugin/${plugin.id}/${plugin.version - 1}`);
-    const upgrade = (await (await fetch(older)).json()) as { data: { id: string; version: number; url: string }; result: number };
+    const upgrade = (await (await fetch(older)).json()) as {
+      data: { id: string; version: number; url: string };
+      result: number;
+    };
     expect(upgrade.data).toMatchObject({ id: plugin.id, version: plugin.version });
     expect(upgrade.data.url.startsWith(cli.url)).toBe(true);
   });
 
   it('plugin-upgrade: a client on the default version is offered version 13', async () => {
     const uri = encodeURIComponent('videoplayer://player-plugin/streamly/12');
-    const body = (await (await fetch(`${cli.url}/scenarios/plugin-upgrade/api/g1/meta/upgrade?uri=${uri}&_region=IN`)).json()) as { data: { version: number } };
+    const body = (await (
+      await fetch(`${cli.url}/scenarios/plugin-upgrade/api/g1/meta/upgrade?uri=${uri}&_region=IN`)
+    ).json()) as { data: { version: number } };
     expect(body.data.version).toBe(13);
   });
 

@@ -2,7 +2,11 @@ import { request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 /** A GET over node:http to `url`, with optional headers (fetch cannot set `Host`); resolves with status, headers and bytes. */
-export function rawGet(url: string, headers: Record<string, string> = {}, ca?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+export function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+  ca?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : request;
   return new Promise((resolve, reject) => {
@@ -21,7 +25,9 @@ export function rawGet(url: string, headers: Record<string, string> = {}, ca?: s
 export function stringsAt(value: unknown, keys: readonly string[]): string[] {
   if (Array.isArray(value)) return value.flatMap((v) => stringsAt(v, keys));
   if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => (keys.includes(k) && typeof v === 'string' ? [v] : stringsAt(v, keys)));
+    return Object.entries(value).flatMap(([k, v]) =>
+      keys.includes(k) && typeof v === 'string' ? [v] : stringsAt(v, keys),
+    );
   }
   return [];
 }

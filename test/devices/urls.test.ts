@@ -27,8 +27,15 @@ describe('printed URLs', () => {
       expect(cli.stdout()).toContain('serve with --host 0.0.0.0');
       // The dashboard lists the same URLs, from /health.
       const port = new URL(cli.url).port;
-      const health = (await (await fetch(`${cli.url}/__mockvideo/health`)).json()) as { deviceUrls: Array<{ label: string; url: string }> };
-      expect(health.deviceUrls).toEqual(expect.arrayContaining([expect.objectContaining({ label: 'Android emulator', url: `http://10.0.2.2:${port}` }), expect.objectContaining({ label: 'this machine', url: `http://127.0.0.1:${port}` })]));
+      const health = (await (await fetch(`${cli.url}/__mockvideo/health`)).json()) as {
+        deviceUrls: Array<{ label: string; url: string }>;
+      };
+      expect(health.deviceUrls).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ label: 'Android emulator', url: `http://10.0.2.2:${port}` }),
+          expect.objectContaining({ label: 'this machine', url: `http://127.0.0.1:${port}` }),
+        ]),
+      );
     } finally {
       await cli.stop();
     }

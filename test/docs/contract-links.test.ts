@@ -16,22 +16,36 @@ function sources(dir: string): string[] {
 }
 
 /** GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces as hyphens. */
-const anchorOf = (heading: string) => heading.trim().toLowerCase().replace(/[^\w\s-]/g, '').replace(/\s/g, '-');
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\w\s-]/g, '')
+    .replace(/\s/g, '-');
 
 describe('docs/contract.md links in docstrings', () => {
-  const anchors = new Set(readFileSync(join(ROOT, 'docs/contract.md'), 'utf8').split('\n').filter((l) => /^#{1,6} /.test(l)).map((l) => anchorOf(l.replace(/^#+ /, ''))));
+  const anchors = new Set(
+    readFileSync(join(ROOT, 'docs/contract.md'), 'utf8')
+      .split('\n')
+      .filter((l) => /^#{1,6} /.test(l))
+      .map((l) => anchorOf(l.replace(/^#+ /, ''))),
+  );
   const files = sources(join(ROOT, 'src'));
 
   it('name headings that exist', () => {
     const broken = files.flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/docs\/contract\.md#([\w-]+)/g)].filter((m) => !anchors.has(m[1]!)).map((m) => `${relative(ROOT, file)}: #${m[1]}`),
+      [...readFileSync(file, 'utf8').matchAll(/docs\/contract\.md#([\w-]+)/g)]
+        .filter((m) => !anchors.has(m[1]!))
+        .map((m) => `${relative(ROOT, file)}: #${m[1]}`),
     );
     expect(anchors.size).toBeGreaterThan(10);
     expect(broken).toEqual([]);
   });
 
   it('replace every reference to the seed document in @see tags', () => {
-    const left = files.filter((file) => /@see seed\b/.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file));
+    const left = files
+      .filter((file) => /@see seed\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
     expect(left).toEqual([]);
   });
 });

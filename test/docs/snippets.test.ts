@@ -21,7 +21,13 @@ import { MSW_MAJOR } from '../support/msw-major.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Inside the repository, so `mockvideo` resolves to this package (self-reference) and node_modules are found. */
 const WORK = join(ROOT, 'test-output/snippets');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 const CODE = new Set(['ts', 'typescript', 'js', 'javascript', 'mjs', 'cjs']);
 
@@ -38,15 +44,35 @@ function snippetOf(block: MarkdownBlock): Snippet {
   const typescript = block.lang === 'ts' || block.lang === 'typescript';
   const ext = typescript ? (commonjs ? 'cts' : 'mts') : commonjs ? 'cjs' : 'mjs';
   const file = `${block.file.replace(/[^\w]+/g, '-')}-L${block.line}.test.${ext}`;
-  const runnable = !block.consumer && block.snippet !== 'no-run' && /from ['"]vitest['"]/.test(block.code) && /\b(it|test)(\.\w+)?\(/.test(block.code);
+  const runnable =
+    !block.consumer &&
+    block.snippet !== 'no-run' &&
+    /from ['"]vitest['"]/.test(block.code) &&
+    /\b(it|test)(\.\w+)?\(/.test(block.code);
   return { block, file, runnable };
 }
 
 function run(args: string[], cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', VITEST: undefined, VITEST_WORKER_ID: undefined, VITEST_POOL_ID: undefined } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      args,
+      {
+        cwd,
+        timeout: 120_000,
+        maxBuffer: 16 * 1024 * 1024,
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          VITEST: undefined,
+          VITEST_WORKER_ID: undefined,
+          VITEST_POOL_ID: undefined,
+        },
+      },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -70,9 +96,15 @@ function errorsByFile(output: string): Map<string, string[]> {
 
 describe.skipIf(!existsSync(join(ROOT, 'dist/index.d.ts')))('code blocks of the documentation', () => {
   const snippets = DOCS.flatMap((doc) => markdownBlocks(join(ROOT, doc)).map((block) => ({ ...block, file: doc })))
-    .filter((block) => CODE.has(block.lang) && block.snippet !== 'no-check' && (block.msw === undefined || block.msw === MSW_MAJOR))
+    .filter(
+      (block) =>
+        CODE.has(block.lang) && block.snippet !== 'no-check' && (block.msw === undefined || block.msw === MSW_MAJOR),
+    )
     .map(snippetOf);
-  const typeErrors: Record<keyof typeof RESOLUTIONS, Map<string, string[]>> = { nodenext: new Map(), bundler: new Map() };
+  const typeErrors: Record<keyof typeof RESOLUTIONS, Map<string, string[]>> = {
+    nodenext: new Map(),
+    bundler: new Map(),
+  };
   let vitestOutput = '';
   let vitestFailures = new Map<string, string>();
 
@@ -80,9 +112,22 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/index.d.ts')))('code blocks of the 
     await rm(WORK, { recursive: true, force: true });
     await mkdir(WORK, { recursive: true });
     for (const snippet of snippets) await writeFile(join(WORK, snippet.file), snippet.block.code);
-    for (const [name, options] of Object.entries(RESOLUTIONS) as Array<[keyof typeof RESOLUTIONS, (typeof RESOLUTIONS)[keyof typeof RESOLUTIONS]]>) {
+    for (const [name, options] of Object.entries(RESOLUTIONS) as Array<
+      [keyof typeof RESOLUTIONS, (typeof RESOLUTIONS)[keyof typeof RESOLUTIONS]]
+    >) {
       const tsconfig = {
-        compilerOptions: { ...options, target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'], strict: true, noEmit: true, allowJs: true, checkJs: true, skipLibCheck: true, esModuleInterop: true },
+        compilerOptions: {
+          ...options,
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: ['node'],
+          strict: true,
+          noEmit: true,
+          allowJs: true,
+          checkJs: true,
+          skipLibCheck: true,
+          esModuleInterop: true,
+        },
         // Bundler resolution is for code a bundler reads (import syntax); CommonJS blocks are checked as Node reads them (nodenext).
         files: snippets.filter((s) => name === 'nodenext' || /\.m[jt]s$/.test(s.file)).map((s) => s.file),
       };
@@ -91,19 +136,43 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/index.d.ts')))('code blocks of the 
     }
     const runnable = snippets.filter((s) => s.runnable);
     if (runnable.length) {
-      await writeFile(join(WORK, 'vitest.config.mjs'), `export default { test: { include: ${JSON.stringify(runnable.map((s) => s.file))}, testTimeout: 30000 } };\n`);
-      const result = await run([join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', WORK, '--reporter=json'], WORK);
+      await writeFile(
+        join(WORK, 'vitest.config.mjs'),
+        `export default { test: { include: ${JSON.stringify(runnable.map((s) => s.file))}, testTimeout: 30000 } };\n`,
+      );
+      const result = await run(
+        [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', WORK, '--reporter=json'],
+        WORK,
+      );
       vitestOutput = result.output;
       const json = result.output.slice(result.output.indexOf('{'));
       try {
-        const report = JSON.parse(json) as { testResults: Array<{ name: string; status: string; message: string; assertionResults: Array<{ status: string; failureMessages: string[] }> }> };
+        const report = JSON.parse(json) as {
+          testResults: Array<{
+            name: string;
+            status: string;
+            message: string;
+            assertionResults: Array<{ status: string; failureMessages: string[] }>;
+          }>;
+        };
         vitestFailures = new Map(
           report.testResults
             .filter((r) => r.status !== 'passed')
-            .map((r) => [relative(WORK, r.name), r.message || r.assertionResults.flatMap((a) => a.failureMessages).join('\n').split('\n').slice(0, 3).join(' ')]),
+            .map((r) => [
+              relative(WORK, r.name),
+              r.message ||
+                r.assertionResults
+                  .flatMap((a) => a.failureMessages)
+                  .join('\n')
+                  .split('\n')
+                  .slice(0, 3)
+                  .join(' '),
+            ]),
         );
       } catch {
-        vitestFailures = new Map(runnable.map((s) => [s.file, `vitest gave no report:\n${vitestOutput.slice(0, 2000)}`]));
+        vitestFailures = new Map(
+          runnable.map((s) => [s.file, `vitest gave no report:\n${vitestOutput.slice(0, 2000)}`]),
+        );
       }
     }
   }, 180_000);
@@ -120,16 +189,23 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/index.d.ts')))('code blocks of the 
           (typeErrors[name].get(s.file) ?? []).map((error) => `${doc}:${s.block.line} (${name}) ${error}`),
         ),
       );
-    expect(failing, 'blocks that do not compile as shown; fix the block or mark it <!-- snippet: no-check --> if it is a fragment').toEqual([]);
+    expect(
+      failing,
+      'blocks that do not compile as shown; fix the block or mark it <!-- snippet: no-check --> if it is a fragment',
+    ).toEqual([]);
   });
 
   it.each(DOCS)('%s: every block that is a whole vitest file passes', (doc) => {
-    const failing = snippets.filter((s) => s.block.file === doc && s.runnable && vitestFailures.has(s.file)).map((s) => `${doc}:${s.block.line} ${vitestFailures.get(s.file)}`);
+    const failing = snippets
+      .filter((s) => s.block.file === doc && s.runnable && vitestFailures.has(s.file))
+      .map((s) => `${doc}:${s.block.line} ${vitestFailures.get(s.file)}`);
     expect(failing, 'blocks that fail when run; fix the block or mark it <!-- snippet: no-run -->').toEqual([]);
   });
 
   it('finds the blocks: docs/jest.md has type-checked blocks', () => {
     // Four configs on either leg; the three test files, written for msw 3, on the msw 3 leg.
-    expect(snippets.filter((s) => s.block.file === 'docs/jest.md').length).toBeGreaterThanOrEqual(MSW_MAJOR >= 3 ? 7 : 4);
+    expect(snippets.filter((s) => s.block.file === 'docs/jest.md').length).toBeGreaterThanOrEqual(
+      MSW_MAJOR >= 3 ? 7 : 4,
+    );
   });
 });

@@ -35,7 +35,12 @@ export async function startFakeService(): Promise<FakeService> {
   const scenario = minimalScenario();
   let calls = 0;
   let settingCalls = 0;
-  const state = { received: [] as string[], changes: { addField: false, numberType: false, itemShape: false }, delayMs: 0, maxInFlight: 0 };
+  const state = {
+    received: [] as string[],
+    changes: { addField: false, numberType: false, itemShape: false },
+    delayMs: 0,
+    maxInFlight: 0,
+  };
   let inFlight = 0;
   const server = createServer(async (req, res) => {
     const target = req.url ?? '/';
@@ -55,26 +60,39 @@ export async function startFakeService(): Promise<FakeService> {
         data = { enabled: true, echo: search, session: `${query.get('_nonce')}.${query.get('_sdevid')}` };
         break;
       case 'meta/cp':
-        data = scenario.operations['meta/cp'].data.map((cp) => ({ ...cp, app_icon: `${own}/__mockvideo/media/icon/${cp.id}.png` }));
+        data = scenario.operations['meta/cp'].data.map((cp) => ({
+          ...cp,
+          app_icon: `${own}/__mockvideo/media/icon/${cp.id}.png`,
+        }));
         break;
       case 'meta/setting': {
-        const setting: Record<string, unknown> = { ...scenario.operations['meta/setting'].data, recommend_show_times_interval: ++settingCalls };
+        const setting: Record<string, unknown> = {
+          ...scenario.operations['meta/setting'].data,
+          recommend_show_times_interval: ++settingCalls,
+        };
         if (state.changes.addField) setting.new_flag = 1;
         if (state.changes.numberType) setting.codec_level = 3;
         data = setting;
         break;
       }
       case 'meta/plugin':
-        data = scenario.operations['meta/plugin'].data.map((plugin) => ({ ...plugin, updated_at: 1_700_000_000 + calls, market_sign: { ...plugin.market_sign, nonce: `${calls}:${calls * 7}` } }));
+        data = scenario.operations['meta/plugin'].data.map((plugin) => ({
+          ...plugin,
+          updated_at: 1_700_000_000 + calls,
+          market_sign: { ...plugin.market_sign, nonce: `${calls}:${calls * 7}` },
+        }));
         break;
       case 'localplay/diversion': {
-        const items = query.get('is_from_gallery') === 'true' ? [item('g1', 0, 9, 'Gallery <one> & more')] : [item('n1', 0, 7)];
+        const items =
+          query.get('is_from_gallery') === 'true' ? [item('g1', 0, 9, 'Gallery <one> & more')] : [item('n1', 0, 7)];
         data = { end: items, exit: items, suspend: [] };
         break;
       }
       case 'localplay/recomm':
         // Images on the service's own host: the recorder keeps its origin, so from-recordings makes them {origin}.
-        data = [item('r1', 0, 3, 'Recomm <b>'), item('r2', 1, 2)].map((it) => ({ ...it, image_url: `${own}/images/${it.id}.jpg` })).map((it, rank) => (state.changes.itemShape ? { ...it, rank } : it));
+        data = [item('r1', 0, 3, 'Recomm <b>'), item('r2', 1, 2)]
+          .map((it) => ({ ...it, image_url: `${own}/images/${it.id}.jpg` }))
+          .map((it, rank) => (state.changes.itemShape ? { ...it, rank } : it));
         break;
       default:
         res.writeHead(404).end();

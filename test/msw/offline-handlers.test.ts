@@ -18,7 +18,12 @@ const ORIGIN = 'https://device.test';
 const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios', import.meta.url));
 /** Every shipped scenario without injected faults (those extend another one for their data). */
 const SCENARIOS = readdirSync(SCENARIOS_DIR)
-  .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json') && !readFileSync(join(SCENARIOS_DIR, f), 'utf8').includes('"fault'))
+  .filter(
+    (f) =>
+      f.endsWith('.json') &&
+      !f.endsWith('.schema.json') &&
+      !readFileSync(join(SCENARIOS_DIR, f), 'utf8').includes('"fault'),
+  )
   .map((f) => f.slice(0, -'.json'.length))
   .filter((name): name is ScenarioName => isScenarioName(name));
 const URL_FIELDS = ['image_url', 'app_icon', 'top_left_logo', 'top_right_logo', 'apk_url', 'url'] as const;
@@ -31,7 +36,10 @@ afterAll(() => server.close());
 
 /** The `data` of every answer of the scenario (both values of is_from_gallery), with their findings headers. */
 async function allData(): Promise<{ data: unknown[]; findings: Array<string | null> }> {
-  const requests: Array<[OperationName, { is_from_gallery?: 'true' | 'false' }]> = [...OPERATION_NAMES.map((op) => [op, {}] as [OperationName, object]), ['localplay/diversion', { is_from_gallery: 'false' }]];
+  const requests: Array<[OperationName, { is_from_gallery?: 'true' | 'false' }]> = [
+    ...OPERATION_NAMES.map((op) => [op, {}] as [OperationName, object]),
+    ['localplay/diversion', { is_from_gallery: 'false' }],
+  ];
   const data: unknown[] = [];
   const findings: Array<string | null> = [];
   for (const [operation, extra] of requests) {
@@ -50,7 +58,9 @@ describe.each(SCENARIOS)('createHandlers({ scenario: %s }) offline', (scenario) 
     const { data, findings } = await allData();
     expect(findings.every((count) => count === '0')).toBe(true);
     const urls = [...new Set(stringsAt(data, URL_FIELDS).filter((u) => u.startsWith(`${ORIGIN}/`)))];
-    const upgrades = [...new Set(JSON.stringify(data).match(/https:\/\/device\.test\/api\/g1\/meta\/upgrade\?[^"\\]+/g) ?? [])].map((u) => u.replace(/\\u0026/g, '&'));
+    const upgrades = [
+      ...new Set(JSON.stringify(data).match(/https:\/\/device\.test\/api\/g1\/meta\/upgrade\?[^"\\]+/g) ?? []),
+    ].map((u) => u.replace(/\\u0026/g, '&'));
     expect(urls.some((u) => /\.(png|jpe?g)$/.test(u))).toBe(true);
     for (const url of [...urls, ...upgrades]) {
       const response = await fetch(url);
@@ -59,10 +69,13 @@ describe.each(SCENARIOS)('createHandlers({ scenario: %s }) offline', (scenario) 
       const bytes = await response.arrayBuffer();
       if (type === 'image/png') expect(PNG.sync.read(Buffer.from(bytes)).width, url).toBeGreaterThan(0);
       else if (type === 'image/jpeg') expect(jpeg.decode(Buffer.from(bytes)).width, url).toBeGreaterThan(0);
-      else if (url.includes('/meta/upgrade')) expect(JSON.parse(new TextDecoder().decode(bytes))).toMatchObject({ msg: 'OK', result: 1 });
+      else if (url.includes('/meta/upgrade'))
+        expect(JSON.parse(new TextDecoder().decode(bytes))).toMatchObject({ msg: 'OK', result: 1 });
       else expect(type, url).toMatch(/^application\/(vnd\.android\.package-archive|zip|octet-stream)$/);
     }
-    const plugins = data.flatMap((d) => (Array.isArray(d) ? d : [])).filter((e): e is { id: string; url: string; md5: string } => typeof e?.md5 === 'string');
+    const plugins = data
+      .flatMap((d) => (Array.isArray(d) ? d : []))
+      .filter((e): e is { id: string; url: string; md5: string } => typeof e?.md5 === 'string');
     expect(plugins.length).toBeGreaterThan(0);
     for (const plugin of plugins) {
       const sum = md5(await (await fetch(plugin.url)).arrayBuffer());

@@ -52,7 +52,12 @@ describe(`createHandlers() under msw ${MSW_MAJOR} with the unhandled-request opt
   });
 
   it('fails a request to another path or host instead of letting it reach the network', async () => {
-    const unmocked = [`${origin}/health`, `${origin}/v2/api/g1/meta/cp`, `${origin}/__mockvideo/requests`, `${origin}/scenarios/gallery/other`];
+    const unmocked = [
+      `${origin}/health`,
+      `${origin}/v2/api/g1/meta/cp`,
+      `${origin}/__mockvideo/requests`,
+      `${origin}/scenarios/gallery/other`,
+    ];
     expect(await Promise.all(unmocked.map(outcome))).toEqual(unmocked.map(() => 'failed'));
     expect(reached).toEqual([]);
   });

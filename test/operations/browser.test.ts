@@ -23,9 +23,20 @@ describe.skipIf(skip)('the shared suite in headless Chromium (setupWorker)', () 
   let origin = '';
 
   beforeAll(async () => {
-    const bundle = await build({ entryPoints: [fileURLToPath(new URL('./fixtures/suite-page.ts', import.meta.url))], bundle: true, format: 'esm', platform: 'browser', target: 'chrome120', write: false, logLevel: 'silent' });
+    const bundle = await build({
+      entryPoints: [fileURLToPath(new URL('./fixtures/suite-page.ts', import.meta.url))],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'chrome120',
+      write: false,
+      logLevel: 'silent',
+    });
     const files: Record<string, [string, string]> = {
-      '/': ['text/html; charset=utf-8', '<!doctype html><meta charset="utf-8"><title>mockvideo suite</title><script type="module" src="/page.js"></script>'],
+      '/': [
+        'text/html; charset=utf-8',
+        '<!doctype html><meta charset="utf-8"><title>mockvideo suite</title><script type="module" src="/page.js"></script>',
+      ],
       '/page.js': ['text/javascript; charset=utf-8', bundle.outputFiles[0]!.text],
       '/mockServiceWorker.js': ['text/javascript; charset=utf-8', readFileSync(WORKER_SCRIPT, 'utf8')],
     };
@@ -55,13 +66,21 @@ describe.skipIf(skip)('the shared suite in headless Chromium (setupWorker)', () 
     start: async (config) => {
       if (config.mode !== 'serve') throw new Error('the browser subset serves scenarios only');
       const suiteScenario = JSON.parse(readFileSync(join(config.scenariosDir, 'suite.json'), 'utf8')) as unknown;
-      await page.evaluate((pageConfig) => window.__configure!(pageConfig), { suiteScenario, faults: [...config.faults], strictRequests: config.strictRequests ?? false });
+      await page.evaluate((pageConfig) => window.__configure!(pageConfig), {
+        suiteScenario,
+        faults: [...config.faults],
+        strictRequests: config.strictRequests ?? false,
+      });
       return {
         origin,
         send: async (exchange): Promise<Seen> => {
           const seen = (await page.evaluate((sent) => window.__send!(sent), exchange)) as PageSeen;
           if (seen === 'reset') return 'reset';
-          return { status: seen.status, headers: answerHeaders(seen.headers), body: bodyOf(exchange.method === 'HEAD' ? new Uint8Array() : Buffer.from(seen.body, 'hex'), origin) };
+          return {
+            status: seen.status,
+            headers: answerHeaders(seen.headers),
+            body: bodyOf(exchange.method === 'HEAD' ? new Uint8Array() : Buffer.from(seen.body, 'hex'), origin),
+          };
         },
         close: async () => {},
       };

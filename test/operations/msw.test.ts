@@ -2,4 +2,7 @@
 // / createReplayHandlers, a second instance beside the suite's reference.
 import { mswTarget, operationsSuite, referenceHandlers } from '../operations.suite.js';
 
-operationsSuite({ name: 'msw getResponse', start: async (config) => mswTarget(referenceHandlers(config), 'https://device.test') });
+operationsSuite({
+  name: 'msw getResponse',
+  start: async (config) => mswTarget(referenceHandlers(config), 'https://device.test'),
+});

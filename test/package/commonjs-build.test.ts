@@ -13,12 +13,18 @@ const CJS = join(ROOT, 'dist/cjs');
 const require = createRequire(join(ROOT, 'package.json'));
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
 }
 
 describe.skipIf(!existsSync(CJS))('the CommonJS build', () => {
   it('resolves for require() of each entry, with CommonJS types beside it', () => {
-    for (const [entry, file] of [['mockvideo', 'index'], ['mockvideo/node', 'node'], ['mockvideo/contract', 'contract/index']] as const) {
+    for (const [entry, file] of [
+      ['mockvideo', 'index'],
+      ['mockvideo/node', 'node'],
+      ['mockvideo/contract', 'contract/index'],
+    ] as const) {
       expect(relative(ROOT, require.resolve(entry))).toBe(`dist/cjs/${file}.js`);
       expect(existsSync(join(CJS, `${file}.d.ts`)), `${file}.d.ts`).toBe(true);
     }

@@ -39,8 +39,14 @@ export const OWN_SCENARIO = {
 };
 
 /** One recorded exchange of meta/cp, its body as the upstream wrote it; replayed by `createReplayHandlers` of `mockvideo/node`. */
-const RECORDED_QUERY: RawPair[] = [['ref', ''], ['_region', 'IN'], ['_st', '<SERVICE_TOKEN>'], ['_nonce', '1210681715']];
-const RECORDED_BODY = '{"data":[{"id":"recorded","name":"Recorded \\u0026 Co","apk_url":"","app_icon":"","top_right_logo":"","cp_link":""}],"msg":"OK","result":1}';
+const RECORDED_QUERY: RawPair[] = [
+  ['ref', ''],
+  ['_region', 'IN'],
+  ['_st', '<SERVICE_TOKEN>'],
+  ['_nonce', '1210681715'],
+];
+const RECORDED_BODY =
+  '{"data":[{"id":"recorded","name":"Recorded \\u0026 Co","apk_url":"","app_icon":"","top_right_logo":"","cp_link":""}],"msg":"OK","result":1}';
 export const RECORDING: Recording = {
   operation: 'meta/cp',
   matchKey: matchKey('GET', 'meta/cp', RECORDED_QUERY, DEFAULT_POLICY),
@@ -158,7 +164,14 @@ it('serves a scenario file of the user through loadScenario of mockvideo/node', 
 `;
 
 /** Packages of this repository's devDependencies the consumer's runners load by name (linked, not installed: a faster run). */
-export const LINKED = ['vitest', 'babel-jest', '@babel/plugin-transform-modules-commonjs', 'babel-plugin-transform-import-meta', '@jest/globals', 'ts-jest'];
+export const LINKED = [
+  'vitest',
+  'babel-jest',
+  '@babel/plugin-transform-modules-commonjs',
+  'babel-plugin-transform-import-meta',
+  '@jest/globals',
+  'ts-jest',
+];
 
 /**
  * The Jest projects of docs/jest.md ("Use with Jest") for the msw major installed: each `<!--
@@ -175,7 +188,11 @@ export function jestRecipes(): Map<string, Map<string, string>> {
     const mine = block.msw === undefined || block.msw === MSW_MAJOR;
     if (!mine && own.has(block.consumer)) continue;
     if (mine) own.add(block.consumer);
-    const code = mine ? block.code : MSW_MAJOR >= 3 ? block.code.replaceAll('onUnhandledRequest', 'onUnhandledFrame') : block.code.replaceAll('onUnhandledFrame', 'onUnhandledRequest');
+    const code = mine
+      ? block.code
+      : MSW_MAJOR >= 3
+        ? block.code.replaceAll('onUnhandledRequest', 'onUnhandledFrame')
+        : block.code.replaceAll('onUnhandledFrame', 'onUnhandledRequest');
     if (!projects.has(project!)) projects.set(project!, new Map());
     projects.get(project!)!.set(file.join('/'), code);
   }
@@ -183,10 +200,17 @@ export function jestRecipes(): Map<string, Map<string, string>> {
 }
 
 /** Node 24.9 or later: `require` of ES modules without a flag, which Jest 30's CommonJS mode uses under VM modules. */
-export const REQUIRES_ESM = ((major, minor) => major > 24 || (major === 24 && minor >= 9))(...(process.versions.node.split('.').map(Number) as [number, number]));
+export const REQUIRES_ESM = ((major, minor) => major > 24 || (major === 24 && minor >= 9))(
+  ...(process.versions.node.split('.').map(Number) as [number, number]),
+);
 
 /** The `"type"` of each Jest project's package.json. */
-export const PROJECT_TYPE: Record<string, 'commonjs' | 'module'> = { commonjs: 'commonjs', 'commonjs-vm': 'commonjs', 'ts-jest': 'commonjs', esm: 'module' };
+export const PROJECT_TYPE: Record<string, 'commonjs' | 'module'> = {
+  commonjs: 'commonjs',
+  'commonjs-vm': 'commonjs',
+  'ts-jest': 'commonjs',
+  esm: 'module',
+};
 
 /** `node --test` files: the ES module and the CommonJS build, both entries. */
 export const NODE_TEST_ESM = `import { test } from 'node:test';
@@ -243,4 +267,5 @@ async function run() {
 }
 run().then((outcome) => (window.__mockvideo = outcome), (error) => (window.__mockvideo = { ok: false, error: String(error && error.stack || error) }));
 `;
-export const BROWSER_HTML = '<!doctype html><html><head><meta charset="utf-8"><title>mockvideo</title></head><body><script type="module" src="/page.js"></script></body></html>\n';
+export const BROWSER_HTML =
+  '<!doctype html><html><head><meta charset="utf-8"><title>mockvideo</title></head><body><script type="module" src="/page.js"></script></body></html>\n';

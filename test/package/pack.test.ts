@@ -25,7 +25,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
 import { MSW_MAJOR } from '../support/msw-major.js';
 import { RecordingWriter } from '../../src/storage/recording-writer.js';
-import { BROWSER_HTML, BROWSER_PAGE, CONSUMER_PACKAGE, CONSUMER_TEST, CONSUMER_TSCONFIG, jestRecipes, LINKED, NODE_TEST_CJS, NODE_TEST_ESM, OWN_SCENARIO, PROJECT_TYPE, RECORDING, REQUIRES_ESM } from './consumer-project.js';
+import {
+  BROWSER_HTML,
+  BROWSER_PAGE,
+  CONSUMER_PACKAGE,
+  CONSUMER_TEST,
+  CONSUMER_TSCONFIG,
+  jestRecipes,
+  LINKED,
+  NODE_TEST_CJS,
+  NODE_TEST_ESM,
+  OWN_SCENARIO,
+  PROJECT_TYPE,
+  RECORDING,
+  REQUIRES_ESM,
+} from './consumer-project.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const installedVersion = (name: string): string =>
@@ -36,7 +50,8 @@ function childEnv(): NodeJS.ProcessEnv {
   const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1', CI: '1' };
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(VITEST|TINYPOOL|__VITEST)/i.test(key) || key === 'NODE_OPTIONS' || key === 'INIT_CWD' || key === 'NODE_ENV') continue;
+    if (/^(VITEST|TINYPOOL|__VITEST)/i.test(key) || key === 'NODE_OPTIONS' || key === 'INIT_CWD' || key === 'NODE_ENV')
+      continue;
     if (/^npm_/i.test(key) && !keep.has(key.toLowerCase())) continue;
     env[key] = value;
   }
@@ -49,12 +64,23 @@ interface Run {
   stderr: string;
 }
 
-function run(command: string, args: string[], cwd: string, timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 120_000,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...childEnv(), ...env }, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr: error && !stderr ? String(error) : stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...childEnv(), ...env }, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr: error && !stderr ? String(error) : stderr });
+      },
+    );
   });
 }
 
@@ -62,16 +88,24 @@ function explain(what: string, result: Run): string {
   return `${what} exited with ${result.code}.\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;
 }
 
-
 /** A static server at 127.0.0.1 (a secure context, so service workers run). */
 function serveFiles(files: Record<string, string>): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const body = files[path === '/' ? '/index.html' : path];
     if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html', 'cache-control': 'no-store' }).end(body);
+    res
+      .writeHead(200, {
+        'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html',
+        'cache-control': 'no-store',
+      })
+      .end(body);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
 }
 
 const skipBrowser = skipWithoutChromium('pack test (browser bundles)');
@@ -100,9 +134,14 @@ describe('the npm package', () => {
     consumer = join(work, 'consumer');
 
     // --ignore-scripts: pack the build that is there; re-building here would rewrite dist/ under the other tests.
-    const pack = await timed('npm pack', () => run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT));
+    const pack = await timed('npm pack', () =>
+      run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT),
+    );
     expect(pack.code, explain('npm pack', pack)).toBe(0);
-    const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
     files = info!.files.map((f) => f.path).sort();
     const tarball = join(work, info!.filename);
 
@@ -114,7 +153,20 @@ describe('the npm package', () => {
     await new RecordingWriter(join(consumer, 'recordings')).write(RECORDING);
 
     const install = await timed('npm install', () =>
-      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, `msw@${installedVersion('msw')}`], consumer, 150_000),
+      run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          '--save-dev',
+          tarball,
+          `msw@${installedVersion('msw')}`,
+        ],
+        consumer,
+        150_000,
+      ),
     );
     expect(install.code, explain('npm install', install)).toBe(0);
     tarballPath = tarball;
@@ -127,19 +179,36 @@ describe('the npm package', () => {
     }
     for (const [project, projectFiles] of jestRecipes()) {
       await mkdir(join(consumer, project), { recursive: true });
-      await writeFile(join(consumer, project, 'package.json'), `${JSON.stringify({ name: project, private: true, type: PROJECT_TYPE[project] ?? 'commonjs' }, null, 2)}\n`);
+      await writeFile(
+        join(consumer, project, 'package.json'),
+        `${JSON.stringify({ name: project, private: true, type: PROJECT_TYPE[project] ?? 'commonjs' }, null, 2)}\n`,
+      );
       for (const [file, text] of projectFiles) await writeFile(join(consumer, project, file), text);
     }
     // Jest 30 runs the CommonJS recipe with its own babel-jest (found first in the project's node_modules).
     await mkdir(join(consumer, 'commonjs-jest30/node_modules'), { recursive: true });
-    for (const file of ['package.json', 'jest.config.js', 'mockvideo.test.js']) await writeFile(join(consumer, 'commonjs-jest30', file), await readFile(join(consumer, 'commonjs', file)));
-    await symlink(join(ROOT, 'node_modules/jest30/node_modules/babel-jest'), join(consumer, 'commonjs-jest30/node_modules/babel-jest'), 'dir');
+    for (const file of ['package.json', 'jest.config.js', 'mockvideo.test.js'])
+      await writeFile(join(consumer, 'commonjs-jest30', file), await readFile(join(consumer, 'commonjs', file)));
+    await symlink(
+      join(ROOT, 'node_modules/jest30/node_modules/babel-jest'),
+      join(consumer, 'commonjs-jest30/node_modules/babel-jest'),
+      'dir',
+    );
     // Jest 30 with no transform ("the test file is the one of the next recipe").
-    await writeFile(join(consumer, 'commonjs-vm/mockvideo.test.js'), await readFile(join(consumer, 'commonjs/mockvideo.test.js')));
+    await writeFile(
+      join(consumer, 'commonjs-vm/mockvideo.test.js'),
+      await readFile(join(consumer, 'commonjs/mockvideo.test.js')),
+    );
     // React Native's Jest environment resolves with require, react-native and node: the CommonJS recipe under those conditions.
     await mkdir(join(consumer, 'react-native'), { recursive: true });
-    await writeFile(join(consumer, 'react-native/package.json'), await readFile(join(consumer, 'commonjs/package.json')));
-    await writeFile(join(consumer, 'react-native/mockvideo.test.js'), await readFile(join(consumer, 'commonjs/mockvideo.test.js')));
+    await writeFile(
+      join(consumer, 'react-native/package.json'),
+      await readFile(join(consumer, 'commonjs/package.json')),
+    );
+    await writeFile(
+      join(consumer, 'react-native/mockvideo.test.js'),
+      await readFile(join(consumer, 'commonjs/mockvideo.test.js')),
+    );
     await writeFile(
       join(consumer, 'react-native/jest.config.js'),
       `const recipe = require('../commonjs/jest.config.js');\nmodule.exports = { ...recipe, testEnvironmentOptions: { customExportConditions: ['require', 'react-native', 'node'] } };\n`,
@@ -158,37 +227,91 @@ describe('the npm package', () => {
   });
 
   it('holds the build, the CLI, the shipped scenarios and the docs, and no tests or recordings', () => {
-    for (const path of ['package.json', 'README.md', 'bin/mockvideo.js', 'dist/index.js', 'dist/index.d.ts', 'dist/node.js', 'dist/node.d.ts', 'dist/contract/index.js', 'dist/contract/index.d.ts', 'dist/cli/main.js', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/node.js', 'dist/cjs/contract/index.js', 'dist/cjs/package.json', 'docs/contract.md', 'docs/jest.md', 'scenarios/default.json', 'scenarios/gallery.json', 'scenarios/empty-ad-config.json', 'scenarios/scenario.schema.json']) {
+    for (const path of [
+      'package.json',
+      'README.md',
+      'bin/mockvideo.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/node.js',
+      'dist/node.d.ts',
+      'dist/contract/index.js',
+      'dist/contract/index.d.ts',
+      'dist/cli/main.js',
+      'dist/cjs/index.js',
+      'dist/cjs/index.d.ts',
+      'dist/cjs/node.js',
+      'dist/cjs/contract/index.js',
+      'dist/cjs/package.json',
+      'docs/contract.md',
+      'docs/jest.md',
+      'scenarios/default.json',
+      'scenarios/gallery.json',
+      'scenarios/empty-ad-config.json',
+      'scenarios/scenario.schema.json',
+    ]) {
       expect(files, `the tarball lacks ${path}`).toContain(path);
     }
-    const unwanted = files.filter((path) => /(^|\/)(test|tests|recordings|scripts|\.ci|node_modules|coverage)\//.test(path) || /\.test\.|\.spec\./.test(path) || /^tsconfig|^vitest\.config|^package-lock/.test(path));
+    const unwanted = files.filter(
+      (path) =>
+        /(^|\/)(test|tests|recordings|scripts|\.ci|node_modules|coverage)\//.test(path) ||
+        /\.test\.|\.spec\./.test(path) ||
+        /^tsconfig|^vitest\.config|^package-lock/.test(path),
+    );
     expect(unwanted, 'files a user does not need').toEqual([]);
   });
 
-  it('installs next to the user\'s msw without a second copy of msw', () => {
+  it("installs next to the user's msw without a second copy of msw", () => {
     expect(existsSync(join(consumer, 'node_modules/mockvideo/dist/index.js'))).toBe(true);
-    expect(existsSync(join(consumer, 'node_modules/mockvideo/node_modules/msw')), 'mockvideo brought its own msw').toBe(false);
+    expect(existsSync(join(consumer, 'node_modules/mockvideo/node_modules/msw')), 'mockvideo brought its own msw').toBe(
+      false,
+    );
   });
 
-  it.concurrent('runs a vitest file that serves scenarios through setupServer and checks real fetch answers', async () => {
-    const vitest = await timed('consumer vitest', () => run(process.execPath, [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=verbose'], consumer));
-    expect(vitest.code, explain('vitest run (in the consumer project)', vitest)).toBe(0);
-    expect(vitest.stdout).toMatch(/Tests\s+11 passed/);
-  }, 120_000);
+  it.concurrent(
+    'runs a vitest file that serves scenarios through setupServer and checks real fetch answers',
+    async () => {
+      const vitest = await timed('consumer vitest', () =>
+        run(
+          process.execPath,
+          [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=verbose'],
+          consumer,
+        ),
+      );
+      expect(vitest.code, explain('vitest run (in the consumer project)', vitest)).toBe(0);
+      expect(vitest.stdout).toMatch(/Tests\s+11 passed/);
+    },
+    120_000,
+  );
 
   it.concurrent.each([
     // skipLibCheck off: our .d.ts files must stand on what a user installs (no @types from our devDependencies).
     ['NodeNext', ['-p', 'tsconfig.json']],
     ['Bundler', ['-p', 'tsconfig.json', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--skipLibCheck']],
-  ])('typechecks the consumer test against the published types (%s resolution)', async (mode, args) => {
-    const tsc = await timed(`consumer tsc (${mode})`, () => run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...args], consumer));
-    expect(tsc.code, explain(`tsc ${args.join(' ')} (in the consumer project)`, tsc)).toBe(0);
-  }, 60_000);
+  ])(
+    'typechecks the consumer test against the published types (%s resolution)',
+    async (mode, args) => {
+      const tsc = await timed(`consumer tsc (${mode})`, () =>
+        run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...args], consumer),
+      );
+      expect(tsc.code, explain(`tsc ${args.join(' ')} (in the consumer project)`, tsc)).toBe(0);
+    },
+    60_000,
+  );
 
   it('bundles mockvideo and mockvideo/contract for browsers, and refuses mockvideo/node there', async () => {
     const bundle = (contents: string) =>
-      build({ stdin: { contents, resolveDir: consumer, loader: 'ts' }, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
-    const ok = await bundle("export { createHandlers, handlers, scenarioNames } from 'mockvideo';\nexport { envelopeSchema } from 'mockvideo/contract';");
+      build({
+        stdin: { contents, resolveDir: consumer, loader: 'ts' },
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        write: false,
+        logLevel: 'silent',
+      });
+    const ok = await bundle(
+      "export { createHandlers, handlers, scenarioNames } from 'mockvideo';\nexport { envelopeSchema } from 'mockvideo/contract';",
+    );
     const text = ok.outputFiles[0]!.text;
     expect(text).toContain('empty-ad-config');
     expect(text).not.toMatch(/from\s*["']node:|require\(["']node:/);
@@ -196,54 +319,115 @@ describe('the npm package', () => {
   }, 30_000);
 
   it('installs a working mockvideo command', async () => {
-    const cli = await run(process.execPath, [join(consumer, 'node_modules/mockvideo/bin/mockvideo.js'), 'scenarios'], consumer, 30_000);
+    const cli = await run(
+      process.execPath,
+      [join(consumer, 'node_modules/mockvideo/bin/mockvideo.js'), 'scenarios'],
+      consumer,
+      30_000,
+    );
     expect(cli.code, explain('mockvideo scenarios', cli)).toBe(0);
     expect(cli.stdout).toContain('gallery');
   }, 40_000);
   /** Runs a Jest CLI in `project` of the consumer; the test files are the project's. */
   const jest = (label: string, bin: string, project: string, env: NodeJS.ProcessEnv = {}) =>
-    timed(label, () => run(process.execPath, [join(ROOT, 'node_modules', bin, 'bin/jest.js'), '--ci', '--cacheDirectory', join(work, 'jest-cache', label.replace(/\W+/g, '-'))], join(consumer, project), 120_000, env));
+    timed(label, () =>
+      run(
+        process.execPath,
+        [
+          join(ROOT, 'node_modules', bin, 'bin/jest.js'),
+          '--ci',
+          '--cacheDirectory',
+          join(work, 'jest-cache', label.replace(/\W+/g, '-')),
+        ],
+        join(consumer, project),
+        120_000,
+        env,
+      ),
+    );
 
   const VM_MODULES = { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' };
-  const jestRuns = ([
-    ['Jest 29, CommonJS, babel-jest', 'jest', 'commonjs', {}, 5],
-    ['Jest 30, CommonJS, babel-jest', 'jest30', 'commonjs-jest30', {}, 5],
-    ['Jest 30, CommonJS, no transform (Node 24.9 or later)', 'jest30', 'commonjs-vm', VM_MODULES, 5],
-    ['Jest 29, ts-jest', 'jest', 'ts-jest', {}, 1],
-    ['Jest 29, ES modules', 'jest', 'esm', VM_MODULES, 2],
-    ['Jest 30, ES modules', 'jest30', 'esm', VM_MODULES, 2],
-    ['Jest 29, React Native conditions (require, react-native, node)', 'jest', 'react-native', {}, 5],
-  ] as const).filter(([, , project]) => REQUIRES_ESM || project !== 'commonjs-vm'); // that recipe says Node 24.9 or later
-  it.concurrent.each(jestRuns)(`runs the docs/jest.md recipe for msw ${MSW_MAJOR} with %s, mockvideo untransformed`, async (label, bin, project, env, tests) => {
-    const result = await jest(label, bin, project, env);
-    expect(result.code, explain(`jest (${label})`, result)).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`Tests:\\s+${tests} passed, ${tests} total`));
-  }, 120_000);
+  const jestRuns = (
+    [
+      ['Jest 29, CommonJS, babel-jest', 'jest', 'commonjs', {}, 5],
+      ['Jest 30, CommonJS, babel-jest', 'jest30', 'commonjs-jest30', {}, 5],
+      ['Jest 30, CommonJS, no transform (Node 24.9 or later)', 'jest30', 'commonjs-vm', VM_MODULES, 5],
+      ['Jest 29, ts-jest', 'jest', 'ts-jest', {}, 1],
+      ['Jest 29, ES modules', 'jest', 'esm', VM_MODULES, 2],
+      ['Jest 30, ES modules', 'jest30', 'esm', VM_MODULES, 2],
+      ['Jest 29, React Native conditions (require, react-native, node)', 'jest', 'react-native', {}, 5],
+    ] as const
+  ).filter(([, , project]) => REQUIRES_ESM || project !== 'commonjs-vm'); // that recipe says Node 24.9 or later
+  it.concurrent.each(jestRuns)(
+    `runs the docs/jest.md recipe for msw ${MSW_MAJOR} with %s, mockvideo untransformed`,
+    async (label, bin, project, env, tests) => {
+      const result = await jest(label, bin, project, env);
+      expect(result.code, explain(`jest (${label})`, result)).toBe(0);
+      expect(result.stderr).toMatch(new RegExp(`Tests:\\s+${tests} passed, ${tests} total`));
+    },
+    120_000,
+  );
 
-  it.concurrent('runs node --test files that import and require both entries', async () => {
-    const result = await timed('node --test', () => run(process.execPath, ['--test', '--test-reporter=tap'], join(consumer, 'node-test'), 60_000));
-    expect(result.code, explain('node --test', result)).toBe(0);
-    expect(result.stdout).toMatch(/# pass 2\b/);
-  }, 60_000);
+  it.concurrent(
+    'runs node --test files that import and require both entries',
+    async () => {
+      const result = await timed('node --test', () =>
+        run(process.execPath, ['--test', '--test-reporter=tap'], join(consumer, 'node-test'), 60_000),
+      );
+      expect(result.code, explain('node --test', result)).toBe(0);
+      expect(result.stdout).toMatch(/# pass 2\b/);
+    },
+    60_000,
+  );
 
-  it.concurrent('passes publint and attw (every entry resolves under node10, node16 from CommonJS and ESM, bundler)', async () => {
-    const publint = await timed('publint', () => run(process.execPath, [join(ROOT, 'node_modules/publint/src/cli.js'), 'run', tarballPath, '--strict'], ROOT, 60_000));
-    expect(publint.code, explain('publint', publint)).toBe(0);
-    expect(publint.stdout + publint.stderr).not.toMatch(/warning|error|suggestion/i);
-    const attw = await timed('attw', () => run(process.execPath, [join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarballPath, '--format', 'json'], ROOT, 60_000));
-    const report = JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } };
-    expect(report.analysis.problems, explain('attw', attw)).toEqual([]);
-    expect(attw.code).toBe(0);
-  }, 90_000);
+  it.concurrent(
+    'passes publint and attw (every entry resolves under node10, node16 from CommonJS and ESM, bundler)',
+    async () => {
+      const publint = await timed('publint', () =>
+        run(
+          process.execPath,
+          [join(ROOT, 'node_modules/publint/src/cli.js'), 'run', tarballPath, '--strict'],
+          ROOT,
+          60_000,
+        ),
+      );
+      expect(publint.code, explain('publint', publint)).toBe(0);
+      expect(publint.stdout + publint.stderr).not.toMatch(/warning|error|suggestion/i);
+      const attw = await timed('attw', () =>
+        run(
+          process.execPath,
+          [join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarballPath, '--format', 'json'],
+          ROOT,
+          60_000,
+        ),
+      );
+      const report = JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } };
+      expect(report.analysis.problems, explain('attw', attw)).toEqual([]);
+      expect(attw.code).toBe(0);
+    },
+    90_000,
+  );
 
   describe.skipIf(skipBrowser)('browser bundles of the consumer page in headless Chromium', () => {
     /** Bundles consumer/browser/page.js with esbuild and with vite; each is served with msw's worker script. */
     const bundles = async (): Promise<Record<'esbuild' | 'vite', string>> => {
       const dir = join(consumer, 'browser');
-      const esbuilt = await build({ entryPoints: [join(dir, 'page.js')], bundle: true, platform: 'browser', format: 'esm', target: 'chrome120', write: false, logLevel: 'silent' });
+      const esbuilt = await build({
+        entryPoints: [join(dir, 'page.js')],
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        target: 'chrome120',
+        write: false,
+        logLevel: 'silent',
+      });
       const { build: viteBuild } = await import('vite');
       const out = join(work, 'vite-out');
-      await viteBuild({ root: dir, logLevel: 'silent', configFile: false, build: { outDir: out, emptyOutDir: true, minify: false, modulePreload: false } });
+      await viteBuild({
+        root: dir,
+        logLevel: 'silent',
+        configFile: false,
+        build: { outDir: out, emptyOutDir: true, minify: false, modulePreload: false },
+      });
       const html = await readFile(join(out, 'index.html'), 'utf8');
       const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
       expect(script, html).toBeDefined();
@@ -257,16 +441,29 @@ describe('the npm package', () => {
       const servers: Server[] = [];
       try {
         for (const [bundler, page] of Object.entries(built)) {
-          const site = await serveFiles({ '/index.html': BROWSER_HTML, '/page.js': page, '/mockServiceWorker.js': worker });
+          const site = await serveFiles({
+            '/index.html': BROWSER_HTML,
+            '/page.js': page,
+            '/mockServiceWorker.js': worker,
+          });
           servers.push(site.server);
           const tab = await browser.newPage();
           const log: string[] = [];
           tab.on('pageerror', (error) => log.push(error.message));
           await tab.goto(`${site.origin}/`);
-          await tab.waitForFunction(() => (window as { __mockvideo?: unknown }).__mockvideo !== undefined, undefined, { timeout: 20_000 });
+          await tab.waitForFunction(() => (window as { __mockvideo?: unknown }).__mockvideo !== undefined, undefined, {
+            timeout: 20_000,
+          });
           const outcome = await tab.evaluate(() => (window as { __mockvideo?: unknown }).__mockvideo);
-          expect(outcome, `${bundler} bundle: ${log.join('\n')}`).toMatchObject({ ok: true, status: 200, scenario: 'gallery', known: true });
-          expect([500, 'failed'], `${bundler} bundle: an unmocked request reached the site's 404`).toContain((outcome as { unmocked: unknown }).unmocked);
+          expect(outcome, `${bundler} bundle: ${log.join('\n')}`).toMatchObject({
+            ok: true,
+            status: 200,
+            scenario: 'gallery',
+            known: true,
+          });
+          expect([500, 'failed'], `${bundler} bundle: an unmocked request reached the site's 404`).toContain(
+            (outcome as { unmocked: unknown }).unmocked,
+          );
           expect((outcome as { end: number }).end, bundler).toBeGreaterThan(0);
         }
       } finally {

@@ -186,14 +186,19 @@ describe('serve start-up', () => {
     const files = await filesLoadedByServe([]);
     expect(packagesOf(files).has('zod')).toBe(false);
     // The check sees what serve loads: its own modules and yargs.
-    expect([ownModulesOf(files).has('server/host/device-host.js'), packagesOf(files).has('yargs')]).toEqual([true, true]);
+    expect([ownModulesOf(files).has('server/host/device-host.js'), packagesOf(files).has('yargs')]).toEqual([
+      true,
+      true,
+    ]);
   });
 
   it('a plain `serve` (no --https, --https-port, --cert) loads neither node:https, node:tls nor node:crypto, nor its certificate code', async () => {
     const files = await filesLoadedByServe([]);
     expect(files.filter((file) => ['node:https', 'node:tls', 'node:crypto'].includes(file))).toEqual([]);
     expect(
-      ['server/listen/listen-https.js', 'server/listen/tls-certificate.js'].filter((name) => ownModulesOf(files).has(name)),
+      ['server/listen/listen-https.js', 'server/listen/tls-certificate.js'].filter((name) =>
+        ownModulesOf(files).has(name),
+      ),
     ).toEqual([]);
     // The check sees built-ins: node:http is there.
     expect(files).toContain('node:http');

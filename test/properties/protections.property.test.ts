@@ -9,7 +9,15 @@
 // (The scenario parser's random `faults` section and random text are in src/scenarios/parse.property.test.ts.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, MIN_SCANNED_LENGTH, buildRecording, matchKey, splitQuery, type Exchange, type RawPair } from '../../src/normalise/index.js';
+import {
+  DEFAULT_POLICY,
+  MIN_SCANNED_LENGTH,
+  buildRecording,
+  matchKey,
+  splitQuery,
+  type Exchange,
+  type RawPair,
+} from '../../src/normalise/index.js';
 
 const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 
@@ -20,17 +28,28 @@ function formsOf(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1);
   const forms = [
     value, // plain
-    component, lowerHex(component), // percent-encoded, upper- and lower-case hex
-    component.replace(/%20/g, '+'), lowerHex(component).replace(/%20/g, '+'), // `+` for a space
-    uri, lowerHex(uri), // reserved characters left alone
-    json, json.replace(/&/g, '\\u0026'), // JSON-escaped, `&` as the service writes it
+    component,
+    lowerHex(component), // percent-encoded, upper- and lower-case hex
+    component.replace(/%20/g, '+'),
+    lowerHex(component).replace(/%20/g, '+'), // `+` for a space
+    uri,
+    lowerHex(uri), // reserved characters left alone
+    json,
+    json.replace(/&/g, '\\u0026'), // JSON-escaped, `&` as the service writes it
   ];
   return [...new Set(forms)].filter((form) => form.length >= MIN_SCANNED_LENGTH);
 }
 
 /** Values with the characters that encode differently in each form: space, reserved, `&`, quotes, backslash, non-ASCII. */
 const awkward = fc
-  .array(fc.oneof(fc.constantFrom(' ', '/', '+', '&', '=', '?', '#', ':', '%', '"', '\\', 'é', 'ह', '中', '🎬'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }), fc.stringMatching(/^[A-Za-z0-9]{1,3}$/)), { minLength: 2, maxLength: 12 })
+  .array(
+    fc.oneof(
+      fc.constantFrom(' ', '/', '+', '&', '=', '?', '#', ':', '%', '"', '\\', 'é', 'ह', '中', '🎬'),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+      fc.stringMatching(/^[A-Za-z0-9]{1,3}$/),
+    ),
+    { minLength: 2, maxLength: 12 },
+  )
   .map((parts) => parts.join(''))
   .filter((s) => s.trim().length >= MIN_SCANNED_LENGTH && !/[<>]/.test(s))
   // A value that is part of a placeholder would be "found" again in the placeholder that replaced it.
@@ -47,11 +66,18 @@ describe('redaction properties', () => {
         const exchange: Exchange = {
           method: 'GET',
           path: '/api/g1/meta/cp',
-          query: splitQuery(`${name}=${encodeURIComponent(secret)}&_nonce=${encodeURIComponent(forms[pick % forms.length]!)}&_region=IN`),
-          requestHeaders: { referer: `https://app.example/?${name}=${forms[(pick + 1) % forms.length]}`, 'user-agent': 'ua' },
+          query: splitQuery(
+            `${name}=${encodeURIComponent(secret)}&_nonce=${encodeURIComponent(forms[pick % forms.length]!)}&_region=IN`,
+          ),
+          requestHeaders: {
+            referer: `https://app.example/?${name}=${forms[(pick + 1) % forms.length]}`,
+            'user-agent': 'ua',
+          },
           status: 200,
           responseHeaders: Object.fromEntries(forms.map((form, i) => [`x-echo-${i}`, `v=${form};`])),
-          body: new TextEncoder().encode(`{"data":{"echo":"${forms.join('|')}"},"msg":"OK","result":1}\n${forms.join('\n')}`),
+          body: new TextEncoder().encode(
+            `{"data":{"echo":"${forms.join('|')}"},"msg":"OK","result":1}\n${forms.join('\n')}`,
+          ),
           recordedAt: '2026-01-01T00:00:00.000Z',
         };
         const { recording } = buildRecording(exchange, DEFAULT_POLICY);
@@ -62,7 +88,9 @@ describe('redaction properties', () => {
           ...Object.values(recording.response.headers),
           recording.response.body ?? '',
         ];
-        for (const form of forms) for (const text of stored) expect(text.includes(form), `${JSON.stringify(form)} in ${JSON.stringify(text)}`).toBe(false);
+        for (const form of forms)
+          for (const text of stored)
+            expect(text.includes(form), `${JSON.stringify(form)} in ${JSON.stringify(text)}`).toBe(false);
       }),
     );
   });
@@ -77,13 +105,24 @@ describe('redaction properties', () => {
           query: splitQuery(`${name}=${encodeURIComponent(value)}&_region=IN`),
           requestHeaders: { 'x-device': forms[0]!, 'user-agent': 'ua' },
           status: 200,
-          responseHeaders: Object.fromEntries(forms.map((form, i) => [`x-echo-${i}`, `https://x.example/p?d=${form}&n=1`])),
-          body: new TextEncoder().encode(`{"data":{"echo":[${forms.map((form) => `"${form}"`).join(',')}]},"msg":"OK","result":1}`),
+          responseHeaders: Object.fromEntries(
+            forms.map((form, i) => [`x-echo-${i}`, `https://x.example/p?d=${form}&n=1`]),
+          ),
+          body: new TextEncoder().encode(
+            `{"data":{"echo":[${forms.map((form) => `"${form}"`).join(',')}]},"msg":"OK","result":1}`,
+          ),
           recordedAt: '2026-01-01T00:00:00.000Z',
         };
         const { recording } = buildRecording(exchange, DEFAULT_POLICY);
-        const stored = [...recording.request.query.flat(), ...Object.values(recording.request.headers), ...Object.values(recording.response.headers), recording.response.body ?? ''];
-        for (const form of forms) for (const text of stored) expect(text.includes(form), `${JSON.stringify(form)} in ${JSON.stringify(text)}`).toBe(false);
+        const stored = [
+          ...recording.request.query.flat(),
+          ...Object.values(recording.request.headers),
+          ...Object.values(recording.response.headers),
+          recording.response.body ?? '',
+        ];
+        for (const form of forms)
+          for (const text of stored)
+            expect(text.includes(form), `${JSON.stringify(form)} in ${JSON.stringify(text)}`).toBe(false);
       }),
     );
   });
@@ -91,26 +130,51 @@ describe('redaction properties', () => {
 
 /** `name` with each character left as is or percent-encoded in upper- or lower-case hex. */
 const spelledAnyWay = (name: string) =>
-  fc.array(fc.constantFrom('plain', 'upper', 'lower'), { minLength: name.length, maxLength: name.length }).map((ways) =>
-    [...name].map((ch, i) => (ways[i] === 'plain' ? ch : `%${ch.charCodeAt(0).toString(16).padStart(2, '0')[ways[i] === 'upper' ? 'toUpperCase' : 'toLowerCase']()}`)).join(''),
-  );
+  fc
+    .array(fc.constantFrom('plain', 'upper', 'lower'), { minLength: name.length, maxLength: name.length })
+    .map((ways) =>
+      [...name]
+        .map((ch, i) =>
+          ways[i] === 'plain'
+            ? ch
+            : `%${ch.charCodeAt(0).toString(16).padStart(2, '0')[ways[i] === 'upper' ? 'toUpperCase' : 'toLowerCase']()}`,
+        )
+        .join(''),
+    );
 
-const ordinaryName = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/).filter((n) => !DEFAULT_POLICY.volatile.includes(n) && !DEFAULT_POLICY.secret.includes(n) && !DEFAULT_POLICY.identity.includes(n));
+const ordinaryName = fc
+  .stringMatching(/^[a-z][a-z0-9_]{0,8}$/)
+  .filter(
+    (n) =>
+      !DEFAULT_POLICY.volatile.includes(n) &&
+      !DEFAULT_POLICY.secret.includes(n) &&
+      !DEFAULT_POLICY.identity.includes(n),
+  );
 /** Raw values as a client may send them: encoded, or not at all, with malformed escapes. */
-const rawValue = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 16 }).map(encodeURIComponent), fc.string({ maxLength: 16 }).map((s) => s.replace(/[&=]/g, '')), fc.constantFrom('%', '%zz', '%E0%A4%A', '+', ''));
+const rawValue = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 16 }).map(encodeURIComponent),
+  fc.string({ maxLength: 16 }).map((s) => s.replace(/[&=]/g, '')),
+  fc.constantFrom('%', '%zz', '%E0%A4%A', '+', ''),
+);
 
 describe('match key properties', () => {
   it('leaves out a volatile, secret or identity parameter however its name is spelled and whatever its value', () => {
-    const ignored = fc.constantFrom(...DEFAULT_POLICY.volatile, ...DEFAULT_POLICY.secret, ...DEFAULT_POLICY.identity).chain(spelledAnyWay);
+    const ignored = fc
+      .constantFrom(...DEFAULT_POLICY.volatile, ...DEFAULT_POLICY.secret, ...DEFAULT_POLICY.identity)
+      .chain(spelledAnyWay);
     fc.assert(
-      fc.property(fc.array(fc.tuple(ordinaryName, rawValue), { maxLength: 12 }), ignored, fc.array(rawValue, { minLength: 1, maxLength: 3 }), fc.nat(), (base, name, values, at) => {
-        const without = matchKey('GET', 'meta/cp', base, DEFAULT_POLICY);
-        const withIt: RawPair[] = [...base];
-        for (const value of values) withIt.splice(at % (withIt.length + 1), 0, [name, value]);
-        expect(matchKey('GET', 'meta/cp', withIt, DEFAULT_POLICY)).toBe(without);
-      }),
+      fc.property(
+        fc.array(fc.tuple(ordinaryName, rawValue), { maxLength: 12 }),
+        ignored,
+        fc.array(rawValue, { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        (base, name, values, at) => {
+          const without = matchKey('GET', 'meta/cp', base, DEFAULT_POLICY);
+          const withIt: RawPair[] = [...base];
+          for (const value of values) withIt.splice(at % (withIt.length + 1), 0, [name, value]);
+          expect(matchKey('GET', 'meta/cp', withIt, DEFAULT_POLICY)).toBe(without);
+        },
+      ),
     );
   });
 });
-
-

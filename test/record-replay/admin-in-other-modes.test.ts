@@ -12,7 +12,11 @@ describe('the journal and admin API in record and replay modes', () => {
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', out, '--port', '0']);
     try {
       await fetch(`${recorder.url}${clientPath('meta/cp')}`);
-      expect(await (await fetch(`${recorder.url}/__mockvideo/health`)).json()).toMatchObject({ mode: 'record', upstream: upstream.url, recordings: out });
+      expect(await (await fetch(`${recorder.url}/__mockvideo/health`)).json()).toMatchObject({
+        mode: 'record',
+        upstream: upstream.url,
+        recordings: out,
+      });
       const { requests } = await (await fetch(`${recorder.url}/__mockvideo/requests`)).json();
       expect(requests).toEqual([expect.objectContaining({ operation: 'meta/cp', status: 200, findings: [] })]);
       expect(requests[0].query._st).toEqual(['<SERVICE_TOKEN>']);
@@ -28,7 +32,11 @@ describe('the journal and admin API in record and replay modes', () => {
       await fetch(`${replay.url}${clientPath('meta/cp')}`);
       const { requests } = await (await fetch(`${replay.url}/__mockvideo/requests`)).json();
       expect(requests[0]).toMatchObject({ operation: 'meta/cp', match: 'exact' });
-      await fetch(`${replay.url}/__mockvideo/scenario`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name":"empty-ad-config"}' });
+      await fetch(`${replay.url}/__mockvideo/scenario`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"empty-ad-config"}',
+      });
       const missed = await fetch(`${replay.url}${clientPath('ad_config')}`);
       expect(missed.headers.get('x-mockvideo-match')).toBe('fallback');
       expect((await missed.json()).data).toEqual({});

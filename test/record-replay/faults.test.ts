@@ -24,13 +24,17 @@ afterAll(async () => {
 });
 
 /** GET with node:http, which does not decompress: the exact bytes and headers on the wire. */
-function rawGet(url: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  url: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -54,7 +58,17 @@ describe('upstream faults while recording', () => {
   it('upstream timing out: 504 with cause UND_ERR_HEADERS_TIMEOUT after --upstream-timeout; nothing written', async () => {
     upstream.switches.delayMs = 1500;
     const dir = tempDir();
-    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0', '--upstream-timeout', '0.3']);
+    const recorder = await startCli([
+      'record',
+      '--upstream',
+      upstream.url,
+      '--out',
+      dir,
+      '--port',
+      '0',
+      '--upstream-timeout',
+      '0.3',
+    ]);
     try {
       const started = Date.now();
       const { status, body } = await getBytes(`${recorder.url}${clientPath('meta/cp')}`);
@@ -75,7 +89,10 @@ describe('upstream faults while recording', () => {
     const failures = await recordSession(upstream.url, [clientPath('meta/plugin')], ['--record-failures']);
     const files = recordingFiles(failures.dir);
     expect(files).toHaveLength(1);
-    expect(JSON.parse(files[0]!.text).response).toMatchObject({ status: 503, body: '{"data":null,"msg":"busy","result":0}' });
+    expect(JSON.parse(files[0]!.text).response).toMatchObject({
+      status: 503,
+      body: '{"data":null,"msg":"busy","result":0}',
+    });
   });
 
   it('a gzip body goes to the client compressed and unchanged, and is stored decoded', async () => {
@@ -110,7 +127,9 @@ describe('never an open proxy', () => {
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), '127.0.0.1', () => {
           // The Host is this server's (a foreign one is refused: see test/control/guards.test.ts); the target names another.
-          socket.write(`GET http://elsewhere.invalid${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+          socket.write(
+            `GET http://elsewhere.invalid${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+          );
         });
         let text = '';
         socket.on('data', (d) => (text += d));
@@ -143,7 +162,13 @@ describe('load and signals while recording', () => {
     const dir = tempDir();
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
     try {
-      const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => getBytes(`${recorder.url}${clientPathWith(i % 2 ? 'meta/setting' : 'localplay/recomm', { _nonce: String(i) })}`).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          getBytes(
+            `${recorder.url}${clientPathWith(i % 2 ? 'meta/setting' : 'localplay/recomm', { _nonce: String(i) })}`,
+          ).then((r) => r.status),
+        ),
+      );
       expect(statuses.every((s) => s === 200)).toBe(true);
     } finally {
       await recorder.stop('SIGINT');
@@ -152,7 +177,12 @@ describe('load and signals while recording', () => {
     expect(files).toHaveLength(200);
     for (const file of files) expect(() => JSON.parse(file.text)).not.toThrow();
     expect(new Set(files.map((f) => f.name)).size).toBe(200);
-    expect(files.filter((f) => f.name.startsWith('meta-setting/')).map((f) => f.name.slice(-8, -5)).sort()).toEqual(Array.from({ length: 100 }, (_, i) => String(i).padStart(3, '0')));
+    expect(
+      files
+        .filter((f) => f.name.startsWith('meta-setting/'))
+        .map((f) => f.name.slice(-8, -5))
+        .sort(),
+    ).toEqual(Array.from({ length: 100 }, (_, i) => String(i).padStart(3, '0')));
   });
 
   it('SIGINT with exchanges in flight: they finish whole, every file is complete, exit code 0', async () => {
@@ -160,9 +190,15 @@ describe('load and signals while recording', () => {
     const dir = tempDir();
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
     const before = upstream.received.length;
-    const answers = Array.from({ length: 20 }, (_, i) => getBytes(`${recorder.url}${clientPathWith('meta/cp', { _nonce: String(i) })}`).then((r) => r.status, () => 0));
+    const answers = Array.from({ length: 20 }, (_, i) =>
+      getBytes(`${recorder.url}${clientPathWith('meta/cp', { _nonce: String(i) })}`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    );
     // SIGINT while at least 10 exchanges wait on the (slow) upstream.
-    for (let i = 0; i < 300 && upstream.received.length - before < 10; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 300 && upstream.received.length - before < 10; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const inFlight = upstream.received.length - before;
     const code = await recorder.stop('SIGINT');
     const statuses = await Promise.all(answers);
@@ -177,9 +213,12 @@ describe('load and signals while recording', () => {
   it('SIGKILL in the middle of writing: every recording file that exists is complete', async () => {
     const dir = tempDir();
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
-    const answers = Array.from({ length: 150 }, (_, i) => getBytes(`${recorder.url}${clientPathWith('localplay/recomm', { _nonce: String(i) })}`).catch(() => undefined));
+    const answers = Array.from({ length: 150 }, (_, i) =>
+      getBytes(`${recorder.url}${clientPathWith('localplay/recomm', { _nonce: String(i) })}`).catch(() => undefined),
+    );
     // Kill it once some files are written and more are being written.
-    for (let i = 0; i < 300 && recordingFiles(dir).length < 20; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 300 && recordingFiles(dir).length < 20; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await recorder.stop('SIGKILL');
     await Promise.all(answers);
     const files = recordingFiles(dir);
@@ -192,7 +231,11 @@ describe('load and signals while recording', () => {
 
 describe('broken recordings', () => {
   it('replay refuses to start and names each broken file; validate lists every problem and contract finding', async () => {
-    const { dir } = await recordSession(upstream.url, [clientPath('meta/cp'), clientPath('meta/plugin'), clientPath('ad_config')]);
+    const { dir } = await recordSession(upstream.url, [
+      clientPath('meta/cp'),
+      clientPath('meta/plugin'),
+      clientPath('ad_config'),
+    ]);
     const files = recordingFiles(dir);
     const cp = files.find((f) => f.name.startsWith('meta-cp/'))!;
     const plugin = files.find((f) => f.name.startsWith('meta-plugin/'))!;
@@ -215,7 +258,9 @@ describe('broken recordings', () => {
     expect(validate.code).toBe(1);
     expect(validate.stdout).toContain(join(dir, cp.name));
     expect(validate.stdout).toContain(`${join(dir, plugin.name)} at response.status`);
-    expect(validate.stdout).toMatch(new RegExp(`${join(dir, ad.name).replace(/[.]/g, '\\.')} \\(ad_config\\) at data: .*expected record`));
+    expect(validate.stdout).toMatch(
+      new RegExp(`${join(dir, ad.name).replace(/[.]/g, '\\.')} \\(ad_config\\) at data: .*expected record`),
+    );
     expect(validate.stdout).toMatch(/0 of 3 recordings .* valid, 3 findings/);
     expect(readFileSync(join(dir, ad.name), 'utf8')).toBe(JSON.stringify(adValue)); // validate only reads
   });

@@ -12,7 +12,9 @@ import { harProblems } from '../support/har-validator.js';
 import { recordSession, tempDir } from '../support/recordings.js';
 import { useUpstream } from '../support/upstream.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** What every mockvideo HAR holds besides its entries' own fields. */
 function expectMockvideoHar(har: Har, entries: number): void {

@@ -14,14 +14,19 @@ import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { useUpstream } from '../support/upstream.js';
 import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
 
-
 const upstream = useUpstream();
 
-const SECRETS = CLIENT_COMMON_QUERY.filter(([name]) => ['_st', '_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5'].includes(name)).map(([, v]) => v);
+const SECRETS = CLIENT_COMMON_QUERY.filter(([name]) =>
+  ['_st', '_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5'].includes(name),
+).map(([, v]) => v);
 
 describe('export → import', () => {
   it('writes a valid HAR 1.2 that imports back into the same recording files, byte for byte', async () => {
-    const paths = [...OPERATION_NAMES.map((op) => clientPath(op)), clientPath('localplay/diversion', { is_from_gallery: 'false' }), clientPath('meta/setting')];
+    const paths = [
+      ...OPERATION_NAMES.map((op) => clientPath(op)),
+      clientPath('localplay/diversion', { is_from_gallery: 'false' }),
+      clientPath('meta/setting'),
+    ];
     const { dir } = await recordSession(upstream.url, paths);
     const harFile = join(tempDir(), 'session.har');
     const exported = await runCli(['export', dir, '--har', harFile]);
@@ -31,7 +36,12 @@ describe('export → import', () => {
     expect(har.log.creator.name).toBe('mockvideo');
     expect(har.log.entries).toHaveLength(paths.length);
     for (const entry of har.log.entries) {
-      expect(entry).toMatchObject({ request: { method: 'GET', httpVersion: 'HTTP/1.1', headersSize: -1 }, response: { status: 200, redirectURL: '' }, cache: {}, timings: { send: 0 } });
+      expect(entry).toMatchObject({
+        request: { method: 'GET', httpVersion: 'HTTP/1.1', headersSize: -1 },
+        response: { status: 200, redirectURL: '' },
+        cache: {},
+        timings: { send: 0 },
+      });
       // The recorded latency: the headers after `wait`, the last byte `receive` later.
       expect(entry.timings.wait).toBeGreaterThan(0);
       expect(entry.time).toBeCloseTo(entry.timings.wait + entry.timings.receive, 5);
@@ -46,19 +56,50 @@ describe('export → import', () => {
   });
 
   it('a HAR with a null entry and one of invalid base64: one line each naming the entry, the valid ones imported, no stack trace; a header named constructor kept', async () => {
-    const entry = (body: { text: string; encoding?: string }, headers: Array<{ name: string; value: string }> = []) => ({
+    const entry = (
+      body: { text: string; encoding?: string },
+      headers: Array<{ name: string; value: string }> = [],
+    ) => ({
       startedDateTime: '2026-11-23T00:00:00.000Z',
       time: 1,
-      request: { method: 'GET', url: `http://api.example.com${clientPath('meta/cp')}`, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
-      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }, ...headers], cookies: [], content: { size: body.text.length, mimeType: 'application/json', ...body }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      request: {
+        method: 'GET',
+        url: `http://api.example.com${clientPath('meta/cp')}`,
+        httpVersion: 'HTTP/1.1',
+        headers: [],
+        queryString: [],
+        cookies: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        headers: [{ name: 'content-type', value: 'application/json' }, ...headers],
+        cookies: [],
+        content: { size: body.text.length, mimeType: 'application/json', ...body },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: -1,
+      },
       cache: {},
       timings: { send: 0, wait: 1, receive: 0 },
     });
-    const har = { log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [
-      entry({ text: '{"data":[],"msg":"OK","result":1}' }, [{ name: 'constructor', value: 'y' }, { name: '__proto__', value: 'z' }]),
-      null,
-      entry({ text: 'not base64 at all!', encoding: 'base64' }),
-    ] } };
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 'test', version: '1' },
+        entries: [
+          entry({ text: '{"data":[],"msg":"OK","result":1}' }, [
+            { name: 'constructor', value: 'y' },
+            { name: '__proto__', value: 'z' },
+          ]),
+          null,
+          entry({ text: 'not base64 at all!', encoding: 'base64' }),
+        ],
+      },
+    };
     const file = join(tempDir(), 'odd.har');
     writeFileSync(file, JSON.stringify(har));
     const dir = tempDir();
@@ -66,7 +107,9 @@ describe('export → import', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^skipped log\.entries\[1\]: not a HAR entry \(null\)$/m);
-    expect(stdout).toMatch(/^skipped http:\/\/api\.example\.com\/api\/g1\/meta\/cp: response\.content\.text says base64 but is not valid base64$/m);
+    expect(stdout).toMatch(
+      /^skipped http:\/\/api\.example\.com\/api\/g1\/meta\/cp: response\.content\.text says base64 but is not valid base64$/m,
+    );
     expect(stdout).toMatch(/^Imported 1 recording into .*, skipped 2$/m);
     const [recording] = recordingFiles(dir);
     expect(JSON.parse(recording!.text).response.headers).toMatchObject({ constructor: 'y', __proto__: 'z' });
@@ -86,7 +129,10 @@ describe('export → import', () => {
 describe.skipIf(skipWithoutChromium('HAR browser test'))('a HAR recorded by a real browser', () => {
   it('imports (redacted, /api/g1 only) and replays byte-identical bodies', { timeout: 40_000 }, async () => {
     const harFile = join(tempDir(), 'browser.har');
-    const calls: Array<[OperationName, { is_from_gallery?: 'true' | 'false' }]> = [...OPERATION_NAMES.map((op): [OperationName, object] => [op, {}]), ['localplay/diversion', { is_from_gallery: 'false' }]];
+    const calls: Array<[OperationName, { is_from_gallery?: 'true' | 'false' }]> = [
+      ...OPERATION_NAMES.map((op): [OperationName, object] => [op, {}]),
+      ['localplay/diversion', { is_from_gallery: 'false' }],
+    ];
     const browser = await launchChromium('HAR browser test');
     const served = new Map<string, string>();
     try {
@@ -108,7 +154,8 @@ describe.skipIf(skipWithoutChromium('HAR browser test'))('a HAR recorded by a re
     const files = recordingFiles(dir);
     expect(files).toHaveLength(calls.length);
     for (const file of files) {
-      for (const secret of [...SECRETS, 'made-up-session-cookie-value']) for (const form of encodedForms(secret)) expect(file.text, `${file.name} holds ${form}`).not.toContain(form);
+      for (const secret of [...SECRETS, 'made-up-session-cookie-value'])
+        for (const form of encodedForms(secret)) expect(file.text, `${file.name} holds ${form}`).not.toContain(form);
     }
     // The browser sent the upstream's session cookie back: its value stored redacted, its name kept.
     expect(files.some((f) => JSON.parse(f.text).request.headers.cookie === 'session=<REDACTED>')).toBe(true);

@@ -17,13 +17,25 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-it('6 clients × 300 exchanges of 1 MiB through record: 300 × the upstream\'s 200, 300 recordings, none blamed on the upstream', async () => {
+it("6 clients × 300 exchanges of 1 MiB through record: 300 × the upstream's 200, 300 recordings, none blamed on the upstream", async () => {
   // One 1 MiB answer (the envelope around a long string), the same for every request.
   const body = Buffer.from(toServiceJson({ data: { filler: 'x'.repeat(MIB - 40) }, msg: 'OK', result: 1 }), 'utf8');
-  upstream = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }).end(body));
+  upstream = createServer((_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) })
+      .end(body),
+  );
   await new Promise<void>((resolve) => upstream!.listen(0, '127.0.0.1', resolve));
   const dir = tempDir();
-  const recorder = await startCli(['record', '--upstream', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, '--out', dir, '--port', '0']);
+  const recorder = await startCli([
+    'record',
+    '--upstream',
+    `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    '--out',
+    dir,
+    '--port',
+    '0',
+  ]);
   const statuses: number[] = [];
   try {
     const base = clientPath('meta/cp');

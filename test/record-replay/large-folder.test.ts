@@ -5,7 +5,15 @@ import { MockvideoError } from '../../dist/errors.js';
 import { loadCheckedRecordingIndex } from '../../dist/storage/load-recordings.js';
 import { RecordingFileSource } from '../../dist/storage/recording-file-source.js';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
-import { DEFAULT_POLICY, bodyBytes, formatRecording, matchKey, queryMultimap, splitQuery, type Recording } from '../../src/normalise/index.js';
+import {
+  DEFAULT_POLICY,
+  bodyBytes,
+  formatRecording,
+  matchKey,
+  queryMultimap,
+  splitQuery,
+  type Recording,
+} from '../../src/normalise/index.js';
 import { keyHash, operationFolder } from '../../src/storage/recording-names.js';
 import { runCli, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
@@ -24,17 +32,25 @@ const names = new Map<string, string>();
 
 beforeAll(async () => {
   const upstream = await startUpstream();
-  ({ dir: small } = await recordSession(upstream.url, OPERATION_NAMES.map((op) => clientPath(op))));
+  ({ dir: small } = await recordSession(
+    upstream.url,
+    OPERATION_NAMES.map((op) => clientPath(op)),
+  ));
   await upstream.close();
   large = tempDir();
   for (const { text } of recordingFiles(small)) {
     const recording = JSON.parse(text) as Recording;
     mkdirSync(join(large, operationFolder(recording.operation)), { recursive: true });
     for (let uspace = 0; uspace < PER_OPERATION; uspace++) {
-      const query = recording.request.query.map(([k, v]) => [k, k === '_uspace' ? String(uspace) : v] as [string, string]);
+      const query = recording.request.query.map(
+        ([k, v]) => [k, k === '_uspace' ? String(uspace) : v] as [string, string],
+      );
       const key = matchKey('GET', recording.operation, query, DEFAULT_POLICY);
       const file = `${operationFolder(recording.operation)}/${keyHash(key)}-000.json`;
-      writeFileSync(join(large, file), formatRecording({ ...recording, matchKey: key, request: { ...recording.request, query } }));
+      writeFileSync(
+        join(large, file),
+        formatRecording({ ...recording, matchKey: key, request: { ...recording.request, query } }),
+      );
       names.set(`${recording.operation} ${uspace}`, file);
     }
   }
@@ -42,12 +58,15 @@ beforeAll(async () => {
 
 afterAll(() => removeTempDirs());
 
-const pathOf = (operation: OperationName, uspace: number) => clientPathWith(operation, { ...OTHER_SESSION, _uspace: String(uspace) });
+const pathOf = (operation: OperationName, uspace: number) =>
+  clientPathWith(operation, { ...OTHER_SESSION, _uspace: String(uspace) });
 
 describe('replay of a large folder', () => {
   it('loadCheckedRecordingIndex indexes every recording: exact matches, nearest keys and cached responses', async () => {
     const progress: number[][] = [];
-    const { index, problems } = await loadCheckedRecordingIndex(large, DEFAULT_POLICY, { onProgress: (done, total) => progress.push([done, total]) });
+    const { index, problems } = await loadCheckedRecordingIndex(large, DEFAULT_POLICY, {
+      onProgress: (done, total) => progress.push([done, total]),
+    });
     expect(problems).toEqual([]);
     expect(index.size).toBe(OPERATION_NAMES.length * PER_OPERATION);
     expect(index.keyCount).toBe(OPERATION_NAMES.length * PER_OPERATION);
@@ -68,7 +87,11 @@ describe('replay of a large folder', () => {
     const source = index.source;
     expect(source).toBeInstanceOf(RecordingFileSource);
     expect((source as RecordingFileSource).cachedBytes).toBeGreaterThan(0);
-    const [first] = index.find('GET', 'meta/cp', queryMultimap(splitQuery(pathOf('meta/cp', 7).split('?')[1]!), DEFAULT_POLICY))!;
+    const [first] = index.find(
+      'GET',
+      'meta/cp',
+      queryMultimap(splitQuery(pathOf('meta/cp', 7).split('?')[1]!), DEFAULT_POLICY),
+    )!;
     const served = await index.response(first!);
     const stored = JSON.parse(readFileSync(join(large, first!.name), 'utf8')) as Recording;
     expect(Buffer.from(served.body).equals(Buffer.from(bodyBytes(stored.response)))).toBe(true);
@@ -85,7 +108,9 @@ describe('replay of a large folder', () => {
     const refused = await loadCheckedRecordingIndex(missing, DEFAULT_POLICY).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(MockvideoError);
     expect((refused as MockvideoError).code).toBe('MV_USAGE');
-    expect((refused as MockvideoError).message).toBe(`[mockvideo] Cannot read the recording folder ${missing}: ENOENT. Record one with "mockvideo record --upstream URL --out ${missing}".`);
+    expect((refused as MockvideoError).message).toBe(
+      `[mockvideo] Cannot read the recording folder ${missing}: ENOENT. Record one with "mockvideo record --upstream URL --out ${missing}".`,
+    );
   });
 
   it('the CLI serves every recording by exact match, a new value by nearest match, and a near miss in strict mode', async () => {
@@ -108,7 +133,9 @@ describe('replay of a large folder', () => {
           expect(headers.get('x-mockvideo-differences')).toContain('_uspace');
         } else {
           expect(status).toBe(404);
-          const report = JSON.parse(body.toString()) as { nearMisses: Array<{ recording: string; differences: Array<{ parameter: string }> }> };
+          const report = JSON.parse(body.toString()) as {
+            nearMisses: Array<{ recording: string; differences: Array<{ parameter: string }> }>;
+          };
           expect(report.nearMisses[0]!.differences.map((d) => d.parameter)).toEqual(['_uspace']);
         }
       } finally {
@@ -125,7 +152,10 @@ describe('replay of a large folder', () => {
       const recording = JSON.parse(original) as Recording;
       // Changes 150 ms apart: each may come while the reload before still runs.
       for (let change = 1; change <= 4; change++) {
-        writeFileSync(file, formatRecording({ ...recording, response: { ...recording.response, body: `{"change":${change}}` } }));
+        writeFileSync(
+          file,
+          formatRecording({ ...recording, response: { ...recording.response, body: `{"change":${change}}` } }),
+        );
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
       const deadline = Date.now() + 10_000;
@@ -143,9 +173,15 @@ describe('replay of a large folder', () => {
     }
   }, 60_000);
 
-  it('the CLI refuses a large folder with a broken file, naming it in the schema\'s words', async () => {
+  it("the CLI refuses a large folder with a broken file, naming it in the schema's words", async () => {
     const file = join(large, 'meta-cp', 'ffffffffffff-000.json');
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(join(large, names.get('meta/cp 0')!), 'utf8')), operation: 'meta/nope' }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(large, names.get('meta/cp 0')!), 'utf8')),
+        operation: 'meta/nope',
+      }),
+    );
     try {
       const { code, stderr } = await runCli(['replay', large, '--port', '0', '--no-watch'], { timeoutMs: 30_000 });
       expect(code).not.toBe(0);

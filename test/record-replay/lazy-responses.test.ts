@@ -17,13 +17,17 @@ let recorded: Buffer[];
 
 beforeAll(async () => {
   const upstream = await startUpstream();
-  ({ dir, bodies: recorded } = await recordSession(upstream.url, OPERATION_NAMES.map((op) => clientPath(op))));
+  ({ dir, bodies: recorded } = await recordSession(
+    upstream.url,
+    OPERATION_NAMES.map((op) => clientPath(op)),
+  ));
   await upstream.close();
 });
 
 afterAll(() => removeTempDirs());
 
-const start = (cacheBytes: number) => startReplayServer({ dir, match: 'strict', policy: DEFAULT_POLICY, port: 0, host: '127.0.0.1', cacheBytes });
+const start = (cacheBytes: number) =>
+  startReplayServer({ dir, match: 'strict', policy: DEFAULT_POLICY, port: 0, host: '127.0.0.1', cacheBytes });
 
 describe('replay reads responses from the recording files when served', () => {
   let replay: RunningReplay;
@@ -63,7 +67,9 @@ describe('replay reads responses from the recording files when served', () => {
     writeFileSync(join(dir, file.name), '{ broken');
     const broken = await getBytes(`${replay.running.url}${clientPathWith('meta/setting', OTHER_SESSION)}`);
     expect(broken.status).toBe(500);
-    expect(JSON.parse(broken.body.toString()).error).toContain(`Cannot serve recording ${file.name}: its file is no longer valid JSON`);
+    expect(JSON.parse(broken.body.toString()).error).toContain(
+      `Cannot serve recording ${file.name}: its file is no longer valid JSON`,
+    );
     writeFileSync(join(dir, file.name), file.text);
   });
 });
@@ -75,7 +81,9 @@ describe('the response cache', () => {
       const file = recordingFiles(dir).find((f) => f.name.startsWith('localplay-recomm/'))!;
       rmSync(join(dir, file.name));
       try {
-        const { status, body } = await getBytes(`${replay.running.url}${clientPathWith('localplay/recomm', OTHER_SESSION)}`);
+        const { status, body } = await getBytes(
+          `${replay.running.url}${clientPathWith('localplay/recomm', OTHER_SESSION)}`,
+        );
         expect(status).toBe(200);
         expect(body.equals(recorded[OPERATION_NAMES.indexOf('localplay/recomm')]!)).toBe(true);
       } finally {

@@ -26,7 +26,12 @@ afterAll(async () => {
 });
 
 /** The gallery diversion as another emulator model sends it. */
-const otherModel = (extra: Record<string, string> = {}) => clientPathWith('localplay/diversion', { ...OTHER_SESSION, _model: 'Pixel%207', ...extra }, { is_from_gallery: 'false' });
+const otherModel = (extra: Record<string, string> = {}) =>
+  clientPathWith(
+    'localplay/diversion',
+    { ...OTHER_SESSION, _model: 'Pixel%207', ...extra },
+    { is_from_gallery: 'false' },
+  );
 
 describe('--match strict', () => {
   it('answers a miss with a 404 near-miss report: the closest recording and each differing parameter', async () => {
@@ -43,7 +48,13 @@ describe('--match strict', () => {
         { parameter: '_model', recorded: 'Redmi Note 12 Pro+', requested: 'Pixel 7' },
         { parameter: 'is_from_gallery', recorded: 'true', requested: 'false' },
       ]);
-      expect(report.ignored).toEqual(expect.arrayContaining([{ parameter: '_nonce', reason: 'volatile' }, { parameter: '_st', reason: 'secret' }, { parameter: '_sdevid', reason: 'identity' }]));
+      expect(report.ignored).toEqual(
+        expect.arrayContaining([
+          { parameter: '_nonce', reason: 'volatile' },
+          { parameter: '_st', reason: 'secret' },
+          { parameter: '_sdevid', reason: 'identity' },
+        ]),
+      );
 
       const text = await (await fetch(`${replay.url}${otherModel()}`, { headers: { accept: 'text/plain' } })).text();
       expect(text).toMatch(/Request was not matched: GET localplay\/diversion/);
@@ -71,7 +82,9 @@ describe('--match strict', () => {
     await getBytes(`${replay.url}${clientPathWith('meta/cp', OTHER_SESSION)}`);
     expect(await replay.stop('SIGINT')).toBe(0);
     const out = replay.stdout();
-    expect(out).toMatch(/Unused recordings \(2 of 3\):\n {2}meta-setting\/[0-9a-f]{12}-000\.json\n {2}localplay-diversion\/|Unused recordings \(2 of 3\):\n {2}localplay-diversion\/[0-9a-f]{12}-000\.json\n {2}meta-setting\//);
+    expect(out).toMatch(
+      /Unused recordings \(2 of 3\):\n {2}meta-setting\/[0-9a-f]{12}-000\.json\n {2}localplay-diversion\/|Unused recordings \(2 of 3\):\n {2}localplay-diversion\/[0-9a-f]{12}-000\.json\n {2}meta-setting\//,
+    );
     expect(out).not.toMatch(/^ {2}meta-cp\//m);
   });
 });
@@ -85,7 +98,9 @@ describe('--match nearest (the default)', () => {
       expect(headers.get('x-mockvideo-match')).toBe('nearest');
       expect(headers.get('x-mockvideo-differences')).toBe('_model, is_from_gallery');
       expect(body.equals(bodies[0]!)).toBe(true);
-      expect(await eventually(replay.stdout, /match=nearest/)).toMatch(/GET localplay\/diversion .*200 {2}match=nearest/);
+      expect(await eventually(replay.stdout, /match=nearest/)).toMatch(
+        /GET localplay\/diversion .*200 {2}match=nearest/,
+      );
     } finally {
       await replay.stop('SIGINT');
     }
@@ -107,7 +122,16 @@ describe('--match nearest (the default)', () => {
 
 describe('misses answered another way', () => {
   it('--fallback-scenario answers misses from a scenario, marked fallback', async () => {
-    const replay = await startCli(['replay', dir, '--match', 'strict', '--fallback-scenario', 'default', '--port', '0']);
+    const replay = await startCli([
+      'replay',
+      dir,
+      '--match',
+      'strict',
+      '--fallback-scenario',
+      'default',
+      '--port',
+      '0',
+    ]);
     try {
       const exact = await getBytes(`${replay.url}${clientPathWith('meta/cp', OTHER_SESSION)}`);
       expect(exact.headers.get('x-mockvideo-match')).toBe('exact');
@@ -130,28 +154,43 @@ describe('misses answered another way', () => {
       expect(other.status).toBe(200);
       expect(other.headers.get('x-mockvideo-match')).toBe('fallback');
       expect(other.headers.get('x-mockvideo-scenario')).toBe('default');
-      expect((await getBytes(`${replay.url}${clientPathWith('meta/cp', OTHER_SESSION)}`)).headers.get('x-mockvideo-match')).toBe('exact');
+      expect(
+        (await getBytes(`${replay.url}${clientPathWith('meta/cp', OTHER_SESSION)}`)).headers.get('x-mockvideo-match'),
+      ).toBe('exact');
     } finally {
       await replay.stop('SIGINT');
     }
   });
 
-  it.each(['routes', 'msw'])('--record-missing fetches, records and then replays what was missing (--engine %s)', async (engine) => {
-    const copy = tempDir();
-    cpSync(dir, copy, { recursive: true });
-    const before = upstream.received.length;
-    const replay = await startCli(['replay', copy, '--record-missing', '--upstream', upstream.url, '--port', '0', '--engine', engine]);
-    try {
-      const first = await getBytes(`${replay.url}${clientPath('ad_config')}`);
-      expect(first.headers.get('x-mockvideo-match')).toBe('recorded');
-      const again = await getBytes(`${replay.url}${clientPathWith('ad_config', OTHER_SESSION)}`);
-      expect(again.headers.get('x-mockvideo-match')).toBe('exact');
-      expect(again.body.equals(first.body)).toBe(true);
-      expect(upstream.received.length - before).toBe(1);
-    } finally {
-      await replay.stop('SIGINT');
-    }
-  });
+  it.each(['routes', 'msw'])(
+    '--record-missing fetches, records and then replays what was missing (--engine %s)',
+    async (engine) => {
+      const copy = tempDir();
+      cpSync(dir, copy, { recursive: true });
+      const before = upstream.received.length;
+      const replay = await startCli([
+        'replay',
+        copy,
+        '--record-missing',
+        '--upstream',
+        upstream.url,
+        '--port',
+        '0',
+        '--engine',
+        engine,
+      ]);
+      try {
+        const first = await getBytes(`${replay.url}${clientPath('ad_config')}`);
+        expect(first.headers.get('x-mockvideo-match')).toBe('recorded');
+        const again = await getBytes(`${replay.url}${clientPathWith('ad_config', OTHER_SESSION)}`);
+        expect(again.headers.get('x-mockvideo-match')).toBe('exact');
+        expect(again.body.equals(first.body)).toBe(true);
+        expect(upstream.received.length - before).toBe(1);
+      } finally {
+        await replay.stop('SIGINT');
+      }
+    },
+  );
 
   it('--record-missing labels an upstream failure it passes on without recording "passthrough", not "recorded"', async () => {
     const copy = tempDir();
@@ -177,7 +216,16 @@ describe('misses answered another way', () => {
     const copy = tempDir();
     cpSync(dir, copy, { recursive: true });
     const files = recordingFiles(copy).length;
-    const replay = await startCli(['replay', copy, '--record-missing', '--record-failures', '--upstream', upstream.url, '--port', '0']);
+    const replay = await startCli([
+      'replay',
+      copy,
+      '--record-missing',
+      '--record-failures',
+      '--upstream',
+      upstream.url,
+      '--port',
+      '0',
+    ]);
     upstream.switches.fail = true;
     try {
       const failed = await getBytes(`${replay.url}${clientPath('meta/plugin')}`);

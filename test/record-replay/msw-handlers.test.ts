@@ -16,7 +16,11 @@ let bodies: Buffer[];
 
 beforeAll(async () => {
   const upstream = await startUpstream();
-  ({ dir, bodies } = await recordSession(upstream.url, [clientPath('localplay/recomm'), clientPath('meta/setting'), clientPath('meta/setting')]));
+  ({ dir, bodies } = await recordSession(upstream.url, [
+    clientPath('localplay/recomm'),
+    clientPath('meta/setting'),
+    clientPath('meta/setting'),
+  ]));
   await upstream.close();
 });
 
@@ -27,8 +31,17 @@ describe('replay as MSW handlers in a test (mockvideo/node)', () => {
   afterAll(() => server?.close());
 
   it('answers fetch with the recorded bytes (\\u0026 kept), sequences in order, fallback marked', async () => {
-    const recorded = new Replayer((await (await import('../../src/storage/read-recordings.js')).readRecordingDir(dir)).recordings, { match: 'strict' });
-    server = setupServer(...createReplayHandlers(dir, { baseUrl: BASE, replayer: recorded, fallback: createHandlers({ scenario: 'default', baseUrl: BASE }) }));
+    const recorded = new Replayer(
+      (await (await import('../../src/storage/read-recordings.js')).readRecordingDir(dir)).recordings,
+      { match: 'strict' },
+    );
+    server = setupServer(
+      ...createReplayHandlers(dir, {
+        baseUrl: BASE,
+        replayer: recorded,
+        fallback: createHandlers({ scenario: 'default', baseUrl: BASE }),
+      }),
+    );
     server.listen({ onUnhandledRequest: 'error' });
     const recomm = await fetch(`${BASE}${clientPathWith('localplay/recomm', OTHER_SESSION)}`);
     const text = await recomm.text();
@@ -36,7 +49,8 @@ describe('replay as MSW handlers in a test (mockvideo/node)', () => {
     expect(text).toContain('\\u0026');
     expect(recomm.headers.get('x-mockvideo-match')).toBe('exact');
     const settings = [];
-    for (let i = 0; i < 3; i++) settings.push(await (await fetch(`${BASE}${clientPathWith('meta/setting', OTHER_SESSION)}`)).text());
+    for (let i = 0; i < 3; i++)
+      settings.push(await (await fetch(`${BASE}${clientPathWith('meta/setting', OTHER_SESSION)}`)).text());
     expect(settings).toEqual([bodies[1]!.toString(), bodies[2]!.toString(), bodies[2]!.toString()]);
     const fallback = await fetch(`${BASE}${clientPath('meta/plugin')}`);
     expect(fallback.headers.get('x-mockvideo-match')).toBe('fallback');
@@ -47,7 +61,8 @@ describe('replay as MSW handlers in a test (mockvideo/node)', () => {
   it('a folder larger than its response cache (8 MiB): every recording is served, those beyond the cache read from their files', async () => {
     const folder = tempDir();
     const writer = new RecordingWriter(folder);
-    const bodyOf = (i: number) => `{"data":[{"id":"p${i}","pad":"${String(i % 10).repeat(400_000)}"}],"msg":"OK","result":1}`;
+    const bodyOf = (i: number) =>
+      `{"data":[{"id":"p${i}","pad":"${String(i % 10).repeat(400_000)}"}],"msg":"OK","result":1}`;
     for (let i = 0; i < 24; i++) {
       const query: Array<[string, string]> = [['_region', `R${i}`]];
       await writer.write({
@@ -68,6 +83,8 @@ describe('replay as MSW handlers in a test (mockvideo/node)', () => {
   });
 
   it('refuses a folder it cannot read, naming it', () => {
-    expect(() => createReplayHandlers('/nonexistent-folder-for-mockvideo-test')).toThrow(/\[mockvideo\] Cannot read the recording folder/);
+    expect(() => createReplayHandlers('/nonexistent-folder-for-mockvideo-test')).toThrow(
+      /\[mockvideo\] Cannot read the recording folder/,
+    );
   });
 });

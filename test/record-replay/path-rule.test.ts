@@ -9,7 +9,11 @@ import { recordingFiles, removeTempDirs, tempDir } from '../support/recordings.j
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 /** Sends `path` exactly as written (no URL normalisation, unlike fetch). */
-function send(base: string, path: string, method = 'GET'): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function send(
+  base: string,
+  path: string,
+  method = 'GET',
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(base);
     const req = request({ hostname, port, path, method, agent: false }, (res) => {
@@ -31,7 +35,10 @@ let dir: string;
 beforeAll(async () => {
   upstream = await startUpstream();
   dir = tempDir();
-  [recorder, serve] = await Promise.all([startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']), startCli(['serve', '--port', '0', '--no-watch'])]);
+  [recorder, serve] = await Promise.all([
+    startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']),
+    startCli(['serve', '--port', '0', '--no-watch']),
+  ]);
 }, 30_000);
 afterAll(async () => {
   await Promise.all([recorder?.stop('SIGINT'), serve?.stop('SIGINT')]);
@@ -46,7 +53,10 @@ describe('record: one path rule with serve', () => {
       expect((await send(serve.url, path)).status, `serve ${path}`).toBe(200);
       expect((await send(recorder.url, path)).status, `record ${path}`).toBe(200);
     }
-    expect(upstream.received.slice(-2).map((target) => target.split('?')[0])).toEqual(['/api/g1/meta/setting', '/api/g1/meta/plugin']);
+    expect(upstream.received.slice(-2).map((target) => target.split('?')[0])).toEqual([
+      '/api/g1/meta/setting',
+      '/api/g1/meta/plugin',
+    ]);
     await recorder.stop('SIGINT');
     const files = recordingFiles(dir);
     expect(files.map((f) => f.name.split('/')[0])).toEqual(['meta-plugin', 'meta-setting']);
@@ -56,7 +66,10 @@ describe('record: one path rule with serve', () => {
 
   it('answers a POST with the same 405 (status, Allow, body) as serve, and never forwards it', async () => {
     const before = upstream.received.length;
-    const [recorded, served] = [await send(recorder.url, '/api/g1/meta/cp', 'POST'), await send(serve.url, '/api/g1/meta/cp', 'POST')];
+    const [recorded, served] = [
+      await send(recorder.url, '/api/g1/meta/cp', 'POST'),
+      await send(serve.url, '/api/g1/meta/cp', 'POST'),
+    ];
     expect(recorded.status).toBe(405);
     expect(recorded.headers.allow).toBe(served.headers.allow);
     expect(recorded.body).toBe(served.body);
@@ -65,7 +78,12 @@ describe('record: one path rule with serve', () => {
 
   it('never forwards /api/g1/..%2f… or /api/g1/..;/… (outside /api/g1 on the upstream): the 404 serve gives', async () => {
     const before = upstream.received.length;
-    for (const path of ['/api/g1/..%2f..%2fadmin%2fsecrets', '/api/g1/..;/..;/admin', '/api/g1/meta/nothing', '/api/g1/..%2F']) {
+    for (const path of [
+      '/api/g1/..%2f..%2fadmin%2fsecrets',
+      '/api/g1/..;/..;/admin',
+      '/api/g1/meta/nothing',
+      '/api/g1/..%2F',
+    ]) {
       const [recorded, served] = [await send(recorder.url, path), await send(serve.url, path)];
       expect(recorded.status, path).toBe(served.status);
       expect(recorded.body.replaceAll(recorder.url, '')).toBe(served.body.replaceAll(serve.url, ''));

@@ -22,7 +22,11 @@ const upstream = useUpstream();
  * for the CLI process only (a user and mount namespace, root or not), else, for a user other than
  * root, a folder without write permission; root ignores permissions, so without namespaces: none.
  */
-const readOnlyWay: 'mount' | 'chmod' | undefined = canMountTmpfs() ? 'mount' : process.getuid?.() !== 0 ? 'chmod' : undefined;
+const readOnlyWay: 'mount' | 'chmod' | undefined = canMountTmpfs()
+  ? 'mount'
+  : process.getuid?.() !== 0
+    ? 'chmod'
+    : undefined;
 
 /** Runs `mockvideo <args>` with `dir` read-only (see {@link readOnlyWay}); resolves with its exit code and stderr. */
 function runWithReadOnlyDir(dir: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
@@ -31,7 +35,11 @@ function runWithReadOnlyDir(dir: string, args: string[]): Promise<{ code: number
     return runCli(args).finally(() => chmodSync(dir, 0o755));
   }
   const script = 'mount -t tmpfs -o ro,size=64k mockvideo-ro "$1" && shift && exec "$@"';
-  const child = spawn('unshare', ['--user', '--map-root-user', '--mount', '/bin/sh', '-c', script, 'sh', dir, process.execPath, BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(
+    'unshare',
+    ['--user', '--map-root-user', '--mount', '/bin/sh', '-c', script, 'sh', dir, process.execPath, BIN, ...args],
+    { env: { ...process.env, NO_COLOR: '1' } },
+  );
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   child.stdout.resume();
@@ -47,11 +55,16 @@ function runWithReadOnlyDir(dir: string, args: string[]): Promise<{ code: number
 describe('a recording folder that exists but cannot be written', () => {
   it.skipIf(!readOnlyWay).each([
     ['record', (dir: string) => ['record', '--upstream', upstream.url, '--out', dir, '--port', '0']],
-    ['replay --record-missing', (dir: string) => ['replay', dir, '--record-missing', '--upstream', upstream.url, '--port', '0']],
+    [
+      'replay --record-missing',
+      (dir: string) => ['replay', dir, '--record-missing', '--upstream', upstream.url, '--port', '0'],
+    ],
   ])('%s fails at start with exit 2, naming the folder and the cause', async (_what, args) => {
     const dir = tempDir();
     const { code, stderr } = await runWithReadOnlyDir(dir, args(dir));
-    expect(stderr).toMatch(new RegExp(`Cannot record into ${dir}: (EROFS|EACCES|EPERM)\\. Choose a folder you can write to with --out\\.`));
+    expect(stderr).toMatch(
+      new RegExp(`Cannot record into ${dir}: (EROFS|EACCES|EPERM)\\. Choose a folder you can write to with --out\\.`),
+    );
     expect(code).toBe(2);
   });
 });
@@ -68,14 +81,25 @@ describe('a folder a recorder holds', () => {
   });
 
   it('is refused to replay --record-missing (exit 2), which would write into it too', async () => {
-    const { code, stderr } = await runCli(['replay', out, '--record-missing', '--upstream', upstream.url, '--port', '0']);
+    const { code, stderr } = await runCli([
+      'replay',
+      out,
+      '--record-missing',
+      '--upstream',
+      upstream.url,
+      '--port',
+      '0',
+    ]);
     expect(stderr).toMatch(/is being recorded into by another mockvideo process/);
     expect(code).toBe(2);
   });
 
   it('is refused to import (exit 2)', async () => {
     const har = join(tempDir(), 'empty.har');
-    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [] } }));
+    writeFileSync(
+      har,
+      JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [] } }),
+    );
     const { code, stderr } = await runCli(['import', har, '--out', out]);
     expect(stderr).toMatch(/is being recorded into by another mockvideo process/);
     expect(code).toBe(2);
@@ -91,7 +115,9 @@ describe('the recorder is not an open proxy', () => {
   beforeAll(async () => {
     target = createServer((req, res) => {
       reached.push(`${req.method} ${req.url}`);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":"from the other service","msg":"OK","result":1}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"data":"from the other service","msg":"OK","result":1}');
     });
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     targetHost = `127.0.0.1:${(target.address() as AddressInfo).port}`;
@@ -116,13 +142,16 @@ describe('the recorder is not an open proxy', () => {
     });
   }
 
-  it.each(['/internal/admin', '/api/g1x/meta/cp', '/api/g1', '/api', '/', '/..%2Fapi/g1/meta/cp'])('forwards nothing outside /api/g1/: %s gets a 404 from mockvideo', async (path) => {
-    const before = upstream.received.length;
-    const answer = await send(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
-    expect(answer).toMatch(/^HTTP\/1\.1 404/);
-    expect(answer).not.toContain('no such operation'); // the fake upstream's own 404
-    expect(upstream.received.slice(before)).toEqual([]);
-  });
+  it.each(['/internal/admin', '/api/g1x/meta/cp', '/api/g1', '/api', '/', '/..%2Fapi/g1/meta/cp'])(
+    'forwards nothing outside /api/g1/: %s gets a 404 from mockvideo',
+    async (path) => {
+      const before = upstream.received.length;
+      const answer = await send(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 404/);
+      expect(answer).not.toContain('no such operation'); // the fake upstream's own 404
+      expect(upstream.received.slice(before)).toEqual([]);
+    },
+  );
 
   it('sends a request whose Host header names another service to --upstream only', async () => {
     const before = upstream.received.length;

@@ -18,7 +18,9 @@ afterAll(removeTempDirs);
 /** Every file under `dir` (relative paths), except the lock. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !entry.name.startsWith('.mockvideo.lock') && entry.name !== '.mockvideo-origins')
+    .filter(
+      (entry) => entry.isFile() && !entry.name.startsWith('.mockvideo.lock') && entry.name !== '.mockvideo-origins',
+    )
     .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
     .sort();
 }
@@ -29,21 +31,35 @@ describe('recordings written after the answer', () => {
     const token = 'tok%2Ben+with%20space%2Fslash%26amp';
     const out = tempDir();
     upstream.switches.echoSecrets = true;
-    const recorder = await startCli(['record', '--upstream', upstream.url, '--out', out, '--port', '0', '--quiet', '--only', 'ad_config']);
+    const recorder = await startCli([
+      'record',
+      '--upstream',
+      upstream.url,
+      '--out',
+      out,
+      '--port',
+      '0',
+      '--quiet',
+      '--only',
+      'ad_config',
+    ]);
     let journal = '';
     try {
       // Recorded (ad_config), then passed through without a recording (meta/cp is not in --only).
-      for (const operation of ['ad_config', 'meta/cp'] as const) expect((await fetch(`${recorder.url}${clientPathWith(operation, { _st: token })}`)).status).toBe(200);
+      for (const operation of ['ad_config', 'meta/cp'] as const)
+        expect((await fetch(`${recorder.url}${clientPathWith(operation, { _st: token })}`)).status).toBe(200);
       const { requests } = await (await fetch(`${recorder.url}/__mockvideo/requests`)).json();
       expect(requests.map((r: { operation: string }) => r.operation)).toEqual(['ad_config', 'meta/cp']);
-      for (const { id } of requests as Array<{ id: number }>) journal += await (await fetch(`${recorder.url}/__mockvideo/requests/${id}`)).text();
+      for (const { id } of requests as Array<{ id: number }>)
+        journal += await (await fetch(`${recorder.url}/__mockvideo/requests/${id}`)).text();
       journal += await (await fetch(`${recorder.url}/__mockvideo/requests.har`)).text();
     } finally {
       upstream.switches.echoSecrets = false;
       expect(await recorder.stop('SIGINT')).toBe(0);
     }
     expect(journal).toContain('<SERVICE_TOKEN>');
-    for (const form of [token, decodeURIComponent(token), 'tok+en', 'tok%2Ben']) expect(journal, form).not.toContain(form);
+    for (const form of [token, decodeURIComponent(token), 'tok+en', 'tok%2Ben'])
+      expect(journal, form).not.toContain(form);
   });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -55,7 +71,9 @@ describe('recordings written after the answer', () => {
       let stopping: Promise<number | null> | undefined;
       // Each request its own match key (`_uspace`), spread over the six operations, all at once.
       const requests = Array.from({ length: total }, (_, i) =>
-        fetch(`${recorder.url}${clientPathWith(OPERATION_NAMES[i % OPERATION_NAMES.length]!, { _uspace: String(i) })}`).then(async (response) => {
+        fetch(
+          `${recorder.url}${clientPathWith(OPERATION_NAMES[i % OPERATION_NAMES.length]!, { _uspace: String(i) })}`,
+        ).then(async (response) => {
           await response.arrayBuffer();
           if (response.status === 200) answered++;
           // Stopped while answers (and so writes) are still coming.
@@ -77,7 +95,9 @@ describe('recordings written after the answer', () => {
         const parsed = parseRecording(JSON.parse(readFileSync(join(out, file), 'utf8')), file);
         expect(parsed.ok, file).toBe(true);
       }
-      expect(recorder.stdout()).toMatch(new RegExp(`Recorded ${ok} exchanges into .*: ${ok} seen, 0 skipped .*, 0 lost \\(write errors\\)`));
+      expect(recorder.stdout()).toMatch(
+        new RegExp(`Recorded ${ok} exchanges into .*: ${ok} seen, 0 skipped .*, 0 lost \\(write errors\\)`),
+      );
     });
   }
 });

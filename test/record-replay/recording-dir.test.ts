@@ -11,9 +11,19 @@ describe('the recording folder is checked at start', () => {
   it('a folder that cannot be written fails at start with exit 2, naming it and the cause', async () => {
     const file = join(tempDir(), 'not-a-folder');
     writeFileSync(file, '');
-    const { code, stderr } = await runCli(['record', '--upstream', upstream.url, '--out', join(file, 'session'), '--port', '0']);
+    const { code, stderr } = await runCli([
+      'record',
+      '--upstream',
+      upstream.url,
+      '--out',
+      join(file, 'session'),
+      '--port',
+      '0',
+    ]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/Cannot record into .*not-a-folder\/session: ENOTDIR\. Choose a folder you can write to with --out\./);
+    expect(stderr).toMatch(
+      /Cannot record into .*not-a-folder\/session: ENOTDIR\. Choose a folder you can write to with --out\./,
+    );
   });
 
   it('a second recorder on the same folder is refused; the lock goes when the first stops', async () => {

@@ -29,7 +29,9 @@ const ECHOES: Record<string, string> = {
   form: encodeURIComponent(TOKEN).replace(/%20/g, '+'),
   php: TOKEN.replace(/\//g, '\\/'),
   gson: TOKEN.replace(/[=&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-  unicode: TOKEN.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join(''),
+  unicode: TOKEN.split('')
+    .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)
+    .join(''),
   base64: b64(TOKEN),
   base64url: b64(TOKEN).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
   hex: Buffer.from(TOKEN).toString('hex'),
@@ -41,7 +43,8 @@ function holds(text: string): string[] {
 }
 
 /** The client's path for `operation` with the made-up token and, for the bomb, a marker parameter. */
-const pathOf = (operation: (typeof OPERATION_NAMES)[number], extra = '') => `${clientPathWith(operation, { _st: encodeURIComponent(TOKEN) })}${extra}`;
+const pathOf = (operation: (typeof OPERATION_NAMES)[number], extra = '') =>
+  `${clientPathWith(operation, { _st: encodeURIComponent(TOKEN) })}${extra}`;
 
 let hostile: Server;
 let hostileUrl: string;
@@ -56,22 +59,37 @@ beforeAll(async () => {
     received.push(req.headers);
     const target = req.url ?? '/';
     if (target.includes('bomb=1')) {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb);
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': String(bomb.length),
+        })
+        .end(bomb);
       return;
     }
     void fetch(`${upstream.url}${target}`).then(async (answer) => {
       let body = await answer.text();
-      if (operationOfPath(target.split('?')[0]!) === 'ad_config') body = body.replace('"data":{', `"data":{"echoes":{${Object.entries(ECHOES).map(([k, v]) => `"${k}":"${v}"`).join(',')}},`);
-      res.writeHead(answer.status, [
-        ['content-type', 'application/json; charset=utf-8'],
-        ['set-cookie', 'sid=x1y2z3; Path=/api/g1'],
-        ['set-cookie', 'ab=true; Path=/'],
-        ['set-cookie', 'region=IN; Path=/'],
-        ['set-cookie', 'lang=en_IN; Path=/'],
-        ['connection', 'x-upstream-hop'],
-        ['x-upstream-hop', 'per-hop'],
-        ...Object.entries(ECHOES).map(([k, v]): [string, string] => [`x-echo-${k.toLowerCase()}`, v]),
-      ].flat());
+      if (operationOfPath(target.split('?')[0]!) === 'ad_config')
+        body = body.replace(
+          '"data":{',
+          `"data":{"echoes":{${Object.entries(ECHOES)
+            .map(([k, v]) => `"${k}":"${v}"`)
+            .join(',')}},`,
+        );
+      res.writeHead(
+        answer.status,
+        [
+          ['content-type', 'application/json; charset=utf-8'],
+          ['set-cookie', 'sid=x1y2z3; Path=/api/g1'],
+          ['set-cookie', 'ab=true; Path=/'],
+          ['set-cookie', 'region=IN; Path=/'],
+          ['set-cookie', 'lang=en_IN; Path=/'],
+          ['connection', 'x-upstream-hop'],
+          ['x-upstream-hop', 'per-hop'],
+          ...Object.entries(ECHOES).map(([k, v]): [string, string] => [`x-echo-${k.toLowerCase()}`, v]),
+        ].flat(),
+      );
       res.end(body);
     });
   });
@@ -82,25 +100,44 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => hostile.close(() => resolve())));
 
 /** GET through node:http, so the request may carry a `Connection` header naming another header. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    }).on('error', reject).end();
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Number(/\d+/.exec(line)![0]) / 1024;
 }
 
 describe('recording a hostile upstream (issue 21)', () => {
   it('writes only valid, strictly replayable recordings with no secret anywhere, bounded in memory, always answering health', async () => {
     const dir = tempDir();
-    const recorder = await startCli(['record', '--upstream', hostileUrl, '--out', dir, '--port', '0', '--max-body-size', '16']);
+    const recorder = await startCli([
+      'record',
+      '--upstream',
+      hostileUrl,
+      '--out',
+      dir,
+      '--port',
+      '0',
+      '--max-body-size',
+      '16',
+    ]);
     let maxRss = 0;
     let slowestHealthMs = 0;
     let watching = true;
@@ -114,7 +151,11 @@ describe('recording a hostile upstream (issue 21)', () => {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     })();
-    const cookies = { cookie: `ab=true; region=IN; lang=en_IN; sid=${CLIENT_SESSION}`, connection: 'keep-alive, x-client-hop', 'x-client-hop': 'per-hop' };
+    const cookies = {
+      cookie: `ab=true; region=IN; lang=en_IN; sid=${CLIENT_SESSION}`,
+      connection: 'keep-alive, x-client-hop',
+      'x-client-hop': 'per-hop',
+    };
     let journal = '';
     let har = '';
     try {
@@ -126,7 +167,10 @@ describe('recording a hostile upstream (issue 21)', () => {
       }
       const bomb = await rawGet(`${recorder.url}${pathOf('meta/cp', '&bomb=1')}`, cookies);
       expect(bomb.status).toBe(502);
-      expect(JSON.parse(bomb.body)).toMatchObject({ cause: 'EBODYTOOLARGE', error: expect.stringContaining('--max-body-size limit of 16 MiB') });
+      expect(JSON.parse(bomb.body)).toMatchObject({
+        cause: 'EBODYTOOLARGE',
+        error: expect.stringContaining('--max-body-size limit of 16 MiB'),
+      });
       journal = await (await fetch(`${recorder.url}/__mockvideo/requests`)).text();
       const detail = JSON.parse(journal).requests.map((r: { id: number }) => r.id);
       for (const id of detail) journal += await (await fetch(`${recorder.url}/__mockvideo/requests/${id}`)).text();
@@ -136,7 +180,10 @@ describe('recording a hostile upstream (issue 21)', () => {
       await watch;
       expect(await recorder.stop('SIGINT')).toBe(0);
     }
-    expect(received.every((headers) => headers['x-client-hop'] === undefined), 'a header named in the client Connection header').toBe(true);
+    expect(
+      received.every((headers) => headers['x-client-hop'] === undefined),
+      'a header named in the client Connection header',
+    ).toBe(true);
     expect(JSON.parse(har).log.entries).toHaveLength(OPERATION_NAMES.length + 1);
     expect(holds(journal), 'journal').toEqual([]);
     expect(holds(har), 'requests.har').toEqual([]);
@@ -150,7 +197,9 @@ describe('recording a hostile upstream (issue 21)', () => {
       const stored = JSON.parse(file.text);
       expect(stored.request.path).toMatch(/^\/api\/g1\//);
       expect(stored.request.headers.cookie).toBe('ab=true; region=IN; lang=en_IN; sid=<REDACTED>');
-      expect(stored.response.headers['set-cookie']).toBe('sid=<REDACTED>; Path=/api/g1, ab=true; Path=/, region=IN; Path=/, lang=en_IN; Path=/');
+      expect(stored.response.headers['set-cookie']).toBe(
+        'sid=<REDACTED>; Path=/api/g1, ab=true; Path=/, region=IN; Path=/, lang=en_IN; Path=/',
+      );
     }
     expect((await runCli(['validate', dir])).code).toBe(0);
     const replay = await startCli(['replay', dir, '--match', 'strict', '--port', '0', '--no-watch']);
@@ -178,10 +227,30 @@ describe('recording a hostile upstream (issue 21)', () => {
           {
             startedDateTime: '2026-01-01T00:00:00.000Z',
             time: 1,
-            request: { method: 'GET', url: `http://x.example${clientPathWith('meta/cp', { _st: '%3CSERVICE_TOKEN%3E' })}`, httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
+            request: {
+              method: 'GET',
+              url: `http://x.example${clientPathWith('meta/cp', { _st: '%3CSERVICE_TOKEN%3E' })}`,
+              httpVersion: 'HTTP/1.1',
+              cookies: [],
+              headers: [],
+              queryString: [],
+              headersSize: -1,
+              bodySize: 0,
+            },
             response: {
-              status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'x-echo', value: b64(TOKEN) }], redirectURL: '', headersSize: -1, bodySize: -1,
-              content: { size: 0, mimeType: 'application/json', text: `{"data":{"a":"${ECHOES.php}","_st":"short"},"msg":"OK","result":1}` },
+              status: 200,
+              statusText: 'OK',
+              httpVersion: 'HTTP/1.1',
+              cookies: [],
+              headers: [{ name: 'x-echo', value: b64(TOKEN) }],
+              redirectURL: '',
+              headersSize: -1,
+              bodySize: -1,
+              content: {
+                size: 0,
+                mimeType: 'application/json',
+                text: `{"data":{"a":"${ECHOES.php}","_st":"short"},"msg":"OK","result":1}`,
+              },
             },
             cache: {},
             timings: { send: 0, wait: 0, receive: 0 },
@@ -204,10 +273,14 @@ describe('recording a hostile upstream (issue 21)', () => {
   it('refuses loudly to record a secret that sits in a parameter of the match key, and exits 1', async () => {
     const dir = tempDir();
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', dir, '--port', '0']);
-    const answer = await getBytes(`${recorder.url}${clientPathWith('meta/cp', { _st: 'made-up-token-in-two-places', _res: 'made-up-token-in-two-places' })}`);
+    const answer = await getBytes(
+      `${recorder.url}${clientPathWith('meta/cp', { _st: 'made-up-token-in-two-places', _res: 'made-up-token-in-two-places' })}`,
+    );
     expect(answer.status).toBe(200);
     expect(await recorder.stop('SIGINT')).toBe(1);
-    expect(recorder.stderr()).toMatch(/\[mockvideo\] Refused to record GET \/api\/g1\/meta\/cp: _st in request\.query\._res \(raw\), and replacing it would change the match key/);
+    expect(recorder.stderr()).toMatch(
+      /\[mockvideo\] Refused to record GET \/api\/g1\/meta\/cp: _st in request\.query\._res \(raw\), and replacing it would change the match key/,
+    );
     expect(recorder.stdout()).toMatch(/1 refused \(a secret where redacting it would break the recording\)/);
     expect(recordingFiles(dir)).toEqual([]);
   });
@@ -232,13 +305,22 @@ describe('recording a hostile upstream (issue 21)', () => {
 describe('scenario limits from the command line (issue 21.7)', () => {
   it('validate names a scenario nested 5,000 deep and a 5,000-file extends chain in one line each, no stack trace', async () => {
     const dir = tempDir('mockvideo-scn-');
-    writeFileSync(join(dir, 'deep.json'), `{"operations":{"ad_config":{"data":${'['.repeat(5000)}${']'.repeat(5000)}}}}`);
-    for (let i = 0; i < 5000; i++) writeFileSync(join(dir, `chain-${i}.json`), JSON.stringify({ extends: i ? `chain-${i - 1}` : 'default', operations: {} }));
+    writeFileSync(
+      join(dir, 'deep.json'),
+      `{"operations":{"ad_config":{"data":${'['.repeat(5000)}${']'.repeat(5000)}}}}`,
+    );
+    for (let i = 0; i < 5000; i++)
+      writeFileSync(
+        join(dir, `chain-${i}.json`),
+        JSON.stringify({ extends: i ? `chain-${i - 1}` : 'default', operations: {} }),
+      );
     const { code, stdout, stderr } = await runCli(['validate', dir], { timeoutMs: 60_000 });
     expect(code).toBe(1);
     expect(stdout + stderr).not.toMatch(/RangeError|Maximum call stack|    at /);
     expect(stdout).toMatch(/deep\.json: nested 65 levels deep or more, over the limit of 64/);
     expect(stdout.match(/extends chain is \d+ scenarios long/g)).toHaveLength(1);
-    expect(stdout).toMatch(/chain-4999\.json at extends: its extends chain is 5001 scenarios long, over the limit of 32/);
+    expect(stdout).toMatch(
+      /chain-4999\.json at extends: its extends chain is 5001 scenarios long, over the limit of 32/,
+    );
   });
 });

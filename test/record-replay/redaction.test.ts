@@ -26,7 +26,8 @@ describe('leak scan', () => {
       expect(echoed.data.token).toBe(TOKEN);
       expect(echoed.data.echo).toContain(`_st=${TOKEN_RAW}`);
       const [file] = recordingFiles(dir);
-      for (const form of [...encodedForms(TOKEN), TOKEN_RAW, ...encodedForms(SDEVID)]) expect(file!.text, form).not.toContain(form);
+      for (const form of [...encodedForms(TOKEN), TOKEN_RAW, ...encodedForms(SDEVID)])
+        expect(file!.text, form).not.toContain(form);
       const stored = JSON.parse(file!.text);
       expect(JSON.parse(stored.response.body).data).toMatchObject({ token: '<SERVICE_TOKEN>', device: '<REDACTED>' });
       expect(stored.response.headers['x-echo-token']).toBe('<SERVICE_TOKEN>');
@@ -36,7 +37,11 @@ describe('leak scan', () => {
   });
 
   it('--keep-identifiers keeps identifier values in files (still out of the match key) but never the token', async () => {
-    const { dir } = await recordSession(upstream.url, [clientPathWith('meta/cp', { _sdevid: SDEVID })], ['--keep-identifiers']);
+    const { dir } = await recordSession(
+      upstream.url,
+      [clientPathWith('meta/cp', { _sdevid: SDEVID })],
+      ['--keep-identifiers'],
+    );
     const stored = JSON.parse(recordingFiles(dir)[0]!.text);
     expect(stored.request.query).toContainEqual(['_sdevid', SDEVID]);
     expect(stored.request.query).toContainEqual(['_st', '<SERVICE_TOKEN>']);
@@ -49,10 +54,15 @@ describe('normalisation lists from flags and a config file', () => {
     const { dir } = await recordSession(upstream.url, [clientPath('meta/cp')]);
     const config = join(tempDir(), 'normalise.json');
     writeFileSync(config, JSON.stringify({ volatile: ['_nonce', '_ts', '_model'] }));
-    for (const args of [['--config', config], ['--volatile', '_nonce,_ts,_model']]) {
+    for (const args of [
+      ['--config', config],
+      ['--volatile', '_nonce,_ts,_model'],
+    ]) {
       const replay = await startCli(['replay', dir, '--match', 'strict', '--port', '0', ...args]);
       try {
-        const { status, headers } = await getBytes(`${replay.url}${clientPathWith('meta/cp', { ...OTHER_SESSION, _model: 'Pixel%207' })}`);
+        const { status, headers } = await getBytes(
+          `${replay.url}${clientPathWith('meta/cp', { ...OTHER_SESSION, _model: 'Pixel%207' })}`,
+        );
         expect(status).toBe(200);
         expect(headers.get('x-mockvideo-match')).toBe('exact');
       } finally {
@@ -68,7 +78,8 @@ describe('normalisation lists from flags and a config file', () => {
     const path = `${clientPathWith('meta/cp', { _st: TOKEN_RAW, _sdevid: SDEVID })}&_uid=user-identifier-1234&_other=other-secret-5678`;
     const { dir } = await recordSession(upstream.url, [path], ['--config', config]);
     const [file] = recordingFiles(dir);
-    for (const raw of [TOKEN_RAW, SDEVID, 'user-identifier-1234', 'other-secret-5678']) expect(file!.text).not.toContain(raw);
+    for (const raw of [TOKEN_RAW, SDEVID, 'user-identifier-1234', 'other-secret-5678'])
+      expect(file!.text).not.toContain(raw);
     const { query } = JSON.parse(file!.text).request;
     expect(query).toContainEqual(['_st', '<SERVICE_TOKEN>']);
     expect(query).toContainEqual(['_sdevid', '<REDACTED>']);
@@ -80,12 +91,28 @@ describe('normalisation lists from flags and a config file', () => {
     const config = join(tempDir(), 'keep.json');
     writeFileSync(config, JSON.stringify({ 'keep-identifiers': true }));
     const { runCli } = await import('../support/cli.js');
-    const fromFile = await runCli(['record', '--upstream', upstream.url, '--out', tempDir(), '--config', config, '--port', '0']);
+    const fromFile = await runCli([
+      'record',
+      '--upstream',
+      upstream.url,
+      '--out',
+      tempDir(),
+      '--config',
+      config,
+      '--port',
+      '0',
+    ]);
     expect(fromFile.code).toBe(2);
-    expect(fromFile.stderr).toMatch(/^\[mockvideo\] .*keep\.json: "keep-identifiers" is taken from the command line only \(it writes real device identifiers into the recordings\)\. Remove it there and pass --keep-identifiers on the command line\.$/m);
-    const fromEnv = await runCli(['record', '--upstream', upstream.url, '--out', tempDir(), '--port', '0'], { env: { MOCKVIDEO_KEEP_IDENTIFIERS: '1' } });
+    expect(fromFile.stderr).toMatch(
+      /^\[mockvideo\] .*keep\.json: "keep-identifiers" is taken from the command line only \(it writes real device identifiers into the recordings\)\. Remove it there and pass --keep-identifiers on the command line\.$/m,
+    );
+    const fromEnv = await runCli(['record', '--upstream', upstream.url, '--out', tempDir(), '--port', '0'], {
+      env: { MOCKVIDEO_KEEP_IDENTIFIERS: '1' },
+    });
     expect(fromEnv.code).toBe(2);
-    expect(fromEnv.stderr).toMatch(/The environment variable MOCKVIDEO_KEEP_IDENTIFIERS: "keep-identifiers" is taken from the command line only/);
+    expect(fromEnv.stderr).toMatch(
+      /The environment variable MOCKVIDEO_KEEP_IDENTIFIERS: "keep-identifiers" is taken from the command line only/,
+    );
     expect(fromEnv.stderr).not.toMatch(/\n\s+at /);
   });
 
@@ -100,14 +127,24 @@ describe('normalisation lists from flags and a config file', () => {
 });
 
 describe('record --only', () => {
-  it('replaces one operation\'s recordings in an existing folder and leaves the rest alone', async () => {
-    const { dir } = await recordSession(upstream.url, OPERATION_NAMES.map((op) => clientPath(op)));
+  it("replaces one operation's recordings in an existing folder and leaves the rest alone", async () => {
+    const { dir } = await recordSession(
+      upstream.url,
+      OPERATION_NAMES.map((op) => clientPath(op)),
+    );
     const before = recordingFiles(dir);
     const oldPlugin = before.filter((f) => f.name.startsWith('meta-plugin/'));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await recordSession(upstream.url, [clientPath('meta/cp'), clientPathWith('meta/plugin', { _region: 'DE' }), clientPath('meta/setting')], ['--only', 'meta/plugin'], dir);
+    await recordSession(
+      upstream.url,
+      [clientPath('meta/cp'), clientPathWith('meta/plugin', { _region: 'DE' }), clientPath('meta/setting')],
+      ['--only', 'meta/plugin'],
+      dir,
+    );
     const after = recordingFiles(dir);
-    expect(after.filter((f) => !f.name.startsWith('meta-plugin/'))).toEqual(before.filter((f) => !f.name.startsWith('meta-plugin/')));
+    expect(after.filter((f) => !f.name.startsWith('meta-plugin/'))).toEqual(
+      before.filter((f) => !f.name.startsWith('meta-plugin/')),
+    );
     const newPlugin = after.filter((f) => f.name.startsWith('meta-plugin/'));
     expect(newPlugin).toHaveLength(1);
     expect(newPlugin[0]!.name).not.toBe(oldPlugin[0]!.name);

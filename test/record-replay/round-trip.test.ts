@@ -51,7 +51,9 @@ describe('record', () => {
 
   it('answers the client with the upstream body bytes unchanged (\\u0026 escapes included)', () => {
     expect(upstream.sent).toHaveLength(CALLS.length);
-    const inOrder = CALLS.map((call, i) => recorded.get(label(call))![CALLS.slice(0, i).filter((c) => label(c) === label(call)).length]!);
+    const inOrder = CALLS.map(
+      (call, i) => recorded.get(label(call))![CALLS.slice(0, i).filter((c) => label(c) === label(call)).length]!,
+    );
     inOrder.forEach((body, i) => expect(body.equals(upstream.sent[i]!)).toBe(true));
     expect(recorded.get('localplay/recomm')![0]!.toString()).toContain('\\u0026');
   });
@@ -60,21 +62,30 @@ describe('record', () => {
     const files = recordingFiles(dir);
     expect(files).toHaveLength(CALLS.length);
     for (const file of files) {
-      expect(file.name).toMatch(/^(ad_config|meta-cp|meta-setting|meta-plugin|localplay-diversion|localplay-recomm)\/[0-9a-f]{12}-\d{3}\.json$/);
+      expect(file.name).toMatch(
+        /^(ad_config|meta-cp|meta-setting|meta-plugin|localplay-diversion|localplay-recomm)\/[0-9a-f]{12}-\d{3}\.json$/,
+      );
       expect(file.text.endsWith('}\n')).toBe(true);
       const value = JSON.parse(file.text);
       expect(Object.keys(value)).toEqual([...Object.keys(value)].sort());
     }
-    expect(files.filter((f) => f.name.startsWith('meta-setting/')).map((f) => f.name.slice(-9))).toEqual(['-000.json', '-001.json', '-002.json']);
+    expect(files.filter((f) => f.name.startsWith('meta-setting/')).map((f) => f.name.slice(-9))).toEqual([
+      '-000.json',
+      '-001.json',
+      '-002.json',
+    ]);
     expect(recorderExit).toBe(0);
     expect(recorderOutput).toContain(`Recorded ${CALLS.length} exchanges`);
   });
 
   it('stores no token and no identifier, in any encoding; the token is written as <SERVICE_TOKEN>', () => {
-    const secrets = CLIENT_COMMON_QUERY.filter(([name]) => ['_st', '_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5'].includes(name)).map(([, v]) => v);
+    const secrets = CLIENT_COMMON_QUERY.filter(([name]) =>
+      ['_st', '_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5'].includes(name),
+    ).map(([, v]) => v);
     const cookie = 'made-up-session-cookie-value';
     for (const file of recordingFiles(dir)) {
-      for (const secret of [...secrets, cookie]) for (const form of encodedForms(secret)) expect(file.text, `${file.name} holds ${form}`).not.toContain(form);
+      for (const secret of [...secrets, cookie])
+        for (const form of encodedForms(secret)) expect(file.text, `${file.name} holds ${form}`).not.toContain(form);
       expect(file.text).toContain('"<SERVICE_TOKEN>"');
       expect(JSON.parse(file.text).response.headers['set-cookie']).toBe('session=<REDACTED>; Path=/');
     }
@@ -92,7 +103,9 @@ describe('replay', () => {
 
   it('returns byte-identical bodies to a client with a new _nonce, _ts, _st and identifiers', async () => {
     for (const call of CALLS.filter((c) => c[0] !== 'meta/setting')) {
-      const { status, headers, body } = await getBytes(`${replay.url}${clientPathWith(call[0], OTHER_SESSION, call[1])}`);
+      const { status, headers, body } = await getBytes(
+        `${replay.url}${clientPathWith(call[0], OTHER_SESSION, call[1])}`,
+      );
       expect(status).toBe(200);
       expect(headers.get('x-mockvideo-match')).toBe('exact');
       expect(headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -102,10 +115,13 @@ describe('replay', () => {
 
   it('serves several recordings of one key in recorded order, then repeats the last', async () => {
     const bodies = [];
-    for (let i = 0; i < 4; i++) bodies.push((await getBytes(`${replay.url}${clientPathWith('meta/setting', OTHER_SESSION)}`)).body);
+    for (let i = 0; i < 4; i++)
+      bodies.push((await getBytes(`${replay.url}${clientPathWith('meta/setting', OTHER_SESSION)}`)).body);
     const [first, second, third] = recorded.get('meta/setting')!;
     expect(bodies.map((b) => JSON.parse(b.toString()).data.recommend_show_times_interval)).toEqual([1, 2, 3, 3]);
-    expect(bodies[0]!.equals(first!) && bodies[1]!.equals(second!) && bodies[2]!.equals(third!) && bodies[3]!.equals(third!)).toBe(true);
+    expect(
+      bodies[0]!.equals(first!) && bodies[1]!.equals(second!) && bodies[2]!.equals(third!) && bodies[3]!.equals(third!),
+    ).toBe(true);
   });
 
   it('logs the match kind of every request', async () => {

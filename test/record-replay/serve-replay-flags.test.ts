@@ -20,7 +20,16 @@ afterAll(async () => {
 
 describe('serve --replay DIR', () => {
   it('applies --fault meta/cp=status:500 (and leaves the other operations alone)', async () => {
-    const server = await startCli(['serve', '--replay', dir, '--port', '0', '--no-watch', '--fault', 'meta/cp=status:500']);
+    const server = await startCli([
+      'serve',
+      '--replay',
+      dir,
+      '--port',
+      '0',
+      '--no-watch',
+      '--fault',
+      'meta/cp=status:500',
+    ]);
     try {
       const faulted = await fetch(`${server.url}${clientPath('meta/cp')}`);
       expect(faulted.status).toBe(500);
@@ -34,11 +43,25 @@ describe('serve --replay DIR', () => {
   });
 
   it('takes --strict-requests, --journal-size and --admin-token', async () => {
-    const server = await startCli(['serve', '--replay', dir, '--port', '0', '--no-watch', '--strict-requests', '--journal-size', '1', '--admin-token', 'made-up-admin-token']);
+    const server = await startCli([
+      'serve',
+      '--replay',
+      dir,
+      '--port',
+      '0',
+      '--no-watch',
+      '--strict-requests',
+      '--journal-size',
+      '1',
+      '--admin-token',
+      'made-up-admin-token',
+    ]);
     try {
       expect((await fetch(`${server.url}/api/g1/meta/cp?x=1`)).status).toBe(400);
       await fetch(`${server.url}${clientPath('meta/cp')}`);
-      const { requests } = (await (await fetch(`${server.url}/__mockvideo/requests`)).json()) as { requests: unknown[] };
+      const { requests } = (await (await fetch(`${server.url}/__mockvideo/requests`)).json()) as {
+        requests: unknown[];
+      };
       expect(requests).toHaveLength(1);
     } finally {
       await server.stop('SIGINT');
@@ -46,7 +69,18 @@ describe('serve --replay DIR', () => {
   });
 
   it('refuses, by name, the flags replay cannot honour, in one line and exit code 2', async () => {
-    const { code, stderr } = await runCli(['serve', '--replay', dir, '--port', '0', '--https', '--analytics-path', '/log', '--scenario', 'gallery']);
+    const { code, stderr } = await runCli([
+      'serve',
+      '--replay',
+      dir,
+      '--port',
+      '0',
+      '--https',
+      '--analytics-path',
+      '/log',
+      '--scenario',
+      'gallery',
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/serve --replay does not take --scenario, --https, --analytics-path/);
     expect(stderr).not.toMatch(/\n\s+at /);
@@ -55,7 +89,16 @@ describe('serve --replay DIR', () => {
 
 describe('replay DIR', () => {
   it('applies --fault and --strict-requests as serve does', async () => {
-    const server = await startCli(['replay', dir, '--port', '0', '--no-watch', '--fault', 'meta/setting=envelope:7', '--strict-requests']);
+    const server = await startCli([
+      'replay',
+      dir,
+      '--port',
+      '0',
+      '--no-watch',
+      '--fault',
+      'meta/setting=envelope:7',
+      '--strict-requests',
+    ]);
     try {
       const faulted = await fetch(`${server.url}${clientPath('meta/setting')}`);
       expect([faulted.status, faulted.headers.get('x-mockvideo-fault')]).toEqual([200, 'envelope']);

@@ -44,16 +44,27 @@ beforeAll(async () => {
   const { generate } = await import('selfsigned');
   const dir = tempDir('mockvideo-tls-');
   const own = await generate([{ name: 'commonName', value: 'upstream.invalid' }], {
-    keyType: 'ec', algorithm: 'sha256',
+    keyType: 'ec',
+    algorithm: 'sha256',
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'upstream.invalid' }] }],
   });
   const ca = await generate([{ name: 'commonName', value: 'mockvideo test CA nobody trusts' }], {
-    keyType: 'ec', algorithm: 'sha256',
-    extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, digitalSignature: true, critical: true }],
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, digitalSignature: true, critical: true },
+    ],
   });
   const leaf = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec', algorithm: 'sha256', ca: { cert: ca.cert, key: ca.private },
-    extensions: [{ name: 'basicConstraints', cA: false }, { name: 'extKeyUsage', serverAuth: true }, { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    keyType: 'ec',
+    algorithm: 'sha256',
+    ca: { cert: ca.cert, key: ca.private },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+    ],
   });
   selfSignedCertFile = join(dir, 'self-signed.pem');
   caFile = join(dir, 'ca.pem');
@@ -73,26 +84,44 @@ describe('a TLS upstream whose certificate does not verify', () => {
   it.each<[string, () => TlsUpstream, () => Record<string, string>, string]>([
     ['self-signed', () => selfSigned, () => ({}), 'DEPTH_ZERO_SELF_SIGNED_CERT'],
     ['signed by an unknown CA', () => unknownCa, () => ({}), 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'],
-    ['trusted but for another host name', () => selfSigned, () => ({ NODE_EXTRA_CA_CERTS: selfSignedCertFile }), 'ERR_TLS_CERT_ALTNAME_INVALID'],
-  ])('%s: refused with a 502 JSON error naming the problem and --insecure-upstream; nothing sent or written', async (_what, upstream, env, cause) => {
-    const out = tempDir();
-    const before = upstream().received;
-    const recorder = await startCli(['record', '--upstream', upstream().url, '--out', out, '--port', '0'], { env: env() });
-    try {
-      const answer = await fetch(`${recorder.url}${clientPath('meta/plugin')}`);
-      expect(answer.status).toBe(502);
-      expect(await answer.json()).toMatchObject({ upstream: upstream().url, cause, error: expect.stringMatching(new RegExp(`certificate of the upstream ${upstream().url}.*${cause}.*--insecure-upstream`)) });
-      expect(upstream().received).toBe(before);
-      expect((await fetch(`${recorder.url}/__mockvideo/health`)).status).toBe(200);
-    } finally {
-      await recorder.stop('SIGINT');
-    }
-    expect(recordingFiles(out)).toEqual([]);
-  });
+    [
+      'trusted but for another host name',
+      () => selfSigned,
+      () => ({ NODE_EXTRA_CA_CERTS: selfSignedCertFile }),
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+    ],
+  ])(
+    '%s: refused with a 502 JSON error naming the problem and --insecure-upstream; nothing sent or written',
+    async (_what, upstream, env, cause) => {
+      const out = tempDir();
+      const before = upstream().received;
+      const recorder = await startCli(['record', '--upstream', upstream().url, '--out', out, '--port', '0'], {
+        env: env(),
+      });
+      try {
+        const answer = await fetch(`${recorder.url}${clientPath('meta/plugin')}`);
+        expect(answer.status).toBe(502);
+        expect(await answer.json()).toMatchObject({
+          upstream: upstream().url,
+          cause,
+          error: expect.stringMatching(
+            new RegExp(`certificate of the upstream ${upstream().url}.*${cause}.*--insecure-upstream`),
+          ),
+        });
+        expect(upstream().received).toBe(before);
+        expect((await fetch(`${recorder.url}/__mockvideo/health`)).status).toBe(200);
+      } finally {
+        await recorder.stop('SIGINT');
+      }
+      expect(recordingFiles(out)).toEqual([]);
+    },
+  );
 
   it('a certificate that verifies is recorded without any flag (the CA trusted with NODE_EXTRA_CA_CERTS)', async () => {
     const out = tempDir();
-    const recorder = await startCli(['record', '--upstream', unknownCa.url, '--out', out, '--port', '0'], { env: { NODE_EXTRA_CA_CERTS: caFile } });
+    const recorder = await startCli(['record', '--upstream', unknownCa.url, '--out', out, '--port', '0'], {
+      env: { NODE_EXTRA_CA_CERTS: caFile },
+    });
     try {
       const answer = await fetch(`${recorder.url}${clientPath('meta/plugin')}`);
       expect(answer.status).toBe(200);
@@ -105,7 +134,16 @@ describe('a TLS upstream whose certificate does not verify', () => {
 
   it('record --insecure-upstream accepts it, records the answer and warns at start', async () => {
     const out = tempDir();
-    const recorder = await startCli(['record', '--upstream', selfSigned.url, '--out', out, '--port', '0', '--insecure-upstream']);
+    const recorder = await startCli([
+      'record',
+      '--upstream',
+      selfSigned.url,
+      '--out',
+      out,
+      '--port',
+      '0',
+      '--insecure-upstream',
+    ]);
     try {
       const answer = await fetch(`${recorder.url}${clientPath('meta/plugin')}`);
       expect(answer.status).toBe(200);
@@ -113,7 +151,9 @@ describe('a TLS upstream whose certificate does not verify', () => {
     } finally {
       await recorder.stop('SIGINT');
     }
-    expect(recorder.stderr()).toMatch(/Warning: --insecure-upstream: the TLS certificate of https:\/\/127\.0\.0\.1:\d+ is not checked/);
+    expect(recorder.stderr()).toMatch(
+      /Warning: --insecure-upstream: the TLS certificate of https:\/\/127\.0\.0\.1:\d+ is not checked/,
+    );
     const files = recordingFiles(out);
     expect(files.map((f) => f.name)).toEqual([expect.stringMatching(/^meta-plugin\//)]);
     expect(JSON.parse(files[0]!.text).response.body).toBe(BODY);
@@ -124,7 +164,16 @@ describe('a TLS upstream whose certificate does not verify', () => {
     ['accepts it with --insecure-upstream', ['--insecure-upstream'], 200],
   ] as const)('replay --record-missing %s', async (_what, flags, status) => {
     const dir = tempDir();
-    const replay = await startCli(['replay', dir, '--record-missing', '--upstream', selfSigned.url, '--port', '0', ...flags]);
+    const replay = await startCli([
+      'replay',
+      dir,
+      '--record-missing',
+      '--upstream',
+      selfSigned.url,
+      '--port',
+      '0',
+      ...flags,
+    ]);
     try {
       const answer = await fetch(`${replay.url}${clientPath('meta/plugin')}`);
       expect(answer.status).toBe(status);

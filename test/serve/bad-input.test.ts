@@ -20,7 +20,9 @@ describe('bad input at start', () => {
   });
 
   it('invalid JSON in a scenario file exits 2 naming the file, line and column', async () => {
-    const dir = scenarioDir({ 'broken.json': '{\n  "extends": "default",\n  "operations": { "ad_config": { "data": {} }, }\n}\n' });
+    const dir = scenarioDir({
+      'broken.json': '{\n  "extends": "default",\n  "operations": { "ad_config": { "data": {} }, }\n}\n',
+    });
     const { code, stderr } = await runCli(['serve', '--scenarios-dir', dir, '--port', '0']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/broken\.json: invalid JSON \(line 3, column \d+\)/);
@@ -28,11 +30,16 @@ describe('bad input at start', () => {
 
   it('data that breaks the contract exits 2 naming the file, the JSON path and the rule', async () => {
     const dir = scenarioDir({
-      'bad-settings.json': JSON.stringify({ extends: 'default', operations: { 'meta/setting': { data: { codec_level: 'high' } } } }),
+      'bad-settings.json': JSON.stringify({
+        extends: 'default',
+        operations: { 'meta/setting': { data: { codec_level: 'high' } } },
+      }),
     });
     const { code, stderr } = await runCli(['serve', '--scenario', 'default', '--scenarios-dir', dir, '--port', '0']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/bad-settings\.json at operations\["meta\/setting"\]\.data\.codec_level: codec_level must be a string holding a number/);
+    expect(stderr).toMatch(
+      /bad-settings\.json at operations\["meta\/setting"\]\.data\.codec_level: codec_level must be a string holding a number/,
+    );
     // The other settings come from "default": a partial object is completed from the parent (issue 20, item 7).
     expect(stderr).not.toMatch(/language_switch/);
   });
@@ -81,7 +88,12 @@ describe('bad requests while serving', () => {
     const { status, body } = await raw('GET', '/api/g1/meta/unknown?uri=x');
     expect(status).toBe(404);
     expect(JSON.parse(body).operations).toEqual([
-      'GET /api/g1/ad_config', 'GET /api/g1/meta/cp', 'GET /api/g1/meta/setting', 'GET /api/g1/meta/plugin', 'GET /api/g1/localplay/diversion', 'GET /api/g1/localplay/recomm',
+      'GET /api/g1/ad_config',
+      'GET /api/g1/meta/cp',
+      'GET /api/g1/meta/setting',
+      'GET /api/g1/meta/plugin',
+      'GET /api/g1/localplay/diversion',
+      'GET /api/g1/localplay/recomm',
     ]);
   });
 
@@ -94,8 +106,16 @@ describe('bad requests while serving', () => {
 
   it.each([
     ['malformed percent-encoding in the query', '/api/g1/meta/cp?_model=%E0%A4%A&x=%%&y=%zz', 200],
-    ['parameters without values, repeated, empty names', '/api/g1/localplay/diversion?ref&ref&=&&is_from_gallery=true&is_from_gallery=maybe', 200],
-    ['parameters named like Object members', '/api/g1/meta/cp?valueOf=1&constructor=2&__proto__=3&toString=4&hasOwnProperty=5', 200],
+    [
+      'parameters without values, repeated, empty names',
+      '/api/g1/localplay/diversion?ref&ref&=&&is_from_gallery=true&is_from_gallery=maybe',
+      200,
+    ],
+    [
+      'parameters named like Object members',
+      '/api/g1/meta/cp?valueOf=1&constructor=2&__proto__=3&toString=4&hasOwnProperty=5',
+      200,
+    ],
     ['a 6,000-character parameter', `/api/g1/meta/plugin?_eset=${'x'.repeat(6000)}`, 200],
     ['malformed percent-encoding in the path', '/api/g1/meta/%E0%A4%A', 400],
     ['an unknown scenario prefix', '/scenarios/..%2F..%2Fetc/api/g1/meta/cp', 404],
@@ -108,7 +128,9 @@ describe('bad requests while serving', () => {
   it('an over-long URL gets 414 and oversized headers get 431, and the server keeps serving', async () => {
     expect((await raw('GET', `/api/g1/meta/cp?_eset=${'x'.repeat(9000)}`)).status).toBe(414);
     const big = await new Promise<number>((resolve, reject) => {
-      const req = request(`${server.url}/api/g1/meta/cp`, { headers: { 'x-padding': 'y'.repeat(20_000) } }, (res) => resolve(res.statusCode!));
+      const req = request(`${server.url}/api/g1/meta/cp`, { headers: { 'x-padding': 'y'.repeat(20_000) } }, (res) =>
+        resolve(res.statusCode!),
+      );
       req.on('error', reject);
       req.end();
     });
@@ -142,7 +164,9 @@ describe('shutdown', () => {
 describe('mockvideo validate', () => {
   it('passes the shipped scenarios', async () => {
     const { code, stdout } = await runCli(['validate']);
-    const shipped = readdirSync(new URL('../../scenarios', import.meta.url)).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json')).length;
+    const shipped = readdirSync(new URL('../../scenarios', import.meta.url)).filter(
+      (f) => f.endsWith('.json') && !f.endsWith('.schema.json'),
+    ).length;
     expect(stdout).toContain(`${shipped} of ${shipped} scenario files valid`);
     expect(code).toBe(0);
   });
@@ -150,7 +174,10 @@ describe('mockvideo validate', () => {
   it('lists every problem of every file and exits 1', async () => {
     const dir = scenarioDir({
       'ok.json': JSON.stringify({ extends: 'gallery', operations: { ad_config: { data: {} } } }),
-      'two-problems.json': JSON.stringify({ extends: 'default', operations: { 'meta/plugin': { data: [{ id: 'x' }] }, 'meta/nope': { data: 1 } } }),
+      'two-problems.json': JSON.stringify({
+        extends: 'default',
+        operations: { 'meta/plugin': { data: [{ id: 'x' }] }, 'meta/nope': { data: 1 } },
+      }),
       'orphan.json': JSON.stringify({ extends: 'missing', operations: {} }),
       'Bad Name.json': '{}',
     });

@@ -24,7 +24,12 @@ describe('completion --help', () => {
 describe('config labels each source exactly (item 10)', () => {
   const sources = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
     const { stdout } = await runCli(['config', '--json', ...args], { cwd, env });
-    return Object.fromEntries((JSON.parse(stdout) as { settings: Array<{ name: string; source: string }> }).settings.map((s) => [s.name, s.source]));
+    return Object.fromEntries(
+      (JSON.parse(stdout) as { settings: Array<{ name: string; source: string }> }).settings.map((s) => [
+        s.name,
+        s.source,
+      ]),
+    );
   };
 
   it('labels log, quiet and verbose "default" when they were not passed', async () => {
@@ -32,8 +37,15 @@ describe('config labels each source exactly (item 10)', () => {
   });
 
   it('labels flags, short aliases and environment variables as what they are', async () => {
-    expect(await sources(['--port', '9', '-s', 'gallery', '--no-watch', '--verbose'], { MOCKVIDEO_QUIET: '1' })).toMatchObject({
-      port: 'flag', scenario: 'flag', watch: 'flag', verbose: 'flag', quiet: 'env', log: 'default',
+    expect(
+      await sources(['--port', '9', '-s', 'gallery', '--no-watch', '--verbose'], { MOCKVIDEO_QUIET: '1' }),
+    ).toMatchObject({
+      port: 'flag',
+      scenario: 'flag',
+      watch: 'flag',
+      verbose: 'flag',
+      quiet: 'env',
+      log: 'default',
     });
     expect(await sources(['--for', 'new-scenario', '--dir', 'x'])).toMatchObject({ 'scenarios-dir': 'flag' });
   });

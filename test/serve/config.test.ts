@@ -34,7 +34,9 @@ describe('settings: flag > environment > config file > default', () => {
   });
 
   it('a flag beats the environment', async () => {
-    expect(await servedScenario(cwd, ['--scenario', 'non-gallery'], { MOCKVIDEO_SCENARIO: 'empty-ad-config' })).toBe('non-gallery');
+    expect(await servedScenario(cwd, ['--scenario', 'non-gallery'], { MOCKVIDEO_SCENARIO: 'empty-ad-config' })).toBe(
+      'non-gallery',
+    );
   });
 
   it('--config names another file; .mjs files work too', async () => {
@@ -44,16 +46,24 @@ describe('settings: flag > environment > config file > default', () => {
 
   it('--config before the command still applies the file to that command', async () => {
     const other = project({ scenario: 'no-recommendations' }, 'first.config.json');
-    const server = await startCli(['--config', join(other, '..', 'first.config.json'), 'serve', '--port', '0', '--no-watch'], { cwd });
+    const server = await startCli(
+      ['--config', join(other, '..', 'first.config.json'), 'serve', '--port', '0', '--no-watch'],
+      { cwd },
+    );
     try {
-      expect((await fetch(`${server.url}${clientPath('ad_config')}`)).headers.get('x-mockvideo-scenario')).toBe('no-recommendations');
+      expect((await fetch(`${server.url}${clientPath('ad_config')}`)).headers.get('x-mockvideo-scenario')).toBe(
+        'no-recommendations',
+      );
     } finally {
       await server.stop();
     }
   });
 
   it('"mockvideo config" shows each value and where it came from', async () => {
-    const { code, stdout } = await runCli(['config', '--json', '--host', '0.0.0.0'], { cwd, env: { MOCKVIDEO_PORT: '9123' } });
+    const { code, stdout } = await runCli(['config', '--json', '--host', '0.0.0.0'], {
+      cwd,
+      env: { MOCKVIDEO_PORT: '9123' },
+    });
     expect(code).toBe(0);
     const { file, settings } = JSON.parse(stdout);
     expect(file).toMatch(/mockvideo\.config\.json$/);
@@ -72,7 +82,10 @@ describe('settings: flag > environment > config file > default', () => {
 
 describe('a bad config file', () => {
   it.each([
-    [{ colour: 'blue' }, /mockvideo\.config\.json: unknown setting "colour"\. Settings are the flags of the commands: /],
+    [
+      { colour: 'blue' },
+      /mockvideo\.config\.json: unknown setting "colour"\. Settings are the flags of the commands: /,
+    ],
     [{ watch: 'yes' }, /setting "watch" must be true or false, got "yes"/],
     [{ fault: 'reset' }, /setting "fault" must be a list of strings/],
     ['{ not json', /Cannot read the config file .*mockvideo\.config\.json: /],
@@ -85,27 +98,51 @@ describe('a bad config file', () => {
 
 describe('settings that send the real token somewhere are taken from the command line only', () => {
   it.each([
-    [{ upstream: 'http://127.0.0.1:9' }, 'upstream', /it decides where the real token and identifiers are sent\)\. Remove it there and pass --upstream URL on the command line\./],
-    [{ 'insecure-upstream': true }, 'insecure-upstream', /it stops checking who receives the real token\)\. Remove it there and pass --insecure-upstream on the command line\./],
-  ])('a config file with %j stops drift and record at start (exit 2), naming the file and the setting, before any request', async (settings, name, why) => {
-    const cwd = project(settings);
-    for (const argv of [['drift', 'recordings'], ['record', '--out', 'recordings', '--upstream', 'http://127.0.0.1:9']]) {
-      const { code, stderr } = await runCli(argv, { cwd });
-      expect(code).toBe(2);
-      expect(stderr).toMatch(new RegExp(`^\\[mockvideo\\] .*mockvideo\\.config\\.json: "${name}" is taken from the command line only \\(`, 'm'));
-      expect(stderr).toMatch(why);
-    }
-  });
+    [
+      { upstream: 'http://127.0.0.1:9' },
+      'upstream',
+      /it decides where the real token and identifiers are sent\)\. Remove it there and pass --upstream URL on the command line\./,
+    ],
+    [
+      { 'insecure-upstream': true },
+      'insecure-upstream',
+      /it stops checking who receives the real token\)\. Remove it there and pass --insecure-upstream on the command line\./,
+    ],
+  ])(
+    'a config file with %j stops drift and record at start (exit 2), naming the file and the setting, before any request',
+    async (settings, name, why) => {
+      const cwd = project(settings);
+      for (const argv of [
+        ['drift', 'recordings'],
+        ['record', '--out', 'recordings', '--upstream', 'http://127.0.0.1:9'],
+      ]) {
+        const { code, stderr } = await runCli(argv, { cwd });
+        expect(code).toBe(2);
+        expect(stderr).toMatch(
+          new RegExp(
+            `^\\[mockvideo\\] .*mockvideo\\.config\\.json: "${name}" is taken from the command line only \\(`,
+            'm',
+          ),
+        );
+        expect(stderr).toMatch(why);
+      }
+    },
+  );
 
   it('so does MOCKVIDEO_UPSTREAM', async () => {
-    const { code, stderr } = await runCli(['drift', 'recordings'], { env: { MOCKVIDEO_UPSTREAM: 'http://127.0.0.1:9' } });
+    const { code, stderr } = await runCli(['drift', 'recordings'], {
+      env: { MOCKVIDEO_UPSTREAM: 'http://127.0.0.1:9' },
+    });
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^\[mockvideo\] The environment variable MOCKVIDEO_UPSTREAM: "upstream" is taken from the command line only/m);
+    expect(stderr).toMatch(
+      /^\[mockvideo\] The environment variable MOCKVIDEO_UPSTREAM: "upstream" is taken from the command line only/m,
+    );
   });
 
   it('"insecure-upstream": false (the safe side) is allowed in a file', async () => {
-    const { code } = await runCli(['scenarios'], { cwd: project({ 'insecure-upstream': false, 'keep-identifiers': false }) });
+    const { code } = await runCli(['scenarios'], {
+      cwd: project({ 'insecure-upstream': false, 'keep-identifiers': false }),
+    });
     expect(code).toBe(0);
   });
 });
-

@@ -12,9 +12,16 @@ describe('mockvideo new-scenario', () => {
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('mockvideo serve --scenarios-dir scenarios --scenario my-gallery');
     const file = JSON.parse(readFileSync(join(cwd, 'scenarios/my-gallery.json'), 'utf8'));
-    expect(file).toMatchObject({ extends: 'gallery', $schema: expect.stringMatching(/scenario\.schema\.json$/), operations: { ad_config: { data: expect.any(Object) } } });
+    expect(file).toMatchObject({
+      extends: 'gallery',
+      $schema: expect.stringMatching(/scenario\.schema\.json$/),
+      operations: { ad_config: { data: expect.any(Object) } },
+    });
     expect((await runCli(['validate', 'scenarios'], { cwd })).code).toBe(0);
-    const server = await startCli(['serve', '--port', '0', '--scenarios-dir', 'scenarios', '--scenario', 'my-gallery', '--no-watch'], { cwd });
+    const server = await startCli(
+      ['serve', '--port', '0', '--scenarios-dir', 'scenarios', '--scenario', 'my-gallery', '--no-watch'],
+      { cwd },
+    );
     try {
       const response = await fetch(`${server.url}${clientPath('localplay/diversion', { is_from_gallery: 'false' })}`);
       expect(response.headers.get('x-mockvideo-scenario')).toBe('my-gallery');
@@ -48,11 +55,17 @@ describe('mockvideo new-scenario', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'mockvideo-new-'));
     mkdirSync(join(cwd, 'scenarios'));
     writeFileSync(join(cwd, 'scenarios/broken.json'), '{ "extends": "default", "operations": { ');
-    writeFileSync(join(cwd, 'scenarios/base.json'), JSON.stringify({ extends: 'gallery', operations: { ad_config: { data: { slot: 'pre-roll' } } } }));
+    writeFileSync(
+      join(cwd, 'scenarios/base.json'),
+      JSON.stringify({ extends: 'gallery', operations: { ad_config: { data: { slot: 'pre-roll' } } } }),
+    );
     const created = await runCli(['new-scenario', 'child', '--from', 'base'], { cwd });
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(cwd, 'scenarios/child.json'), 'utf8'))).toMatchObject({ extends: 'base', operations: { ad_config: { data: { slot: 'pre-roll' } } } });
+    expect(JSON.parse(readFileSync(join(cwd, 'scenarios/child.json'), 'utf8'))).toMatchObject({
+      extends: 'base',
+      operations: { ad_config: { data: { slot: 'pre-roll' } } },
+    });
     const fromBroken = await runCli(['new-scenario', 'other', '--from', 'broken'], { cwd });
     expect(fromBroken.code).toBe(2);
     expect(fromBroken.stderr).toMatch(/scenarios\/broken\.json: invalid JSON/);

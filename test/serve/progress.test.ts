@@ -17,9 +17,11 @@ describe('progress output of validate', () => {
     // `script` runs the command on a pseudo-terminal, as a person would.
     const { CI: _ci, ...withoutCi } = process.env;
     const onTty = (env: NodeJS.ProcessEnv) =>
-      execFileSync('/usr/bin/script', ['-qec', `${process.execPath} ${BIN} validate ${SCENARIOS}`, '/dev/null'], { encoding: 'utf8', env });
+      execFileSync('/usr/bin/script', ['-qec', `${process.execPath} ${BIN} validate ${SCENARIOS}`, '/dev/null'], {
+        encoding: 'utf8',
+        env,
+      });
     expect(onTty(withoutCi)).toMatch(/Checking scenarios \[/);
     expect(onTty({ ...withoutCi, CI: 'true' })).not.toMatch(/Checking scenarios/);
   });
-
 });

@@ -14,8 +14,19 @@ function folder(files: Record<string, unknown>): string {
 
 describe('scenario authoring', () => {
   it('serves one overridden setting with the other fifteen from the parent', async () => {
-    const dir = folder({ 'quick-exit.json': { extends: 'default', operations: { 'meta/setting': { data: { recommend_exit_times: 0 } } } } });
-    const server = await startCli(['serve', '--port', '0', '--no-watch', '--scenarios-dir', dir, '--scenario', 'quick-exit']);
+    const dir = folder({
+      'quick-exit.json': { extends: 'default', operations: { 'meta/setting': { data: { recommend_exit_times: 0 } } } },
+    });
+    const server = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--no-watch',
+      '--scenarios-dir',
+      dir,
+      '--scenario',
+      'quick-exit',
+    ]);
     try {
       const own = (await (await fetch(`${server.url}${clientPath('meta/setting')}`)).json()).data;
       const parent = (await (await fetch(`${server.url}/scenarios/default${clientPath('meta/setting')}`)).json()).data;
@@ -27,7 +38,9 @@ describe('scenario authoring', () => {
   });
 
   it('validate lists an extends typo together with the data errors', async () => {
-    const dir = folder({ 'typo.json': { extends: 'defualt', operations: { 'meta/setting': { data: { language_switch: 'on' } } } } });
+    const dir = folder({
+      'typo.json': { extends: 'defualt', operations: { 'meta/setting': { data: { language_switch: 'on' } } } },
+    });
     const { code, stdout } = await runCli(['validate', dir]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/typo\.json at operations\["meta\/setting"\]\.data\.language_switch: .*expected number/);

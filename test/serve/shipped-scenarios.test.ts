@@ -4,7 +4,17 @@ import { clientPath } from '../support/client.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 
 /** The shipped scenarios whose every answer is a successful envelope (the fault scenarios are in test/control/faults.test.ts). */
-const SCENARIOS = ['default', 'empty-ad-config', 'gallery', 'non-gallery', 'plugin-upgrade', 'corrupt-plugin', 'no-recommendations', 'i18n-stress', 'settings-twice'] as const;
+const SCENARIOS = [
+  'default',
+  'empty-ad-config',
+  'gallery',
+  'non-gallery',
+  'plugin-upgrade',
+  'corrupt-plugin',
+  'no-recommendations',
+  'i18n-stress',
+  'settings-twice',
+] as const;
 const FAULT_SCENARIOS = ['server-error', 'slow-network', 'flaky', 'connection-reset'];
 let server: CliProcess;
 
@@ -64,8 +74,16 @@ describe('scenario promises', () => {
     expect(cp.some((p) => p.cp_link !== '' && p.apk_url === '')).toBe(true);
     const plugins = (await get('default', 'meta/plugin')).body.data as Array<{ type: string }>;
     expect(new Set(plugins.map((p) => p.type))).toEqual(new Set(['player_plugin', 'app_apk']));
-    const titles = ((await get('default', 'localplay/recomm')).body.data as Array<{ title: string }>).map((i) => i.title).join(' ');
-    for (const script of [/[A-Za-z]/, /\p{Script=Devanagari}/u, /\p{Script=Arabic}/u, /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Hangul}/u, /\p{Extended_Pictographic}/u]) {
+    const titles = ((await get('default', 'localplay/recomm')).body.data as Array<{ title: string }>)
+      .map((i) => i.title)
+      .join(' ');
+    for (const script of [
+      /[A-Za-z]/,
+      /\p{Script=Devanagari}/u,
+      /\p{Script=Arabic}/u,
+      /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Hangul}/u,
+      /\p{Extended_Pictographic}/u,
+    ]) {
       expect(titles).toMatch(script);
     }
     expect(Object.keys((await get('default', 'ad_config')).body.data).length).toBeGreaterThan(0);
@@ -74,7 +92,8 @@ describe('scenario promises', () => {
   it('default: the diversion answers both values of is_from_gallery, with different items', async () => {
     const gallery = (await get('default', 'localplay/diversion', { is_from_gallery: 'true' })).body.data;
     const other = (await get('default', 'localplay/diversion', { is_from_gallery: 'false' })).body.data;
-    for (const set of [gallery, other]) for (const key of ['end', 'exit', 'suspend']) expect(set[key].length).toBeGreaterThan(0);
+    for (const set of [gallery, other])
+      for (const key of ['end', 'exit', 'suspend']) expect(set[key].length).toBeGreaterThan(0);
     const ids = (set: any) => set.end.map((i: { id: string }) => i.id).join();
     expect(ids(gallery)).not.toBe(ids(other));
   });
@@ -107,18 +126,28 @@ describe('scenario promises', () => {
     expect(upgraded.url).not.toBe(old.url);
     expect(upgraded.params.signature).not.toBe(old.params.signature);
     const link = Object.entries(upgraded.market_sign).find(([k]) => /^ext_.+_external_url$/.test(k))![1] as string;
-    expect(new URL(link).searchParams.get('uri')).toMatch(new RegExp(`://player-plugin/${upgraded.id}/${upgraded.version}$`));
+    expect(new URL(link).searchParams.get('uri')).toMatch(
+      new RegExp(`://player-plugin/${upgraded.id}/${upgraded.version}$`),
+    );
   });
 
   it('no-recommendations: recomm is [] and every diversion array is empty', async () => {
     expect((await get('no-recommendations', 'localplay/recomm')).body.data).toEqual([]);
     for (const flag of ['true', 'false'] as const) {
-      expect((await get('no-recommendations', 'localplay/diversion', { is_from_gallery: flag })).body.data).toEqual({ end: [], exit: [], suspend: [] });
+      expect((await get('no-recommendations', 'localplay/diversion', { is_from_gallery: flag })).body.data).toEqual({
+        end: [],
+        exit: [],
+        suspend: [],
+      });
     }
   });
 
   it('i18n-stress: very long titles, right-to-left text, combining marks, emoji sequences and empty logos', async () => {
-    const items = (await get('i18n-stress', 'localplay/recomm')).body.data as Array<{ title: string; top_left_logo: string; top_right_logo: string }>;
+    const items = (await get('i18n-stress', 'localplay/recomm')).body.data as Array<{
+      title: string;
+      top_left_logo: string;
+      top_right_logo: string;
+    }>;
     const titles = items.map((i) => i.title);
     expect(Math.max(...titles.map((t) => t.length))).toBeGreaterThan(200);
     expect(titles.join('')).toMatch(/\p{Script=Hebrew}|\p{Script=Arabic}/u);

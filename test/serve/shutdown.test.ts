@@ -13,7 +13,9 @@ afterAll(removeTempDirs);
 describe('shutdown', () => {
   it('SIGTERM lets in-flight requests finish, then exits 0', async () => {
     const server = await startCli(['serve', '--port', '0', '--no-watch', '--fault', 'meta/setting=delay:800']);
-    const inFlight = Array.from({ length: 20 }, () => fetch(`${server.url}${clientPath('meta/setting')}`).then((r) => r.status));
+    const inFlight = Array.from({ length: 20 }, () =>
+      fetch(`${server.url}${clientPath('meta/setting')}`).then((r) => r.status),
+    );
     await new Promise((r) => setTimeout(r, 200));
     const exited = server.stop('SIGTERM');
     expect(await Promise.all(inFlight)).toEqual(Array(20).fill(200));
@@ -41,7 +43,17 @@ describe('shutdown', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mockvideo-shutdown-'));
     try {
       const port = (upstream.address() as { port: number }).port;
-      const server = await startCli(['record', '--upstream', `http://127.0.0.1:${port}`, '--out', dir, '--port', '0', '--upstream-timeout', '30']);
+      const server = await startCli([
+        'record',
+        '--upstream',
+        `http://127.0.0.1:${port}`,
+        '--out',
+        dir,
+        '--port',
+        '0',
+        '--upstream-timeout',
+        '30',
+      ]);
       const waiting = fetch(`${server.url}${clientPath('meta/cp')}`).catch(() => 'closed');
       await new Promise((r) => setTimeout(r, 300));
       server.child.kill('SIGINT');
@@ -63,19 +75,22 @@ describe('shutdown', () => {
     ['serve', () => ['serve', '--port', '0', '--no-watch']],
     // The recorder's upstream is never called here.
     ['record', () => ['record', '--upstream', 'http://127.0.0.1:9', '--out', tempDir(), '--port', '0']],
-  ])('%s: an open dashboard event stream is ended cleanly at SIGINT, not cut off after the grace period', async (_command, args) => {
-    const server = await startCli(args());
-    // How the stream finished: 'end' when the server ended it, 'aborted' when the socket was cut.
-    const finished = new Promise<string>((resolve) => {
-      request(`${server.url}/__mockvideo/events`, (res) => {
-        res.once('data', () => server.child.kill('SIGINT'));
-        res.on('data', () => undefined);
-        res.on('end', () => resolve('end'));
-        res.on('aborted', () => resolve('aborted'));
-        res.on('error', () => resolve('aborted'));
-      }).end();
-    });
-    expect(await finished).toBe('end');
-    expect(await server.stop('SIGINT')).toBe(0);
-  });
+  ])(
+    '%s: an open dashboard event stream is ended cleanly at SIGINT, not cut off after the grace period',
+    async (_command, args) => {
+      const server = await startCli(args());
+      // How the stream finished: 'end' when the server ended it, 'aborted' when the socket was cut.
+      const finished = new Promise<string>((resolve) => {
+        request(`${server.url}/__mockvideo/events`, (res) => {
+          res.once('data', () => server.child.kill('SIGINT'));
+          res.on('data', () => undefined);
+          res.on('end', () => resolve('end'));
+          res.on('aborted', () => resolve('aborted'));
+          res.on('error', () => resolve('aborted'));
+        }).end();
+      });
+      expect(await finished).toBe('end');
+      expect(await server.stop('SIGINT')).toBe(0);
+    },
+  );
 });

@@ -7,7 +7,8 @@ import { startCli, type CliProcess } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mockvideo-watch-'));
 const file = join(dir, 'live.json');
-const write = (adConfig: unknown) => writeFileSync(file, JSON.stringify({ extends: 'default', operations: { ad_config: { data: adConfig } } }));
+const write = (adConfig: unknown) =>
+  writeFileSync(file, JSON.stringify({ extends: 'default', operations: { ad_config: { data: adConfig } } }));
 let server: CliProcess;
 
 beforeAll(async () => {

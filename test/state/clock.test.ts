@@ -14,10 +14,27 @@ const TWO_YEARS = 2 * 365 * 86_400;
 function scenariosDir(): string {
   const dir = tempDir('mockvideo-clock-');
   mkdirSync(dir, { recursive: true });
-  const plugins = JSON.parse(readFileSync(new URL('../../scenarios/default.json', import.meta.url), 'utf8')).operations['meta/plugin'];
+  const plugins = JSON.parse(readFileSync(new URL('../../scenarios/default.json', import.meta.url), 'utf8')).operations[
+    'meta/plugin'
+  ];
   for (const entry of plugins.data) entry.updated_at = '{now-2y}';
-  writeFileSync(join(dir, 'aged-plugins.json'), JSON.stringify({ description: 'plugins updated two years ago', extends: 'default', operations: { 'meta/plugin': plugins } }));
-  writeFileSync(join(dir, 'twice-global.json'), JSON.stringify({ description: 'settings-twice for the whole server', extends: 'settings-twice', state: 'global', operations: {} }));
+  writeFileSync(
+    join(dir, 'aged-plugins.json'),
+    JSON.stringify({
+      description: 'plugins updated two years ago',
+      extends: 'default',
+      operations: { 'meta/plugin': plugins },
+    }),
+  );
+  writeFileSync(
+    join(dir, 'twice-global.json'),
+    JSON.stringify({
+      description: 'settings-twice for the whole server',
+      extends: 'settings-twice',
+      state: 'global',
+      operations: {},
+    }),
+  );
   return dir;
 }
 
@@ -29,14 +46,27 @@ afterEach(async () => {
 afterAll(removeTempDirs);
 
 const admin = (path: string, init?: RequestInit) => fetch(`${server!.url}/__mockvideo${path}`, init);
-const updatedAt = async () => ((await (await fetch(`${server!.url}${clientPath('meta/plugin')}`)).json()).data as Array<{ updated_at: number }>).map((p) => p.updated_at);
+const updatedAt = async () =>
+  (
+    (await (await fetch(`${server!.url}${clientPath('meta/plugin')}`)).json()).data as Array<{ updated_at: number }>
+  ).map((p) => p.updated_at);
 
 describe('a clock: --clock, --clock-offset, PUT /__mockvideo/clock', () => {
   it('with --clock frozen, a relative updated_at is the same integer on every run and request, valid per the contract', async () => {
     const dir = scenariosDir();
     const runs: number[][] = [];
     for (let run = 0; run < 2; run++) {
-      server = await startCli(['serve', '--port', '0', '--scenarios-dir', dir, '--scenario', 'aged-plugins', '--clock', FROZEN]);
+      server = await startCli([
+        'serve',
+        '--port',
+        '0',
+        '--scenarios-dir',
+        dir,
+        '--scenario',
+        'aged-plugins',
+        '--clock',
+        FROZEN,
+      ]);
       runs.push(await updatedAt(), await updatedAt());
       const { data } = await (await fetch(`${server.url}${clientPath('meta/plugin')}`)).json();
       expect(OPERATIONS['meta/plugin'].dataSchema.safeParse(data).success).toBe(true);
@@ -55,15 +85,32 @@ describe('a clock: --clock, --clock-offset, PUT /__mockvideo/clock', () => {
     expect(near.headers.get('x-mockvideo-findings')).toBe('0');
     const { requests } = await (await admin('/requests')).json();
     expect(requests[0].findings).toEqual([expect.objectContaining({ parameter: '_ts', rule: 'ts-skew' })]);
-    expect((await (await admin('/health')).json()).clock).toEqual({ now: '2026-01-31T12:00:00.000Z', nowSeconds: FROZEN_SECONDS, mode: 'frozen', frozenAt: '2026-01-31T12:00:00.000Z', offsetMs: 0 });
+    expect((await (await admin('/health')).json()).clock).toEqual({
+      now: '2026-01-31T12:00:00.000Z',
+      nowSeconds: FROZEN_SECONDS,
+      mode: 'frozen',
+      frozenAt: '2026-01-31T12:00:00.000Z',
+      offsetMs: 0,
+    });
   });
 
   it('is set at run time: relative times follow it; {} is real time again; a bad body gets a 400 naming the field', async () => {
     const dir = scenariosDir();
-    server = await startCli(['serve', '--port', '0', '--scenarios-dir', dir, '--scenario', 'aged-plugins', '--clock-offset', '-2d']);
+    server = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--scenarios-dir',
+      dir,
+      '--scenario',
+      'aged-plugins',
+      '--clock-offset',
+      '-2d',
+    ]);
     const shifted = (await updatedAt())[0]!;
     expect(Math.abs(shifted - (Math.floor(Date.now() / 1000) - 2 * 86_400 - TWO_YEARS))).toBeLessThan(5);
-    const put = (body: unknown) => admin('/clock', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const put = (body: unknown) =>
+      admin('/clock', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await (await put({ frozen: FROZEN, offset: '+1d' })).json()).now).toBe('2026-02-01T12:00:00.000Z');
     expect(await updatedAt()).toEqual((await updatedAt()).map(() => FROZEN_SECONDS + 86_400 - TWO_YEARS));
     expect((await (await put({})).json()).mode).toBe('real');
@@ -75,14 +122,23 @@ describe('a clock: --clock, --clock-offset, PUT /__mockvideo/clock', () => {
   });
 
   it('refuses a bad --clock with one line naming the flag', async () => {
-    await expect(startCli(['serve', '--port', '0', '--clock', 'tomorrow'])).rejects.toThrow(/--clock tomorrow: "tomorrow" is not a moment/);
+    await expect(startCli(['serve', '--port', '0', '--clock', 'tomorrow'])).rejects.toThrow(
+      /--clock tomorrow: "tomorrow" is not a moment/,
+    );
   });
 });
 
 describe('the scenario setting "state"', () => {
   it('"state": "global" keeps one sequence for the whole server under the default --state client', async () => {
     server = await startCli(['serve', '--port', '0', '--scenarios-dir', scenariosDir(), '--scenario', 'twice-global']);
-    const codec = async (device: string) => (await (await fetch(`${server!.url}${clientPath('meta/setting').replace(/_sdevid=[0-9a-f]{64}/, `_sdevid=${device}`)}`)).json()).data.codec_level;
+    const codec = async (device: string) =>
+      (
+        await (
+          await fetch(
+            `${server!.url}${clientPath('meta/setting').replace(/_sdevid=[0-9a-f]{64}/, `_sdevid=${device}`)}`,
+          )
+        ).json()
+      ).data.codec_level;
     expect([await codec('a'.repeat(64)), await codec('b'.repeat(64))]).toEqual(['3', '4']);
   });
 });

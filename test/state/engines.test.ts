@@ -15,15 +15,30 @@ afterEach(async () => {
   server = undefined;
 });
 
-const asDevice = (operation: Parameters<typeof clientPath>[0], device: string) => clientPath(operation).replace(/_sdevid=[0-9a-f]{64}/, `_sdevid=${device.repeat(64)}`);
+const asDevice = (operation: Parameters<typeof clientPath>[0], device: string) =>
+  clientPath(operation).replace(/_sdevid=[0-9a-f]{64}/, `_sdevid=${device.repeat(64)}`);
 
 describe.each(['routes', 'msw'])('--engine %s', (engine) => {
   it('serve: sequences per device, the step in header and journal, the _ts finding by --clock', async () => {
-    server = await startCli(['serve', '--port', '0', '--scenario', 'settings-twice', '--clock', FROZEN, '--engine', engine]);
+    server = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--scenario',
+      'settings-twice',
+      '--clock',
+      FROZEN,
+      '--engine',
+      engine,
+    ]);
     const seen = [];
     for (const device of ['a', 'b', 'a', 'b']) {
       const response = await fetch(`${server.url}${asDevice('meta/setting', device)}`);
-      seen.push([(await response.json()).data.codec_level, response.headers.get('x-mockvideo-step'), response.headers.get('x-mockvideo-findings')]);
+      seen.push([
+        (await response.json()).data.codec_level,
+        response.headers.get('x-mockvideo-step'),
+        response.headers.get('x-mockvideo-findings'),
+      ]);
     }
     // clientPath sends the real time as _ts, far from the frozen clock: one finding each.
     expect(seen).toEqual([
@@ -33,7 +48,11 @@ describe.each(['routes', 'msw'])('--engine %s', (engine) => {
       ['4', '2/2', '1'],
     ]);
     const { requests } = await (await fetch(`${server.url}/__mockvideo/requests`)).json();
-    expect(requests.map((r: { step: string; findings: Array<{ rule: string }> }) => `${r.step} ${r.findings.map((f) => f.rule).join()}`)).toEqual(Array.from({ length: 4 }, (_, i) => `${i < 2 ? '1/2' : '2/2'} ts-skew`));
+    expect(
+      requests.map(
+        (r: { step: string; findings: Array<{ rule: string }> }) => `${r.step} ${r.findings.map((f) => f.rule).join()}`,
+      ),
+    ).toEqual(Array.from({ length: 4 }, (_, i) => `${i < 2 ? '1/2' : '2/2'} ts-skew`));
   });
 
   it('replay: sequences per device, the step in header and journal, the _ts finding by --clock', async () => {

@@ -24,14 +24,19 @@ async function timed(path: string): Promise<{ ms: number; status: number }> {
 }
 
 /** ±20% (+15 ms) of `ms`: a check that the delay is the recorded one, not a speed test. */
-const near = (actual: number, ms: number) => expect(actual, `${actual.toFixed(0)} ms for a recorded ${ms} ms`).toSatisfy((a: number) => a >= ms * 0.8 - 15 && a <= ms * 1.2 + 15);
+const near = (actual: number, ms: number) =>
+  expect(actual, `${actual.toFixed(0)} ms for a recorded ${ms} ms`).toSatisfy(
+    (a: number) => a >= ms * 0.8 - 15 && a <= ms * 1.2 + 15,
+  );
 
 describe('recorded latency', () => {
   it('record stores the time to headers and to the last byte; replay --latency recorded answers that late, a factor scales it, none at once', async () => {
     upstream.switches.delayMs = 250;
     const { dir } = await recordSession(upstream.url, [clientPath('meta/cp'), clientPath('ad_config')]);
     upstream.switches.delayMs = 0;
-    const latencies = recordingFiles(dir).map((file) => JSON.parse(file.text).response.latency as { headersMs: number; lastByteMs: number });
+    const latencies = recordingFiles(dir).map(
+      (file) => JSON.parse(file.text).response.latency as { headersMs: number; lastByteMs: number },
+    );
     expect(latencies).toHaveLength(2);
     for (const latency of latencies) {
       expect(latency.headersMs).toBeGreaterThanOrEqual(245);
@@ -62,12 +67,34 @@ describe('recorded latency', () => {
     const entry = {
       startedDateTime: '2026-01-31T12:00:00.000Z',
       time: 300,
-      request: { method: 'GET', url: `https://api.example.com${clientPath('ad_config')}`, httpVersion: 'HTTP/1.1', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
-      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', cookies: [], headers: [{ name: 'content-type', value: 'application/json' }], content: { size: body.length, mimeType: 'application/json', text: body }, redirectURL: '', headersSize: -1, bodySize: body.length },
+      request: {
+        method: 'GET',
+        url: `https://api.example.com${clientPath('ad_config')}`,
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [],
+        queryString: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [{ name: 'content-type', value: 'application/json' }],
+        content: { size: body.length, mimeType: 'application/json', text: body },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: body.length,
+      },
       cache: {},
       timings: { blocked: -1, dns: -1, connect: -1, send: 1, wait: 219, receive: 80 },
     };
-    writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }));
+    writeFileSync(
+      har,
+      JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }),
+    );
     const out = join(dir, 'imported');
     const imported = spawnSync(process.execPath, [BIN, 'import', har, '--out', out], { encoding: 'utf8' });
     expect(imported.status, imported.stderr).toBe(0);
@@ -79,15 +106,34 @@ describe('recorded latency', () => {
 
   it('a scenario stub can carry a latency; serve --latency none skips it', async () => {
     const dir = tempDir('mockvideo-scenarios-');
-    writeFileSync(join(dir, 'slow-ads.json'), JSON.stringify({ description: 'ad_config as slow as recorded', extends: 'default', operations: { ad_config: { data: {}, latency: { headersMs: 150, lastByteMs: 200 } } } }));
+    writeFileSync(
+      join(dir, 'slow-ads.json'),
+      JSON.stringify({
+        description: 'ad_config as slow as recorded',
+        extends: 'default',
+        operations: { ad_config: { data: {}, latency: { headersMs: 150, lastByteMs: 200 } } },
+      }),
+    );
     server = await startCli(['serve', '--port', '0', '--scenarios-dir', dir, '--scenario', 'slow-ads']);
     near((await timed(clientPath('ad_config'))).ms, 200);
     await server.stop();
-    server = await startCli(['serve', '--port', '0', '--scenarios-dir', dir, '--scenario', 'slow-ads', '--latency', 'none']);
+    server = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--scenarios-dir',
+      dir,
+      '--scenario',
+      'slow-ads',
+      '--latency',
+      'none',
+    ]);
     expect((await timed(clientPath('ad_config'))).ms).toBeLessThan(100);
   });
 
   it('refuses a bad --latency with one line naming the flag', async () => {
-    await expect(startCli(['replay', tempDir(), '--port', '0', '--latency', 'slow'])).rejects.toThrow(/--latency slow: expected "recorded", "none" or a factor/);
+    await expect(startCli(['replay', tempDir(), '--port', '0', '--latency', 'slow'])).rejects.toThrow(
+      /--latency slow: expected "recorded", "none" or a factor/,
+    );
   });
 });

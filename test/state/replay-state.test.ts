@@ -17,7 +17,9 @@ describe('replayed sequences per client', () => {
     const { dir } = await recordSession(upstream.url, [clientPath('meta/setting'), clientPath('meta/setting')]);
     server = await startCli(['replay', dir, '--port', '0']);
     const setting = async (device: string) => {
-      const response = await fetch(`${server!.url}${clientPath('meta/setting').replace(/_sdevid=[0-9a-f]{64}/, `_sdevid=${device}`)}`);
+      const response = await fetch(
+        `${server!.url}${clientPath('meta/setting').replace(/_sdevid=[0-9a-f]{64}/, `_sdevid=${device}`)}`,
+      );
       return [(await response.json()).data.recommend_show_times_interval, response.headers.get('x-mockvideo-step')];
     };
     const [a, b] = ['a'.repeat(64), 'b'.repeat(64)];

@@ -6,7 +6,14 @@ import { chromium, type Browser } from 'playwright-core';
 export const CHROMIUM = process.env.MOCKVIDEO_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Flags for a quiet, offline-friendly headless run in a container. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** Why browser tests cannot run here (no Chromium at {@link CHROMIUM}), or `undefined` when they can. */
 export const chromiumMissing: string | undefined = existsSync(CHROMIUM)

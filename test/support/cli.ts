@@ -29,26 +29,45 @@ export interface CliSandbox {
 
 /** True when {@link CliSandbox}'s `tmpfs` works here (user namespaces may be turned off). */
 export function canMountTmpfs(): boolean {
-  const probe = spawnSync('unshare', ['--user', '--map-root-user', '--mount', '/bin/sh', '-c', 'mount -t tmpfs -o size=4k mockvideo-probe /tmp'], { stdio: 'ignore', timeout: 5000 });
+  const probe = spawnSync(
+    'unshare',
+    ['--user', '--map-root-user', '--mount', '/bin/sh', '-c', 'mount -t tmpfs -o size=4k mockvideo-probe /tmp'],
+    { stdio: 'ignore', timeout: 5000 },
+  );
   return probe.status === 0;
 }
 
 /** Spawns the CLI, in `sandbox` when given (see {@link CliSandbox}). */
-function spawnCli(args: string[], options: { cwd?: string | undefined; env?: NodeJS.ProcessEnv | undefined; sandbox?: CliSandbox | undefined }): ChildProcessWithoutNullStreams {
+function spawnCli(
+  args: string[],
+  options: { cwd?: string | undefined; env?: NodeJS.ProcessEnv | undefined; sandbox?: CliSandbox | undefined },
+): ChildProcessWithoutNullStreams {
   const spawnOptions = { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } };
   const { openFiles, tmpfs } = options.sandbox ?? {};
   if (openFiles === undefined && tmpfs === undefined) return spawn(process.execPath, [BIN, ...args], spawnOptions);
   // `unshare` and `exec` replace themselves: the child's pid is the CLI's.
-  const steps = [tmpfs ? 'mount -t tmpfs -o size="$1" mockvideo-test "$2"' : '', openFiles !== undefined ? `ulimit -n ${openFiles}` : '', 'shift 2', 'exec "$@"'].filter(Boolean).join(' && ');
+  const steps = [
+    tmpfs ? 'mount -t tmpfs -o size="$1" mockvideo-test "$2"' : '',
+    openFiles !== undefined ? `ulimit -n ${openFiles}` : '',
+    'shift 2',
+    'exec "$@"',
+  ]
+    .filter(Boolean)
+    .join(' && ');
   const shell = ['/bin/sh', '-c', steps, 'sh', tmpfs?.size ?? '', tmpfs?.dir ?? '', process.execPath, BIN, ...args];
-  return tmpfs ? spawn('unshare', ['--user', '--map-root-user', '--mount', ...shell], spawnOptions) : spawn(shell[0]!, shell.slice(1), spawnOptions);
+  return tmpfs
+    ? spawn('unshare', ['--user', '--map-root-user', '--mount', ...shell], spawnOptions)
+    : spawn(shell[0]!, shell.slice(1), spawnOptions);
 }
 
 /**
  * Starts `mockvideo <args>` and resolves once it printed an `http://HOST:PORT` URL on its first
  * line. Rejects with what it printed if it exits first or prints no URL within 25 s.
  */
-export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; sandbox?: CliSandbox } = {}): Promise<CliProcess> {
+export function startCli(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; sandbox?: CliSandbox } = {},
+): Promise<CliProcess> {
   const child = spawnCli(args, options);
   let out = '';
   let err = '';
@@ -62,7 +81,9 @@ export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.P
     }, 25_000);
     const exitedEarly = (code: number | null) => {
       clearTimeout(timer);
-      reject(new Error(`mockvideo ${args.join(' ')} exited with ${code} before serving.\nstdout: ${out}\nstderr: ${err}`));
+      reject(
+        new Error(`mockvideo ${args.join(' ')} exited with ${code} before serving.\nstdout: ${out}\nstderr: ${err}`),
+      );
     };
     child.once('exit', exitedEarly);
     child.stdout.on('data', () => {
@@ -88,8 +109,14 @@ export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.P
 }
 
 /** Runs `mockvideo <args>` to completion; resolves with its exit code and output. */
-export function runCli(args: string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+export function runCli(
+  args: string[],
+  options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

@@ -48,6 +48,10 @@ export function clientPath(operation: OperationName, extra: { is_from_gallery?: 
   }
   // `_ts` is the time of the request, as the client sends it (a fixed one would drift out of the
   // server's accepted clock skew as the years pass).
-  pairs.push(...CLIENT_COMMON_QUERY.map(([k, v]) => (k === '_ts' ? (['_ts', String(Math.floor(Date.now() / 1000))] as const) : [k, v] as const)));
+  pairs.push(
+    ...CLIENT_COMMON_QUERY.map(([k, v]) =>
+      k === '_ts' ? (['_ts', String(Math.floor(Date.now() / 1000))] as const) : ([k, v] as const),
+    ),
+  );
   return `${OPERATIONS[operation].path}?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`;
 }

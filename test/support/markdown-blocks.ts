@@ -50,7 +50,8 @@ export function markdownBlocks(file: string): MarkdownBlock[] {
     for (; j < lines.length && !lines[j]!.trim().startsWith(ticks!); j++) body.push(lines[j]!.slice(indent!.length));
     const block: MarkdownBlock = { file, line: i + 1, lang: lang!.toLowerCase(), code: `${body.join('\n')}\n` };
     if (marker?.kind === 'consumer') block.consumer = marker.value;
-    if (marker?.kind === 'snippet' && (marker.value === 'no-check' || marker.value === 'no-run')) block.snippet = marker.value;
+    if (marker?.kind === 'snippet' && (marker.value === 'no-check' || marker.value === 'no-run'))
+      block.snippet = marker.value;
     if (major !== undefined) block.msw = major;
     blocks.push(block);
     [marker, major] = [undefined, undefined];

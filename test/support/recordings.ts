@@ -23,7 +23,8 @@ export function recordingFiles(dir: string): Array<{ name: string; text: string 
     if (!folder.isDirectory()) continue;
     for (const file of readdirSync(join(dir, folder.name)).sort()) {
       // Only finished files: a temporary file (`x.json.<pid>.<n>.tmp`) may be renamed away meanwhile.
-      if (file.endsWith('.json')) out.push({ name: `${folder.name}/${file}`, text: readFileSync(join(dir, folder.name, file), 'utf8') });
+      if (file.endsWith('.json'))
+        out.push({ name: `${folder.name}/${file}`, text: readFileSync(join(dir, folder.name, file), 'utf8') });
     }
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
@@ -39,7 +40,12 @@ export async function getBytes(url: string, init?: RequestInit) {
  * Records `paths` (client paths such as `clientPath('meta/cp')`) through `mockvideo record` from
  * `upstream` into a new temporary folder (or `dir`), one after the other, then stops the recorder.
  */
-export async function recordSession(upstream: string, paths: readonly string[], extraArgs: string[] = [], dir = tempDir()): Promise<{ dir: string; bodies: Buffer[]; stdout: string }> {
+export async function recordSession(
+  upstream: string,
+  paths: readonly string[],
+  extraArgs: string[] = [],
+  dir = tempDir(),
+): Promise<{ dir: string; bodies: Buffer[]; stdout: string }> {
   const { startCli } = await import('./cli.js');
   const recorder = await startCli(['record', '--upstream', upstream, '--out', dir, '--port', '0', ...extraArgs]);
   const bodies: Buffer[] = [];

@@ -14,11 +14,18 @@ export const OTHER_SESSION: Readonly<Record<string, string>> = {
 };
 
 /** {@link clientPath} with some parameters' raw values replaced (order and everything else kept). */
-export function clientPathWith(operation: OperationName, replace: Readonly<Record<string, string>>, extra: { is_from_gallery?: 'true' | 'false' } = {}): string {
+export function clientPathWith(
+  operation: OperationName,
+  replace: Readonly<Record<string, string>>,
+  extra: { is_from_gallery?: 'true' | 'false' } = {},
+): string {
   const path = clientPath(operation, extra);
   const [pathname, search = ''] = path.split('?');
-  return `${pathname}?${search.split('&').map((pair) => {
-    const [name] = pair.split('=');
-    return name! in replace ? `${name}=${replace[name!]}` : pair;
-  }).join('&')}`;
+  return `${pathname}?${search
+    .split('&')
+    .map((pair) => {
+      const [name] = pair.split('=');
+      return name! in replace ? `${name}=${replace[name!]}` : pair;
+    })
+    .join('&')}`;
 }

@@ -39,7 +39,9 @@ function dataOf(operation: string, query: URLSearchParams, settingCall: number):
   switch (operation) {
     case 'localplay/diversion': {
       const gallery = query.get('is_from_gallery') === 'true';
-      const items = gallery ? [item('g1', 0, 9, 'Gallery पहला & one'), item('g2', 1, 5)] : [item('n1', 0, 7, 'Other 一つ')];
+      const items = gallery
+        ? [item('g1', 0, 9, 'Gallery पहला & one'), item('g2', 1, 5)]
+        : [item('n1', 0, 7, 'Other 一つ')];
       return { end: items, exit: items, suspend: items };
     }
     case 'meta/setting':
@@ -57,7 +59,12 @@ function dataOf(operation: string, query: URLSearchParams, settingCall: number):
  * and {@link UpstreamSwitches} to simulate timeouts, 5xx, gzip and leaks.
  */
 export async function startUpstream(): Promise<Upstream> {
-  const state: Omit<Upstream, 'url' | 'close'> = { received: [], sent: [], switches: { delayMs: 0, fail: false, gzip: false, echoSecrets: false }, settingCalls: 0 };
+  const state: Omit<Upstream, 'url' | 'close'> = {
+    received: [],
+    sent: [],
+    switches: { delayMs: 0, fail: false, gzip: false, echoSecrets: false },
+    settingCalls: 0,
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? '/';
     state.received.push(target);
@@ -71,13 +78,19 @@ export async function startUpstream(): Promise<Upstream> {
         return;
       }
       if (state.switches.fail) {
-        res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' }).end('{"data":null,"msg":"busy","result":0}');
+        res
+          .writeHead(503, { 'content-type': 'application/json; charset=utf-8' })
+          .end('{"data":null,"msg":"busy","result":0}');
         return;
       }
       const query = new URLSearchParams(search);
       if (operation === 'meta/setting') state.settingCalls++;
       let data = dataOf(operation, query, state.settingCalls);
-      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'set-cookie': 'session=made-up-session-cookie-value; Path=/', 'x-served-by': 'fake-upstream' };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json; charset=utf-8',
+        'set-cookie': 'session=made-up-session-cookie-value; Path=/',
+        'x-served-by': 'fake-upstream',
+      };
       if (state.switches.echoSecrets && operation === 'ad_config') {
         data = { echo: search, token: query.get('_st'), device: query.get('_sdevid') };
         headers['x-echo-token'] = query.get('_st') ?? '';
@@ -97,10 +110,11 @@ export async function startUpstream(): Promise<Upstream> {
   const { port } = server.address() as AddressInfo;
   const upstream = state as Upstream;
   upstream.url = `http://127.0.0.1:${port}`;
-  upstream.close = () => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  upstream.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return upstream;
 }
 

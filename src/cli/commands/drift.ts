@@ -23,7 +23,8 @@ interface DriftArgs extends NormaliseArgs {
 /** A positive number flag (`--concurrency`, `--rate`). */
 const positive = (flag: string, integer: boolean) => (value: unknown) => {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new Error(`--${flag} must be a positive ${integer ? 'integer' : 'number'}, got "${String(value)}"`);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new Error(`--${flag} must be a positive ${integer ? 'integer' : 'number'}, got "${String(value)}"`);
   return n;
 };
 
@@ -31,7 +32,11 @@ const positive = (flag: string, integer: boolean) => (value: unknown) => {
 async function recordingsOf(dir: string): Promise<NamedRecording[]> {
   const { readRecordingDir } = await import('../../storage/read-recordings.js');
   const { recordings, problems } = await readRecordingDir(dir);
-  if (problems.length) throw new RecordingError(dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
+  if (problems.length)
+    throw new RecordingError(
+      dir,
+      problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
+    );
   return recordings;
 }
 
@@ -44,22 +49,62 @@ async function recordingsOf(dir: string): Promise<NamedRecording[]> {
  */
 export const driftCommand: CommandModule<object, DriftArgs> = {
   command: 'drift [dirs..]',
-  describe: 'Compare recordings or a scenario with the live service (or two recording folders) by structure; exit 1 on drift',
+  describe:
+    'Compare recordings or a scenario with the live service (or two recording folders) by structure; exit 1 on drift',
   builder: (yargs: Argv) =>
     normaliseOptions(
       yargs
-        .positional('dirs', { type: 'string', array: true, normalize: true, describe: 'A recording folder (with --upstream), or two to compare offline' })
-        .option('upstream', { type: 'string', describe: 'The live service, e.g. https://api.example.com (the only host requests go to)' })
-        .option('scenario', { type: 'string', describe: "Compare this scenario's operations (with --upstream) instead of a recording folder" })
+        .positional('dirs', {
+          type: 'string',
+          array: true,
+          normalize: true,
+          describe: 'A recording folder (with --upstream), or two to compare offline',
+        })
+        .option('upstream', {
+          type: 'string',
+          describe: 'The live service, e.g. https://api.example.com (the only host requests go to)',
+        })
+        .option('scenario', {
+          type: 'string',
+          describe: "Compare this scenario's operations (with --upstream) instead of a recording folder",
+        })
         .option('scenarios-dir', scenariosDirOption)
-        .option('query-file', { type: 'string', normalize: true, describe: 'File with the real _st and identifiers as a query string or a client request line (also: MOCKVIDEO_QUERY, MOCKVIDEO_ST)' })
-        .option('upstream-timeout', { ...upstreamTimeoutOption, describe: 'Seconds the live service has to answer each request completely, headers and body' })
-        .option('insecure-upstream', { ...insecureUpstreamOption, describe: 'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name)' })
-        .option('concurrency', { requiresArg: true, default: 2, describe: 'Live requests in flight at once', coerce: positive('concurrency', true) })
-        .option('rate', { requiresArg: true, default: 5, describe: 'Live requests started per second at most', coerce: positive('rate', false) })
+        .option('query-file', {
+          type: 'string',
+          normalize: true,
+          describe:
+            'File with the real _st and identifiers as a query string or a client request line (also: MOCKVIDEO_QUERY, MOCKVIDEO_ST)',
+        })
+        .option('upstream-timeout', {
+          ...upstreamTimeoutOption,
+          describe: 'Seconds the live service has to answer each request completely, headers and body',
+        })
+        .option('insecure-upstream', {
+          ...insecureUpstreamOption,
+          describe:
+            'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name)',
+        })
+        .option('concurrency', {
+          requiresArg: true,
+          default: 2,
+          describe: 'Live requests in flight at once',
+          coerce: positive('concurrency', true),
+        })
+        .option('rate', {
+          requiresArg: true,
+          default: 5,
+          describe: 'Live requests started per second at most',
+          coerce: positive('rate', false),
+        })
         .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
-        .example('$0 drift --upstream https://api.example.com --query-file client.query recordings/session1', 'Are the recordings still shaped like the live service?')
-        .example('$0 drift --upstream https://api.example.com --scenario gallery', 'Is the gallery scenario still shaped like the live service?')
+        .example(
+          '$0 drift --upstream https://api.example.com --query-file client.query recordings/session1',
+          'Are the recordings still shaped like the live service?',
+        )
+        .example(
+          '$0 drift --upstream https://api.example.com --scenario gallery',
+          'Is the gallery scenario still shaped like the live service?',
+        )
         .example('$0 drift recordings/yesterday recordings/today', 'Compare two recording folders offline'),
     )
       // The lists of secret and identity parameters matter here; what is kept in stored files does not.
@@ -70,7 +115,11 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       const dirs = args.dirs ?? [];
       const policy = policyFromArgs(args);
       // Loaded when drift runs, not at every start of the CLI.
-      const [{ driftLive, driftOffline, missingValues, targetsFromRecordings, targetsFromScenario }, { formatDriftReport, driftReportJson }, { generatedIdentifier, liveValues, scrubSecrets, secretForms }] = await Promise.all([
+      const [
+        { driftLive, driftOffline, missingValues, targetsFromRecordings, targetsFromScenario },
+        { formatDriftReport, driftReportJson },
+        { generatedIdentifier, liveValues, scrubSecrets, secretForms },
+      ] = await Promise.all([
         import('../../drift/drift.js'),
         import('../../drift/report.js'),
         import('../../drift/live-query.js'),
@@ -78,19 +127,31 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       let report;
       let forms: Array<[string, string]> = [];
       if (args.upstream === undefined) {
-        if (args.scenario !== undefined) throw new MockvideoError('MV_USAGE', '--scenario needs --upstream: the live service to compare the scenario with.');
-        if (dirs.length !== 2) throw new MockvideoError('MV_USAGE', `drift compares two recording folders offline, or a folder or scenario with --upstream URL; got ${dirs.length} folder(s). Run "mockvideo drift --help".`);
+        if (args.scenario !== undefined)
+          throw new MockvideoError(
+            'MV_USAGE',
+            '--scenario needs --upstream: the live service to compare the scenario with.',
+          );
+        if (dirs.length !== 2)
+          throw new MockvideoError(
+            'MV_USAGE',
+            `drift compares two recording folders offline, or a folder or scenario with --upstream URL; got ${dirs.length} folder(s). Run "mockvideo drift --help".`,
+          );
         report = driftOffline(await recordingsOf(dirs[0]!), await recordingsOf(dirs[1]!));
       } else {
         const upstream = upstreamUrl(args.upstream);
         if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
-        if ((args.scenario === undefined) === (dirs.length !== 1)) throw new MockvideoError('MV_USAGE', 'With --upstream, give either one recording folder or --scenario NAME.');
+        if ((args.scenario === undefined) === (dirs.length !== 1))
+          throw new MockvideoError('MV_USAGE', 'With --upstream, give either one recording folder or --scenario NAME.');
         let queryText: string | undefined;
         if (args.queryFile !== undefined) {
           try {
             queryText = readFileSync(args.queryFile, 'utf8');
           } catch (error) {
-            throw new MockvideoError('MV_USAGE', `Cannot read --query-file ${args.queryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Give a file holding the real query, e.g. _st=...&_sdevid=...`);
+            throw new MockvideoError(
+              'MV_USAGE',
+              `Cannot read --query-file ${args.queryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Give a file holding the real query, e.g. _st=...&_sdevid=...`,
+            );
           }
         }
         const values = liveValues([queryText, process.env.MOCKVIDEO_QUERY], process.env.MOCKVIDEO_ST);
@@ -99,21 +160,37 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
         let notes: string[] = [];
         if (args.scenario !== undefined) {
           const { loadScenarioCatalog } = await import('../../storage/load-catalog.js');
-          targets = targetsFromScenario(loadScenarioCatalog(args.scenariosDir).get(args.scenario), values, policy, new URL(upstream).origin);
+          targets = targetsFromScenario(
+            loadScenarioCatalog(args.scenariosDir).get(args.scenario),
+            values,
+            policy,
+            new URL(upstream).origin,
+          );
         } else ({ targets, notes } = targetsFromRecordings(await recordingsOf(dirs[0]!), values, policy));
         // Only the token is a credential: an identifier not given is made up in the seed's format, and the report says so.
         for (const name of missingValues(targets)) {
           const generated = generatedIdentifier(name);
           if (!generated) continue;
           values.set(name, generated.value);
-          notes.push(`${name} was not given: drift sent a generated one (${generated.format}, a made-up device), so answers that depend on the device may differ from yours; give the real value in --query-file to compare your device.`);
+          notes.push(
+            `${name} was not given: drift sent a generated one (${generated.format}, a made-up device), so answers that depend on the device may differ from yours; give the real value in --query-file to compare your device.`,
+          );
         }
         const missing = missingValues(targets);
         if (missing.length) {
-          throw new MockvideoError('MV_USAGE', `The live requests need the real value of ${missing.join(', ')}, which recordings and scenarios never hold. Give it in --query-file (e.g. ${missing.map((m) => `${m}=...`).join('&')}) or MOCKVIDEO_QUERY; the token alone may come from MOCKVIDEO_ST (identifiers not given are generated).`);
+          throw new MockvideoError(
+            'MV_USAGE',
+            `The live requests need the real value of ${missing.join(', ')}, which recordings and scenarios never hold. Give it in --query-file (e.g. ${missing.map((m) => `${m}=...`).join('&')}) or MOCKVIDEO_QUERY; the token alone may come from MOCKVIDEO_ST (identifiers not given are generated).`,
+          );
         }
         const { createLiveClient } = await import('../../drift/live-client.js');
-        const client = createLiveClient({ upstream, timeoutSeconds: args.upstreamTimeout, concurrency: args.concurrency, rate: args.rate, insecure: args.insecureUpstream });
+        const client = createLiveClient({
+          upstream,
+          timeoutSeconds: args.upstreamTimeout,
+          concurrency: args.concurrency,
+          rate: args.rate,
+          insecure: args.insecureUpstream,
+        });
         try {
           report = await driftLive(targets, client, notes, (text) => scrubSecrets(text, forms));
         } finally {

@@ -17,19 +17,37 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
     yargs
       .positional('dir', { type: 'string', normalize: true, describe: 'Recording folder' })
       .option('har', { type: 'string', demandOption: true, normalize: true, describe: 'HAR file to write' })
-      .option('base-url', { type: 'string', default: 'http://localhost:8787', describe: 'Origin of the request URLs in the HAR' })
-      .example('$0 export recordings/session1 --har session1.har', 'Open session1.har in DevTools → Network → Import') as unknown as Argv<ExportArgs>,
+      .option('base-url', {
+        type: 'string',
+        default: 'http://localhost:8787',
+        describe: 'Origin of the request URLs in the HAR',
+      })
+      .example(
+        '$0 export recordings/session1 --har session1.har',
+        'Open session1.har in DevTools → Network → Import',
+      ) as unknown as Argv<ExportArgs>,
   handler: async (args: ArgumentsCamelCase<ExportArgs>) => {
     try {
       // Loaded when the command runs, not at every start of the CLI.
-      const [{ harFromRecordings }, { readRecordingDir }] = await Promise.all([import('../../replay/har.js'), import('../../storage/read-recordings.js')]);
+      const [{ harFromRecordings }, { readRecordingDir }] = await Promise.all([
+        import('../../replay/har.js'),
+        import('../../storage/read-recordings.js'),
+      ]);
       const { recordings, problems } = await readRecordingDir(args.dir, progressCallback('Reading recordings'));
-      if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
-      const sorted = [...recordings].sort((a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name));
+      if (problems.length)
+        throw new RecordingError(
+          args.dir,
+          problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
+        );
+      const sorted = [...recordings].sort(
+        (a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name),
+      );
       const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, pageTitle: `mockvideo export ${args.dir}` });
       const { writeFileAtomically } = await import('../../storage/write-file-atomically.js');
       await writeFileAtomically(args.har, `${JSON.stringify(har, null, 2)}\n`);
-      process.stdout.write(`Exported ${recordings.length} recording${recordings.length === 1 ? '' : 's'} to ${args.har}\n`);
+      process.stdout.write(
+        `Exported ${recordings.length} recording${recordings.length === 1 ? '' : 's'} to ${args.har}\n`,
+      );
     } catch (error) {
       exitWithError(error);
     }

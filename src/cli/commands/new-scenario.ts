@@ -16,7 +16,11 @@ interface NewScenarioArgs {
 
 /** The parent's own (or inherited) `ad_config` stubs, to copy as the one example override. */
 function adConfigOf(name: string, parsed: readonly ParsedScenario[]): unknown {
-  for (let s = parsed.find((p) => p.name === name); s; s = s.extends ? parsed.find((p) => p.name === s!.extends) : undefined) {
+  for (
+    let s = parsed.find((p) => p.name === name);
+    s;
+    s = s.extends ? parsed.find((p) => p.name === s!.extends) : undefined
+  ) {
     const stubs = s.operations.ad_config;
     if (stubs) return stubs.length === 1 ? stubs[0] : stubs;
   }
@@ -37,29 +41,46 @@ export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
     yargs
       .positional('name', { type: 'string', describe: 'Scenario name: lowercase letters, digits, dashes' })
       .option('from', { type: 'string', default: 'default', describe: 'The scenario it extends' })
-      .option('scenarios-dir', { ...scenariosDirOption, alias: 'dir', default: 'scenarios', describe: 'Folder of scenario files to write it to (created if missing)' })
+      .option('scenarios-dir', {
+        ...scenariosDirOption,
+        alias: 'dir',
+        default: 'scenarios',
+        describe: 'Folder of scenario files to write it to (created if missing)',
+      })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
-      .example('$0 new-scenario gallery-no-ads --from gallery', 'Write scenarios/gallery-no-ads.json extending "gallery"')
-      .example('$0 new-scenario slow-plugins --scenarios-dir test/scenarios', 'Write it to another folder (the one serve --scenarios-dir reads)') as unknown as Argv<NewScenarioArgs>,
+      .example(
+        '$0 new-scenario gallery-no-ads --from gallery',
+        'Write scenarios/gallery-no-ads.json extending "gallery"',
+      )
+      .example(
+        '$0 new-scenario slow-plugins --scenarios-dir test/scenarios',
+        'Write it to another folder (the one serve --scenarios-dir reads)',
+      ) as unknown as Argv<NewScenarioArgs>,
   handler: async (args: ArgumentsCamelCase<NewScenarioArgs>) => {
     try {
       // Loaded when the command runs, not at every start of the CLI.
-      const [{ SCENARIO_NAME, checkScenarios, parseScenario, shippedScenarios }, { readScenarioFiles }] = await Promise.all([
-        import('../../scenarios/index.js'),
-        import('../../storage/read-scenario-files.js'),
-      ]);
-      if (!SCENARIO_NAME.test(args.name)) throw new MockvideoError('MV_USAGE', `"${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "gallery-no-ads".`);
+      const [{ SCENARIO_NAME, checkScenarios, parseScenario, shippedScenarios }, { readScenarioFiles }] =
+        await Promise.all([import('../../scenarios/index.js'), import('../../storage/read-scenario-files.js')]);
+      if (!SCENARIO_NAME.test(args.name))
+        throw new MockvideoError(
+          'MV_USAGE',
+          `"${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "gallery-no-ads".`,
+        );
       const dir = resolve(args.scenariosDir);
       const shipped = shippedScenarios();
       // --from and the scenarios it extends: the folder's file of that name, else the shipped one.
       const chain: ParsedScenario[] = [];
-      for (let name: string | undefined = args.from; name !== undefined && !chain.some((s) => s.name === name); ) {
+      for (let name: string | undefined = args.from; name !== undefined && !chain.some((s) => s.name === name);) {
         const file = join(dir, `${name}.json`);
         const own = existsSync(file) ? readScenarioFiles([file]) : undefined;
         if (own?.problems.length) throw new ScenarioError(own.problems);
         const scenario = own?.scenarios[0] ?? shipped.find((s) => s.name === name);
         if (!scenario) {
-          const local = existsSync(dir) ? readdirSync(dir).filter(isScenarioFileName).map((f) => f.slice(0, -'.json'.length)) : [];
+          const local = existsSync(dir)
+            ? readdirSync(dir)
+                .filter(isScenarioFileName)
+                .map((f) => f.slice(0, -'.json'.length))
+            : [];
           throw new UnknownScenarioError(name, [...new Set([...shipped.map((s) => s.name), ...local])].sort());
         }
         chain.push(scenario);
@@ -67,7 +88,11 @@ export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
       }
       const parent = args.from;
       const file = join(dir, `${args.name}.json`);
-      if (existsSync(file) && !args.force) throw new MockvideoError('MV_USAGE', `${relative(process.cwd(), file)} exists already. Pick another name or pass --force to overwrite it.`);
+      if (existsSync(file) && !args.force)
+        throw new MockvideoError(
+          'MV_USAGE',
+          `${relative(process.cwd(), file)} exists already. Pick another name or pass --force to overwrite it.`,
+        );
       const scenario = {
         $schema: relative(dir, join(SHIPPED_SCENARIOS_DIR, 'scenario.schema.json')).split('\\').join('/'),
         description: `Like ${parent}, except for the operations below. (Say in one line what this scenario is for.)`,
@@ -76,7 +101,9 @@ export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
       };
       // What it writes is checked with its parents only.
       const written = parseScenario(args.name, scenario, relative(process.cwd(), file) || file);
-      const problems = written.ok ? checkScenarios([...shipped, ...chain, written.scenario]).problems : written.problems;
+      const problems = written.ok
+        ? checkScenarios([...shipped, ...chain, written.scenario]).problems
+        : written.problems;
       if (problems.length) throw new ScenarioError(problems);
       mkdirSync(dir, { recursive: true });
       writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);

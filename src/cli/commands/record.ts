@@ -3,7 +3,15 @@ import { OPERATION_NAMES, type OperationName } from '../../contract/core.js';
 import { EXIT, exitWithError, stopOnSignals } from '../exit.js';
 import { dashboardLine, jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-import { allowHostOption, hostOption, insecureUpstreamOption, insecureUpstreamWarning, portOption, upstreamTimeoutOption, upstreamUrl } from '../options.js';
+import {
+  allowHostOption,
+  hostOption,
+  insecureUpstreamOption,
+  insecureUpstreamWarning,
+  portOption,
+  upstreamTimeoutOption,
+  upstreamUrl,
+} from '../options.js';
 
 interface RecordArgs extends NormaliseArgs {
   upstream: string;
@@ -31,8 +39,17 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
   builder: (yargs: Argv) =>
     normaliseOptions(
       yargs
-        .option('upstream', { type: 'string', demandOption: true, describe: 'The real service, e.g. https://api.example.com (the only host requests go to)' })
-        .option('out', { type: 'string', demandOption: true, normalize: true, describe: 'Recording folder to write (created if missing)' })
+        .option('upstream', {
+          type: 'string',
+          demandOption: true,
+          describe: 'The real service, e.g. https://api.example.com (the only host requests go to)',
+        })
+        .option('out', {
+          type: 'string',
+          demandOption: true,
+          normalize: true,
+          describe: 'Recording folder to write (created if missing)',
+        })
         .option('port', portOption)
         .option('host', hostOption)
         .option('upstream-timeout', upstreamTimeoutOption)
@@ -42,18 +59,34 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           describe: 'Largest upstream body to record, in MiB (a larger one gets a 502)',
           coerce: (value: unknown) => {
             const mib = Number(value);
-            if (!Number.isFinite(mib) || mib <= 0 || mib > 1024) throw new Error(`--max-body-size must be a number of MiB from 0 to 1024, got "${String(value)}"`);
+            if (!Number.isFinite(mib) || mib <= 0 || mib > 1024)
+              throw new Error(`--max-body-size must be a number of MiB from 0 to 1024, got "${String(value)}"`);
             return mib;
           },
         })
-        .option('only', { type: 'string', array: true, choices: OPERATION_NAMES, describe: "Re-record only this operation: replaces its recordings in --out, leaves the rest alone" })
-        .option('record-failures', { type: 'boolean', default: false, describe: 'Also record 5xx answers of the upstream (always passed to the client)' })
+        .option('only', {
+          type: 'string',
+          array: true,
+          choices: OPERATION_NAMES,
+          describe: 'Re-record only this operation: replaces its recordings in --out, leaves the rest alone',
+        })
+        .option('record-failures', {
+          type: 'boolean',
+          default: false,
+          describe: 'Also record 5xx answers of the upstream (always passed to the client)',
+        })
         .option('insecure-upstream', insecureUpstreamOption)
         .option('allow-host', allowHostOption),
     )
       .example('$0 record --upstream https://api.example.com --out recordings/session1', 'Record a session')
-      .example('$0 record --upstream https://api.example.com --out recordings/session1 --only meta/plugin', 'Re-record the plugin list only')
-      .example('$0 record --upstream https://staging.example.test --out recordings/staging --insecure-upstream', 'Record a test server with a self-signed certificate') as unknown as Argv<RecordArgs>,
+      .example(
+        '$0 record --upstream https://api.example.com --out recordings/session1 --only meta/plugin',
+        'Re-record the plugin list only',
+      )
+      .example(
+        '$0 record --upstream https://staging.example.test --out recordings/staging --insecure-upstream',
+        'Record a test server with a self-signed certificate',
+      ) as unknown as Argv<RecordArgs>,
   handler: async (args: ArgumentsCamelCase<RecordArgs>) => {
     try {
       const upstream = upstreamUrl(args.upstream);
@@ -85,13 +118,17 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
           if (json) json({ n: tally.exchanges, ...entry });
           else if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
           // Even with --quiet: a lost exchange is never silent.
-          if (entry.lost) process.stderr.write(entry.lost.code === 'EREDACTION' ? `${entry.lost.message}\n` : lostExchangeLine(entry));
+          if (entry.lost)
+            process.stderr.write(
+              entry.lost.code === 'EREDACTION' ? `${entry.lost.message}\n` : lostExchangeLine(entry),
+            );
         },
       });
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
       process.stdout.write(dashboardLine(recorder.running.url));
       if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
-      if (args.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
+      if (args.host === '0.0.0.0')
+        process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
       stopOnSignals(() => {
         recorder.stop().then(({ recorded }) => {
           process.stdout.write(
@@ -100,8 +137,14 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
               `${tally.refused ? `, ${tally.refused} refused (a secret where redacting it would break the recording)` : ''}` +
               `${tally.leaks ? `, ${tally.leaks} echo${tally.leaks === 1 ? '' : 'es'} of secrets redacted (listed on each exchange's line)` : ''}\n`,
           );
-          if (tally.lost) process.stderr.write(`[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`);
-          if (tally.refused) process.stderr.write(`[mockvideo] ${tally.refused} exchange${tally.refused === 1 ? ' was' : 's were'} answered but NOT recorded: redacting a secret would have broken the recording (listed above).\n`);
+          if (tally.lost)
+            process.stderr.write(
+              `[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`,
+            );
+          if (tally.refused)
+            process.stderr.write(
+              `[mockvideo] ${tally.refused} exchange${tally.refused === 1 ? ' was' : 's were'} answered but NOT recorded: redacting a secret would have broken the recording (listed above).\n`,
+            );
           // A session with lost exchanges is an incomplete recording: a script must be able to tell.
           process.exit(tally.lost || tally.refused ? EXIT.problems : EXIT.ok);
         }, exitWithError);

@@ -25,37 +25,87 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
   builder: (yargs: Argv) =>
     yargs
       .positional('dir', { type: 'string', normalize: true, describe: 'Recording folder' })
-      .option('name', { type: 'string', demandOption: true, describe: 'Scenario name: lowercase letters, digits, dashes' })
-      .option('device', { type: 'string', describe: "Only this device's session: its _sdevid, or the start of it (recordings made with --keep-identifiers)" })
-      .option('recorded-origin', { type: 'string', array: true, describe: 'Origin of the recorded service whose URLs become {origin}, e.g. the --upstream it was recorded from (repeatable; URLs to /__mockvideo/ media are found by themselves)' })
-      .option('scenarios-dir', { type: 'string', default: 'scenarios', describe: 'Folder to write it to (created if missing)' })
+      .option('name', {
+        type: 'string',
+        demandOption: true,
+        describe: 'Scenario name: lowercase letters, digits, dashes',
+      })
+      .option('device', {
+        type: 'string',
+        describe:
+          "Only this device's session: its _sdevid, or the start of it (recordings made with --keep-identifiers)",
+      })
+      .option('recorded-origin', {
+        type: 'string',
+        array: true,
+        describe:
+          'Origin of the recorded service whose URLs become {origin}, e.g. the --upstream it was recorded from (repeatable; URLs to /__mockvideo/ media are found by themselves)',
+      })
+      .option('scenarios-dir', {
+        type: 'string',
+        default: 'scenarios',
+        describe: 'Folder to write it to (created if missing)',
+      })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
-      .example('$0 scenario from-recordings recordings/qa-1 --name qa-1', 'Write scenarios/qa-1.json from a QA session') as unknown as Argv<FromRecordingsArgs>,
+      .example(
+        '$0 scenario from-recordings recordings/qa-1 --name qa-1',
+        'Write scenarios/qa-1.json from a QA session',
+      ) as unknown as Argv<FromRecordingsArgs>,
   handler: async (args: ArgumentsCamelCase<FromRecordingsArgs>) => {
     try {
       // Loaded when the command runs, not at every start of the CLI.
-      const [{ SCENARIO_NAME, shippedScenarios }, { scenarioFromRecordings }, { readRecordingDir }, { readRecordedOrigins }] = await Promise.all([
+      const [
+        { SCENARIO_NAME, shippedScenarios },
+        { scenarioFromRecordings },
+        { readRecordingDir },
+        { readRecordedOrigins },
+      ] = await Promise.all([
         import('../../scenarios/index.js'),
         import('../../scenarios/from-recordings.js'),
         import('../../storage/read-recordings.js'),
         import('../../storage/recorded-origins.js'),
       ]);
-      if (!SCENARIO_NAME.test(args.name)) throw new MockvideoError('MV_USAGE', `--name "${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "qa-session-1".`);
+      if (!SCENARIO_NAME.test(args.name))
+        throw new MockvideoError(
+          'MV_USAGE',
+          `--name "${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "qa-session-1".`,
+        );
       if (shippedScenarios().some((shipped) => shipped.name === args.name)) {
-        throw new MockvideoError('MV_USAGE', `--name "${args.name}" is the name of a shipped scenario: a file of that name would replace it for every scenario that extends it. Pick another --name, e.g. "${args.name}-recorded".`);
+        throw new MockvideoError(
+          'MV_USAGE',
+          `--name "${args.name}" is the name of a shipped scenario: a file of that name would replace it for every scenario that extends it. Pick another --name, e.g. "${args.name}-recorded".`,
+        );
       }
       for (const origin of args.recordedOrigin ?? []) {
-        if (!URL.canParse(origin)) throw new MockvideoError('MV_USAGE', `--recorded-origin must be a URL like https://api.example.com, got "${origin}".`);
+        if (!URL.canParse(origin))
+          throw new MockvideoError(
+            'MV_USAGE',
+            `--recorded-origin must be a URL like https://api.example.com, got "${origin}".`,
+          );
       }
       const dir = resolve(args.scenariosDir);
       const file = join(dir, `${args.name}.json`);
       const shown = relative(process.cwd(), file) || file;
-      if (existsSync(file) && !args.force) throw new MockvideoError('MV_USAGE', `${shown} exists already. Pick another --name or pass --force to overwrite it.`);
+      if (existsSync(file) && !args.force)
+        throw new MockvideoError(
+          'MV_USAGE',
+          `${shown} exists already. Pick another --name or pass --force to overwrite it.`,
+        );
       const { recordings, problems } = await readRecordingDir(args.dir);
-      if (problems.length) throw new RecordingError(args.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
+      if (problems.length)
+        throw new RecordingError(
+          args.dir,
+          problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
+        );
       let made;
       try {
-        made = scenarioFromRecordings(recordings, { name: args.name, shipped: shippedScenarios(), from: args.dir, ...(args.device !== undefined ? { device: args.device } : {}), origins: [...(args.recordedOrigin ?? []), ...readRecordedOrigins(args.dir)] });
+        made = scenarioFromRecordings(recordings, {
+          name: args.name,
+          shipped: shippedScenarios(),
+          from: args.dir,
+          ...(args.device !== undefined ? { device: args.device } : {}),
+          origins: [...(args.recordedOrigin ?? []), ...readRecordedOrigins(args.dir)],
+        });
       } catch (error) {
         throw new MockvideoError('MV_USAGE', `Cannot make a scenario from ${args.dir}: ${(error as Error).message}.`);
       }
@@ -64,15 +114,21 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
       const $schema = relative(dir, join(SHIPPED_SCENARIOS_DIR, 'scenario.schema.json')).split('\\').join('/');
       writeFileSync(file, `${JSON.stringify({ $schema, ...made.file }, null, 2)}\n`);
       const operations = Object.keys(made.file.operations);
-      process.stdout.write(`Created ${shown}: ${operations.length} operation(s) from the recordings${made.file.extends ? `, the others from "${made.file.extends}"` : ''}.\n`);
+      process.stdout.write(
+        `Created ${shown}: ${operations.length} operation(s) from the recordings${made.file.extends ? `, the others from "${made.file.extends}"` : ''}.\n`,
+      );
       for (const note of made.notes) process.stdout.write(`note: ${note}\n`);
       const dirShown = relative(process.cwd(), dir) || '.';
       if (made.problems.length) {
-        process.stderr.write(`${made.problems.map((p) => formatProblem({ ...p, source: shown })).join('\n')}\n[mockvideo] ${shown} does not validate: the recordings break the contract there. Edit the file, then run "mockvideo validate ${shown}".\n`);
+        process.stderr.write(
+          `${made.problems.map((p) => formatProblem({ ...p, source: shown })).join('\n')}\n[mockvideo] ${shown} does not validate: the recordings break the contract there. Edit the file, then run "mockvideo validate ${shown}".\n`,
+        );
         process.exitCode = EXIT.problems;
         return;
       }
-      process.stdout.write(`Check it:  mockvideo validate ${shown}\nServe it:  mockvideo serve --scenarios-dir ${dirShown} --scenario ${args.name}\n`);
+      process.stdout.write(
+        `Check it:  mockvideo validate ${shown}\nServe it:  mockvideo serve --scenarios-dir ${dirShown} --scenario ${args.name}\n`,
+      );
     } catch (error) {
       exitWithError(error);
     }
@@ -83,6 +139,9 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
 export const scenarioCommand: CommandModule<object, object> = {
   command: 'scenario <action>',
   describe: 'Make scenario files: scenario from-recordings DIR --name NAME',
-  builder: (yargs: Argv) => yargs.command(fromRecordingsCommand as unknown as CommandModule).demandCommand(1, 'Name an action, e.g. "mockvideo scenario from-recordings DIR --name NAME".'),
+  builder: (yargs: Argv) =>
+    yargs
+      .command(fromRecordingsCommand as unknown as CommandModule)
+      .demandCommand(1, 'Name an action, e.g. "mockvideo scenario from-recordings DIR --name NAME".'),
   handler: () => undefined,
 };

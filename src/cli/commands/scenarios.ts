@@ -21,7 +21,13 @@ export const scenariosCommand: CommandModule<object, ScenariosArgs> = {
     try {
       const list = (await loadServeCatalog(args.scenariosDir as string | undefined)).list();
       if (args.json) {
-        process.stdout.write(`${JSON.stringify(list.map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })), null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify(
+            list.map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })),
+            null,
+            2,
+          )}\n`,
+        );
         return;
       }
       const width = Math.max(...list.map((s) => s.name.length));

@@ -15,15 +15,21 @@ interface ValidateArgs extends NormaliseArgs {
 
 /** Checks one recording folder: every file's format, then every body against the contract. Prints each finding; returns how many. */
 async function validateRecordings(dir: string, policy: NormalisationPolicy): Promise<number> {
-  const [{ checkRecording, formatFinding }, { readRecordingDir }] = await Promise.all([import('../../replay/check.js'), import('../../storage/read-recordings.js')]);
+  const [{ checkRecording, formatFinding }, { readRecordingDir }] = await Promise.all([
+    import('../../replay/check.js'),
+    import('../../storage/read-recordings.js'),
+  ]);
   const { recordings, problems } = await readRecordingDir(dir, progressCallback('Checking recordings'));
-  for (const p of problems) process.stdout.write(`✗ ${join(dir, p.file)}${p.path ? ` at ${p.path}` : ''}: ${p.message}\n`);
+  for (const p of problems)
+    process.stdout.write(`✗ ${join(dir, p.file)}${p.path ? ` at ${p.path}` : ''}: ${p.message}\n`);
   const findings = recordings.flatMap((r) => checkRecording(r, policy));
   for (const f of findings) process.stdout.write(`✗ ${formatFinding({ ...f, recording: join(dir, f.recording) })}\n`);
   const bad = new Set([...problems.map((p) => p.file), ...findings.map((f) => f.recording)]).size;
   const total = recordings.length + new Set(problems.map((p) => p.file)).size;
   const count = problems.length + findings.length;
-  process.stdout.write(`${total - bad} of ${total} recording${total === 1 ? '' : 's'} in ${dir} valid${count ? `, ${count} finding${count === 1 ? '' : 's'}` : ''}\n`);
+  process.stdout.write(
+    `${total - bad} of ${total} recording${total === 1 ? '' : 's'} in ${dir} valid${count ? `, ${count} finding${count === 1 ? '' : 's'}` : ''}\n`,
+  );
   return count;
 }
 
@@ -38,11 +44,18 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   describe: 'Check scenario files or recording folders against the contract and list every problem',
   builder: (yargs: Argv) =>
     normaliseOptions(
-      yargs.positional('paths', { type: 'string', array: true, describe: "Scenario files or folders, or recording folders (default: the package's scenarios/ folder)" }),
+      yargs.positional('paths', {
+        type: 'string',
+        array: true,
+        describe: "Scenario files or folders, or recording folders (default: the package's scenarios/ folder)",
+      }),
     )
       .example('$0 validate', 'Check the shipped scenarios')
       .example('$0 validate my-scenarios/', 'Check every scenario file of a folder')
-      .example('$0 validate recordings/session1', 'Check every recording of a folder against the contract') as unknown as Argv<ValidateArgs>,
+      .example(
+        '$0 validate recordings/session1',
+        'Check every recording of a folder against the contract',
+      ) as unknown as Argv<ValidateArgs>,
   handler: async (args: ArgumentsCamelCase<ValidateArgs>) => {
     try {
       // Loaded when the command runs, not at every start of the CLI.
@@ -56,10 +69,17 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
         for (const dir of recordingDirs) count += await validateRecordings(dir, policy);
       }
       if (scenarioPaths.length) {
-        const [{ checkScenarios, shippedScenarios }, { readScenarioFiles }] = await Promise.all([import('../../scenarios/index.js'), import('../../storage/read-scenario-files.js')]);
+        const [{ checkScenarios, shippedScenarios }, { readScenarioFiles }] = await Promise.all([
+          import('../../scenarios/index.js'),
+          import('../../storage/read-scenario-files.js'),
+        ]);
         const files = scenarioFilesAt(scenarioPaths);
         const bar = progress(files.length, 'Checking scenarios');
-        const read = { scenarios: [] as ParsedScenario[], problems: [] as ScenarioProblem[], broken: [] as BrokenScenario[] };
+        const read = {
+          scenarios: [] as ParsedScenario[],
+          problems: [] as ScenarioProblem[],
+          broken: [] as BrokenScenario[],
+        };
         for (const file of files) {
           const one = readScenarioFiles([file]);
           read.scenarios.push(...one.scenarios);
@@ -72,9 +92,15 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
         const all = [...read.problems, ...problems];
         for (const problem of all) process.stdout.write(`✗ ${formatProblem(problem)}\n`);
         // Only the files given count as bad: a problem a file causes in a shipped scenario (one that extends it) names that scenario.
-        const given = new Set([...read.scenarios.map((r) => r.source), ...read.problems.map((p) => p.source), ...read.broken.map((b) => b.source)]);
+        const given = new Set([
+          ...read.scenarios.map((r) => r.source),
+          ...read.problems.map((p) => p.source),
+          ...read.broken.map((b) => b.source),
+        ]);
         const bad = new Set(all.map((p) => p.source).filter((source) => given.has(source))).size;
-        process.stdout.write(`${files.length - bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} valid${all.length ? `, ${all.length} problem${all.length === 1 ? '' : 's'}` : ''}\n`);
+        process.stdout.write(
+          `${files.length - bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} valid${all.length ? `, ${all.length} problem${all.length === 1 ? '' : 's'}` : ''}\n`,
+        );
         count += all.length;
       }
       process.exitCode = count ? EXIT.problems : EXIT.ok;

@@ -18,10 +18,21 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   describe: "Check a running server's journal against the contract's call rules (exit 1 on a failure)",
   builder: (yargs: Argv) =>
     yargs
-      .option('url', { type: 'string', demandOption: true, describe: 'The running mockvideo, e.g. http://127.0.0.1:8787' })
-      .option('gap', { type: 'number', default: 5, describe: 'Seconds of quiet that separate two bursts (start-ups) of one device' })
+      .option('url', {
+        type: 'string',
+        demandOption: true,
+        describe: 'The running mockvideo, e.g. http://127.0.0.1:8787',
+      })
+      .option('gap', {
+        type: 'number',
+        default: 5,
+        describe: 'Seconds of quiet that separate two bursts (start-ups) of one device',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
-      .example('$0 verify --url http://127.0.0.1:8787', 'Did the app call each operation once per start-up?') as unknown as Argv<VerifyArgs>,
+      .example(
+        '$0 verify --url http://127.0.0.1:8787',
+        'Did the app call each operation once per start-up?',
+      ) as unknown as Argv<VerifyArgs>,
   handler: async (args: ArgumentsCamelCase<VerifyArgs>) => {
     try {
       const url = `${args.url.replace(/\/+$/, '')}/__mockvideo/verify?gap=${encodeURIComponent(String(args.gap))}`;
@@ -31,7 +42,10 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         report = (await response.json()) as VerifyReport;
       } catch (error) {
-        throw new MockvideoError('MV_USAGE', `Cannot get the verify report from ${url}: ${(error as Error).message}. Is "mockvideo serve" running there?`);
+        throw new MockvideoError(
+          'MV_USAGE',
+          `Cannot get the verify report from ${url}: ${(error as Error).message}. Is "mockvideo serve" running there?`,
+        );
       }
       // Loaded when the command runs, not at every start of the CLI.
       const { formatReport } = await import('../../verify/index.js');

@@ -6,9 +6,12 @@ describe('admin guard', () => {
     expect(isLoopback(address)).toBe(true);
   });
 
-  it.each(['10.0.2.2', '192.168.1.20', '::ffff:192.168.1.20', 'fe80::1', '', undefined])('does not treat %s as loopback', (address) => {
-    expect(isLoopback(address)).toBe(false);
-  });
+  it.each(['10.0.2.2', '192.168.1.20', '::ffff:192.168.1.20', 'fe80::1', '', undefined])(
+    'does not treat %s as loopback',
+    (address) => {
+      expect(isLoopback(address)).toBe(false);
+    },
+  );
 
   it('refuses mutations from other hosts without a configured token', () => {
     expect(mayMutate('192.168.1.20', undefined, undefined)).toBe(false);
@@ -25,20 +28,24 @@ describe('admin guard', () => {
 describe('browser-borne requests', () => {
   const own = new Set(['localhost', '127.0.0.1', '::1', '192.168.1.20']);
 
-  it('passes tools without Origin and the server\'s own pages', () => {
+  it("passes tools without Origin and the server's own pages", () => {
     expect(foreignRequest('127.0.0.1:8787', undefined, own)).toBeUndefined();
     expect(foreignRequest('[::1]:8787', 'http://[::1]:8787', own)).toBeUndefined();
     expect(foreignRequest('192.168.1.20:8787', 'http://192.168.1.20:8787', own)).toBeUndefined();
   });
 
   it('refuses another origin, even on this machine', () => {
-    expect(foreignRequest('127.0.0.1:8787', 'http://evil.example', own)).toMatch(/Origin "http:\/\/evil.example" is not mockvideo's own/);
+    expect(foreignRequest('127.0.0.1:8787', 'http://evil.example', own)).toMatch(
+      /Origin "http:\/\/evil.example" is not mockvideo's own/,
+    );
     expect(foreignRequest('127.0.0.1:8787', 'http://127.0.0.1:3000', own)).toMatch(/not mockvideo's own/);
     expect(foreignRequest('127.0.0.1:8787', 'null', own)).toMatch(/not mockvideo's own/);
   });
 
   it('refuses a Host that is not a name of this server (DNS rebinding)', () => {
-    expect(foreignRequest('attacker.example:8787', undefined, own)).toMatch(/Host "attacker.example:8787" is not a name of this server/);
+    expect(foreignRequest('attacker.example:8787', undefined, own)).toMatch(
+      /Host "attacker.example:8787" is not a name of this server/,
+    );
     expect(hostName('[::1]:80')).toBe('::1');
     expect(hostName('LocalHost:8787')).toBe('localhost');
   });

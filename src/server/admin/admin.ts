@@ -40,10 +40,16 @@ export const MAX_REQUESTS_PAGE = 1000;
  * oldest first (`next` is the `after` of the next page, `null` at the end); without, the newest.
  * At most `?limit=` (1 to {@link MAX_REQUESTS_PAGE}, default that).
  */
-function requestsPage<T extends { entry: { id: number } }>(exchanges: readonly T[], q: URLSearchParams): { page: T[]; next: number | null } | { error: string } {
+function requestsPage<T extends { entry: { id: number } }>(
+  exchanges: readonly T[],
+  q: URLSearchParams,
+): { page: T[]; next: number | null } | { error: string } {
   const after = q.has('after') ? Number(q.get('after')) : undefined;
   const limit = q.has('limit') ? Number(q.get('limit')) : MAX_REQUESTS_PAGE;
-  if ((after !== undefined && !(after >= 0)) || !(limit >= 1)) return { error: `${ADMIN_PREFIX}/requests takes ?after=<request id> (0 or more) and ?limit=<1 to ${MAX_REQUESTS_PAGE}>.` };
+  if ((after !== undefined && !(after >= 0)) || !(limit >= 1))
+    return {
+      error: `${ADMIN_PREFIX}/requests takes ?after=<request id> (0 or more) and ?limit=<1 to ${MAX_REQUESTS_PAGE}>.`,
+    };
   const most = Math.min(Math.floor(limit), MAX_REQUESTS_PAGE);
   if (after === undefined) return { page: exchanges.slice(-most), next: null };
   const rest = exchanges.filter((x) => x.entry.id > after);
@@ -60,9 +66,13 @@ function requestsPage<T extends { entry: { id: number } }>(exchanges: readonly T
  */
 export function foreignGuard(own: ReadonlySet<string> = ownHostNames()) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const foreign = foreignRequest(req.headers.host, req.headers.origin, own) ?? crossSiteFetch(req.get('sec-fetch-site'), req.get('sec-fetch-mode'), req.method);
+    const foreign =
+      foreignRequest(req.headers.host, req.headers.origin, own) ??
+      crossSiteFetch(req.get('sec-fetch-site'), req.get('sec-fetch-mode'), req.method);
     if (!foreign) return next();
-    res.status(403).json({ error: `Refused: ${foreign}. ${ADMIN_PREFIX} answers only pages and tools of this server.` });
+    res
+      .status(403)
+      .json({ error: `Refused: ${foreign}. ${ADMIN_PREFIX} answers only pages and tools of this server.` });
   };
 }
 
@@ -78,9 +88,14 @@ function guard(context: ServerContext) {
       return;
     }
     // A POST without a body (`POST /state/reset`) needs no content type; any body must be JSON.
-    const empty = req.method === 'POST' && !(Number(req.headers['content-length'] ?? 0) > 0) && req.headers['transfer-encoding'] === undefined;
+    const empty =
+      req.method === 'POST' &&
+      !(Number(req.headers['content-length'] ?? 0) > 0) &&
+      req.headers['transfer-encoding'] === undefined;
     if ((req.method === 'POST' || req.method === 'PUT') && !empty && !req.is('application/json')) {
-      res.status(415).json({ error: `${req.method} ${req.originalUrl} takes a JSON body: send "Content-Type: application/json".` });
+      res
+        .status(415)
+        .json({ error: `${req.method} ${req.originalUrl} takes a JSON body: send "Content-Type: application/json".` });
       return;
     }
     next();
@@ -99,7 +114,17 @@ export function adminRouter(context: ServerContext): express.Router {
   router.use(express.json({ limit: '64kb' }));
 
   router.get('/health', (_req, res) => {
-    res.json({ ok: true, mode: context.mode, scenario: context.active.scenario, scenariosVersion: context.catalogVersion, uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000), ...context.details, ...(context.deviceUrls ? { deviceUrls: context.deviceUrls } : {}), clock: context.responder.clock.view(), state: context.responder.state.scope });
+    res.json({
+      ok: true,
+      mode: context.mode,
+      scenario: context.active.scenario,
+      scenariosVersion: context.catalogVersion,
+      uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000),
+      ...context.details,
+      ...(context.deviceUrls ? { deviceUrls: context.deviceUrls } : {}),
+      clock: context.responder.clock.view(),
+      state: context.responder.state.scope,
+    });
   });
 
   router.use(stateRoutes(context)); // GET /state, POST /state/reset, GET|PUT /clock
@@ -109,7 +134,12 @@ export function adminRouter(context: ServerContext): express.Router {
     res.status(404).json({ error: 'This server is not fuzzing: start it with "mockvideo serve --fuzz [SEED]".' });
   });
   router.get('/scenarios', (_req, res) => {
-    res.json({ active: context.active.scenario, scenarios: context.catalog.list().map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })) });
+    res.json({
+      active: context.active.scenario,
+      scenarios: context.catalog
+        .list()
+        .map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })),
+    });
   });
 
   router.get('/scenario', (_req, res) => {
@@ -120,7 +150,12 @@ export function adminRouter(context: ServerContext): express.Router {
   router.put('/scenario', (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
     if (typeof name !== 'string' || !context.catalog.has(name)) {
-      res.status(typeof name === 'string' ? 404 : 400).json({ error: typeof name === 'string' ? `Unknown scenario "${name}".` : 'Send {"name": "<scenario>"}.', scenarios: context.catalog.names });
+      res
+        .status(typeof name === 'string' ? 404 : 400)
+        .json({
+          error: typeof name === 'string' ? `Unknown scenario "${name}".` : 'Send {"name": "<scenario>"}.',
+          scenarios: context.catalog.names,
+        });
       return;
     }
     context.active.scenario = name;
@@ -141,18 +176,31 @@ export function adminRouter(context: ServerContext): express.Router {
     // `?ids=3,5,8`: only these requests (the dashboard's HAR of one start-up). Written entry by entry.
     const ids = query(req).get('ids')?.split(',').map(Number);
     const exchanges = context.journal.exchanges(journalFilter(req)).filter((x) => !ids || ids.includes(x.entry.id));
-    void writeJournalHar(res, exchanges, `${req.protocol}://${req.get('host') ?? 'localhost'}`, undefined, req.socket.localAddress?.replace(/^::ffff:/, ''));
+    void writeJournalHar(
+      res,
+      exchanges,
+      `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+      undefined,
+      req.socket.localAddress?.replace(/^::ffff:/, ''),
+    );
   });
 
   router.get('/requests/:id', (req, res) => {
     const exchange = context.journal.get(Number(req.params.id));
     if (!exchange) {
-      res.status(404).json({ error: `No request #${req.params.id} in the journal (it keeps the last ${context.journal.limit}).` });
+      res
+        .status(404)
+        .json({ error: `No request #${req.params.id} in the journal (it keeps the last ${context.journal.limit}).` });
       return;
     }
     res.json({
       ...exchange.entry,
-      request: { method: exchange.method, path: exchange.path, query: exchange.rawQuery, headers: exchange.requestHeaders },
+      request: {
+        method: exchange.method,
+        path: exchange.path,
+        query: exchange.rawQuery,
+        headers: exchange.requestHeaders,
+      },
       response: { headers: exchange.responseHeaders, body: exchange.responseBody },
     });
   });
@@ -165,7 +213,12 @@ export function adminRouter(context: ServerContext): express.Router {
 
   router.get('/verify', (req, res) => {
     const gap = Number(query(req).get('gap') ?? DEFAULT_QUIET_GAP_SECONDS);
-    res.json(verifyJournal(context.journal.exchanges(journalFilter(req)).map((x) => x.entry), Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS));
+    res.json(
+      verifyJournal(
+        context.journal.exchanges(journalFilter(req)).map((x) => x.entry),
+        Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS,
+      ),
+    );
   });
 
   router.get('/faults', (_req, res) => {
@@ -175,7 +228,11 @@ export function adminRouter(context: ServerContext): express.Router {
   router.post('/faults', (req, res) => {
     context.faults.prune();
     if (context.faults.list().length >= MAX_PLANNED_FAULTS) {
-      res.status(429).json({ error: `${MAX_PLANNED_FAULTS} faults are planned already, the most mockvideo keeps: clear them (DELETE ${ADMIN_PREFIX}/faults) before planning more.` });
+      res
+        .status(429)
+        .json({
+          error: `${MAX_PLANNED_FAULTS} faults are planned already, the most mockvideo keeps: clear them (DELETE ${ADMIN_PREFIX}/faults) before planning more.`,
+        });
       return;
     }
     try {
@@ -193,11 +250,33 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.use((req: Request, res: Response) => {
-    res.status(404).json({ error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, calls: ['GET /health', 'GET /scenarios', 'GET|PUT /scenario', 'GET|DELETE /requests', 'GET /requests/:id', 'GET /requests.har', 'GET /verify', 'GET|POST|DELETE /faults', 'GET /devices', 'PUT /devices/:sdevid/name', 'GET /start-ups', 'GET /state', 'POST /state/reset', 'GET|PUT /clock'] });
+    res
+      .status(404)
+      .json({
+        error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`,
+        calls: [
+          'GET /health',
+          'GET /scenarios',
+          'GET|PUT /scenario',
+          'GET|DELETE /requests',
+          'GET /requests/:id',
+          'GET /requests.har',
+          'GET /verify',
+          'GET|POST|DELETE /faults',
+          'GET /devices',
+          'PUT /devices/:sdevid/name',
+          'GET /start-ups',
+          'GET /state',
+          'POST /state/reset',
+          'GET|PUT /clock',
+        ],
+      });
   });
   // Malformed JSON bodies and the like: a clear 400, never a crash.
   router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
-    res.status(error.status && error.status < 500 ? error.status : 500).json({ error: `Cannot read this admin call: ${error.message}` });
+    res
+      .status(error.status && error.status < 500 ? error.status : 500)
+      .json({ error: `Cannot read this admin call: ${error.message}` });
   });
   return router;
 }

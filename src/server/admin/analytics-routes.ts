@@ -8,7 +8,8 @@ export const ANALYTICS_PATH = '/__mockvideo/analytics';
 /** The records of a request body: a JSON object, a JSON array of objects, or a form-encoded body (one record). */
 export function recordsOfBody(text: string, contentType = ''): { records: unknown[] } | { error: string } {
   const trimmed = text.trim();
-  if (trimmed === '') return { error: 'The body is empty: send a JSON object, a JSON array of objects, or a form-encoded record.' };
+  if (trimmed === '')
+    return { error: 'The body is empty: send a JSON object, a JSON array of objects, or a form-encoded record.' };
   const form = () => ({ records: [Object.fromEntries(new URLSearchParams(trimmed))] });
   if (/application\/x-www-form-urlencoded/i.test(contentType)) return form();
   try {
@@ -16,7 +17,9 @@ export function recordsOfBody(text: string, contentType = ''): { records: unknow
     return { records: Array.isArray(value) ? value : [value] };
   } catch {
     if (/^[^=&\s{[]+=/.test(trimmed)) return form();
-    return { error: 'The body is neither JSON nor form-encoded: send a JSON object, a JSON array of objects, or a=1&b=2.' };
+    return {
+      error: 'The body is neither JSON nor form-encoded: send a JSON object, a JSON array of objects, or a=1&b=2.',
+    };
   }
 }
 
@@ -68,14 +71,22 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
     const after = search.has('after') ? Number(search.get('after')) : undefined;
     const limit = search.has('limit') ? Number(search.get('limit')) : undefined;
     if ((after !== undefined && !(after >= 0)) || (limit !== undefined && !(limit >= 1))) {
-      res.status(400).json({ error: `${ANALYTICS_PATH} takes ?after=<record id> (0 or more) and ?limit=<1 to 1000>, got "${req.originalUrl.split('?')[1]}".` });
+      res
+        .status(400)
+        .json({
+          error: `${ANALYTICS_PATH} takes ?after=<record id> (0 or more) and ?limit=<1 to 1000>, got "${req.originalUrl.split('?')[1]}".`,
+        });
       return;
     }
     res.json(store.page(after, limit));
   });
   router.delete(ANALYTICS_PATH, (req, res) => {
     if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, guard.adminToken?.())) {
-      res.status(403).json({ error: `Emptying ${ANALYTICS_PATH} from another host needs the header "Authorization: Bearer <admin token>" (start mockvideo with --admin-token TOKEN).` });
+      res
+        .status(403)
+        .json({
+          error: `Emptying ${ANALYTICS_PATH} from another host needs the header "Authorization: Bearer <admin token>" (start mockvideo with --admin-token TOKEN).`,
+        });
       return;
     }
     store.clear();
@@ -84,21 +95,33 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
   // A page in a browser must not post records (the sink under /__mockvideo has the admin guard; custom paths get it here).
   router.post([...sinkPaths], (req: Request, res: Response, next: NextFunction) => {
     const foreign = foreignRequest(req.headers.host, req.headers.origin, own);
-    if (foreign) res.status(403).json({ error: `Refused: ${foreign}. The analytics sink takes records from devices and tools, not from web pages.` });
+    if (foreign)
+      res
+        .status(403)
+        .json({
+          error: `Refused: ${foreign}. The analytics sink takes records from devices and tools, not from web pages.`,
+        });
     else next();
   });
   router.post([...sinkPaths], parse, (req: Request, res: Response) => {
     const text = typeof req.body === 'string' ? req.body : '';
     const parsed = recordsOfBody(text, req.get('content-type'));
     if ('error' in parsed) {
-      const kept = text.length > UNREADABLE_KEPT ? `${text.slice(0, UNREADABLE_KEPT)}… [mockvideo: ${text.length} characters, the first ${UNREADABLE_KEPT} kept]` : text;
+      const kept =
+        text.length > UNREADABLE_KEPT
+          ? `${text.slice(0, UNREADABLE_KEPT)}… [mockvideo: ${text.length} characters, the first ${UNREADABLE_KEPT} kept]`
+          : text;
       store.add(kept, [{ field: '', rule: 'object', message: parsed.error }]);
       res.status(400).json({ error: `${parsed.error} (${req.method} ${req.path})` });
       return;
     }
     const oversize = oversizeRecord(parsed.records);
     if (oversize) {
-      res.status(413).json({ error: `Record ${oversize.index} of this body is ${oversize.bytes} bytes of JSON; the analytics sink keeps records of at most ${MAX_ANALYTICS_RECORD_BYTES} bytes. Nothing of this body was kept (${req.method} ${req.path}).` });
+      res
+        .status(413)
+        .json({
+          error: `Record ${oversize.index} of this body is ${oversize.bytes} bytes of JSON; the analytics sink keeps records of at most ${MAX_ANALYTICS_RECORD_BYTES} bytes. Nothing of this body was kept (${req.method} ${req.path}).`,
+        });
       return;
     }
     const kept = parsed.records.map((record) => store.add(record, checkAnalyticsRecord(record)));
@@ -107,11 +130,20 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
   // A body over the limit: a clear 413 (not the host's 500), for the sink's paths only.
   router.use((error: Error & { type?: string }, req: Request, res: Response, next: NextFunction) => {
     if (error.type !== 'entity.too.large' || !sinkPaths.has(req.path)) return next(error);
-    res.status(413).json({ error: `This body is over ${MAX_ANALYTICS_BODY_BYTES} bytes, the most the analytics sink reads at once: send fewer records per request (each at most ${MAX_ANALYTICS_RECORD_BYTES} bytes). Nothing was kept (${req.method} ${req.path}).` });
+    res
+      .status(413)
+      .json({
+        error: `This body is over ${MAX_ANALYTICS_BODY_BYTES} bytes, the most the analytics sink reads at once: send fewer records per request (each at most ${MAX_ANALYTICS_RECORD_BYTES} bytes). Nothing was kept (${req.method} ${req.path}).`,
+      });
   });
   router.use(ANALYTICS_PATH, (req: Request, res: Response, next: NextFunction) => {
     if (req.path !== '/') return next();
-    res.status(405).set('allow', 'GET, POST, DELETE').json({ error: `${req.method} is not allowed on ${ANALYTICS_PATH}: POST records, GET lists them, DELETE empties the list.` });
+    res
+      .status(405)
+      .set('allow', 'GET, POST, DELETE')
+      .json({
+        error: `${req.method} is not allowed on ${ANALYTICS_PATH}: POST records, GET lists them, DELETE empties the list.`,
+      });
   });
   return router;
 }

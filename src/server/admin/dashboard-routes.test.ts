@@ -50,8 +50,26 @@ async function readEvents(response: Response, count: number, during: () => void)
   return events;
 }
 
-const entry = { time: '2026-01-01T00:00:00.000Z', operation: 'meta/cp', query: {}, scenario: 'default', status: 200, durationMs: 1, findings: [], match: null, fault: null };
-const exchange = { entry, method: 'GET', path: '/api/g1/meta/cp', rawQuery: [], requestHeaders: {}, responseHeaders: {}, responseBody: '' };
+const entry = {
+  time: '2026-01-01T00:00:00.000Z',
+  operation: 'meta/cp',
+  query: {},
+  scenario: 'default',
+  status: 200,
+  durationMs: 1,
+  findings: [],
+  match: null,
+  fault: null,
+};
+const exchange = {
+  entry,
+  method: 'GET',
+  path: '/api/g1/meta/cp',
+  rawQuery: [],
+  requestHeaders: {},
+  responseHeaders: {},
+  responseBody: '',
+};
 
 describe('dashboard routes', () => {
   it('streams the scenario and faults first, then each journal entry, scenario switch, fault change and clear', async () => {
@@ -76,46 +94,98 @@ describe('dashboard routes', () => {
     const { context, origin } = await start();
     const subscribe = vi.spyOn(context.journal, 'subscribe');
     const controllers = Array.from({ length: MAX_EVENT_STREAMS }, () => new AbortController());
-    const open = await Promise.all(controllers.map((controller) => fetch(`${origin}/__mockvideo/events`, { signal: controller.signal })));
+    const open = await Promise.all(
+      controllers.map((controller) => fetch(`${origin}/__mockvideo/events`, { signal: controller.signal })),
+    );
     expect(open.map((r) => r.status)).toEqual(open.map(() => 200));
     const refused = await fetch(`${origin}/__mockvideo/events`);
     expect(refused.status).toBe(429);
     expect((await refused.json()).error).toMatch(new RegExp(`at most ${MAX_EVENT_STREAMS} open`));
     controllers[0]!.abort();
-    await expect.poll(async () => {
-      const again = await fetch(`${origin}/__mockvideo/events`);
-      await again.body?.cancel();
-      return again.status;
-    }, { timeout: 2_000 }).toBe(200);
+    await expect
+      .poll(
+        async () => {
+          const again = await fetch(`${origin}/__mockvideo/events`);
+          await again.body?.cancel();
+          return again.status;
+        },
+        { timeout: 2_000 },
+      )
+      .toBe(200);
     expect(subscribe).not.toHaveBeenCalled();
     for (const controller of controllers) controller.abort();
   });
 
   it('lists the devices of the journal, keeps the name given to one and says so on the event stream', async () => {
     const { context, origin } = await start();
-    const device = (sdevid: string, time: string) => ({ ...exchange, entry: { ...entry, time, query: { _sdevid: [sdevid], _model: ['Pixel 7'], _andver: ['34'], _appver: ['2024062790'], _anoyid: ['u-1'] } } });
+    const device = (sdevid: string, time: string) => ({
+      ...exchange,
+      entry: {
+        ...entry,
+        time,
+        query: { _sdevid: [sdevid], _model: ['Pixel 7'], _andver: ['34'], _appver: ['2024062790'], _anoyid: ['u-1'] },
+      },
+    });
     context.journal.add(device('a'.repeat(64), '2026-01-01T00:00:00.000Z'));
     context.journal.add(device('a'.repeat(64), '2026-01-01T00:00:01.000Z'));
-    context.journal.add({ ...exchange, entry: { ...entry, findings: [{ parameter: '_sdevid', rule: 'missing-parameter', message: '_sdevid is missing' }] } });
+    context.journal.add({
+      ...exchange,
+      entry: {
+        ...entry,
+        findings: [{ parameter: '_sdevid', rule: 'missing-parameter', message: '_sdevid is missing' }],
+      },
+    });
     const events = await fetch(`${origin}/__mockvideo/events`);
     const named = readEvents(events, 3, () => undefined);
-    const put = await fetch(`${origin}/__mockvideo/devices/${'a'.repeat(64)}/name`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: '  QA Pixel  ' }) });
+    const put = await fetch(`${origin}/__mockvideo/devices/${'a'.repeat(64)}/name`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '  QA Pixel  ' }),
+    });
     expect(await put.json()).toEqual({ sdevid: 'a'.repeat(64), name: 'QA Pixel' });
     expect((await named).map(([name]) => name)).toEqual(['scenario', 'faults', 'devices']);
     const { devices } = (await (await fetch(`${origin}/__mockvideo/devices`)).json()) as { devices: unknown[] };
     expect(devices).toEqual([
-      { sdevid: 'a'.repeat(64), name: 'QA Pixel', model: 'Pixel 7', andver: '34', appver: '2024062790', anoyids: ['u-1'], firstSeen: '2026-01-01T00:00:00.000Z', lastSeen: '2026-01-01T00:00:01.000Z', requests: 2, withFindings: 0, findings: 0, faults: 0 },
+      {
+        sdevid: 'a'.repeat(64),
+        name: 'QA Pixel',
+        model: 'Pixel 7',
+        andver: '34',
+        appver: '2024062790',
+        anoyids: ['u-1'],
+        firstSeen: '2026-01-01T00:00:00.000Z',
+        lastSeen: '2026-01-01T00:00:01.000Z',
+        requests: 2,
+        withFindings: 0,
+        findings: 0,
+        faults: 0,
+      },
       expect.objectContaining({ sdevid: '(no _sdevid)', name: null, requests: 1, withFindings: 1, findings: 1 }),
     ]);
-    const bad = await fetch(`${origin}/__mockvideo/devices/x/name`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"name": 3}' });
+    const bad = await fetch(`${origin}/__mockvideo/devices/x/name`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": 3}',
+    });
     expect(bad.status).toBe(400);
   });
 
   it("gives each device's bursts with verify's verdict on each", async () => {
     const { context, origin } = await start();
     context.journal.add({ ...exchange, entry: { ...entry, query: { _sdevid: ['b'.repeat(64)] }, durationMs: 12 } });
-    const { startUps } = (await (await fetch(`${origin}/__mockvideo/start-ups`)).json()) as { startUps: Array<Record<string, unknown>> };
-    expect(startUps).toEqual([expect.objectContaining({ device: 'b'.repeat(64), ids: [1], start: Date.parse(entry.time), end: Date.parse(entry.time) + 12, startUp: true, ok: false })]);
+    const { startUps } = (await (await fetch(`${origin}/__mockvideo/start-ups`)).json()) as {
+      startUps: Array<Record<string, unknown>>;
+    };
+    expect(startUps).toEqual([
+      expect.objectContaining({
+        device: 'b'.repeat(64),
+        ids: [1],
+        start: Date.parse(entry.time),
+        end: Date.parse(entry.time) + 12,
+        startUp: true,
+        ok: false,
+      }),
+    ]);
   });
 
   it('redirects /__mockvideo to /__mockvideo/ and refuses unknown assets', async () => {

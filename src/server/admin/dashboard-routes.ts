@@ -13,7 +13,8 @@ const FILES: Record<string, string> = {
 };
 
 /** The page may load its own script, style and data, and nothing else. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * The folder holding the built dashboard: `dist/dashboard/` next to this module once built, or the
@@ -21,7 +22,9 @@ const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-sr
  */
 function dashboardFolder(): URL | undefined {
   const candidates = [new URL('../../dashboard', import.meta.url), new URL('../../../dist/dashboard', import.meta.url)];
-  return candidates.find((folder) => existsSync(new URL('app.js', folder)) && existsSync(new URL('index.html', folder)));
+  return candidates.find(
+    (folder) => existsSync(new URL('app.js', folder)) && existsSync(new URL('index.html', folder)),
+  );
 }
 
 /**
@@ -41,12 +44,24 @@ export function dashboardRoutes(context: ServerContext): express.Router {
   const cache = new Map<string, Buffer>();
   const sendFile = (res: Response, name: string) => {
     if (!folder) {
-      res.status(503).type('text/plain').send('[mockvideo] The dashboard is not built: run "npm run build" (it writes dist/dashboard/), then restart mockvideo.');
+      res
+        .status(503)
+        .type('text/plain')
+        .send(
+          '[mockvideo] The dashboard is not built: run "npm run build" (it writes dist/dashboard/), then restart mockvideo.',
+        );
       return;
     }
     let body = cache.get(name);
     if (!body) cache.set(name, (body = readFileSync(new URL(name, folder))));
-    res.set({ 'content-type': FILES[name]!, 'cache-control': 'no-cache', 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' }).send(body);
+    res
+      .set({
+        'content-type': FILES[name]!,
+        'cache-control': 'no-cache',
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'x-content-type-options': 'nosniff',
+      })
+      .send(body);
   };
 
   router.get('/', (req, res) => {
@@ -62,7 +77,12 @@ export function dashboardRoutes(context: ServerContext): express.Router {
   const names = new DeviceNames();
   router.get('/events', new EventHub(context, names).handler);
   router.get('/devices', (_req, res) => {
-    res.json({ devices: deviceSummaries(context.journal.exchanges().map((x) => x.entry), names) });
+    res.json({
+      devices: deviceSummaries(
+        context.journal.exchanges().map((x) => x.entry),
+        names,
+      ),
+    });
   });
   router.put('/devices/:sdevid/name', express.json({ limit: '4kb' }), (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
@@ -73,8 +93,15 @@ export function dashboardRoutes(context: ServerContext): express.Router {
     res.json({ sdevid: req.params.sdevid, name: names.set(req.params.sdevid, name) });
   });
   router.get('/start-ups', (req, res) => {
-    const gap = Number(new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('gap') ?? DEFAULT_QUIET_GAP_SECONDS);
-    res.json({ startUps: startUpVerdicts(context.journal.exchanges().map((x) => x.entry), Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS) });
+    const gap = Number(
+      new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('gap') ?? DEFAULT_QUIET_GAP_SECONDS,
+    );
+    res.json({
+      startUps: startUpVerdicts(
+        context.journal.exchanges().map((x) => x.entry),
+        Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS,
+      ),
+    });
   });
   return router;
 }

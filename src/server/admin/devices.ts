@@ -74,7 +74,20 @@ export function deviceSummaries(entries: readonly JournalEntry[], names: DeviceN
     const sdevid = entry.query._sdevid?.[0] ?? NO_DEVICE;
     let device = devices.get(sdevid);
     if (!device) {
-      device = { sdevid, name: names.get(sdevid), model: null, andver: null, appver: null, anoyids: [], firstSeen: entry.time, lastSeen: entry.time, requests: 0, withFindings: 0, findings: 0, faults: 0 };
+      device = {
+        sdevid,
+        name: names.get(sdevid),
+        model: null,
+        andver: null,
+        appver: null,
+        anoyids: [],
+        firstSeen: entry.time,
+        lastSeen: entry.time,
+        requests: 0,
+        withFindings: 0,
+        findings: 0,
+        faults: 0,
+      };
       devices.set(sdevid, device);
     }
     if (entry.time < device.firstSeen) device.firstSeen = entry.time;

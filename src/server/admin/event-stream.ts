@@ -60,12 +60,24 @@ export class EventHub {
   /** The Express handler of `GET /events`. */
   readonly handler = (req: Request, res: Response): void => {
     if (this.#streams.size >= MAX_EVENT_STREAMS) {
-      res.status(429).set('retry-after', '10').json({ error: `Too many event streams: mockvideo keeps at most ${MAX_EVENT_STREAMS} open (dashboards left open elsewhere count). Close a dashboard tab, or try again later.` });
+      res
+        .status(429)
+        .set('retry-after', '10')
+        .json({
+          error: `Too many event streams: mockvideo keeps at most ${MAX_EVENT_STREAMS} open (dashboards left open elsewhere count). Close a dashboard tab, or try again later.`,
+        });
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     const context = this.#context;
-    res.write(`retry: 2000\n\n${eventText('scenario', { name: context.active.scenario })}${eventText('faults', { faults: context.faults.list() })}`);
+    res.write(
+      `retry: 2000\n\n${eventText('scenario', { name: context.active.scenario })}${eventText('faults', { faults: context.faults.list() })}`,
+    );
     if (this.#streams.size === 0) this.#start();
     this.#streams.add(res);
     // A server shutting down ends the stream (the page reconnects to the next server, after `retry`).
@@ -100,7 +112,10 @@ export class EventHub {
     const { journal } = context;
     const newest = journal.newestId;
     // Ids keep counting after a clear: the last id sent is gone, with fewer new entries than the journal keeps, only after one.
-    if (this.#lastId > 0 && (newest === undefined || (!journal.get(this.#lastId) && newest - this.#lastId < journal.limit))) {
+    if (
+      this.#lastId > 0 &&
+      (newest === undefined || (!journal.get(this.#lastId) && newest - this.#lastId < journal.limit))
+    ) {
       text += eventText('cleared', {});
       if (newest === undefined) this.#lastId = 0;
     }
@@ -108,14 +123,21 @@ export class EventHub {
       // Newest first, back to the last id sent (or a cleared or forgotten one), at most MAX_REQUEST_EVENTS_PER_TICK.
       const events: string[] = [];
       let id = newest;
-      for (let exchange; id > this.#lastId && events.length < MAX_REQUEST_EVENTS_PER_TICK && (exchange = journal.get(id)); id--) events.push(eventText('request', exchange.entry));
+      for (
+        let exchange;
+        id > this.#lastId && events.length < MAX_REQUEST_EVENTS_PER_TICK && (exchange = journal.get(id));
+        id--
+      )
+        events.push(eventText('request', exchange.entry));
       if (id > this.#lastId && journal.get(id)) text += eventText('skipped', { count: id - this.#lastId });
       text += events.reverse().join('');
       this.#lastId = newest;
     }
-    if (context.active.scenario !== this.#scenario) text += eventText('scenario', { name: (this.#scenario = context.active.scenario) });
+    if (context.active.scenario !== this.#scenario)
+      text += eventText('scenario', { name: (this.#scenario = context.active.scenario) });
     const faults = JSON.stringify(context.faults.list());
-    if (faults !== this.#faults) text += eventText('faults', { faults: JSON.parse((this.#faults = faults)) as unknown });
+    if (faults !== this.#faults)
+      text += eventText('faults', { faults: JSON.parse((this.#faults = faults)) as unknown });
     if (this.#devices) {
       this.#devices = false;
       text += eventText('devices', {});

@@ -18,7 +18,11 @@ export function isLoopback(address: string | undefined): boolean {
  * Whether a mutating admin call may go ahead: always from loopback; from any other address only
  * when an admin token is configured and the call sends it as `Authorization: Bearer <token>`.
  */
-export function mayMutate(remoteAddress: string | undefined, authorization: string | undefined, adminToken: string | undefined): boolean {
+export function mayMutate(
+  remoteAddress: string | undefined,
+  authorization: string | undefined,
+  adminToken: string | undefined,
+): boolean {
   if (isLoopback(remoteAddress)) return true;
   return adminToken !== undefined && authorization === `Bearer ${adminToken}`;
 }
@@ -36,8 +40,18 @@ export function hostName(host: string): string {
  * A `Host` outside this list is a DNS-rebinding attempt.
  */
 export function ownHostNames(allowed: readonly string[] = []): Set<string> {
-  const names = new Set(['localhost', '127.0.0.1', '::1', '10.0.2.2', '10.0.3.2', hostname().toLowerCase(), `${hostname().toLowerCase()}.local`, ...allowed.map((name) => hostName(name))]);
-  for (const list of Object.values(networkInterfaces())) for (const info of list ?? []) names.add(info.address.toLowerCase());
+  const names = new Set([
+    'localhost',
+    '127.0.0.1',
+    '::1',
+    '10.0.2.2',
+    '10.0.3.2',
+    hostname().toLowerCase(),
+    `${hostname().toLowerCase()}.local`,
+    ...allowed.map((name) => hostName(name)),
+  ]);
+  for (const list of Object.values(networkInterfaces()))
+    for (const info of list ?? []) names.add(info.address.toLowerCase());
   return names;
 }
 
@@ -46,7 +60,11 @@ export function ownHostNames(allowed: readonly string[] = []): Set<string> {
  * not a name of this server (DNS rebinding), or an `Origin` other than the server's own (a web page
  * open in the QA person's browser). Requests without `Origin` (curl, tests, the app) pass.
  */
-export function foreignRequest(host: string | undefined, origin: string | undefined, own: ReadonlySet<string>): string | undefined {
+export function foreignRequest(
+  host: string | undefined,
+  origin: string | undefined,
+  own: ReadonlySet<string>,
+): string | undefined {
   if (!host) return 'a request without a Host header';
   const name = hostName(host);
   if (!own.has(name) && !/^127\.\d+\.\d+\.\d+$/.test(name)) return `Host "${host}" is not a name of this server`;

@@ -1,7 +1,22 @@
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { queryFindings, type Finding } from '../../findings/index.js';
-import { DEVICE_ANSWER_HEADERS, FINDINGS_HEADER, bodyBytes, bodyText, hasBody, isDeviceRoute, ourFault, precheck, routeOf, type Answer, type Plan, type Route, type RouteRequest, type Routes } from '../../routes/index.js';
+import {
+  DEVICE_ANSWER_HEADERS,
+  FINDINGS_HEADER,
+  bodyBytes,
+  bodyText,
+  hasBody,
+  isDeviceRoute,
+  ourFault,
+  precheck,
+  routeOf,
+  type Answer,
+  type Plan,
+  type Route,
+  type RouteRequest,
+  type Routes,
+} from '../../routes/index.js';
 import { journalViewOf } from '../../journal/journal-view.js';
 import type { ServerContext } from '../context.js';
 import { captureBody, journalExchange, type OperationTarget, type SentAnswer } from './journal-exchange.js';
@@ -197,18 +212,45 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
   };
 
   /** Journals (a request to an operation) and logs one exchange; `start` is `performance.now()` when it arrived. */
-  const settle = (req: IncomingMessage, route: Route, query: string, findings: readonly Finding[], receivedAt: number, start: number, sent: SentAnswer) => {
+  const settle = (
+    req: IncomingMessage,
+    route: Route,
+    query: string,
+    findings: readonly Finding[],
+    receivedAt: number,
+    start: number,
+    sent: SentAnswer,
+  ) => {
     const durationMs = performance.now() - start;
     if (route.kind === 'operation') {
       const url = req.url ?? '';
       const at = url.indexOf('?');
-      const target: OperationTarget = { operation: route.operation, path: at < 0 ? url : url.slice(0, at), search: query };
+      const target: OperationTarget = {
+        operation: route.operation,
+        path: at < 0 ? url : url.slice(0, at),
+        search: query,
+      };
       journalExchange(context, req, target, findings, receivedAt, durationMs, sent);
     }
-    onRequest?.(logEntry(req.method ?? 'GET', route.kind === 'operation' ? route.operation : route.path, sent.status, sent.headers, durationMs));
+    onRequest?.(
+      logEntry(
+        req.method ?? 'GET',
+        route.kind === 'operation' ? route.operation : route.path,
+        sent.status,
+        sent.headers,
+        durationMs,
+      ),
+    );
   };
   /** Journals and logs the exchange when it ends (answered, or the client went away); `sent` tells what was sent. */
-  const observe = (req: IncomingMessage, res: ServerResponse, route: Route, query: string, findings: readonly Finding[], sent: () => SentAnswer) => {
+  const observe = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    query: string,
+    findings: readonly Finding[],
+    sent: () => SentAnswer,
+  ) => {
     if (route.kind !== 'operation' && !onRequest) return;
     const receivedAt = Date.now();
     const start = performance.now();
@@ -236,7 +278,12 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
   const write = (req: IncomingMessage, res: ServerResponse, plan: Extract<Plan, { kind: 'answer' | 'drop' }>) => {
     if (res.destroyed) return;
     if (plan.kind === 'drop') return void req.socket.destroy();
-    send(req, res, plan.answer.status, sendableOf(plan.answer, plan.route.kind === 'operation' ? plan.findings.length : -1));
+    send(
+      req,
+      res,
+      plan.answer.status,
+      sendableOf(plan.answer, plan.route.kind === 'operation' ? plan.findings.length : -1),
+    );
   };
 
   const carry = (req: IncomingMessage, res: ServerResponse, plan: Plan, query: string, start: number) => {
@@ -253,9 +300,12 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     if (plan.kind === 'answer' && plan.delayMs <= 0) {
       // Answered now: journaled and logged as sent, with no listener on the response.
       const sendable = sendableOf(plan.answer, findings);
-      const sent = res.destroyed ? NOT_SENT : { status: plan.answer.status, headers: sendable.head, body: sendable.text };
+      const sent = res.destroyed
+        ? NOT_SENT
+        : { status: plan.answer.status, headers: sendable.head, body: sendable.text };
       if (!res.destroyed) send(req, res, plan.answer.status, sendable);
-      if (plan.route.kind === 'operation' || onRequest) settle(req, plan.route, query, plan.findings, Date.now(), start, sent);
+      if (plan.route.kind === 'operation' || onRequest)
+        settle(req, plan.route, query, plan.findings, Date.now(), start, sent);
       return;
     }
     observe(req, res, plan.route, query, plan.findings, () => {
@@ -269,8 +319,14 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
   };
 
   /** Answers now, journaled and logged, what no route plans (a check's answer, a fault of ours). */
-  const answerNow = (req: IncomingMessage, res: ServerResponse, route: Route, answered: Answer, query: string, start: number) =>
-    carry(req, res, { kind: 'answer', route, findings: [], delayMs: 0, answer: answered }, query, start);
+  const answerNow = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    answered: Answer,
+    query: string,
+    start: number,
+  ) => carry(req, res, { kind: 'answer', route, findings: [], delayMs: 0, answer: answered }, query, start);
 
   return (req, res) => {
     const start = performance.now();
@@ -281,7 +337,14 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     const path = at < 0 ? target : target.slice(0, at);
     const query = at < 0 ? '' : target.slice(at + 1);
     const route = routeOf(path);
-    const request: RouteRequest = { method: req.method ?? 'GET', path, query, origin: originOf(req) ?? '', headers: req.headers, address: req.socket.remoteAddress };
+    const request: RouteRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query,
+      origin: originOf(req) ?? '',
+      headers: req.headers,
+      address: req.socket.remoteAddress,
+    };
     const toOwnHost = () => {
       // The admin guard and Express see the normalised path (a trailing slash kept): no odd spelling gets past them.
       const seen = route.path === '/' || !path.endsWith('/') ? route.path : `${route.path}/`;
@@ -293,7 +356,10 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
       const refused = precheck(request, route, options.refuse);
       if (refused) return answerNow(req, res, route, refused, query, start);
       if (!isDeviceRoute(route)) return toOwnHost();
-      const findings = route.kind === 'operation' ? queryFindings(route.operation, query, hasBody(req.headers), context.responder.clock.nowSeconds()) : [];
+      const findings =
+        route.kind === 'operation'
+          ? queryFindings(route.operation, query, hasBody(req.headers), context.responder.clock.nowSeconds())
+          : [];
       observe(req, res, route, query, findings, written(res, captureBody(res)));
       return toHost(req, res);
     }
@@ -303,7 +369,8 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     } catch (error) {
       return answerNow(req, res, route, ourFault((error as Error)?.message), query, start);
     }
-    const go = (ready: Plan) => (ready.kind === 'none' && !isDeviceRoute(route) ? toOwnHost() : carry(req, res, ready, query, start));
+    const go = (ready: Plan) =>
+      ready.kind === 'none' && !isDeviceRoute(route) ? toOwnHost() : carry(req, res, ready, query, start);
     if (!(plan instanceof Promise)) return go(plan);
     plan.then(go, (error: unknown) => answerNow(req, res, route, ourFault((error as Error)?.message), query, start));
   };

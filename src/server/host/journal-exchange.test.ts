@@ -7,7 +7,11 @@ import type { ServerContext } from '../context.js';
 import { journalExchange, type SentAnswer } from './journal-exchange.js';
 
 const FINDINGS: readonly Finding[] = Object.freeze([{ parameter: '_ts', rule: 'ts-skew', message: '_ts is far' }]);
-const SENT_HEADERS = Object.freeze({ 'content-type': 'application/json; charset=utf-8', 'x-mockvideo-scenario': 'default', 'x-mockvideo-step': '2/3' });
+const SENT_HEADERS = Object.freeze({
+  'content-type': 'application/json; charset=utf-8',
+  'x-mockvideo-scenario': 'default',
+  'x-mockvideo-step': '2/3',
+});
 
 function contextOf(journal: Journal): ServerContext {
   return { journal, policy: DEFAULT_POLICY } as unknown as ServerContext;
@@ -19,7 +23,18 @@ function requestOf(headers: IncomingMessage['headers'], method = 'GET'): Incomin
 
 /** What the journal must give for one exchange: the entry fields and the redacted view, made straight from the facts. */
 function expected(id: number, search: string, headers: Record<string, string>, sent: SentAnswer, receivedAt: number) {
-  const view = journalView({ method: 'GET', path: '/api/g1/meta/cp', search, requestHeaders: headers, status: sent.status, responseHeaders: sent.headers as Record<string, string>, body: sent.body }, DEFAULT_POLICY);
+  const view = journalView(
+    {
+      method: 'GET',
+      path: '/api/g1/meta/cp',
+      search,
+      requestHeaders: headers,
+      status: sent.status,
+      responseHeaders: sent.headers as Record<string, string>,
+      body: sent.body,
+    },
+    DEFAULT_POLICY,
+  );
   const query: Record<string, string[]> = {};
   for (const [name, value] of view.rawQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
   return {
@@ -54,11 +69,24 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
     const facts = (i: number) => ({
       search: `_st=secret-token-${i}&_sdevid=${String(i).padStart(8, '0')}&name=%C3%A9t%C3%A9&i=${i}`,
       // Node gives header values as latin1 text; arrays (set-cookie) are joined with ", ".
-      headers: { host: '127.0.0.1:8787', 'user-agent': `Phone/${i} (\u00e9t\u00e9)`, cookie: `sid=secret-${i}; ab=true`, 'x-list': ['a', `b${i}`] } as IncomingMessage['headers'],
+      headers: {
+        host: '127.0.0.1:8787',
+        'user-agent': `Phone/${i} (\u00e9t\u00e9)`,
+        cookie: `sid=secret-${i}; ab=true`,
+        'x-list': ['a', `b${i}`],
+      } as IncomingMessage['headers'],
     });
     for (let i = 1; i <= 23; i++) {
       const { search, headers } = facts(i);
-      journalExchange(context, requestOf(headers), { operation: 'meta/cp', path: '/api/g1/meta/cp', search }, FINDINGS, receivedAt + i, 1.2345, sent);
+      journalExchange(
+        context,
+        requestOf(headers),
+        { operation: 'meta/cp', path: '/api/g1/meta/cp', search },
+        FINDINGS,
+        receivedAt + i,
+        1.2345,
+        sent,
+      );
       // Read some as they come (built early, released early), leave others unread until forgotten.
       if (i % 3 === 0) expect(journal.get(i)?.entry.id).toBe(i);
     }
@@ -66,7 +94,9 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
     expect(kept.map((x) => x.entry.id)).toEqual([19, 20, 21, 22, 23]);
     for (const x of kept) {
       const { search, headers } = facts(x.entry.id);
-      const record = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+      const record = Object.fromEntries(
+        Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]),
+      );
       expect(x).toEqual(expected(x.entry.id, search, record, sent, receivedAt + x.entry.id));
       expect(x.entry.query.i).toEqual([String(x.entry.id)]);
       expect(x.entry.query.name).toEqual(['\u00e9t\u00e9']);
@@ -87,19 +117,55 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
       { search: 'q=\u20ac', headers: { host: 'h' } },
       { search: 'q=3', headers: { host: 'h', 'x-euro': `${'e'.repeat(70)}\u20ac` } },
     ];
-    for (const { search, headers } of cases) journalExchange(context, requestOf(headers), { operation: 'meta/cp', path: '/api/g1/meta/cp', search }, FINDINGS, 0, 1.23, sent);
-    expect(journal.exchanges()).toEqual(cases.map(({ search, headers }, i) => expected(i + 1, search, headers, sent, 0)));
+    for (const { search, headers } of cases)
+      journalExchange(
+        context,
+        requestOf(headers),
+        { operation: 'meta/cp', path: '/api/g1/meta/cp', search },
+        FINDINGS,
+        0,
+        1.23,
+        sent,
+      );
+    expect(journal.exchanges()).toEqual(
+      cases.map(({ search, headers }, i) => expected(i + 1, search, headers, sent, 0)),
+    );
   });
 
-  it('journals a client gone before an answer as status 0 and fault reset, and a recording proxy\'s view as handed over', () => {
+  it("journals a client gone before an answer as status 0 and fault reset, and a recording proxy's view as handed over", () => {
     const journal = new Journal();
     const context = contextOf(journal);
-    journalExchange(context, requestOf({ host: 'h' }), { operation: 'meta/cp', path: '/api/g1/meta/cp', search: 'a=1' }, FINDINGS, 0, 5, { status: 0, headers: {}, body: '' });
-    const view: JournalView = { rawQuery: [['a', '<REDACTED>']], requestHeaders: { host: 'h' }, responseHeaders: { 'content-type': 'text/plain' }, responseBody: 'ok' };
-    journalExchange(context, requestOf({ host: 'h', cookie: 'sid=raw-secret' }), { operation: 'meta/cp', path: '/api/g1/meta/cp', search: 'a=raw-secret' }, FINDINGS, 0, 5, { status: 201, headers: { 'x-mockvideo-match': 'exact' }, body: 'raw-secret', view });
+    journalExchange(
+      context,
+      requestOf({ host: 'h' }),
+      { operation: 'meta/cp', path: '/api/g1/meta/cp', search: 'a=1' },
+      FINDINGS,
+      0,
+      5,
+      { status: 0, headers: {}, body: '' },
+    );
+    const view: JournalView = {
+      rawQuery: [['a', '<REDACTED>']],
+      requestHeaders: { host: 'h' },
+      responseHeaders: { 'content-type': 'text/plain' },
+      responseBody: 'ok',
+    };
+    journalExchange(
+      context,
+      requestOf({ host: 'h', cookie: 'sid=raw-secret' }),
+      { operation: 'meta/cp', path: '/api/g1/meta/cp', search: 'a=raw-secret' },
+      FINDINGS,
+      0,
+      5,
+      { status: 201, headers: { 'x-mockvideo-match': 'exact' }, body: 'raw-secret', view },
+    );
     const [gone, proxied] = journal.exchanges();
     expect(gone!.entry).toMatchObject({ status: 0, fault: 'reset', scenario: null, query: { a: ['1'] } });
-    expect(proxied).toMatchObject({ entry: { status: 201, match: 'exact', fault: null, query: { a: ['<REDACTED>'] } }, path: '/api/g1/meta/cp', ...view });
+    expect(proxied).toMatchObject({
+      entry: { status: 201, match: 'exact', fault: null, query: { a: ['<REDACTED>'] } },
+      path: '/api/g1/meta/cp',
+      ...view,
+    });
     expect(JSON.stringify(proxied)).not.toContain('raw-secret');
   });
 });

@@ -11,7 +11,8 @@ import type { ServerContext } from '../context.js';
 
 function headerRecord(headers: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
   return out;
 }
 
@@ -52,7 +53,15 @@ export interface SentAnswer {
  * redaction) is made when it is first read, so a request pays for none of it, and keeps nothing new
  * on the heap (objects that outlive a scavenge grow V8's young generation, and with it the RSS).
  */
-export function journalExchange(context: ServerContext, req: IncomingMessage, target: OperationTarget, findings: readonly Finding[], receivedAt: number, durationMs: number, sent: SentAnswer): void {
+export function journalExchange(
+  context: ServerContext,
+  req: IncomingMessage,
+  target: OperationTarget,
+  findings: readonly Finding[],
+  receivedAt: number,
+  durationMs: number,
+  sent: SentAnswer,
+): void {
   const record = free.pop() ?? new ExchangeRecord();
   record.receivedAt = receivedAt;
   record.durationMs = Math.round(durationMs * 100) / 100;
@@ -201,9 +210,27 @@ class ExchangeRecord implements DeferredExchange {
  * decoded `query`, the redacted `rawQuery` and the header records (redacted by the same function
  * as recordings, see `journalView`).
  */
-function journalRecord(record: ExchangeRecord, path: string, search: string, requestHeaders: Record<string, string>): NewExchange {
+function journalRecord(
+  record: ExchangeRecord,
+  path: string,
+  search: string,
+  requestHeaders: Record<string, string>,
+): NewExchange {
   const { sentHeaders: headers, status } = record;
-  const view = record.view ?? journalView({ method: record.method, path, search, requestHeaders, status, responseHeaders: headerRecord(headers as Record<string, unknown>), body: record.body }, record.policy!);
+  const view =
+    record.view ??
+    journalView(
+      {
+        method: record.method,
+        path,
+        search,
+        requestHeaders,
+        status,
+        responseHeaders: headerRecord(headers as Record<string, unknown>),
+        body: record.body,
+      },
+      record.policy!,
+    );
   const { rawQuery } = view;
   // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
   const query = Object.create(null) as Record<string, string[]>;
@@ -228,7 +255,15 @@ function journalRecord(record: ExchangeRecord, path: string, search: string, req
   // Under `serve --fuzz`, the case of the generated answer.
   const fuzzCase = sentHeader(headers, FUZZ_HEADER);
   if (fuzzCase !== null) entry.fuzz = fuzzCase;
-  return { entry, method: record.method, path, rawQuery, requestHeaders: view.requestHeaders, responseHeaders: view.responseHeaders, responseBody: view.responseBody };
+  return {
+    entry,
+    method: record.method,
+    path,
+    rawQuery,
+    requestHeaders: view.requestHeaders,
+    responseHeaders: view.responseHeaders,
+    responseBody: view.responseBody,
+  };
 }
 
 /**
@@ -242,7 +277,13 @@ export function captureBody(res: ServerResponse): () => string {
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   const keep = (chunk: unknown, encoding?: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+    chunks.push(
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+          : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+    );
   };
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
     keep(chunk, rest[0]);

@@ -6,14 +6,20 @@ import { createApp } from '../admin/app.js';
 import { mswEngine } from './msw-engine.js';
 
 /** What a client sees of one request: status, headers, body; `reset` when the connection closed without an answer. */
-function send(base: string, method: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string } | 'reset'> {
+function send(
+  base: string,
+  method: string,
+  path: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string } | 'reset'> {
   return new Promise((resolve, reject) => {
     const req = request(`${base}${path}`, { method, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.message === 'socket hang up' ? resolve('reset') : reject(error)));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.message === 'socket hang up' ? resolve('reset') : reject(error),
+    );
     req.end();
   });
 }
@@ -23,7 +29,18 @@ describe('mswEngine (--engine msw) in the Express host', () => {
   let base = '';
   beforeAll(async () => {
     const handlers = [
-      http.all('*/answer', ({ request }) => new HttpResponse(`from ${new URL(request.url).origin}`, { status: 201, headers: [['x-a', '1'], ['set-cookie', 'a=1'], ['set-cookie', 'b=2']] })),
+      http.all(
+        '*/answer',
+        ({ request }) =>
+          new HttpResponse(`from ${new URL(request.url).origin}`, {
+            status: 201,
+            headers: [
+              ['x-a', '1'],
+              ['set-cookie', 'a=1'],
+              ['set-cookie', 'b=2'],
+            ],
+          }),
+      ),
       http.get('*/reset', () => HttpResponse.error()),
       http.get('*/fault', () => {
         throw new TypeError('handlers broke');
@@ -36,7 +53,11 @@ describe('mswEngine (--engine msw) in the Express host', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   it('writes the answer of the handlers: status, headers (every set-cookie), body; no body for HEAD', async () => {
-    expect(await send(base, 'GET', '/answer')).toMatchObject({ status: 201, headers: { 'x-a': '1', 'set-cookie': ['a=1', 'b=2'] }, body: `from ${base}` });
+    expect(await send(base, 'GET', '/answer')).toMatchObject({
+      status: 201,
+      headers: { 'x-a': '1', 'set-cookie': ['a=1', 'b=2'] },
+      body: `from ${base}`,
+    });
     expect(await send(base, 'HEAD', '/answer')).toMatchObject({ status: 201, body: '' });
   });
 

@@ -53,9 +53,11 @@ export function mswEngine(handlers: readonly HttpHandler[]): RequestHandler {
     } catch (error) {
       return next(Object.assign(new Error(`Cannot read this request: ${(error as Error).message}`), { status: 400 }));
     }
-    getResponse(list, request).then(
-      (response) => (response ? writeAnswer(req, res, response) : next()),
-      (error: unknown) => next(error),
-    ).catch((error: unknown) => next(error));
+    getResponse(list, request)
+      .then(
+        (response) => (response ? writeAnswer(req, res, response) : next()),
+        (error: unknown) => next(error),
+      )
+      .catch((error: unknown) => next(error));
   };
 }

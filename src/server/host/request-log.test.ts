@@ -27,7 +27,7 @@ describe('LineGatherer (issue 22: log lines without an object each)', () => {
     expect(chunks).toEqual(['short\n', `${long}\n`]);
   });
 
-  it('hands a quiet server\'s lines over flushMs after the first of them', () => {
+  it("hands a quiet server's lines over flushMs after the first of them", () => {
     vi.useFakeTimers();
     try {
       const chunks: string[] = [];

@@ -30,9 +30,21 @@ export function formatLogLine(entry: RequestLogEntry): string {
  * findings and fault come from the sent `x-mockvideo-*` headers. `durationMs`: from arrival to
  * answer, in milliseconds.
  */
-export function logEntry(method: string, what: string, status: number, headers: Readonly<Record<string, unknown>>, durationMs: number): RequestLogEntry {
+export function logEntry(
+  method: string,
+  what: string,
+  status: number,
+  headers: Readonly<Record<string, unknown>>,
+  durationMs: number,
+): RequestLogEntry {
   const findings = Number(headers[FINDINGS_HEADER]);
-  const entry: RequestLogEntry = { method, operation: what, scenario: String(headers[ANSWERED_BY_HEADER] ?? '-'), status, durationMs };
+  const entry: RequestLogEntry = {
+    method,
+    operation: what,
+    scenario: String(headers[ANSWERED_BY_HEADER] ?? '-'),
+    status,
+    durationMs,
+  };
   if (headers[MATCH_HEADER]) entry.match = String(headers[MATCH_HEADER]);
   if (findings > 0) entry.findings = findings;
   if (headers[FAULT_HEADER]) entry.fault = String(headers[FAULT_HEADER]);

@@ -17,11 +17,14 @@ export function isLoopbackHost(host: string): boolean {
  * The IPv4 addresses of this machine on its networks (not loopback, not link-local), from
  * `os.networkInterfaces()`, as `[interface name, address]` pairs.
  */
-export function lanAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces()): Array<[string, string]> {
+export function lanAddresses(
+  interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces(),
+): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [name, infos] of Object.entries(interfaces)) {
     for (const info of infos ?? []) {
-      if (info.family === 'IPv4' && !info.internal && !info.address.startsWith('169.254.')) out.push([name, info.address]);
+      if (info.family === 'IPv4' && !info.internal && !info.address.startsWith('169.254.'))
+        out.push([name, info.address]);
     }
   }
   return out;
@@ -43,7 +46,12 @@ export interface DeviceUrl {
  *
  * @example deviceUrls('0.0.0.0', 8787, 'http') // [{ label: 'this machine', url: 'http://127.0.0.1:8787' }, …]
  */
-export function deviceUrls(host: string, port: number, scheme: 'http' | 'https', lan: Array<[string, string]> = lanAddresses()): DeviceUrl[] {
+export function deviceUrls(
+  host: string,
+  port: number,
+  scheme: 'http' | 'https',
+  lan: Array<[string, string]> = lanAddresses(),
+): DeviceUrl[] {
   const wildcard = isWildcardHost(host);
   const loopback = wildcard || isLoopbackHost(host);
   const url = (h: string) => `${scheme}://${h.includes(':') ? `[${h}]` : h}:${port}`;

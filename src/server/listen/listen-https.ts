@@ -11,6 +11,18 @@ export type RunningHttpsServer = Omit<RunningServer, 'server'> & { server: impor
  * `portFlag` names the flag that set the port in a listen error (default `--port`).
  * @throws MockvideoError for a port in use or not allowed (see `listenFailure`), or a TLS error for a key that does not fit the certificate.
  */
-export function listenHttps(app: RequestListener, port: number, host: string, tls: Pick<TlsMaterial, 'cert' | 'key'>, portFlag = '--port'): Promise<RunningHttpsServer> {
-  return serveOn(createServer({ ...serverOptions(), cert: tls.cert, key: tls.key }, app), port, host, 'https', portFlag);
+export function listenHttps(
+  app: RequestListener,
+  port: number,
+  host: string,
+  tls: Pick<TlsMaterial, 'cert' | 'key'>,
+  portFlag = '--port',
+): Promise<RunningHttpsServer> {
+  return serveOn(
+    createServer({ ...serverOptions(), cert: tls.cert, key: tls.key }, app),
+    port,
+    host,
+    'https',
+    portFlag,
+  );
 }

@@ -22,9 +22,24 @@ describe('listenFailure', () => {
   const errno = (code: string) => Object.assign(new Error(`listen ${code}`), { code });
 
   it.each([
-    ['EADDRINUSE', '127.0.0.1', 8787, /^\[mockvideo\] Cannot listen on 127\.0\.0\.1:8787: the port is in use by another process\. Stop that process, or use another port \(--port 8788\) or --port 0 for a free one\.$/],
-    ['EACCES', '0.0.0.0', 80, /^\[mockvideo\] Cannot listen on 0\.0\.0\.0:80: permission denied \(ports below 1024 need administrator rights\)\. Choose a port from 1024 up .*--port 0/],
-    ['EADDRNOTAVAIL', '10.9.9.9', 8787, /^\[mockvideo\] Cannot listen on 10\.9\.9\.9:8787: 10\.9\.9\.9 is not an address of this machine\. Use --host 127\.0\.0\.1 .* or --host 0\.0\.0\.0/],
+    [
+      'EADDRINUSE',
+      '127.0.0.1',
+      8787,
+      /^\[mockvideo\] Cannot listen on 127\.0\.0\.1:8787: the port is in use by another process\. Stop that process, or use another port \(--port 8788\) or --port 0 for a free one\.$/,
+    ],
+    [
+      'EACCES',
+      '0.0.0.0',
+      80,
+      /^\[mockvideo\] Cannot listen on 0\.0\.0\.0:80: permission denied \(ports below 1024 need administrator rights\)\. Choose a port from 1024 up .*--port 0/,
+    ],
+    [
+      'EADDRNOTAVAIL',
+      '10.9.9.9',
+      8787,
+      /^\[mockvideo\] Cannot listen on 10\.9\.9\.9:8787: 10\.9\.9\.9 is not an address of this machine\. Use --host 127\.0\.0\.1 .* or --host 0\.0\.0\.0/,
+    ],
     ['EADDRNOTAVAIL', '::5', 8787, /Cannot listen on \[::5\]:8787/],
   ])('%s on %s:%d is one line naming the address and what to do', (code, host, port, message) => {
     const failure = listenFailure(errno(code), host, port);
@@ -35,7 +50,9 @@ describe('listenFailure', () => {
   });
 
   it('names the flag that set the port', () => {
-    expect((listenFailure(errno('EADDRINUSE'), '127.0.0.1', 8443, '--https-port') as Error).message).toContain('use another port (--https-port 8444) or --https-port 0 for a free one.');
+    expect((listenFailure(errno('EADDRINUSE'), '127.0.0.1', 8443, '--https-port') as Error).message).toContain(
+      'use another port (--https-port 8444) or --https-port 0 for a free one.',
+    );
   });
 
   it('leaves other errors as they are', () => {
@@ -46,7 +63,9 @@ describe('listenFailure', () => {
   it('rejects listen with it when the port is taken', async () => {
     const taken = await listen((_req, res) => res.end(), 0, '127.0.0.1');
     try {
-      await expect(listen((_req, res) => res.end(), taken.port, '127.0.0.1')).rejects.toThrow(`Cannot listen on 127.0.0.1:${taken.port}: the port is in use`);
+      await expect(listen((_req, res) => res.end(), taken.port, '127.0.0.1')).rejects.toThrow(
+        `Cannot listen on 127.0.0.1:${taken.port}: the port is in use`,
+      );
     } finally {
       await taken.close();
     }

@@ -23,7 +23,12 @@ export interface RunningServer {
  * Node checks the first two only every `connectionsCheckingInterval` (its default, 30 s, would let a
  * slow client hold a socket up to 40 s), so mockvideo checks every second.
  */
-export const SERVER_LIMITS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 } as const;
+export const SERVER_LIMITS = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+} as const;
 
 /**
  * The environment variable that shortens `headersTimeout` (milliseconds, 100 to
@@ -36,9 +41,17 @@ export const HEADERS_TIMEOUT_ENV = 'MOCKVIDEO_HEADERS_TIMEOUT_MS';
  * `headersTimeout` from {@link HEADERS_TIMEOUT_ENV} when it is set to a valid value (else ignored).
  * `connectionsCheckingInterval` only takes effect here: Node reads it when the server is created.
  */
-export function serverOptions(env: NodeJS.ProcessEnv = process.env): { headersTimeout: number; requestTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number } {
+export function serverOptions(env: NodeJS.ProcessEnv = process.env): {
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionsCheckingInterval: number;
+} {
   const shorter = Number(env[HEADERS_TIMEOUT_ENV]);
-  const headersTimeout = Number.isInteger(shorter) && shorter >= 100 && shorter <= SERVER_LIMITS.headersTimeout ? shorter : SERVER_LIMITS.headersTimeout;
+  const headersTimeout =
+    Number.isInteger(shorter) && shorter >= 100 && shorter <= SERVER_LIMITS.headersTimeout
+      ? shorter
+      : SERVER_LIMITS.headersTimeout;
   return { ...SERVER_LIMITS, headersTimeout };
 }
 
@@ -59,13 +72,19 @@ export function listenFailure(error: unknown, host: string, port: number, portFl
   const otherPort = port === 0 ? '' : `another port (${portFlag} ${port === 65535 ? port - 1 : port + 1}) or `;
   switch (code) {
     case 'EADDRINUSE':
-      return fail(`Cannot listen on ${address}: the port is in use by another process. Stop that process, or use ${otherPort}${portFlag} 0 for a free one.`);
+      return fail(
+        `Cannot listen on ${address}: the port is in use by another process. Stop that process, or use ${otherPort}${portFlag} 0 for a free one.`,
+      );
     case 'EACCES':
-      return fail(`Cannot listen on ${address}: permission denied${port > 0 && port < 1024 ? ` (ports below 1024 need administrator rights)` : ''}. Choose a port from 1024 up (e.g. ${portFlag} 8787), or ${portFlag} 0 for a free port.`);
+      return fail(
+        `Cannot listen on ${address}: permission denied${port > 0 && port < 1024 ? ` (ports below 1024 need administrator rights)` : ''}. Choose a port from 1024 up (e.g. ${portFlag} 8787), or ${portFlag} 0 for a free port.`,
+      );
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return fail(`Cannot listen on ${address}: ${host} is not an address of this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every network).`);
+      return fail(
+        `Cannot listen on ${address}: ${host} is not an address of this machine. Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every network).`,
+      );
     default:
       return error;
   }
@@ -77,7 +96,13 @@ export function listenFailure(error: unknown, host: string, port: number, portFl
  * @throws MockvideoError (`MV_USAGE`, see {@link listenFailure}) when the port is in use or not
  *   allowed, or the host is not an address of this machine; else the listen error.
  */
-export function serveOn<S extends Server | HttpsServer>(server: S, port: number, host: string, scheme: 'http' | 'https', portFlag = '--port'): Promise<Omit<RunningServer, 'server'> & { server: S }> {
+export function serveOn<S extends Server | HttpsServer>(
+  server: S,
+  port: number,
+  host: string,
+  scheme: 'http' | 'https',
+  portFlag = '--port',
+): Promise<Omit<RunningServer, 'server'> & { server: S }> {
   // Node reads these three from the server at each check, so they are set here too (keepAliveTimeout
   // is no createServer option in Node 20); connectionsCheckingInterval only works at creation.
   const { headersTimeout, requestTimeout, keepAliveTimeout } = serverOptions();
@@ -88,7 +113,12 @@ export function serveOn<S extends Server | HttpsServer>(server: S, port: number,
     server.listen(port, host, () => {
       server.off('error', fail);
       const address = server.address() as AddressInfo;
-      const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const shown =
+        host === '0.0.0.0' || host === '::'
+          ? '127.0.0.1'
+          : address.family === 'IPv6'
+            ? `[${address.address}]`
+            : address.address;
       resolvePromise({
         server,
         port: address.port,

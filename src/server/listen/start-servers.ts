@@ -1,6 +1,13 @@
 import type { RequestListener } from 'node:http';
 import { MockvideoError } from '../../errors.js';
-import { ANDROID_EMULATOR_HOST, deviceUrls, formatDeviceUrls, isWildcardHost, lanAddresses, type DeviceUrl } from './addresses.js';
+import {
+  ANDROID_EMULATOR_HOST,
+  deviceUrls,
+  formatDeviceUrls,
+  isWildcardHost,
+  lanAddresses,
+  type DeviceUrl,
+} from './addresses.js';
 import { listen } from './listen.js';
 import type { TlsMaterial } from './tls-certificate.js';
 
@@ -32,7 +39,14 @@ export interface StartedServers {
 
 /** The names a generated certificate must cover: localhost, loopback, the emulator's host address, the LAN addresses (IPv4 and `ipv6`) and `host`. */
 export function certificateHosts(host: string, ipv6: readonly string[] = []): string[] {
-  const hosts = ['localhost', '127.0.0.1', '::1', ANDROID_EMULATOR_HOST, ...lanAddresses().map(([, address]) => address), ...ipv6];
+  const hosts = [
+    'localhost',
+    '127.0.0.1',
+    '::1',
+    ANDROID_EMULATOR_HOST,
+    ...lanAddresses().map(([, address]) => address),
+    ...ipv6,
+  ];
   if (!isWildcardHost(host) && !hosts.includes(host)) hosts.push(host);
   return hosts;
 }
@@ -47,23 +61,48 @@ export function certificateHosts(host: string, ipv6: readonly string[] = []): st
  */
 export async function startServers(app: RequestListener, plan: ListenPlan): Promise<StartedServers> {
   if ((plan.certFile === undefined) !== (plan.keyFile === undefined)) {
-    throw new MockvideoError('MV_USAGE', `${plan.certFile === undefined ? '--key needs --cert' : '--cert needs --key'}: give both PEM files (e.g. from "mkcert localhost 10.0.2.2"), or neither to use a generated certificate.`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `${plan.certFile === undefined ? '--key needs --cert' : '--cert needs --key'}: give both PEM files (e.g. from "mkcert localhost 10.0.2.2"), or neither to use a generated certificate.`,
+    );
   }
   const wantsTls = plan.https === true || plan.httpsPort !== undefined || plan.certFile !== undefined;
   let tls: TlsMaterial | undefined;
   let listenHttps: typeof import('./listen-https.js').listenHttps | undefined;
   let names: ((host: string) => boolean) | undefined;
   if (wantsTls) {
-    const [{ certificateNames, ensureCertificate, ipv6LanAddresses, readCertificateFiles }, https] = await Promise.all([import('./tls-certificate.js'), import('./listen-https.js')]);
+    const [{ certificateNames, ensureCertificate, ipv6LanAddresses, readCertificateFiles }, https] = await Promise.all([
+      import('./tls-certificate.js'),
+      import('./listen-https.js'),
+    ]);
     listenHttps = https.listenHttps;
-    tls = plan.certFile !== undefined ? readCertificateFiles(plan.certFile, plan.keyFile!) : await ensureCertificate(certificateHosts(plan.host, ipv6LanAddresses()), plan.certDir);
+    tls =
+      plan.certFile !== undefined
+        ? readCertificateFiles(plan.certFile, plan.keyFile!)
+        : await ensureCertificate(certificateHosts(plan.host, ipv6LanAddresses()), plan.certDir);
     const cert = tls.cert;
     names = (host) => certificateNames(cert, host);
   }
-  const servers: Array<{ url: string; port: number; scheme: 'http' | 'https'; close(graceMs?: number): Promise<void> }> = [];
+  const servers: Array<{
+    url: string;
+    port: number;
+    scheme: 'http' | 'https';
+    close(graceMs?: number): Promise<void>;
+  }> = [];
   try {
-    if (!tls || plan.httpsPort !== undefined) servers.push({ ...(await listen(app, plan.port, plan.host)), scheme: 'http' });
-    if (tls) servers.push({ ...(await listenHttps!(app, plan.httpsPort ?? plan.port, plan.host, tls, plan.httpsPort !== undefined ? '--https-port' : '--port')), scheme: 'https' });
+    if (!tls || plan.httpsPort !== undefined)
+      servers.push({ ...(await listen(app, plan.port, plan.host)), scheme: 'http' });
+    if (tls)
+      servers.push({
+        ...(await listenHttps!(
+          app,
+          plan.httpsPort ?? plan.port,
+          plan.host,
+          tls,
+          plan.httpsPort !== undefined ? '--https-port' : '--port',
+        )),
+        scheme: 'https',
+      });
   } catch (error) {
     await Promise.all(servers.map((s) => s.close()));
     throw error;
@@ -94,5 +133,11 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
     if (tls.caFile) lines.push(`  to trust it on a device, install the CA once: ${tls.caFile}`);
   }
   if (!isWildcardHost(plan.host)) lines.push('  for a phone on the same network, serve with --host 0.0.0.0');
-  return { url: servers[0]!.url, lines, deviceUrls: urls, warnings, close: async (graceMs?: number) => void (await Promise.all(servers.map((s) => s.close(graceMs)))) };
+  return {
+    url: servers[0]!.url,
+    lines,
+    deviceUrls: urls,
+    warnings,
+    close: async (graceMs?: number) => void (await Promise.all(servers.map((s) => s.close(graceMs)))),
+  };
 }

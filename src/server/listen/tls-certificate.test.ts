@@ -34,10 +34,16 @@ describe('ensureCertificate', () => {
 // Issue 20, item 11: the generated certificate left out IPv6 LAN addresses, and `--cert own.pem`
 // without 10.0.2.2 still advertised https://10.0.2.2.
 describe('what a certificate names', () => {
-  const info = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal, netmask: '', mac: '', cidr: null }) as import('node:os').NetworkInterfaceInfo;
+  const info = (address: string, family: 'IPv4' | 'IPv6', internal = false) =>
+    ({ address, family, internal, netmask: '', mac: '', cidr: null }) as import('node:os').NetworkInterfaceInfo;
 
   it('lists the IPv6 LAN addresses a device can use, not loopback or link-local ones', () => {
-    expect(ipv6LanAddresses({ lo: [info('::1', 'IPv6', true)], eth0: [info('10.1.2.3', 'IPv4'), info('fe80::1', 'IPv6'), info('2001:db8::7', 'IPv6'), info('fd00::5', 'IPv6')] })).toEqual(['2001:db8::7', 'fd00::5']);
+    expect(
+      ipv6LanAddresses({
+        lo: [info('::1', 'IPv6', true)],
+        eth0: [info('10.1.2.3', 'IPv4'), info('fe80::1', 'IPv6'), info('2001:db8::7', 'IPv6'), info('fd00::5', 'IPv6')],
+      }),
+    ).toEqual(['2001:db8::7', 'fd00::5']);
   });
 
   it('generates a certificate that names IPv6 addresses, and reads its names', async () => {

@@ -39,7 +39,8 @@ export function ipv6LanAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>
   const out: string[] = [];
   for (const infos of Object.values(interfaces)) {
     for (const info of infos ?? []) {
-      if (info.family === 'IPv6' && !info.internal && !/^fe[89ab]/i.test(info.address) && !out.includes(info.address)) out.push(info.address);
+      if (info.family === 'IPv6' && !info.internal && !/^fe[89ab]/i.test(info.address) && !out.includes(info.address))
+        out.push(info.address);
     }
   }
   return out;
@@ -101,27 +102,55 @@ export async function ensureCertificate(hosts: readonly string[], dir: string = 
   const keyFile = join(dir, 'key.pem');
   try {
     mkdirSync(dir, { recursive: true });
-    let ca = existsSync(caFile) && existsSync(caKeyFile) ? { cert: readFileSync(caFile, 'utf8'), key: readFileSync(caKeyFile, 'utf8') } : undefined;
+    let ca =
+      existsSync(caFile) && existsSync(caKeyFile)
+        ? { cert: readFileSync(caFile, 'utf8'), key: readFileSync(caKeyFile, 'utf8') }
+        : undefined;
     if (!ca || !stillGood(ca.cert, [])) {
-      const made = await generate([{ name: 'commonName', value: 'mockvideo development CA' }, { name: 'organizationName', value: 'mockvideo' }], {
-        keyType: 'ec', algorithm: 'sha256', notAfterDate: new Date(Date.now() + 3650 * DAY_MS),
-        extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }],
-      });
+      const made = await generate(
+        [
+          { name: 'commonName', value: 'mockvideo development CA' },
+          { name: 'organizationName', value: 'mockvideo' },
+        ],
+        {
+          keyType: 'ec',
+          algorithm: 'sha256',
+          notAfterDate: new Date(Date.now() + 3650 * DAY_MS),
+          extensions: [
+            { name: 'basicConstraints', cA: true, critical: true },
+            { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+          ],
+        },
+      );
       ca = { cert: made.cert, key: made.private };
       write(caFile, `${ca.cert.trim()}\n`);
       write(caKeyFile, ca.key, true);
     }
     if (existsSync(certFile) && existsSync(keyFile)) {
       const cert = readFileSync(certFile, 'utf8');
-      if (stillGood(cert, hosts, ca.cert)) return { cert: chain(cert, ca.cert), key: readFileSync(keyFile, 'utf8'), certFile, keyFile, caFile, generated: false };
+      if (stillGood(cert, hosts, ca.cert))
+        return {
+          cert: chain(cert, ca.cert),
+          key: readFileSync(keyFile, 'utf8'),
+          certFile,
+          keyFile,
+          caFile,
+          generated: false,
+        };
     }
     const made = await generate([{ name: 'commonName', value: 'mockvideo' }], {
-      keyType: 'ec', algorithm: 'sha256', notAfterDate: new Date(Date.now() + 365 * DAY_MS), ca,
+      keyType: 'ec',
+      algorithm: 'sha256',
+      notAfterDate: new Date(Date.now() + 365 * DAY_MS),
+      ca,
       extensions: [
         { name: 'basicConstraints', cA: false },
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
         { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: hosts.map((h) => (isIP(h) ? { type: 7 as const, ip: h } : { type: 2 as const, value: h })) },
+        {
+          name: 'subjectAltName',
+          altNames: hosts.map((h) => (isIP(h) ? { type: 7 as const, ip: h } : { type: 2 as const, value: h })),
+        },
       ],
     });
     write(certFile, `${made.cert.trim()}\n`);
@@ -129,7 +158,10 @@ export async function ensureCertificate(hosts: readonly string[], dir: string = 
     return { cert: chain(made.cert, ca.cert), key: made.private, certFile, keyFile, caFile, generated: true };
   } catch (error) {
     if (error instanceof MockvideoError) throw error;
-    throw new MockvideoError('MV_USAGE', `Cannot create the HTTPS certificate in ${dir}: ${(error as Error).message}. Set MOCKVIDEO_HOME to a writable folder, or pass --cert FILE --key FILE.`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `Cannot create the HTTPS certificate in ${dir}: ${(error as Error).message}. Set MOCKVIDEO_HOME to a writable folder, or pass --cert FILE --key FILE.`,
+    );
   }
 }
 
@@ -143,9 +175,16 @@ export function readCertificateFiles(certFile: string, keyFile: string): TlsMate
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new MockvideoError('MV_USAGE', `${flag} ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Give the path of a PEM file, e.g. one made by "mkcert localhost 10.0.2.2".`);
+      throw new MockvideoError(
+        'MV_USAGE',
+        `${flag} ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Give the path of a PEM file, e.g. one made by "mkcert localhost 10.0.2.2".`,
+      );
     }
-    if (!marker.test(text)) throw new MockvideoError('MV_USAGE', `${flag} ${file}: not a PEM file (no "-----BEGIN ...-----" block of the right kind).`);
+    if (!marker.test(text))
+      throw new MockvideoError(
+        'MV_USAGE',
+        `${flag} ${file}: not a PEM file (no "-----BEGIN ...-----" block of the right kind).`,
+      );
     return text;
   };
   const cert = read('--cert', certFile, /-----BEGIN CERTIFICATE-----/);

@@ -43,7 +43,15 @@ export interface RunningRecorder {
 /** Formats a proxy log line: `GET meta/cp  200  recorded meta-cp/0a1b2c3d4e5f-000.json  3.1 ms`. */
 export function formatProxyLine(entry: ProxyLogEntry): string {
   const what = entry.recorded ? `recorded ${entry.recorded}` : '';
-  return [`${entry.method} ${entry.operation}`, String(entry.status), what, entry.note, `${entry.durationMs.toFixed(1)} ms`].filter(Boolean).join('  ');
+  return [
+    `${entry.method} ${entry.operation}`,
+    String(entry.status),
+    what,
+    entry.note,
+    `${entry.durationMs.toFixed(1)} ms`,
+  ]
+    .filter(Boolean)
+    .join('  ');
 }
 
 /**
@@ -65,7 +73,10 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   // A recorder that cannot listen leaves no folder it made behind.
   const created = missingFolders(options.out);
   const release = await claimRecordingDir(options.out);
-  const writer = new RecordingWriter(options.out, { upstream: options.upstream, ...(options.only ? { replace: options.only } : {}) });
+  const writer = new RecordingWriter(options.out, {
+    upstream: options.upstream,
+    ...(options.only ? { replace: options.only } : {}),
+  });
   let recorded = 0;
   const proxy = createRecordingProxy({
     upstream: options.upstream,
@@ -80,12 +91,23 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
   // The journal, findings, admin API and dashboard see the recorded traffic too.
-  const context = createServerContext({ mode: 'record', catalog: await loadServeCatalog(), scenario: 'default', policy: options.policy, details: { upstream: options.upstream, recordings: options.out } });
+  const context = createServerContext({
+    mode: 'record',
+    catalog: await loadServeCatalog(),
+    scenario: 'default',
+    policy: options.policy,
+    details: { upstream: options.upstream, recordings: options.out },
+  });
   const own = ownHostNames(options.allowHosts);
   // Loaded on first use, not with the command line: `mockvideo serve` never needs the recording host.
   const listener = deviceListener({
     context,
-    routes: createRoutes({ record: true, strictRequests: () => context.strictRequests, refuse: (request) => foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own) }),
+    routes: createRoutes({
+      record: true,
+      strictRequests: () => context.strictRequests,
+      refuse: (request) =>
+        foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own),
+    }),
     host: async () => (await import('../admin/app.js')).createApp({ context }),
     pass: (req, res, plan) => proxy.forward(req, res, plan),
   });
@@ -109,7 +131,10 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
       clearInterval(idle);
       await proxy.drain();
       await proxy.close();
-      for (const file of await writer.flush()) process.stderr.write(`${PREFIX} The recording ${file} in ${options.out} may not be on the disk: flushing it failed.\n`);
+      for (const file of await writer.flush())
+        process.stderr.write(
+          `${PREFIX} The recording ${file} in ${options.out} may not be on the disk: flushing it failed.\n`,
+        );
       await release();
       return { recorded };
     },

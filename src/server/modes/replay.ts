@@ -8,7 +8,13 @@ import { compiledShippedCatalog } from '../../scenarios/shipped-catalog.js';
 import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
 import { claimRecordingDir } from '../../storage/claim-recording-dir.js';
 import { RecordingWriter } from '../../storage/recording-writer.js';
-import { RECORD_MISSING_MARKS, createRoutes, headerValue, scenarioFallback, type RouteRequest } from '../../routes/index.js';
+import {
+  RECORD_MISSING_MARKS,
+  createRoutes,
+  headerValue,
+  scenarioFallback,
+  type RouteRequest,
+} from '../../routes/index.js';
 import { createServerContext, type ServerContext, type ServerContextOptions } from '../context.js';
 import { deviceListener } from '../host/device-host.js';
 import { listen, type RunningServer } from '../listen/listen.js';
@@ -20,7 +26,10 @@ import type { Engine } from './serve.js';
  * `--admin-token`, `--journal-size`, `--state`, `--gap`, `--clock`, `--latency`: see
  * `ServerContextOptions`, not copied here), and replay's.
  */
-export interface ReplayServerOptions extends Pick<ServerContextOptions, 'faults' | 'strictRequests' | 'adminToken' | 'journalSize' | 'state' | 'quietGapMs' | 'clock' | 'latency'> {
+export interface ReplayServerOptions extends Pick<
+  ServerContextOptions,
+  'faults' | 'strictRequests' | 'adminToken' | 'journalSize' | 'state' | 'quietGapMs' | 'clock' | 'latency'
+> {
   dir: string;
   match: MatchMode;
   policy: NormalisationPolicy;
@@ -69,20 +78,34 @@ export interface RunningReplay {
  * @throws UnknownScenarioError / ScenarioError for a bad fallback scenario.
  */
 export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplay> {
-  const { index, problems } = await loadCheckedRecordingIndex(options.dir, options.policy, { ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-  if (problems.length) throw new RecordingError(options.dir, problems.map((p) => ({ source: p.file, path: p.path, message: p.message })));
+  const { index, problems } = await loadCheckedRecordingIndex(options.dir, options.policy, {
+    ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  if (problems.length)
+    throw new RecordingError(
+      options.dir,
+      problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
+    );
   // The live state (journal, findings, admin API, dashboard); its active scenario answers the misses
   // when there is a fallback, and can be switched like in `serve`. Without a fallback no request is
   // answered from a scenario: the catalog compiled at build time is all the admin API lists, and no
   // scenario file is read (or compared with the shipped ones) at start.
   const latency = options.latency ?? 'none';
-  const catalog = options.fallbackScenario || options.scenariosDir ? await (await import('../../storage/serve-catalog.js')).loadServeCatalog(options.scenariosDir) : compiledShippedCatalog();
+  const catalog =
+    options.fallbackScenario || options.scenariosDir
+      ? await (await import('../../storage/serve-catalog.js')).loadServeCatalog(options.scenariosDir)
+      : compiledShippedCatalog();
   const context = createServerContext({
     mode: 'replay',
     catalog,
     scenario: options.fallbackScenario ?? 'default',
     policy: options.policy,
-    details: { recordings: options.dir, ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}), ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}) },
+    details: {
+      recordings: options.dir,
+      ...(options.fallbackScenario ? { fallbackScenario: options.fallbackScenario } : {}),
+      ...(options.recordMissing ? { upstream: options.recordMissing.upstream } : {}),
+    },
     ...(options.state ? { state: options.state } : {}),
     ...(options.quietGapMs !== undefined ? { quietGapMs: options.quietGapMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -95,7 +118,11 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   // One counter store with the fallback scenario's: a state reset resets both.
   const replayer = new Replayer(index, { match: options.match, state: context.responder.state, latency });
   const engine = options.engine ?? 'routes';
-  const scenarios = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
+  const scenarios = {
+    responder: context.responder,
+    activeScenario: () => context.active.scenario,
+    faults: context.faults,
+  };
   const strictRequests = () => context.strictRequests;
   let proxy: ReturnType<typeof createRecordingProxy> | undefined;
   /** Why a request the proxy would forward comes from somewhere it must not (see `foreignRequest`); with the proxy only. */
@@ -106,9 +133,13 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     release = await claimRecordingDir(options.dir);
     writer = new RecordingWriter(options.dir);
     // The proxy (and node:zlib) only with --record-missing: a plain replay starts without them.
-    const [{ createRecordingProxy }, { foreignRequest, ownHostNames }] = [await import('../../record/index.js'), await import('../admin/host-guard.js')];
+    const [{ createRecordingProxy }, { foreignRequest, ownHostNames }] = [
+      await import('../../record/index.js'),
+      await import('../admin/host-guard.js'),
+    ];
     const own = ownHostNames(options.allowHosts);
-    refuse = (request) => foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own);
+    refuse = (request) =>
+      foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own);
     proxy = createRecordingProxy({
       upstream: options.recordMissing.upstream,
       timeoutMs: options.recordMissing.timeoutMs,
@@ -132,11 +163,20 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     const { mswEngine } = await import('../host/msw-engine.js');
     const { createScenarioHandlers } = await import('../../msw/handlers.js');
     const { createReplayHandlers } = await import('../../msw/replay-handlers.js');
-    const fallback = options.fallbackScenario ? createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }) : undefined;
-    device = mswEngine(createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}), clock: context.responder.clock }));
+    const fallback = options.fallbackScenario
+      ? createScenarioHandlers(context.catalog, { ...scenarios, strictRequests })
+      : undefined;
+    device = mswEngine(
+      createReplayHandlers([], { ...replay, ...(fallback ? { fallback } : {}), clock: context.responder.clock }),
+    );
   }
   // With the routes, the Express host (admin API, dashboard) loads on the first request that needs it, not before listening.
-  const makeApp = async () => (await import('../admin/app.js')).createApp({ context, ...(device ? { device } : {}), ...(proxy && device ? { after: [proxy.middleware(RECORD_MISSING_MARKS) as unknown as RequestHandler] } : {}) });
+  const makeApp = async () =>
+    (await import('../admin/app.js')).createApp({
+      context,
+      ...(device ? { device } : {}),
+      ...(proxy && device ? { after: [proxy.middleware(RECORD_MISSING_MARKS) as unknown as RequestHandler] } : {}),
+    });
   const app = device ? await makeApp() : undefined;
   const routes = createRoutes({
     replay: { ...replay, ...(options.fallbackScenario ? { fallback: scenarioFallback(scenarios) } : {}) },
@@ -166,7 +206,10 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       clearInterval(idle);
       await proxy?.drain();
       await proxy?.close();
-      for (const file of (await writer?.flush()) ?? []) process.stderr.write(`${PREFIX} The recording ${file} in ${options.dir} may not be on the disk: flushing it failed.\n`);
+      for (const file of (await writer?.flush()) ?? [])
+        process.stderr.write(
+          `${PREFIX} The recording ${file} in ${options.dir} may not be on the disk: flushing it failed.\n`,
+        );
       await release?.();
       return { unused: replayer.unused() };
     },

@@ -10,7 +10,12 @@ const gc = runInNewContext('gc') as () => void;
 
 describe('startServeServer', () => {
   it('answers 500 when answering a request throws, and goes on serving the next ones', async () => {
-    const { running, context } = await startServeServer({ catalog: shippedCatalog(), scenario: 'default', port: 0, host: '127.0.0.1' });
+    const { running, context } = await startServeServer({
+      catalog: shippedCatalog(),
+      scenario: 'default',
+      port: 0,
+      host: '127.0.0.1',
+    });
     try {
       const respond = context.responder.respond.bind(context.responder);
       context.responder.respond = () => {
@@ -34,7 +39,8 @@ describe('startServeServer', () => {
       port: 0,
       host: '127.0.0.1',
       onRequest: () => undefined,
-      listen: (listener) => listen((req, res) => (requests.push(new WeakRef(req), new WeakRef(res)), listener(req, res)), 0, '127.0.0.1'),
+      listen: (listener) =>
+        listen((req, res) => (requests.push(new WeakRef(req), new WeakRef(res)), listener(req, res)), 0, '127.0.0.1'),
     });
     try {
       for (let i = 0; i < 20; i++) expect((await fetch(`${running.url}/api/g1/meta/cp?_nonce=${i}`)).status).toBe(200);

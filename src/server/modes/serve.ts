@@ -26,7 +26,10 @@ export interface ServeServerOptions extends Omit<ServerContextOptions, 'mode'> {
    */
   /** Generated answers answer the operations (`serve --fuzz`): see `FuzzAnswers`. */
   fuzz?: FuzzAnswers;
-  watch?: { dir: string; onReload: (outcome: { ok: true; version: number } | { ok: false; error: Error; version: number }) => void };
+  watch?: {
+    dir: string;
+    onReload: (outcome: { ok: true; version: number } | { ok: false; error: Error; version: number }) => void;
+  };
 }
 
 /** A running `serve` server and its live state. */
@@ -61,20 +64,53 @@ async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServ
  * @throws UnknownScenarioError for an unknown scenario; the listen error when the port is taken.
  */
 export async function startServeServer(options: ServeServerOptions): Promise<RunningServe> {
-  const { port, host, onRequest, before, listen: listenWith, engine = 'routes', watch, fuzz, ...contextOptions } = options;
+  const {
+    port,
+    host,
+    onRequest,
+    before,
+    listen: listenWith,
+    engine = 'routes',
+    watch,
+    fuzz,
+    ...contextOptions
+  } = options;
   const context = createServerContext({ mode: 'serve', ...contextOptions });
   if (fuzz) context.fuzz = fuzz;
-  const scenarios = { responder: context.responder, activeScenario: () => context.active.scenario, faults: context.faults };
+  const scenarios = {
+    responder: context.responder,
+    activeScenario: () => context.active.scenario,
+    faults: context.faults,
+  };
   const strictRequests = () => context.strictRequests;
   const expressHost = async () => {
-    const device = engine === 'msw' ? (await import('../host/msw-engine.js')).mswEngine((fuzz ? (await import('../../msw/adapter.js')).routeHandlers({ scenarios, strictRequests, fuzz }) : (await import('../../msw/handlers.js')).createScenarioHandlers(context.catalog, { ...scenarios, strictRequests }))) : undefined;
+    const device =
+      engine === 'msw'
+        ? (await import('../host/msw-engine.js')).mswEngine(
+            fuzz
+              ? (await import('../../msw/adapter.js')).routeHandlers({ scenarios, strictRequests, fuzz })
+              : (await import('../../msw/handlers.js')).createScenarioHandlers(context.catalog, {
+                  ...scenarios,
+                  strictRequests,
+                }),
+          )
+        : undefined;
     const { createApp } = await import('../admin/app.js');
     return createApp({ context, ...(device ? { device } : {}), ...(before ? { before: await before(context) } : {}) });
   };
   const ready = engine === 'msw' ? await expressHost() : undefined;
   const listener = deviceListener({
     context,
-    ...(engine === 'routes' ? { routes: createRoutes({ scenarios, strictRequests, clock: context.responder.clock, ...(fuzz ? { fuzz } : {}) }) } : {}),
+    ...(engine === 'routes'
+      ? {
+          routes: createRoutes({
+            scenarios,
+            strictRequests,
+            clock: context.responder.clock,
+            ...(fuzz ? { fuzz } : {}),
+          }),
+        }
+      : {}),
     host: () => ready ?? expressHost(),
     ...(onRequest ? { onRequest } : {}),
   });
