@@ -90,12 +90,18 @@ export class AnalyticsStore {
     let bytes = 0;
     const fits = (i: number) => picked.length < most && bytes + this.#sizes[i]! <= MAX_ANALYTICS_PAGE_BYTES;
     if (after === undefined) {
-      for (let i = entries.length - 1; i >= 0 && fits(i); i--) ((bytes += this.#sizes[i]!), picked.unshift(i));
+      for (let i = entries.length - 1; i >= 0 && fits(i); i--) {
+        bytes += this.#sizes[i]!;
+        picked.unshift(i);
+      }
       return { records: picked.map((i) => entries[i]!), total: entries.length, next: null };
     }
     let i = entries.findIndex((e) => e.id > after);
     if (i < 0) i = entries.length;
-    for (; i < entries.length && fits(i); i++) ((bytes += this.#sizes[i]!), picked.push(i));
+    for (; i < entries.length && fits(i); i++) {
+      bytes += this.#sizes[i]!;
+      picked.push(i);
+    }
     return {
       records: picked.map((j) => entries[j]!),
       total: entries.length,

@@ -6,7 +6,7 @@ import { IDENTITY_PARAMETERS, SECRET_PARAMETERS } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
 
 /** The names a config file may have, in the order they are looked for in each folder. */
-export const CONFIG_FILE_NAMES = ['mockvideo.config.json', 'mockvideo.config.mjs'] as const;
+const CONFIG_FILE_NAMES = ['mockvideo.config.json', 'mockvideo.config.mjs'] as const;
 
 /** The prefix of environment variables that set flags: `MOCKVIDEO_PORT=9000` is `--port 9000`. */
 export const ENV_PREFIX = 'MOCKVIDEO_';
@@ -19,7 +19,7 @@ export type YargsFactory = (argv?: readonly string[], cwd?: string) => Argv;
  * folder upward (a cloned repository can bring one), and an environment variable is as easy to
  * leave behind, so neither may send the real token elsewhere or store identifiers raw.
  */
-export const COMMAND_LINE_ONLY: Readonly<Record<string, string>> = {
+const COMMAND_LINE_ONLY: Readonly<Record<string, string>> = {
   upstream: 'it decides where the real token and identifiers are sent',
   'insecure-upstream': 'it stops checking who receives the real token',
   'keep-identifiers': 'it writes real device identifiers into the recordings',
@@ -60,7 +60,7 @@ function refuseCommandLineOnly(source: string, name: string, value: unknown): vo
 }
 
 /** Where a setting's value came from, highest precedence first. */
-export type SettingSource = 'flag' | 'env' | 'file' | 'default';
+type SettingSource = 'flag' | 'env' | 'file' | 'default';
 
 /** One setting of one command: its value and where it came from. */
 export interface ResolvedSetting {

@@ -33,7 +33,7 @@ export const deviceOptions = {
     coerce: (values: unknown[]) =>
       values.map((value) => {
         const path = String(value);
-        if (!/^\/[A-Za-z0-9._~\/-]*$/.test(path))
+        if (!/^\/[A-Za-z0-9._~/-]*$/.test(path))
           throw new Error(
             `--analytics-path must be a URL path like /log/collect (letters, digits, . _ ~ - /), got "${path}"`,
           );

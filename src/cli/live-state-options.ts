@@ -9,7 +9,7 @@ import type { ServerContextOptions } from '../server/context.js';
 import { adminTokenOption, faultOption, journalSizeOption } from './options.js';
 
 /** `--strict-requests`: answer requests to operations with contract findings with 400. */
-export const strictRequestsOption = {
+const strictRequestsOption = {
   type: 'boolean',
   default: false,
   describe: 'Answer requests that break the contract with 400 (default: serve them, report the findings)',

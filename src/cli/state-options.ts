@@ -11,7 +11,9 @@ function named<T>(flag: string, parse: (text: string) => T) {
     try {
       return parse(String(value));
     } catch (error) {
-      throw new Error(`--${flag} ${String(value)}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')}`);
+      throw new Error(`--${flag} ${String(value)}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')}`, {
+        cause: error,
+      });
     }
   };
 }

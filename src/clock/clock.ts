@@ -9,10 +9,10 @@ import { MockvideoError } from '../errors.js';
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800, y: 31_536_000 };
 
 /** The latest moment a clock may read, in milliseconds: 9999-12-31T23:59:59.999Z (the last one ISO 8601 writes with four digits). The earliest is the Unix epoch. */
-export const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** The largest offset a clock takes, in milliseconds: 1,000 years of 365 days either way. */
-export const MAX_CLOCK_OFFSET_MS = 1000 * 31_536_000 * 1000;
+const MAX_CLOCK_OFFSET_MS = 1000 * 31_536_000 * 1000;
 
 /** A duration as `--clock-offset` and the placeholder write it: signed terms `<integer><unit>`, units s m h d w y. */
 const DURATION = /^[+-]?\d+[smhdwy](?:[+-]\d+[smhdwy])*$/;
@@ -207,7 +207,7 @@ export function parseClockSetting(value: unknown): ClockSetting {
  * string, quotes included, becomes that integer: `"updated_at": "{now-2y}"` is sent as
  * `"updated_at": 1706788800` with the clock at 2026-01-31T12:00:00Z.
  */
-export const NOW_PLACEHOLDER = /"\{now((?:[+-]\d+[smhdwy])*)\}"/g;
+const NOW_PLACEHOLDER = /"\{now((?:[+-]\d+[smhdwy])*)\}"/g;
 
 /** True when a body text holds a {@link NOW_PLACEHOLDER}. */
 export function hasNowPlaceholder(text: string): boolean {

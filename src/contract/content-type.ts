@@ -10,7 +10,7 @@
 const SERVABLE = /^(?:application\/(?:[\w.+-]+\+)?json|text\/plain)\s*(?:;.*)?$/i;
 
 /** True when an operation's answer may be served with `contentType` (see {@link SERVABLE}). */
-export function isServableContentType(contentType: string): boolean {
+function isServableContentType(contentType: string): boolean {
   return SERVABLE.test(contentType.trim());
 }
 

@@ -88,5 +88,8 @@ export const recommendedVideoListSchema = z.array(recommendedVideoSchema).superR
   });
 });
 
-/** The `data` of `localplay/recomm`: an array of recommended video items. @see docs/contract.md#operations (operation 6). */
+/**
+ * The `data` of `localplay/recomm`: an array of recommended video items. @see docs/contract.md#operations (operation 6).
+ * @alias the same schema as {@link recommendedVideoListSchema}, named by its operation (public in `mockvideo/contract`).
+ */
 export const recommendationsSchema = recommendedVideoListSchema;

@@ -54,7 +54,7 @@ export interface FaultRequest {
 }
 
 /** An admin call that failed; `message` is the server's `error`, `status` the HTTP status. */
-export class AdminError extends Error {
+class AdminError extends Error {
   constructor(
     message: string,
     readonly status: number,

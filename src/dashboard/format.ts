@@ -102,7 +102,7 @@ export function stepOf(entry: object): string | null {
 }
 
 /** Quotes `text` for a POSIX shell: `'it'\''s'`. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 

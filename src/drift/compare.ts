@@ -20,7 +20,7 @@ export interface Answer {
  * `result` or `msg`, a top-level field, or the body is no longer JSON), a `contract` violation the
  * recording did not have, a `status` change; and `noise`, what differed between two live answers.
  */
-export type DriftKind = 'added' | 'removed' | 'type' | 'envelope' | 'contract' | 'status' | 'noise';
+type DriftKind = 'added' | 'removed' | 'type' | 'envelope' | 'contract' | 'status' | 'noise';
 
 /** One row of a drift table: where, what the recording has, what the live service sent, and the kind. */
 export interface DriftRow {

@@ -24,7 +24,7 @@ export interface DriftTarget {
 }
 
 /** The drift of one target: its differences and noise, or why the live service gave no answer. */
-export interface TargetReport extends Comparison {
+interface TargetReport extends Comparison {
   operation: OperationName;
   source: string;
   /** Set when the live service could not be asked (timeout, refused, ...): counts as a failure. */

@@ -24,7 +24,7 @@ export interface LiveClientOptions {
 }
 
 /** A live answer, or why there is none (`UND_ERR_HEADERS_TIMEOUT`, `ECONNREFUSED`, ...). */
-export type LiveAnswer = ({ ok: true } & Answer) | { ok: false; error: string };
+type LiveAnswer = ({ ok: true } & Answer) | { ok: false; error: string };
 
 /** A client of the live service: {@link LiveClient.get} a path and query; {@link LiveClient.close} when done. */
 export interface LiveClient {

@@ -7,7 +7,7 @@
  */
 
 /** A JSON type as drift tells them apart: `null` is its own type, and `"12"` is a string, not a number. */
-export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'object' | 'array';
+type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'object' | 'array';
 
 /**
  * The shape of one or more JSON values at one place: the types seen, and, for objects, the union of
@@ -33,12 +33,12 @@ export interface ShapeDifference {
 }
 
 /** A shape that has seen nothing yet. */
-export function emptyShape(): Shape {
+function emptyShape(): Shape {
   return { types: new Set(), fields: new Map() };
 }
 
 /** The JSON type of a parsed JSON value. */
-export function typeOf(value: unknown): JsonType {
+function typeOf(value: unknown): JsonType {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   const type = typeof value;
@@ -65,7 +65,7 @@ export function shapeOf(value: unknown, shape: Shape = emptyShape()): Shape {
 }
 
 /** The types of a shape as one label, sorted: `number|null`; `—` when nothing was seen. */
-export function typeLabel(shape: Shape | undefined): string {
+function typeLabel(shape: Shape | undefined): string {
   if (!shape || shape.types.size === 0) return '—';
   return [...shape.types].sort().join('|');
 }

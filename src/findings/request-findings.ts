@@ -24,7 +24,7 @@ export type FindingRule =
   'missing-parameter' | 'format' | 'repeated-parameter' | 'ref-order' | 'ts-skew' | 'body-on-get';
 
 /** How far `_ts` may be from the server's clock, in seconds (a day). */
-export const MAX_TS_SKEW_SECONDS = 86_400;
+const MAX_TS_SKEW_SECONDS = 86_400;
 
 /** What {@link requestFindings} needs to know about a request. */
 export interface RequestFacts {

@@ -46,7 +46,7 @@ export interface JournalExchange {
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
 /** Default most bytes of bodies the journal keeps in all (32 MiB); the oldest exchanges go first beyond it. */
-export const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
+const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
 
 /**
  * The journal: the last `limit` requests to operations, oldest first, in a bounded ring (memory

@@ -14,7 +14,7 @@ export const PLUGIN_PREFIX = '/__mockvideo/plugins/';
 export const APK_PREFIX = '/__mockvideo/apk/';
 
 /** Default size in pixels (`[width, height]`) by the first path segment; any other kind is 128×128. */
-export const MEDIA_SIZES: Readonly<Record<string, readonly [number, number]>> = {
+const MEDIA_SIZES: Readonly<Record<string, readonly [number, number]>> = {
   thumb: [320, 180],
   icon: [96, 96],
   logo: [120, 48],
@@ -22,7 +22,7 @@ export const MEDIA_SIZES: Readonly<Record<string, readonly [number, number]>> = 
 };
 
 /** The largest width or height `?size=` may ask for, in pixels. */
-export const MAX_MEDIA_SIDE = 1024;
+const MAX_MEDIA_SIDE = 1024;
 
 /** An image to draw: format, size in pixels, the text to draw and the seed of its colour (the path). */
 export interface MediaRequest {

@@ -2,8 +2,6 @@ import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { pluginEntries } from './plugin-entries.js';
 import { md5Hex, packageContentType, pluginPackage } from './plugin-package.js';
 
-export { pluginEntries, type EntryLike } from './plugin-entries.js';
-
 /** One package the server serves at `/__mockvideo/plugins/<file>`. */
 export interface ServedPackage {
   /** `<md5>.<ext>`, the file name of the entry's `url`. */

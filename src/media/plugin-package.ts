@@ -2,8 +2,6 @@ import { md5 } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { strToU8, zipSync } from 'fflate';
 
-export { APK_PREFIX, PLUGIN_PREFIX } from './media-path.js';
-
 /** What a plugin package is built from: the entry's `id`, `version` and `type`. @see docs/contract.md#plugin-entry. */
 export interface PluginPackageSource {
   id: string;

@@ -8,7 +8,7 @@
  * Cookie names that look like a session, token or credential: their values are secret by default
  * (`sid`, `JSESSIONID`, `auth_token`, `csrftoken`, `remember_me`, ...). `ab`, `region`, `lang` are not.
  */
-export const SECRET_COOKIE_NAME =
+const SECRET_COOKIE_NAME =
   /sess|sid|token|auth|jwt|csrf|xsrf|login|cred|secret|passw|api[-_]?key|access|refresh|remember|bearer|saml|oauth/i;
 
 /**
@@ -17,7 +17,7 @@ export const SECRET_COOKIE_NAME =
  * @example isSecretCookie('PHPSESSID', []) // true
  * @example isSecretCookie('ab', []) // false
  */
-export function isSecretCookie(name: string, named: readonly string[]): boolean {
+function isSecretCookie(name: string, named: readonly string[]): boolean {
   const lower = name.trim().toLowerCase();
   return SECRET_COOKIE_NAME.test(lower) || named.some((n) => n === '*' || n.toLowerCase() === lower);
 }

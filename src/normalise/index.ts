@@ -11,4 +11,3 @@ export * from './query.js';
 export * from './recording.js';
 export * from './redact.js';
 export * from './cookies.js';
-export { secretForms } from './secret-forms.js';

@@ -31,7 +31,7 @@ export interface NormalisationPolicy {
 export const REDACTED = '<REDACTED>';
 
 /** Headers that carry credentials: always redacted in stored files. */
-export const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'] as const;
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'] as const;
 
 /**
  * The defaults: `_nonce`, `_ts` volatile; `_st` secret; `_sdevid`, `_anoyid`, `_cam`, `_diordna`,

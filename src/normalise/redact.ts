@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- over 300 lines after formatting; to be split by concept (issue 32, item 4). */
 import { API_PREFIX, SERVICE_TOKEN_PLACEHOLDER, operationOfPath, type OperationName } from '../contract/core.js';
 import { PREFIX } from '../errors.js';
 import { storeBody, toBase64, toBinaryString, type StoredBody } from './body.js';
@@ -9,7 +10,7 @@ import type { Recording } from './recording.js';
 import { findDecoded, type Needle, type Span } from './search-text.js';
 import { MIN_SCANNED_LENGTH, secretForms, type SecretEncoding } from './secret-forms.js';
 
-export { MIN_SCANNED_LENGTH, encodedForms, type SecretEncoding } from './secret-forms.js';
+export { MIN_SCANNED_LENGTH, encodedForms } from './secret-forms.js';
 
 /** One HTTP exchange as seen on the wire, before redaction. Header names in any case. */
 export interface Exchange {

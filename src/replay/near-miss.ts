@@ -3,7 +3,7 @@ import { ignoredBecause, type NormalisationPolicy, type QueryMultimap } from '..
 import type { RecordingIndex, IndexedRecording } from './recording-index.js';
 
 /** A parameter's values: `null` when absent, the value when sent once, the values in order when repeated. */
-export type ParameterValues = string | string[] | null;
+type ParameterValues = string | string[] | null;
 
 /** One parameter that differs between a recording and the request. */
 export interface Difference {
@@ -13,7 +13,7 @@ export interface Difference {
 }
 
 /** A recording close to the request, and how it differs. */
-export interface NearMiss {
+interface NearMiss {
   recording: string;
   differences: Difference[];
 }

@@ -1,6 +1,5 @@
-import { operationOfPath, type OperationName } from '../contract/core.js';
+import type { OperationName } from '../contract/core.js';
 import {
-  matchKey,
   matchKeyOf,
   queryMultimap,
   type NamedRecording,
@@ -259,15 +258,4 @@ function pairKey(name: string, values: readonly string[]): string {
 function flat(text: string): string {
   text.charCodeAt(0);
   return text;
-}
-
-/** The operation of a path, and the key of a request, under `policy`. `undefined` when the path is not an operation. */
-export function requestKey(
-  method: string,
-  pathname: string,
-  pairs: Parameters<typeof matchKey>[2],
-  policy: NormalisationPolicy,
-) {
-  const operation = operationOfPath(pathname);
-  return operation ? { operation, key: matchKeyOf(method, operation, queryMultimap(pairs, policy)) } : undefined;
 }

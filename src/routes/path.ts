@@ -8,7 +8,7 @@ import { API_PREFIX, isOperationName, type OperationName } from '../contract/cor
 import { APK_PREFIX, MEDIA_PREFIX, PLUGIN_PREFIX } from '../media/media-path.js';
 
 /** The path prefix of mockvideo's own surface (admin API, dashboard, downloads). */
-export const OWN_PREFIX = '/__mockvideo';
+const OWN_PREFIX = '/__mockvideo';
 /** The path of the upgrade operation below `/api/g1` (not one of the six seed operations). */
 export const UPGRADE_OPERATION = 'meta/upgrade';
 

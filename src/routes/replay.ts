@@ -15,7 +15,7 @@ import { headerValue, type Answer, type RequestHeaders } from './request.js';
  * recordings of a key `x-mockvideo-step`, e.g. `2/3`: `step`, see `Replayer.stepOf`). A redacted credential
  * header (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
  */
-export function replayAnswer(
+function replayAnswer(
   entry: IndexedRecording,
   response: RecordedResponse,
   kind: MatchKind,
@@ -38,7 +38,7 @@ export function replayAnswer(
  * The 500 answer for a recording whose response cannot be read any more (`error`, e.g. a
  * `RecordingUnavailableError`): JSON `{ error, recording }`, with `x-mockvideo-recording` naming it.
  */
-export function unavailableAnswer(entry: IndexedRecording, error: Error): Answer {
+function unavailableAnswer(entry: IndexedRecording, error: Error): Answer {
   const answer = errorBody(500, error.message, { recording: entry.name });
   return { ...answer, headers: { ...answer.headers, [RECORDING_HEADER]: entry.name } };
 }

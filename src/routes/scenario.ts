@@ -97,7 +97,7 @@ export function preparedAnswer(prepared: PreparedResponse, scenario?: string, or
  *
  * @see docs/contract.md#errors: the client logs failed fetches of operations 1, 3 and 4.
  */
-export function planFault(
+function planFault(
   fault: Fault,
   normal: () => ScenarioAnswer,
   extraHeaders: Record<string, string> = {},

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- over 300 lines after formatting; to be split by concept (issue 32, item 4). */
 import { z } from 'zod';
 import { contentTypeProblem } from '../contract/content-type.js';
 import { envelopeSchema } from '../contract/envelope-schema.js';
@@ -227,7 +228,7 @@ export type ScenarioFaults = Partial<Record<OperationName | '*', Fault>>;
  *
  * @see docs/contract.md#operations for the operation names and payloads.
  */
-export const scenarioFileSchema = z.strictObject({
+const scenarioFileSchema = z.strictObject({
   $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
   description: z.string().optional().describe('One line that says what this scenario is for.'),
   extends: z

@@ -73,7 +73,7 @@ function ofDevice(recordings: readonly NamedRecording[], device: string): NamedR
  * recording was made from a mockvideo (a shared staging mock, a test). URLs written with escaped
  * slashes (`http:\/\/host\/__mockvideo\/…`, as some JSON writers do) count too.
  */
-export function recordedOrigins(recordings: readonly NamedRecording[]): string[] {
+function recordedOrigins(recordings: readonly NamedRecording[]): string[] {
   const origins = new Set<string>();
   for (const { recording } of recordings) {
     for (const m of (recording.response.body ?? '').matchAll(

@@ -7,10 +7,10 @@
 import type { ScenarioProblem } from '../errors.js';
 
 /** The deepest nesting of arrays and objects a scenario file may have (a real one has about 10). */
-export const MAX_SCENARIO_DEPTH = 64;
+const MAX_SCENARIO_DEPTH = 64;
 
 /** The largest scenario file text, in characters (16 Mi). */
-export const MAX_SCENARIO_TEXT = 16 * 1024 * 1024;
+const MAX_SCENARIO_TEXT = 16 * 1024 * 1024;
 
 /** The longest `extends` chain (a scenario, its parent, its parent's parent, ...). */
 export const MAX_EXTENDS_CHAIN = 32;

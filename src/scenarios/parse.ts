@@ -14,7 +14,7 @@ import {
 import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
 
 /** A problem of data checked after it was completed from a parent: its path inside `data`, and the rule. */
-export interface DataIssue {
+interface DataIssue {
   path: PropertyKey[];
   message: string;
 }

@@ -10,7 +10,7 @@ import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import type { FuzzAnswers } from '../routes/fuzz.js';
 
 /** What a running mockvideo server does. */
-export type ServerMode = 'serve' | 'replay' | 'record';
+type ServerMode = 'serve' | 'replay' | 'record';
 
 /**
  * The live state of one server, shared by the handlers, the journal and the admin API. `active`

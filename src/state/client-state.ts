@@ -19,7 +19,7 @@ export const STATE_SCOPES: readonly StateScope[] = ['client', 'global'];
  * Default quiet gap that ends a burst of one client, in **milliseconds**: the verify rule's start-up
  * boundary (`DEFAULT_QUIET_GAP_SECONDS` of `src/verify/verify.ts`, 5 s).
  */
-export const DEFAULT_QUIET_GAP_MS = 5000;
+const DEFAULT_QUIET_GAP_MS = 5000;
 
 /** The most clients whose state is kept; beyond, the one seen least recently is forgotten. */
 export const MAX_CLIENTS = 4096;

@@ -12,7 +12,7 @@ const LOCK_OWNER_FILE = '.mockvideo.lock.owner';
  * `kill -9` stays a zombie until its parent reaps it, yet signal 0 still reaches it: without the
  * state check, its lock would wait 10 s to go stale instead of being taken over at once.
  */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * ["https://api.example.com"]}`. No `.json` ending: readers of recording files pass it by. It holds
  * origins only (scheme, host, port), never a path, query or credential.
  */
-export const RECORDED_ORIGINS_FILE = '.mockvideo-origins';
+const RECORDED_ORIGINS_FILE = '.mockvideo-origins';
 
 /**
  * The upstream origins a recording folder was recorded from (`https://api.example.com`), oldest

@@ -17,7 +17,7 @@ export interface RecordingFileSourceOptions {
 }
 
 /** The default response cache of {@link RecordingFileSource}: 8 MiB. */
-export const DEFAULT_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
  * The responses of a recording folder, read from the recording files when served (the replay

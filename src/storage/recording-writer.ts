@@ -9,7 +9,7 @@ import { RecordingWriteError } from './recording-write-error.js';
 import { writeFileAtomically } from './write-file-atomically.js';
 
 /** How long written recordings wait before they are flushed to the disk together, in milliseconds. */
-export const SYNC_BATCH_MS = 1000;
+const SYNC_BATCH_MS = 1000;
 
 /** How many files of a batch are flushed to the disk at once (leaving libuv's other threads free). */
 const SYNC_CONCURRENCY = 2;

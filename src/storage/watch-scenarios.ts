@@ -5,7 +5,7 @@ import { loadServeCatalog } from './serve-catalog.js';
 import { watchFolder, type FolderWatcher } from './watch-folder.js';
 
 /** What a reload attempt gave: the new catalog, or the error that kept the last good one serving. */
-export type ReloadOutcome = { ok: true; catalog: ScenarioCatalog } | { ok: false; error: Error };
+type ReloadOutcome = { ok: true; catalog: ScenarioCatalog } | { ok: false; error: Error };
 
 /** Options of {@link watchScenarios}. */
 export interface WatchOptions {

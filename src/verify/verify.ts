@@ -25,7 +25,7 @@ export interface VerifyReport {
  *   view opening after playback, rule 2) follows a start-up of the same device;
  * - `requests-keep-the-contract`: no request has contract findings.
  */
-export type VerifyRule =
+type VerifyRule =
   | 'start-up-seen'
   | 'start-up-calls-each-operation-once'
   | 'diversion-carries-is_from_gallery'

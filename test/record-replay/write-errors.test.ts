@@ -40,7 +40,7 @@ describe('a write error while recording', () => {
   it('a file where the operation folder was (ENOTDIR): the client gets the upstream answer, the loss is loud and counted, the session exits 1', async () => {
     const out = tempDir();
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', out, '--port', '0']);
-    let code: number | null = null;
+    let code: number | null;
     try {
       expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
       // The recording is written after the client is answered (a finished file, not the temporary one).
@@ -85,7 +85,7 @@ describe('a write error while recording', () => {
       });
       // The recorder's own view of --out: the tmpfs is mounted in its mount namespace only.
       const seen = `/proc/${recorder.child.pid}/root${out}`;
-      let code: number | null = null;
+      let code: number | null;
       try {
         expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
         await eventually(() => filesUnder(seen).join('\n'), /^meta-cp\/[0-9a-f]{12}-000\.json$/m);
@@ -136,7 +136,7 @@ describe('a write error while recording', () => {
   it('the recording folder removed while recording: made again, the lost lock reported, the session ends with exit 0', async () => {
     const out = tempDir();
     const recorder = await startCli(['record', '--upstream', upstream.url, '--out', out, '--port', '0']);
-    let code: number | null = null;
+    let code: number | null;
     try {
       expect((await getBytes(`${recorder.url}${clientPath('meta/cp')}`)).status).toBe(200);
       await eventually(() => filesUnder(out).join('\n'), /^meta-cp\/[0-9a-f]{12}-000\.json$/m);

@@ -7,7 +7,7 @@ import type { ServerContext } from '../context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import { crossSiteFetch, foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
 
-export { foreignRequest, hostName, isLoopback, mayMutate, ownHostNames } from './host-guard.js';
+export { foreignRequest, hostName, isLoopback, mayMutate } from './host-guard.js';
 import { stateRoutes } from './state-routes.js';
 
 /** Where the admin API lives. */
@@ -30,10 +30,10 @@ function journalFilter(req: Request): { operation?: string; sdevid?: string } {
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The most faults planned at once (`GET /faults` lists them all): one more is refused with 429. */
-export const MAX_PLANNED_FAULTS = 1000;
+const MAX_PLANNED_FAULTS = 1000;
 
 /** The most journal entries one `GET /requests` lists (and its default): a journal of any `--journal-size` answers in pages. */
-export const MAX_REQUESTS_PAGE = 1000;
+const MAX_REQUESTS_PAGE = 1000;
 
 /**
  * One page of journal entries for `GET /requests`: with `?after=ID` the entries after that id,
@@ -150,12 +150,10 @@ export function adminRouter(context: ServerContext): express.Router {
   router.put('/scenario', (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
     if (typeof name !== 'string' || !context.catalog.has(name)) {
-      res
-        .status(typeof name === 'string' ? 404 : 400)
-        .json({
-          error: typeof name === 'string' ? `Unknown scenario "${name}".` : 'Send {"name": "<scenario>"}.',
-          scenarios: context.catalog.names,
-        });
+      res.status(typeof name === 'string' ? 404 : 400).json({
+        error: typeof name === 'string' ? `Unknown scenario "${name}".` : 'Send {"name": "<scenario>"}.',
+        scenarios: context.catalog.names,
+      });
       return;
     }
     context.active.scenario = name;
@@ -228,11 +226,9 @@ export function adminRouter(context: ServerContext): express.Router {
   router.post('/faults', (req, res) => {
     context.faults.prune();
     if (context.faults.list().length >= MAX_PLANNED_FAULTS) {
-      res
-        .status(429)
-        .json({
-          error: `${MAX_PLANNED_FAULTS} faults are planned already, the most mockvideo keeps: clear them (DELETE ${ADMIN_PREFIX}/faults) before planning more.`,
-        });
+      res.status(429).json({
+        error: `${MAX_PLANNED_FAULTS} faults are planned already, the most mockvideo keeps: clear them (DELETE ${ADMIN_PREFIX}/faults) before planning more.`,
+      });
       return;
     }
     try {
@@ -250,27 +246,25 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.use((req: Request, res: Response) => {
-    res
-      .status(404)
-      .json({
-        error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`,
-        calls: [
-          'GET /health',
-          'GET /scenarios',
-          'GET|PUT /scenario',
-          'GET|DELETE /requests',
-          'GET /requests/:id',
-          'GET /requests.har',
-          'GET /verify',
-          'GET|POST|DELETE /faults',
-          'GET /devices',
-          'PUT /devices/:sdevid/name',
-          'GET /start-ups',
-          'GET /state',
-          'POST /state/reset',
-          'GET|PUT /clock',
-        ],
-      });
+    res.status(404).json({
+      error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`,
+      calls: [
+        'GET /health',
+        'GET /scenarios',
+        'GET|PUT /scenario',
+        'GET|DELETE /requests',
+        'GET /requests/:id',
+        'GET /requests.har',
+        'GET /verify',
+        'GET|POST|DELETE /faults',
+        'GET /devices',
+        'PUT /devices/:sdevid/name',
+        'GET /start-ups',
+        'GET /state',
+        'POST /state/reset',
+        'GET|PUT /clock',
+      ],
+    });
   });
   // Malformed JSON bodies and the like: a clear 400, never a crash.
   router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {

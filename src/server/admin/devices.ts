@@ -1,10 +1,10 @@
 import type { JournalEntry } from '../../journal/index.js';
 
 /** The device of requests that carry no `_sdevid` (the same name `verify` uses). */
-export const NO_DEVICE = '(no _sdevid)';
+const NO_DEVICE = '(no _sdevid)';
 
 /** The longest device name kept, in characters. */
-export const MAX_DEVICE_NAME = 60;
+const MAX_DEVICE_NAME = 60;
 
 /** The most device names kept; naming one more forgets the name given longest ago. */
 export const MAX_DEVICE_NAMES = 1000;

@@ -9,16 +9,16 @@ export const MAX_EVENT_STREAMS = 16;
  * The most bytes an event stream may hold unsent (written, not yet taken by its reader): beyond
  * them its reader is not reading, and the stream is closed (the page reconnects after `retry`).
  */
-export const MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
+const MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
 
 /** How often the streams are sent what changed, in milliseconds: device answers never wait on a stream. */
-export const EVENT_TICK_MS = 250;
+const EVENT_TICK_MS = 250;
 
 /** The most `request` events one tick sends; the rest are counted in a `skipped` event (the dashboard keeps a window anyway). */
-export const MAX_REQUEST_EVENTS_PER_TICK = 50;
+const MAX_REQUEST_EVENTS_PER_TICK = 50;
 
 /** How often a stream gets a comment so proxies and browsers keep it open, in milliseconds. */
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 
 /** A server-sent event: `event: NAME` and one `data:` line of JSON. */
 function eventText(name: string, data: unknown): string {

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- over 300 lines after formatting; to be split by concept (issue 32, item 4). */
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { queryFindings, type Finding } from '../../findings/index.js';
@@ -30,7 +31,7 @@ const MAX_ORIGINS = 64;
  * and the `Host` header, normalised by `URL`. `undefined` without a `Host` header or with one that
  * does not parse. Remembers the last {@link MAX_ORIGINS} spellings, so a request pays for a `URL` only once.
  */
-export function originReader(): (req: IncomingMessage) => string | undefined {
+function originReader(): (req: IncomingMessage) => string | undefined {
   const origins = new Map<string, string>();
   return (req) => {
     if (req.headers.host === undefined) return undefined;

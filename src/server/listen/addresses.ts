@@ -9,7 +9,7 @@ export function isWildcardHost(host: string): boolean {
 }
 
 /** True for a loopback bind address (`127.x.x.x`, `::1`, `localhost`). */
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 

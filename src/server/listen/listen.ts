@@ -34,7 +34,7 @@ export const SERVER_LIMITS = {
  * The environment variable that shortens `headersTimeout` (milliseconds, 100 to
  * {@link SERVER_LIMITS}'s), so that a test can watch a slow client being cut off. For tests only.
  */
-export const HEADERS_TIMEOUT_ENV = 'MOCKVIDEO_HEADERS_TIMEOUT_MS';
+const HEADERS_TIMEOUT_ENV = 'MOCKVIDEO_HEADERS_TIMEOUT_MS';
 
 /**
  * The options of `http.createServer` / `https.createServer` with {@link SERVER_LIMITS}, and

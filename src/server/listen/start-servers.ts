@@ -38,7 +38,7 @@ export interface StartedServers {
 }
 
 /** The names a generated certificate must cover: localhost, loopback, the emulator's host address, the LAN addresses (IPv4 and `ipv6`) and `host`. */
-export function certificateHosts(host: string, ipv6: readonly string[] = []): string[] {
+function certificateHosts(host: string, ipv6: readonly string[] = []): string[] {
   const hosts = [
     'localhost',
     '127.0.0.1',
