@@ -43,6 +43,7 @@ export default tseslint.config(
       'src/{contract,normalise,scenarios,faults,latency,clock,state,media,findings,replay,journal,analytics,verify,fuzz,routes,msw}/**/*.ts',
       'src/index.ts',
       'src/arbitraries.ts',
+      'src/scenarios.ts',
       'src/errors.ts',
     ],
     ignores: ['src/**/*.test.ts'],

@@ -2,7 +2,7 @@
  * `mockvideo`: the any-runtime entry. MSW request handlers that answer the six GET operations of the
  * video-player backend (`/api/g1/...`) from named scenarios, for `setupServer` (Node, vitest/jest),
  * `setupWorker` (browser) and React Native. No Node built-ins: the shipped scenarios are embedded at
- * build time and `tsconfig.browser.json` (no Node types) typechecks this entry to prove it.
+ * build time, and the layer rules (`npm run layers`, `npm run lint`) keep `node:*` and Node globals out.
  *
  * Node-only helpers (scenario folders, recordings) live in `mockvideo/node`; the contract's types
  * and schemas in `mockvideo/contract`; the scenario parser (`parseScenario`, `shippedScenarios`,

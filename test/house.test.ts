@@ -23,8 +23,7 @@ function runScript(script: string): Promise<{ code: number; output: string }> {
   });
 }
 
-// Skipped until the tree is clean (issue 32, phase B of the tooling work enables them).
-describe.skip('the house checks', () => {
+describe('the house checks', () => {
   it.concurrent.each([
     ['format:check', 'the formatter (Prettier) finds every file formatted'],
     ['lint', 'the linter (ESLint, typescript-eslint) finds nothing'],

@@ -345,13 +345,11 @@ describe.skipIf(skip)(
       expect(heads).toEqual(expect.arrayContaining(['Match', 'Recording']));
       expect(heads).not.toContain('Scenario');
       const row = (operation: string) =>
-        page
-          .locator('#requests-body tr')
-          .filter({
-            has: page
-              .getByRole('button', { name: `Show request`, exact: false })
-              .and(page.locator(`[aria-label$=", ${operation}"]`)),
-          });
+        page.locator('#requests-body tr').filter({
+          has: page
+            .getByRole('button', { name: `Show request`, exact: false })
+            .and(page.locator(`[aria-label$=", ${operation}"]`)),
+        });
       for (const op of START_UP.filter((o) => o !== 'ad_config')) {
         const cells = await row(op).locator('td').allTextContents();
         expect(cells).toContain('exact');

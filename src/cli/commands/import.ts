@@ -20,14 +20,12 @@ export const importCommand: CommandModule<object, ImportArgs> = {
   describe: 'Turn a HAR file (DevTools, Playwright, Charles, mitmproxy) into recordings',
   builder: (yargs: Argv) =>
     normaliseOptions(
-      yargs
-        .positional('file', { type: 'string', normalize: true, describe: 'A HAR 1.2 file' })
-        .option('out', {
-          type: 'string',
-          demandOption: true,
-          normalize: true,
-          describe: 'Recording folder to write (created if missing)',
-        }),
+      yargs.positional('file', { type: 'string', normalize: true, describe: 'A HAR 1.2 file' }).option('out', {
+        type: 'string',
+        demandOption: true,
+        normalize: true,
+        describe: 'Recording folder to write (created if missing)',
+      }),
     ).example(
       '$0 import session.har --out recordings/session1',
       'Import a HAR saved from Chrome DevTools',

@@ -71,22 +71,18 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
     const after = search.has('after') ? Number(search.get('after')) : undefined;
     const limit = search.has('limit') ? Number(search.get('limit')) : undefined;
     if ((after !== undefined && !(after >= 0)) || (limit !== undefined && !(limit >= 1))) {
-      res
-        .status(400)
-        .json({
-          error: `${ANALYTICS_PATH} takes ?after=<record id> (0 or more) and ?limit=<1 to 1000>, got "${req.originalUrl.split('?')[1]}".`,
-        });
+      res.status(400).json({
+        error: `${ANALYTICS_PATH} takes ?after=<record id> (0 or more) and ?limit=<1 to 1000>, got "${req.originalUrl.split('?')[1]}".`,
+      });
       return;
     }
     res.json(store.page(after, limit));
   });
   router.delete(ANALYTICS_PATH, (req, res) => {
     if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, guard.adminToken?.())) {
-      res
-        .status(403)
-        .json({
-          error: `Emptying ${ANALYTICS_PATH} from another host needs the header "Authorization: Bearer <admin token>" (start mockvideo with --admin-token TOKEN).`,
-        });
+      res.status(403).json({
+        error: `Emptying ${ANALYTICS_PATH} from another host needs the header "Authorization: Bearer <admin token>" (start mockvideo with --admin-token TOKEN).`,
+      });
       return;
     }
     store.clear();
@@ -96,11 +92,9 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
   router.post([...sinkPaths], (req: Request, res: Response, next: NextFunction) => {
     const foreign = foreignRequest(req.headers.host, req.headers.origin, own);
     if (foreign)
-      res
-        .status(403)
-        .json({
-          error: `Refused: ${foreign}. The analytics sink takes records from devices and tools, not from web pages.`,
-        });
+      res.status(403).json({
+        error: `Refused: ${foreign}. The analytics sink takes records from devices and tools, not from web pages.`,
+      });
     else next();
   });
   router.post([...sinkPaths], parse, (req: Request, res: Response) => {
@@ -117,11 +111,9 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
     }
     const oversize = oversizeRecord(parsed.records);
     if (oversize) {
-      res
-        .status(413)
-        .json({
-          error: `Record ${oversize.index} of this body is ${oversize.bytes} bytes of JSON; the analytics sink keeps records of at most ${MAX_ANALYTICS_RECORD_BYTES} bytes. Nothing of this body was kept (${req.method} ${req.path}).`,
-        });
+      res.status(413).json({
+        error: `Record ${oversize.index} of this body is ${oversize.bytes} bytes of JSON; the analytics sink keeps records of at most ${MAX_ANALYTICS_RECORD_BYTES} bytes. Nothing of this body was kept (${req.method} ${req.path}).`,
+      });
       return;
     }
     const kept = parsed.records.map((record) => store.add(record, checkAnalyticsRecord(record)));
@@ -130,11 +122,9 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
   // A body over the limit: a clear 413 (not the host's 500), for the sink's paths only.
   router.use((error: Error & { type?: string }, req: Request, res: Response, next: NextFunction) => {
     if (error.type !== 'entity.too.large' || !sinkPaths.has(req.path)) return next(error);
-    res
-      .status(413)
-      .json({
-        error: `This body is over ${MAX_ANALYTICS_BODY_BYTES} bytes, the most the analytics sink reads at once: send fewer records per request (each at most ${MAX_ANALYTICS_RECORD_BYTES} bytes). Nothing was kept (${req.method} ${req.path}).`,
-      });
+    res.status(413).json({
+      error: `This body is over ${MAX_ANALYTICS_BODY_BYTES} bytes, the most the analytics sink reads at once: send fewer records per request (each at most ${MAX_ANALYTICS_RECORD_BYTES} bytes). Nothing was kept (${req.method} ${req.path}).`,
+    });
   });
   router.use(ANALYTICS_PATH, (req: Request, res: Response, next: NextFunction) => {
     if (req.path !== '/') return next();

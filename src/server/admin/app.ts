@@ -50,13 +50,11 @@ export function createApp(options: AppOptions): express.Express {
     // that does not decode) is the client's; anything else (a TypeError included) is a fault of ours.
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      res
-        .status(status)
-        .json({
-          error: error.message.startsWith('Cannot read this request')
-            ? error.message
-            : `Cannot read this request: ${error.message}`,
-        });
+      res.status(status).json({
+        error: error.message.startsWith('Cannot read this request')
+          ? error.message
+          : `Cannot read this request: ${error.message}`,
+      });
       return;
     }
     answerFailure(req, res, error);

@@ -21,7 +21,12 @@ const CONTENT_SECURITY_POLICY =
  * repository's `dist/dashboard/` when this module runs from `src/` (tests through tsx).
  */
 function dashboardFolder(): URL | undefined {
-  const candidates = [new URL('../../dashboard', import.meta.url), new URL('../../../dist/dashboard', import.meta.url)];
+  // From dist/server/admin/ (the package's modules), dist/cli-bundle/ (the CLI's bundle), src/server/admin/ (tests).
+  const candidates = [
+    new URL('../../dashboard/', import.meta.url),
+    new URL('../dashboard/', import.meta.url),
+    new URL('../../../dist/dashboard/', import.meta.url),
+  ];
   return candidates.find(
     (folder) => existsSync(new URL('app.js', folder)) && existsSync(new URL('index.html', folder)),
   );
