@@ -1,42 +1,17 @@
 // Fixtures of `npm run bench`, generated into os.tmpdir(): realistic client requests and recording
 // folders of any size.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATIONS, OPERATION_NAMES, SERVICE_TOKEN_PLACEHOLDER } from '../dist/contract/index.js';
 import { DEFAULT_POLICY, REDACTED, formatRecording, matchKey } from '../dist/normalise/index.js';
 import { keyHash, operationFolder } from '../dist/storage/recording-names.js';
 
-/** The 27 common parameters as the client sends them (test/support/client.ts, made-up values). */
-export const CLIENT_COMMON_QUERY = [
-  ['_sdevid', 'abf1bbe2790152de93df075ce357a7f93bdc91ea49ca73715589e2c09e9bc923'],
-  ['_oemui', 'V140'],
-  ['_oemuiver', 'V14.0.3.0.TMPINXM'],
-  ['_andver', '33'],
-  ['_model', 'Redmi%20Note%2012%20Pro%2B'],
-  ['_device', 'ruby'],
-  ['_locale', 'en_IN'],
-  ['_region', 'IN'],
-  ['_appver', '2024062790'],
-  ['_isoemui', '1'],
-  ['_anoyid', '629938e3-cb8c-4288-91f5-7599a61977fe'],
-  ['_st', 'PLACEHOLDER-SERVICE-TOKEN'],
-  ['_language', 'English'],
-  ['ref', 'com.example.videoplayer'],
-  ['_res', 'hd1080'],
-  ['_nonce', '1210681715'],
-  ['_ts', String(Math.floor(Date.now() / 1000))],
-  ['_ver', '2024062790(stable)'],
-  ['_devtype', '1'],
-  ['_cam', '568d4db3db166c8b0fce12c0a464a925'],
-  ['_diordna', 'a71a1f3bcbfef47a5077f02af7087643'],
-  ['_version', 'stable'],
-  ['_plyver', '20240611'],
-  ['_nettype', '4'],
-  ['_uspace', '0'],
-  ['_eset', ''],
-  ['_app_coop_md5', '66cd5a8a6dd3c94a57c6988ca8960278'],
-];
+/** The 27 common parameters as the client sends them (test/support/client-common-query.json, made-up
+ * values), with `_ts` the time of the bench run. */
+export const CLIENT_COMMON_QUERY = JSON.parse(
+  readFileSync(new URL('../test/support/client-common-query.json', import.meta.url), 'utf8'),
+).map(([k, v]) => (k === '_ts' ? [k, String(Math.floor(Date.now() / 1000))] : [k, v]));
 
 /** The query pairs of one operation as the client sends them; `uspace` replaces `_uspace` (recordings differ by it). */
 export function clientPairs(operation, uspace = '0') {
