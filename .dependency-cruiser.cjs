@@ -10,6 +10,11 @@ const ANY_RUNTIME = [`^src/(${DOMAIN}|routes|msw)/`, '^src/(index|arbitraries|sc
 /** Folders that need Node: the host and the files, sockets and processes it uses. */
 const NODE_EDGE = '^src/(server|record|storage|drift|cli)/|^src/node[.]ts$';
 
+/** A forbidden import: from files whose path matches `from` to files whose path matches `to`. */
+function rule(name, comment, from, to) {
+  return { name, comment, severity: 'error', from: { path: from }, to: { path: to } };
+}
+
 module.exports = {
   forbidden: [
     {
@@ -34,13 +39,12 @@ module.exports = {
       from: { path: ANY_RUNTIME, pathNot: '^src/msw/|^src/(index|arbitraries)[.]ts$' },
       to: { path: '^node_modules/(express|msw|@mswjs)/' },
     },
-    {
-      name: 'any-runtime-no-node-edge',
-      comment: 'Any-runtime folders import nothing from the Node edge (server, record, storage, drift, cli, node.ts).',
-      severity: 'error',
-      from: { path: ANY_RUNTIME },
-      to: { path: NODE_EDGE },
-    },
+    rule(
+      'any-runtime-no-node-edge',
+      'Any-runtime folders import nothing from the Node edge (server, record, storage, drift, cli, node.ts).',
+      ANY_RUNTIME,
+      NODE_EDGE,
+    ),
     {
       name: 'domain-below-routes',
       comment: 'The domain folders sit below the routes and their adapters.',
@@ -48,43 +52,36 @@ module.exports = {
       from: { path: `^src/(${DOMAIN})/` },
       to: { path: '^src/(routes|msw)/' },
     },
-    {
-      name: 'routes-below-adapters',
-      comment: 'The routes decide; the adapters (src/msw, the Node host) call them, never the other way.',
-      severity: 'error',
-      from: { path: '^src/routes/' },
-      to: { path: '^src/msw/' },
-    },
-    {
-      name: 'node-edge-below-host',
-      comment: 'Recording, storage and drift are used by the host (src/server) and the CLI, not the reverse.',
-      severity: 'error',
-      from: { path: '^src/(record|storage|drift)/' },
-      to: { path: '^src/server/' },
-    },
-    {
-      name: 'server-listen-at-the-bottom',
-      comment:
-        'Inside src/server, listen/ (sockets, TLS, addresses) knows nothing of the host, the admin app or the modes.',
-      severity: 'error',
-      from: { path: '^src/server/listen/' },
-      to: { path: '^src/server/(host|admin|modes)/' },
-    },
-    {
-      name: 'server-host-below-admin',
-      comment:
-        'The Node host (host/) carries plans; the admin app (admin/) and the modes (modes/) use it, not the reverse.',
-      severity: 'error',
-      from: { path: '^src/server/(host/|context[.]ts$)' },
-      to: { path: '^src/server/(admin|modes)/' },
-    },
-    {
-      name: 'server-admin-below-modes',
-      comment: 'The admin app is wired by the modes (modes/), never the reverse.',
-      severity: 'error',
-      from: { path: '^src/server/admin/' },
-      to: { path: '^src/server/modes/' },
-    },
+    rule(
+      'routes-below-adapters',
+      'The routes decide; the adapters (src/msw, the Node host) call them, never the other way.',
+      '^src/routes/',
+      '^src/msw/',
+    ),
+    rule(
+      'node-edge-below-host',
+      'Recording, storage and drift are used by the host (src/server) and the CLI, not the reverse.',
+      '^src/(record|storage|drift)/',
+      '^src/server/',
+    ),
+    rule(
+      'server-listen-at-the-bottom',
+      'Inside src/server, listen/ (sockets, TLS, addresses) knows nothing of the host, the admin app or the modes.',
+      '^src/server/listen/',
+      '^src/server/(host|admin|modes)/',
+    ),
+    rule(
+      'server-host-below-admin',
+      'The Node host (host/) carries plans; the admin app (admin/) and the modes (modes/) use it, not the reverse.',
+      '^src/server/(host/|context[.]ts$)',
+      '^src/server/(admin|modes)/',
+    ),
+    rule(
+      'server-admin-below-modes',
+      'The admin app is wired by the modes (modes/), never the reverse.',
+      '^src/server/admin/',
+      '^src/server/modes/',
+    ),
     {
       name: 'nothing-imports-cli',
       comment: 'The CLI is the top: library code never imports it (bin/ runs its bundle).',
