@@ -1,4 +1,4 @@
-import yargs, { type Argv } from 'yargs';
+import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { PREFIX } from '../errors.js';
 import { COMMAND_NAMES, commandStandIn, isCommandName, loadCommands, type AnyCommand } from './command-list.js';
@@ -24,21 +24,6 @@ function configFlag(argv: readonly string[]): string | undefined {
   const at = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
   if (at < 0) return undefined;
   return argv[at]!.includes('=') ? argv[at]!.slice('--config='.length) : argv[at + 1];
-}
-
-/**
- * Stops yargs from rendering the help text of the command it runs, which it does after starting the
- * handler (to cache it for a later `showHelp()`, which mockvideo never calls): measuring every
- * string with cliui's string-width took about 40 ms of every `serve` start, before the server could
- * answer. `--help` does not go through the cache, so its output is unchanged. yargs' internal
- * methods are looked up defensively: if a yargs version lacks them, nothing changes.
- */
-export function skipHelpCache(cli: Argv): void {
-  const internal = (
-    cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }
-  ).getInternalMethods?.();
-  const usage = internal?.getUsageInstance?.();
-  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
 const COMPLETION_DESCRIBE = 'Print a shell completion script (bash/zsh): mockvideo completion >> ~/.bashrc';
@@ -147,7 +132,6 @@ export async function main(args?: string[]): Promise<void> {
 
   const configCommand = argv.includes('config') ? (await import('./commands/config.js')).configCommand : undefined;
   const cli = yargs(argv);
-  skipHelpCache(cli);
   // yargs prints the script for `completion --help` too: asked for help, a plain command shows it.
   if (asksHelp && argv.find((a) => !a.startsWith('-')) === 'completion') cli.command(completionHelpCommand);
   else cli.completion('completion', COMPLETION_DESCRIBE);
@@ -169,9 +153,7 @@ export async function main(args?: string[]): Promise<void> {
     .help()
     .alias('h', 'help')
     .version()
-    // yargs renders the help text of every command it runs (to cache it); wrapping it costs ~50 ms of
-    // string-width at every start, so the text is wrapped only when it is asked for.
-    .wrap(asksHelp ? Math.min(110, process.stdout.columns ?? 100) : null)
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
       const flags = [...(optionsOf(invoked)?.keys ?? Object.keys(outputOptions)), 'config', 'help', 'version'];
       process.stderr.write(
