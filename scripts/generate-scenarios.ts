@@ -36,7 +36,8 @@ import {
   type Settings,
 } from '../src/contract/index.js';
 import { md5Hex, pluginPackage } from '../src/media/plugin-package.js';
-import { scenarioJsonSchema, type ScenarioFaults, type Stub } from '../src/scenarios/format.js';
+import { scenarioJsonSchema } from '../src/scenarios/editor-schema.js';
+import type { ScenarioFaults, Stub } from '../src/scenarios/format.js';
 
 // ---------------------------------------------------------------------------------------------
 // Fixed values

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detailLabel, deviceUrls } from './controls.js';
+import { detailLabel, deviceUrls } from './server-panel.js';
 import {
   curlCommand,
   describeFault,

@@ -3,7 +3,10 @@
 // and device names. Everything it shows is drawn from one DashboardState.
 import { ADMIN, admin, harUrl, messageOf, setAdminToken, type JournalEntry, type PlannedFault } from './api.js';
 import { AnalyticsTable } from './analytics.js';
-import { FaultPanel, renderServer, ScenarioPicker, VerifyPanel } from './controls.js';
+import { FaultPanel } from './fault-panel.js';
+import { ScenarioPicker } from './scenario-picker.js';
+import { renderServer } from './server-panel.js';
+import { VerifyPanel } from './verify-panel.js';
 import { RequestDetailView } from './detail.js';
 import { DevicePanel } from './devices.js';
 import { byId } from './dom.js';

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { minimalScenario } from '../../test/support/minimal-scenario.js';
 import { checkScenarios } from './catalog.js';
-import { scenarioJsonSchema } from './format.js';
+import { scenarioJsonSchema } from './editor-schema.js';
 import { inheritData } from './inherit-data.js';
 import { parseScenario, type ParsedScenario } from './parse.js';
 

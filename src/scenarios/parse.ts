@@ -3,14 +3,8 @@ import { nestingProblem, sizeProblem } from './limits.js';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
 import { resolveNowIn } from '../clock/clock.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
-import {
-  dataSchemaOf,
-  scenarioFaultsSchema,
-  scenarioHeaderSchema,
-  stubSchemas,
-  type ScenarioFaults,
-  type Stub,
-} from './format.js';
+import { scenarioFaultsSchema, scenarioHeaderSchema, type ScenarioFaults, type Stub } from './format.js';
+import { dataSchemaOf, stubSchemas } from './stub-schema.js';
 import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
 
 /** A problem of data checked after it was completed from a parent: its path inside `data`, and the rule. */

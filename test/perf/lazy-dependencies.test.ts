@@ -269,6 +269,7 @@ describe('the any-runtime entry', () => {
       [
         'scenarios/parse.js',
         'scenarios/format.js',
+        'scenarios/stub-schema.js',
         'scenarios/shipped.generated.js',
         'routes/downloads.js',
         'media/placeholder-image.js',
