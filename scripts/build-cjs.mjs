@@ -18,7 +18,7 @@ const out = join(dist, 'cjs');
 const ENTRIES = ['index.js', 'node.js', 'contract/index.js', 'arbitraries.js', 'scenarios.js'];
 const META_URL = '__mockvideoImportMetaUrl';
 /** Packages with no CommonJS build that dist/ imports: see {@link inlineEsmOnly}. */
-const ESM_ONLY = ['fast-png', 'iobuffer'];
+const ESM_ONLY = ['fast-png', 'iobuffer', 'fast-string-width', 'fast-string-truncated-width'];
 
 /** The CommonJS form of dist/`path` with the {@link ESM_ONLY} packages bundled into it (their code only: relative imports and other packages stay outside). */
 async function inlineEsmOnly(path, usesMeta) {

@@ -4,14 +4,7 @@
  */
 import type { DriftRow } from './compare.js';
 import type { DriftReport } from './drift.js';
-
-/** Pads each column of `rows` to its widest cell, two spaces apart. */
-function table(rows: readonly string[][]): string[] {
-  const widths = rows[0]!.map((_cell, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) =>
-    `  ${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}`.trimEnd(),
-  );
-}
+import { textTable } from '../text-table.js';
 
 /**
  * The report as text: per compared request, a heading (operation and what was compared) and a table
@@ -31,10 +24,10 @@ export function formatDriftReport(report: DriftReport): string {
     if (rows.length === 0) lines.push('  same structure');
     else
       lines.push(
-        ...table([
+        ...textTable([
           ['path', 'recorded', 'live', 'kind'],
           ...rows.map((r) => [r.path, r.recorded || '·', r.live, r.kind]),
-        ]),
+        ]).map((line) => `  ${line}`),
       );
     lines.push('');
   }

@@ -1,6 +1,7 @@
 import type { OperationName } from '../contract/core.js';
 import { ignoredBecause, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
 import type { RecordingIndex, IndexedRecording } from './recording-index.js';
+import { textTable } from '../text-table.js';
 
 /** A parameter's values: `null` when absent, the value when sent once, the values in order when repeated. */
 type ParameterValues = string | string[] | null;
@@ -96,18 +97,6 @@ function cell(values: ParameterValues): string {
   return Array.isArray(values) ? values.map((v) => JSON.stringify(v)).join(', ') : JSON.stringify(values);
 }
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join(' | ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
 /**
  * The report as a person reads it: for the closest recording, a side-by-side table (parameter |
  * recorded | requested), one row per differing parameter, then the ignored parameters; then the
@@ -133,11 +122,7 @@ export function formatNearMissReport(report: NearMissReport): string {
     ...first.differences.map((d) => [d.parameter, cell(d.recorded), cell(d.requested)]),
     ...report.ignored.map((i) => [i.parameter, `(ignored: ${i.reason})`, `(ignored: ${i.reason})`]),
   ];
-  lines.push(
-    ...table(rows)
-      .split('\n')
-      .map((l) => `  ${l}`),
-  );
+  lines.push(...textTable(rows, ' | ').map((l) => `  ${l}`));
   for (const other of others)
     lines.push(
       `  Also close: ${other.recording} (${other.differences.map((d) => d.parameter).join(', ') || 'no differences'})`,

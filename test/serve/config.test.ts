@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import stringWidth from 'fast-string-width';
 import { describe, expect, it } from 'vitest';
 import { clientPath } from '../support/client.js';
 import { runCli, startCli } from '../support/cli.js';
@@ -72,6 +73,15 @@ describe('settings: flag > environment > config file > default', () => {
     expect(of('port')).toEqual({ name: 'port', value: '9123', source: 'env' });
     expect(of('scenario')).toEqual({ name: 'scenario', value: 'gallery', source: 'file' });
     expect(of('strict-requests')).toEqual({ name: 'strict-requests', value: false, source: 'default' });
+  });
+
+  it('"mockvideo config" lines up where each value came from, with CJK and emoji values (i18n-stress titles)', async () => {
+    const { code, stdout } = await runCli(['config', '--host', 'キッズゾーン 🧸'], { cwd });
+    expect(code).toBe(0);
+    const rows = stdout.split('\n').filter((line) => / \((flag|env|file|default)\)$/.test(line));
+    expect(rows.find((line) => line.startsWith('host '))).toContain('"キッズゾーン 🧸"');
+    // The source column starts at one display column (terminal cells: a CJK character or an emoji takes two).
+    expect(new Set(rows.map((line) => stringWidth(line.slice(0, line.lastIndexOf(' ('))))).size).toBe(1);
   });
 
   it('an environment variable of another command does not upset this one', async () => {

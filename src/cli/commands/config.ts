@@ -1,4 +1,5 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { textTable } from '../../text-table.js';
 import type { ResolvedSetting } from '../config.js';
 
 interface ConfigArgs {
@@ -43,9 +44,8 @@ export function configCommand(
       process.stdout.write(
         `config file: ${file ?? '(none found; looked for mockvideo.config.json/.mjs from here up)'}\n`,
       );
-      const width = Math.max(...settings.map((s) => s.name.length));
-      for (const s of settings)
-        process.stdout.write(`${s.name.padEnd(width)}  ${JSON.stringify(s.value) ?? '-'}  (${s.source})\n`);
+      const rows = settings.map((s) => [s.name, JSON.stringify(s.value) ?? '-', `(${s.source})`]);
+      process.stdout.write(`${textTable(rows).join('\n')}\n`);
     },
   };
 }

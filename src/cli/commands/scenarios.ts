@@ -1,5 +1,6 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
+import { textTable } from '../../text-table.js';
 import { exitWithError } from '../exit.js';
 import { scenariosDirOption } from '../options.js';
 
@@ -30,8 +31,7 @@ export const scenariosCommand: CommandModule<object, ScenariosArgs> = {
         );
         return;
       }
-      const width = Math.max(...list.map((s) => s.name.length));
-      for (const s of list) process.stdout.write(`${s.name.padEnd(width)}  ${s.description}\n`);
+      process.stdout.write(`${textTable(list.map((s) => [s.name, s.description])).join('\n')}\n`);
     } catch (error) {
       exitWithError(error);
     }

@@ -1,4 +1,5 @@
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
+import { textTable } from '../../text-table.js';
 
 /** The address of the host's loopback inside the Android emulator. */
 export const ANDROID_EMULATOR_HOST = '10.0.2.2';
@@ -69,6 +70,8 @@ export function deviceUrls(
 
 /** The lines `serve` prints for {@link deviceUrls}, aligned: `  Android emulator: http://10.0.2.2:8787`. */
 export function formatDeviceUrls(urls: readonly DeviceUrl[]): string[] {
-  const width = Math.max(...urls.map((u) => u.label.length)) + 1;
-  return urls.map((u) => `  ${`${u.label}:`.padEnd(width + 1)}${u.url}${u.hint ? `  (${u.hint})` : ''}`);
+  return textTable(
+    urls.map((u) => [`${u.label}:`, `${u.url}${u.hint ? `  (${u.hint})` : ''}`]),
+    ' ',
+  ).map((line) => `  ${line}`);
 }
