@@ -5,6 +5,7 @@
  * never from a recording or scenario on disk. Pure, any runtime.
  * @module
  */
+import { hex } from '@scure/base';
 import {
   COMMON_PARAMETERS,
   IDENTITY_PARAMETERS,
@@ -12,7 +13,6 @@ import {
   SERVICE_TOKEN_PLACEHOLDER,
   type OperationName,
 } from '../contract/core.js';
-import { encodedForms } from '../normalise/redact.js';
 import { REDACTED, type NormalisationPolicy } from '../normalise/policy.js';
 import { decodeComponent, type RawPair } from '../normalise/query.js';
 
@@ -50,35 +50,6 @@ export function liveValues(queryTexts: ReadonlyArray<string | undefined>, token?
     if (text !== undefined) for (const [name, value] of parseQueryText(text)) values.set(decodeComponent(name), value);
   if (token) values.set('_st', encodeURIComponent(token));
   return values;
-}
-
-/**
- * Every form in which the secret and identity values of `values` could appear in text drift writes
- * (decoded, raw, percent- and JSON-encoded), longest first, with the placeholder that replaces it.
- */
-export function secretForms(
-  values: ReadonlyMap<string, string>,
-  policy: NormalisationPolicy,
-): Array<[form: string, placeholder: string]> {
-  const forms: Array<[string, string]> = [];
-  for (const [name, raw] of values) {
-    const placeholder = policy.secret.includes(name)
-      ? SERVICE_TOKEN_PLACEHOLDER
-      : policy.identity.includes(name)
-        ? REDACTED
-        : undefined;
-    if (!placeholder) continue;
-    for (const value of new Set([raw, decodeComponent(raw)]))
-      for (const form of encodedForms(value)) forms.push([form, placeholder]);
-  }
-  return forms.sort((a, b) => b[0].length - a[0].length);
-}
-
-/** Replaces every form of a secret or identifier in `text` (see {@link secretForms}). */
-export function scrubSecrets(text: string, forms: ReadonlyArray<[string, string]>): string {
-  let out = text;
-  for (const [form, placeholder] of forms) if (out.includes(form)) out = out.split(form).join(placeholder);
-  return out;
 }
 
 /** Fresh values of the volatile parameters the seed names: `_nonce` (a signed 32-bit integer) and `_ts` (Unix time in **seconds**). */
@@ -191,11 +162,6 @@ export function queryString(pairs: readonly RawPair[]): string {
   return pairs.map(([name, value]) => `${name}=${value}`).join('&');
 }
 
-/** `bytes` random bytes as lowercase hex. */
-function randomHex(bytes: number): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /**
  * A made-up value of an identity parameter in the seed's format (`_sdevid`: 64 lowercase hex;
  * `_anoyid`: a UUID; `_cam`, `_diordna`, `_app_coop_md5`: 32 hex), for a drift run given only the
@@ -208,6 +174,8 @@ export function generatedIdentifier(name: string): { value: string; format: stri
   if (!(IDENTITY_PARAMETERS as readonly string[]).includes(name)) return undefined;
   const format = COMMON_PARAMETERS.find((p) => p.name === name)?.format ?? '';
   if (format === 'UUID') return { value: crypto.randomUUID(), format };
-  const hex = /^(\d+) (?:lowercase )?hex characters$/.exec(format);
-  return hex ? { value: randomHex(Number(hex[1]) / 2), format } : undefined;
+  const digits = /^(\d+) (?:lowercase )?hex characters$/.exec(format);
+  return digits
+    ? { value: hex.encode(crypto.getRandomValues(new Uint8Array(Number(digits[1]) / 2))), format }
+    : undefined;
 }

@@ -10,4 +10,7 @@ export * from './policy.js';
 export * from './query.js';
 export * from './recording.js';
 export * from './redact.js';
+export * from './build-recording.js';
+export * from './scrub.js';
+export { MIN_SCANNED_LENGTH, encodedForms } from './secret-forms.js';
 export * from './cookies.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bodyBytes, storeBody } from './body.js';
+import { recordedBodyBytes, storeBody } from './body.js';
 import { formatRecording, type Recording } from './recording.js';
 import { parseRecording } from './recording-schema.js';
 
@@ -18,7 +18,7 @@ function recordingWith(bytes: Uint8Array): Recording {
 function roundTrip(bytes: Uint8Array): Uint8Array {
   const read = parseRecording(JSON.parse(formatRecording(recordingWith(bytes))), 'x.json');
   if (!read.ok) throw new Error(JSON.stringify(read.problems));
-  return bodyBytes(read.recording.response);
+  return recordedBodyBytes(read.recording.response);
 }
 
 describe('recording format properties', () => {

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bodyBytes, fromBase64 } from './body.js';
+import { recordedBodyBytes, fromBase64 } from './body.js';
 import { DEFAULT_POLICY, REDACTED, resolvePolicy } from './policy.js';
 import { splitQuery } from './query.js';
 import { formatRecording } from './recording.js';
-import { RedactionRefusedError, buildRecording, redactExchange, type Exchange } from './redact.js';
+import { RedactionRefusedError, buildRecording } from './build-recording.js';
+import { redactExchange, type Exchange } from './redact.js';
 
 const TOKEN = 'made-up token/with+odd&chars';
 const DEVICE = 'ab'.repeat(32);
@@ -192,7 +193,7 @@ describe('buildRecording', () => {
     const text = '{"data":{"t":"a?x=1\\u0026y=हि 🎬"},"msg":"OK","result":1}';
     const { recording } = buildRecording(exchange(text), DEFAULT_POLICY);
     expect(recording.response.body).toBe(text);
-    expect(new TextDecoder().decode(bodyBytes(recording.response))).toBe(text);
+    expect(new TextDecoder().decode(recordedBodyBytes(recording.response))).toBe(text);
   });
 
   it('finds a --secret-value that no request names (a HAR that already says <SERVICE_TOKEN>)', () => {

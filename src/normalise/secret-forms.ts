@@ -4,6 +4,7 @@
  * Pure: runs in any runtime.
  * @module
  */
+import { base64, base64nopad, base64url, base64urlnopad, hex } from '@scure/base';
 
 /** Values shorter than this (in characters) are never searched for as text: only under their own name. */
 export const MIN_SCANNED_LENGTH = 8;
@@ -13,27 +14,17 @@ export type SecretEncoding = 'raw' | 'percent' | 'json-escape' | 'base64' | 'bas
 
 const utf8 = new TextEncoder();
 
-function base64Of(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-}
-
 /**
- * Base64 forms of the bytes: the whole value (padded and not), and the characters that stay the
- * same wherever the value sits inside a larger base64 text (each of the three byte alignments).
+ * Base64 forms of the bytes in one alphabet: the whole value (padded and not), and the characters
+ * that stay the same wherever the value sits inside a larger base64 text (each of the three byte
+ * alignments).
  */
-function base64Forms(bytes: Uint8Array): string[] {
-  const standard = base64Of(bytes);
-  const forms = [standard, standard.replace(/=+$/, '')];
-  for (let skip = 0; skip < 3 && bytes.length - skip >= 6; skip++) {
-    const whole = Math.floor((bytes.length - skip) / 3) * 3;
-    forms.push(base64Of(bytes.subarray(skip, skip + whole)));
-  }
+function base64Forms(bytes: Uint8Array, coder: typeof base64, unpadded: typeof base64): string[] {
+  const forms = [coder.encode(bytes), unpadded.encode(bytes)];
+  for (let skip = 0; skip < 3 && bytes.length - skip >= 6; skip++)
+    forms.push(coder.encode(bytes.subarray(skip, skip + Math.floor((bytes.length - skip) / 3) * 3)));
   return [...new Set(forms)].filter((form) => form.length >= MIN_SCANNED_LENGTH);
 }
-
-const toUrlSafe = (form: string) => form.replace(/\+/g, '-').replace(/\//g, '_');
 
 /** One plain form of a secret to look for in decoded text; `anyCase` for hex. */
 export interface SecretForm {
@@ -52,29 +43,30 @@ export interface SecretForm {
  */
 export function secretForms(value: string, binary = false): SecretForm[] {
   const bytes = utf8.encode(value);
-  const base64 = base64Forms(bytes);
+  const standard = base64Forms(bytes, base64, base64nopad);
   const forms: SecretForm[] = [
     { text: binary ? String.fromCharCode(...bytes) : value, encoding: 'raw' },
-    ...base64.map((text): SecretForm => ({ text, encoding: 'base64' })),
-    ...[...new Set(base64.map(toUrlSafe))]
-      .filter((text) => !base64.includes(text))
+    ...standard.map((text): SecretForm => ({ text, encoding: 'base64' })),
+    ...base64Forms(bytes, base64url, base64urlnopad)
+      .filter((text) => !standard.includes(text))
       .map((text): SecretForm => ({ text, encoding: 'base64url' })),
-    { text: [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(''), encoding: 'hex', anyCase: true },
+    { text: hex.encode(bytes), encoding: 'hex', anyCase: true },
   ];
   return forms.sort((a, b) => b.text.length - a.text.length);
 }
 
+/** `\uXXXX`: a UTF-16 code unit as a JSON escape. */
+const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 /**
- * Every literal form of a value that {@link secretPattern} finds, for tests and leak checks: raw,
- * percent (both hex cases, `+`), JSON escapes (`\/`, `\u0026`, `\u003d`, all `\uXXXX`), base64 (standard,
+ * Every literal form of a value that the scrubber finds, for tests and leak checks: raw, percent
+ * (both hex cases, `+`), JSON escapes (`\/`, `\u0026`, `\u003d`, all `\uXXXX`), base64 (standard,
  * URL-safe, padded and not) and hex (both cases).
  */
 export function encodedForms(value: string): string[] {
+  const bytes = utf8.encode(value);
   const component = encodeURIComponent(value);
   const json = JSON.stringify(value).slice(1, -1);
-  const gson = json.replace(/[&=<>']/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const base64 = base64Of(utf8.encode(value));
-  const hex = [...utf8.encode(value)].map((b) => b.toString(16).padStart(2, '0')).join('');
   const forms = [
     value,
     component,
@@ -83,17 +75,11 @@ export function encodedForms(value: string): string[] {
     encodeURI(value),
     json,
     json.replace(/\//g, '\\/'),
-    gson,
-    value
-      .split('')
-      .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-      .join(''),
-    base64,
-    base64.replace(/=+$/, ''),
-    toUrlSafe(base64),
-    toUrlSafe(base64).replace(/=+$/, ''),
-    hex,
-    hex.toUpperCase(),
+    json.replace(/[&=<>']/g, unicodeEscape),
+    value.split('').map(unicodeEscape).join(''),
+    ...[base64, base64nopad, base64url, base64urlnopad].map((coder) => coder.encode(bytes)),
+    hex.encode(bytes),
+    hex.encode(bytes).toUpperCase(),
   ];
   return [...new Set(forms)].filter((form) => form.length >= MIN_SCANNED_LENGTH);
 }

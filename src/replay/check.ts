@@ -1,6 +1,6 @@
 import { OPERATIONS, envelopeSchema } from '../contract/index.js';
 import { formatJsonPath } from '../errors.js';
-import { bodyBytes, matchKey, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
+import { recordedBodyBytes, matchKey, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
 
 /** One finding of {@link checkRecording}: the recording, its operation, the JSON path in the body and the rule. */
 export interface RecordingFinding {
@@ -39,7 +39,7 @@ export function checkRecording({ name, recording }: NamedRecording, policy: Norm
   if (recording.response.status < 200 || recording.response.status > 299) return findings;
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(bodyBytes(recording.response)));
+    body = JSON.parse(new TextDecoder().decode(recordedBodyBytes(recording.response)));
   } catch (error) {
     findings.push({
       recording: name,

@@ -1,7 +1,7 @@
 import type { OperationName } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
 import type { RecordedLatency } from '../latency/latency.js';
-import { bodyBytes, type RawPair, type Recording } from '../normalise/index.js';
+import { recordedBodyBytes, type RawPair, type Recording } from '../normalise/index.js';
 
 /**
  * The stored answer of a recording, ready to send: `status`, the recorded `headers` (as stored,
@@ -43,7 +43,11 @@ export interface RecordingSource {
 
 /** The response of a recording held in memory, as a {@link RecordedResponse}. @throws Error when `bodyBase64` is not base64. */
 export function responseOf(response: Recording['response']): RecordedResponse {
-  const recorded: RecordedResponse = { status: response.status, headers: response.headers, body: bodyBytes(response) };
+  const recorded: RecordedResponse = {
+    status: response.status,
+    headers: response.headers,
+    body: recordedBodyBytes(response),
+  };
   if (response.latency) recorded.latency = response.latency;
   return recorded;
 }

@@ -8,19 +8,13 @@
  * never paths.
  * @module
  */
-import {
-  OPERATION_NAMES,
-  SERVICE_TOKEN_PLACEHOLDER,
-  SUCCESS_MSG,
-  SUCCESS_RESULT,
-  type OperationName,
-} from '../contract/core.js';
+import { OPERATION_NAMES, SUCCESS_MSG, SUCCESS_RESULT, type OperationName } from '../contract/core.js';
 import type { ScenarioProblem } from '../errors.js';
 import {
   DEFAULT_POLICY,
   REDACTED,
   decodeComponent,
-  encodedForms,
+  valueScrubber,
   type NamedRecording,
   type NormalisationPolicy,
 } from '../normalise/index.js';
@@ -160,24 +154,16 @@ export function scenarioFromRecordings(
     ...new Set([...(options.origins ?? []).map((o) => new URL(o).origin), ...recordedOrigins(recordings)]),
   ].sort((a, b) => b.length - a.length);
   // Identifiers kept in the files (--keep-identifiers) stay out of the scenario.
-  const kept = new Set<string>();
-  for (const { recording } of recordings) {
-    for (const [rawName, value] of recording.request.query) {
-      const name = decodeComponent(rawName);
-      if (
-        (policy.identity.includes(name) || policy.secret.includes(name)) &&
-        value !== REDACTED &&
-        value !== SERVICE_TOKEN_PLACEHOLDER
-      )
-        kept.add(decodeComponent(value));
-    }
-  }
-  const forms = [...kept].flatMap((value) => encodedForms(value)).sort((a, b) => b.length - a.length);
+  const scrub = valueScrubber(
+    recordings.flatMap(({ recording }) =>
+      recording.request.query.map(([name, value]) => [decodeComponent(name), value] as const),
+    ),
+    policy,
+  );
   const textOf = (body: string) => {
     let text = body;
     for (const origin of origins) text = withOriginPlaceholder(text, origin);
-    for (const form of forms) text = text.split(form).join(REDACTED);
-    return text;
+    return scrub(text);
   };
 
   const operations: Partial<Record<OperationName, Stub | Stub[]>> = {};

@@ -7,7 +7,7 @@ import { RecordingFileSource } from '../../dist/storage/recording-file-source.js
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
 import {
   DEFAULT_POLICY,
-  bodyBytes,
+  recordedBodyBytes,
   formatRecording,
   matchKey,
   queryMultimap,
@@ -94,7 +94,7 @@ describe('replay of a large folder', () => {
     )!;
     const served = await index.response(first!);
     const stored = JSON.parse(readFileSync(join(large, first!.name), 'utf8')) as Recording;
-    expect(Buffer.from(served.body).equals(Buffer.from(bodyBytes(stored.response)))).toBe(true);
+    expect(Buffer.from(served.body).equals(Buffer.from(recordedBodyBytes(stored.response)))).toBe(true);
   });
 
   it('reports the problems of broken files, and a missing folder as a usage error', async () => {

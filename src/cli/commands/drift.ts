@@ -118,14 +118,16 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       const [
         { driftLive, driftOffline, missingValues, targetsFromRecordings, targetsFromScenario },
         { formatDriftReport, driftReportJson },
-        { generatedIdentifier, liveValues, scrubSecrets, secretForms },
+        { generatedIdentifier, liveValues },
+        { valueScrubber },
       ] = await Promise.all([
         import('../../drift/drift.js'),
         import('../../drift/report.js'),
         import('../../drift/live-query.js'),
+        import('../../normalise/scrub.js'),
       ]);
       let report;
-      let forms: Array<[string, string]> = [];
+      let scrub = (text: string) => text;
       if (args.upstream === undefined) {
         if (args.scenario !== undefined)
           throw new MockvideoError(
@@ -155,7 +157,7 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           }
         }
         const values = liveValues([queryText, process.env.MOCKVIDEO_QUERY], process.env.MOCKVIDEO_ST);
-        forms = secretForms(values, policy);
+        scrub = valueScrubber(values, policy);
         let targets;
         let notes: string[] = [];
         if (args.scenario !== undefined) {
@@ -192,13 +194,13 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           insecure: args.insecureUpstream,
         });
         try {
-          report = await driftLive(targets, client, notes, (text) => scrubSecrets(text, forms));
+          report = await driftLive(targets, client, notes, scrub);
         } finally {
           await client.close();
         }
       }
       // A live answer may echo the token or an identifier: nothing printed holds one.
-      process.stdout.write(scrubSecrets(args.json ? driftReportJson(report) : formatDriftReport(report), forms));
+      process.stdout.write(scrub(args.json ? driftReportJson(report) : formatDriftReport(report)));
       process.exitCode = report.ok ? EXIT.ok : EXIT.problems;
     } catch (error) {
       exitWithError(error);
