@@ -7,29 +7,23 @@
  * @module
  */
 import fc from 'fast-check';
-import type { OperationName } from '../contract/operation-table.js';
+import { OPERATION_NAMES } from '../contract/operation-table.js';
 import { caseId, parseCase, type FuzzAnswer, type FuzzCase } from './case-id.js';
 import { classesOf } from './classes.js';
 import { answerArbitrary } from './operations.js';
 
 export * from './case-id.js';
 
-type AnswerArbitrary = ReturnType<typeof answerArbitrary>;
-const arbitraries = new Map<string, AnswerArbitrary>();
-
-/** The answer arbitrary of an operation (built once per operation and option: arbitraries are immutable). */
-function arbitraryOf(operation: OperationName, beyondObserved: boolean): AnswerArbitrary {
-  const key = `${operation}:${beyondObserved}`;
-  let made = arbitraries.get(key);
-  if (!made) arbitraries.set(key, (made = answerArbitrary(operation, { beyondObserved })));
-  return made;
-}
+/** The answer arbitrary of each operation, observed (`[0]`) and beyond observed (`[1]`). */
+const ANSWERS = Object.fromEntries(
+  OPERATION_NAMES.map((op) => [op, [answerArbitrary(op), answerArbitrary(op, { beyondObserved: true })]]),
+);
 
 /** The answer of a case (its id or its parts): the same text every time, in every process. */
 export function fuzzAnswer(which: string | FuzzCase): FuzzAnswer {
   const parts = typeof which === 'string' ? parseCase(which) : which;
   const id = caseId(parts);
-  const [drawn] = fc.sample(arbitraryOf(parts.operation, parts.beyondObserved), {
+  const [drawn] = fc.sample(ANSWERS[parts.operation]![Number(parts.beyondObserved)]!, {
     seed: fc.hash(id),
     numRuns: 1,
     randomType: 'xoroshiro128plus',

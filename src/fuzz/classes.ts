@@ -4,8 +4,7 @@
  * Any runtime.
  * @module
  */
-import { parseDeepLink } from '../contract/deep-link.js';
-import type { OperationName } from '../contract/operation-table.js';
+import { OPERATION_NAMES, type OperationName } from '../contract/operation-table.js';
 import { MANY_ITEMS } from './options.js';
 import { LONG_TEXT } from './text.js';
 
@@ -23,81 +22,43 @@ export interface EdgeClass {
 const LISTS: readonly OperationName[] = ['meta/cp', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'];
 const ITEMS: readonly OperationName[] = ['localplay/diversion', 'localplay/recomm'];
 const INTS: readonly OperationName[] = ['meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'];
-const TITLES: readonly OperationName[] = ['meta/cp', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'];
+
+/** A class of `operations`; `beyond`: reached only with `beyondObserved`. */
+const edge = (name: string, operations: readonly OperationName[], describe: string, beyond = false): EdgeClass =>
+  beyond ? { name, describe, operations, beyondObserved: true } : { name, describe, operations };
 
 /** Every named edge class, in the order `GET /__mockvideo/fuzz` reports them. */
 export const EDGE_CLASSES: readonly EdgeClass[] = [
-  { name: 'items-empty', describe: 'a list with no element', operations: LISTS },
-  { name: 'items-one', describe: 'a list with one element', operations: LISTS },
-  { name: 'items-many', describe: `a list of ${MANY_ITEMS} to 200 elements`, operations: LISTS },
-  { name: 'title-long', describe: `a title or name over ${LONG_TEXT} characters`, operations: TITLES },
-  {
-    name: 'title-mixed-script',
-    describe: 'a title with right-to-left letters and combining marks',
-    operations: TITLES,
-  },
-  {
-    name: 'string-empty-optional',
-    describe: 'an optional string (logo, icon, mode, language, version_name) empty',
-    operations: ['meta/cp', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'],
-  },
-  { name: 'order-repeated', describe: 'two items of one list with the same order', operations: ITEMS },
-  { name: 'integer-extreme', describe: 'an integer of 2^31 or more in size, or -1', operations: INTS },
-  { name: 'duration-zero', describe: 'an item with duration 0', operations: ITEMS },
-  { name: 'ad-config-empty', describe: 'ad_config data {}', operations: ['ad_config'] },
-  { name: 'ad-config-fields', describe: 'ad_config data with fields', operations: ['ad_config'] },
-  {
-    name: 'apk-cp-both',
-    describe: 'a content provider with both apk_url and cp_link',
-    operations: ['meta/cp'],
-    beyondObserved: true,
-  },
-  {
-    name: 'apk-cp-neither',
-    describe: 'a content provider with neither apk_url nor cp_link',
-    operations: ['meta/cp'],
-    beyondObserved: true,
-  },
-  {
-    name: 'deep-link-double-encoded',
-    describe: 'a target whose nested deep link nests another (percent-encoded twice)',
-    operations: ITEMS,
-  },
-  {
-    name: 'deep-link-unusual-encoding',
-    describe: 'a nested deep link with lower-case escapes or escaped unreserved characters',
-    operations: ITEMS,
-  },
-  {
-    name: 'json-unicode-escapes',
-    describe: 'a JSON text with \\u escapes other than \\u0026',
-    operations: ['ad_config', 'meta/cp', 'meta/setting', 'meta/plugin', 'localplay/diversion', 'localplay/recomm'],
-  },
-  { name: 'market-nonce-negative', describe: 'a market_sign.nonce with a negative half', operations: ['meta/plugin'] },
-  { name: 'plugin-params-empty', describe: 'a plugin entry with params {}', operations: ['meta/plugin'] },
-  {
-    name: 'number-text-unusual',
-    describe: 'a number as text with a sign, fraction or exponent (codec_level, version_code)',
-    operations: ['meta/setting', 'meta/plugin'],
-  },
-  {
-    name: 'diversion-arrays-differ',
-    describe: 'a diversion set whose three arrays differ',
-    operations: ['localplay/diversion'],
-    beyondObserved: true,
-  },
-  {
-    name: 'item-unobserved-values',
-    describe: 'an item with type, action, placement or ref other than observed',
-    operations: ITEMS,
-    beyondObserved: true,
-  },
-  {
-    name: 'plugin-type-unobserved',
-    describe: 'a plugin type other than player_plugin and app_apk',
-    operations: ['meta/plugin'],
-    beyondObserved: true,
-  },
+  edge('items-empty', LISTS, 'a list with no element'),
+  edge('items-one', LISTS, 'a list with one element'),
+  edge('items-many', LISTS, `a list of ${MANY_ITEMS} to 200 elements`),
+  edge('title-long', LISTS, `a title or name over ${LONG_TEXT} characters`),
+  edge('title-mixed-script', LISTS, 'a title with right-to-left letters and combining marks'),
+  edge('string-empty-optional', LISTS, 'an optional string (logo, icon, mode, language, version_name) empty'),
+  edge('order-repeated', ITEMS, 'two items of one list with the same order'),
+  edge('integer-extreme', INTS, 'an integer of 2^31 or more in size, or -1'),
+  edge('duration-zero', ITEMS, 'an item with duration 0'),
+  edge('ad-config-empty', ['ad_config'], 'ad_config data {}'),
+  edge('ad-config-fields', ['ad_config'], 'ad_config data with fields'),
+  edge('apk-cp-both', ['meta/cp'], 'a content provider with both apk_url and cp_link', true),
+  edge('apk-cp-neither', ['meta/cp'], 'a content provider with neither apk_url nor cp_link', true),
+  edge('deep-link-double-encoded', ITEMS, 'a target whose nested deep link nests another (percent-encoded twice)'),
+  edge(
+    'deep-link-unusual-encoding',
+    ITEMS,
+    'a nested deep link with lower-case escapes or escaped unreserved characters',
+  ),
+  edge('json-unicode-escapes', OPERATION_NAMES, 'a JSON text with \\u escapes other than \\u0026'),
+  edge('market-nonce-negative', ['meta/plugin'], 'a market_sign.nonce with a negative half'),
+  edge('plugin-params-empty', ['meta/plugin'], 'a plugin entry with params {}'),
+  edge(
+    'number-text-unusual',
+    ['meta/setting', 'meta/plugin'],
+    'a number as text with a sign, fraction or exponent (codec_level, version_code)',
+  ),
+  edge('diversion-arrays-differ', ['localplay/diversion'], 'a diversion set whose three arrays differ', true),
+  edge('item-unobserved-values', ITEMS, 'an item with type, action, placement or ref other than observed', true),
+  edge('plugin-type-unobserved', ['meta/plugin'], 'a plugin type other than player_plugin and app_apk', true),
 ];
 
 type Json = Record<string, unknown>;
@@ -107,6 +68,8 @@ const extreme = (n: unknown) => typeof n === 'number' && (Math.abs(n) >= 2 ** 31
 /** A lower-case escape, or an escaped character `encodeURIComponent` leaves as it is. */
 const UNUSUAL_ESCAPE = /%(?:[0-9a-f][a-f]|[a-f][0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE]|3[0-9]|2[17-9ADE])/;
 const UNUSUAL_NUMBER = /[-+.eE]/;
+/** The observed `position` (`localplayrecomm||||<index>`), its `|` literal or escaped. */
+const OBSERVED_POSITION = /^localplayrecomm(?:\||%7[Cc])/;
 
 function listClasses(list: readonly unknown[], into: Set<string>): void {
   if (list.length === 0) into.add('items-empty');
@@ -119,6 +82,18 @@ function titleClasses(text: string, into: Set<string>): void {
   if (RTL.test(text) && COMBINING.test(text)) into.add('title-mixed-script');
 }
 
+/** The raw (still percent-encoded) query values of a deep link, by name. */
+function rawQuery(link: string): Map<string, string> {
+  const values = new Map<string, string>();
+  const start = link.indexOf('?');
+  if (start < 0) return values;
+  for (const pair of link.slice(start + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0) values.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return values;
+}
+
 function itemClasses(items: readonly Json[], into: Set<string>): void {
   listClasses(items, into);
   const orders = new Set<unknown>();
@@ -128,20 +103,23 @@ function itemClasses(items: readonly Json[], into: Set<string>): void {
     orders.add(item.order);
     if (item.duration === 0) into.add('duration-zero');
     if (extreme(item.duration) || extreme(item.order)) into.add('integer-extreme');
-    const link = parseDeepLink(item.target as string);
-    const value = (name: string) => link?.query.find(([n]) => n === name)?.[1];
-    if (item.top_left_logo === '' || item.top_right_logo === '' || value('mode') === '' || value('language') === '')
+    const query = rawQuery(item.target as string);
+    if (
+      item.top_left_logo === '' ||
+      item.top_right_logo === '' ||
+      query.get('mode') === '' ||
+      query.get('language') === ''
+    )
       into.add('string-empty-optional');
-    for (const [name, raw] of link?.rawQuery ?? []) {
-      if (name !== 'default' && name !== 'back_scheme') continue;
-      if (raw.includes('%253A') || raw.includes('%253a')) into.add('deep-link-double-encoded');
+    for (const raw of [query.get('default') ?? '', query.get('back_scheme') ?? '']) {
+      if (/%253A/i.test(raw)) into.add('deep-link-double-encoded');
       if (UNUSUAL_ESCAPE.test(raw)) into.add('deep-link-unusual-encoding');
     }
     if (
       item.type !== 'video' ||
-      value('action') !== 'playVideo' ||
-      value('ref') !== 'LOCALRECOMM' ||
-      !value('position')?.startsWith('localplayrecomm|')
+      query.get('action') !== 'playVideo' ||
+      query.get('ref') !== 'LOCALRECOMM' ||
+      !OBSERVED_POSITION.test(query.get('position') ?? '')
     )
       into.add('item-unobserved-values');
   }
@@ -185,10 +163,11 @@ export function classesOf(operation: OperationName, data: unknown, text: string)
       }
       break;
     case 'localplay/diversion': {
-      const set = data as Record<'end' | 'exit' | 'suspend', Json[]>;
-      for (const items of [set.end, set.exit, set.suspend]) itemClasses(items, into);
-      const end = JSON.stringify(set.end);
-      if (JSON.stringify(set.exit) !== end || JSON.stringify(set.suspend) !== end) into.add('diversion-arrays-differ');
+      const { end, exit, suspend } = data as Record<'end' | 'exit' | 'suspend', Json[]>;
+      const lists = new Set([end, exit, suspend]);
+      for (const items of lists) itemClasses(items, into);
+      const same = (list: Json[]) => list === end || JSON.stringify(list) === JSON.stringify(end);
+      if (lists.size > 1 && !(same(exit) && same(suspend))) into.add('diversion-arrays-differ');
       break;
     }
     case 'localplay/recomm':

@@ -36,7 +36,10 @@ export function envelope<T>(data: fc.Arbitrary<T>): fc.Arbitrary<Envelope<T>> {
 
 /** Writes every non-ASCII UTF-16 code unit, every `/` and every `_` of a JSON text as a `\uXXXX` escape (the same JSON value). */
 function escapeNonAscii(json: string): string {
-  return json.replace(/[\u0080-\uffff/_]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json
+    .replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replaceAll('/', '\\u002f')
+    .replaceAll('_', '\\u005f');
 }
 
 /** The JSON text of an answer: the service's (`toServiceJson`), or with non-ASCII escaped as well. */
@@ -45,11 +48,11 @@ export function answerText(value: unknown, escaped: boolean): string {
   return escaped ? escapeNonAscii(text) : text;
 }
 
-/** A whole answer of `operation`: the envelope and its JSON text (one in four with `\u` escapes for non-ASCII). */
+/** A whole answer of `operation`: the envelope and its JSON text (one in eight with `\u` escapes for non-ASCII). */
 export function answerArbitrary<K extends OperationName>(
   operation: K,
   options: FuzzOptions = {},
 ): fc.Arbitrary<{ value: Envelope<OperationData[K]>; text: string }> {
   const data = dataArbitraries(options)[operation] as unknown as fc.Arbitrary<OperationData[K]>;
-  return fc.tuple(envelope(data), fc.nat(3)).map(([value, style]) => ({ value, text: answerText(value, style === 0) }));
+  return fc.tuple(envelope(data), fc.nat(7)).map(([value, style]) => ({ value, text: answerText(value, style === 0) }));
 }

@@ -1,44 +1,18 @@
 /**
  * Arbitraries of recommended video items and their lists (`localplay/recomm`, the diversion set).
- * An item is drawn as a draft without its place, then placed: its `target`'s `position` carries the
- * zero-based index in its list, as the contract requires. Any runtime.
+ * An item is drawn as a draft without its place, then placed: its `target` is written in the seed's
+ * parameter order and its `position` carries the zero-based index in its list, as the contract
+ * requires. The nested deep links (`default`, `back_scheme`) are spelled the service's way, nest
+ * another link (percent-encoded twice inside the `target`), or are re-spelled with unusual but valid
+ * escapes. Any runtime.
  * @module
  */
 import fc from 'fast-check';
 import { encodeQueryValue } from '../contract/deep-link.js';
 import { DIVERSION_ARRAYS, type DiversionSet } from '../contract/diversion.js';
-import { RECOMMENDATION_PLACEMENT, TARGET_PARAMETERS, type RecommendedVideo } from '../contract/recommended-video.js';
-import { nestedLinkValue } from './deep-links.js';
+import { RECOMMENDATION_PLACEMENT, type RecommendedVideo } from '../contract/recommended-video.js';
 import { listOf, type FuzzOptions } from './options.js';
-import { host, imageUrl, integer, optionalImageUrl, scheme, shortId, title, videoId } from './text.js';
-
-/** The values the seed only observed for an item (`type`, `action`, placement, `ref`). */
-const OBSERVED_ITEM = {
-  type: 'video',
-  action: 'playVideo',
-  placement: RECOMMENDATION_PLACEMENT,
-  ref: 'LOCALRECOMM',
-} as const;
-
-/** A recommended video item before it has a place in a list. */
-export interface ItemDraft {
-  item: Omit<RecommendedVideo, 'target'>;
-  /** The `target` link's scheme and host (the provider). */
-  scheme: string;
-  host: string;
-  /** Decoded values of the target's plain query parameters, and the raw (encoded) `default` and `back_scheme`. */
-  values: {
-    action: string;
-    fullscreen: string;
-    transparent: string;
-    mode: string;
-    language: string;
-    placement: string;
-    ref: string;
-  };
-  rawDefault: string;
-  rawBackScheme: string;
-}
+import { booleanText, imageUrl, integer, optionalImageUrl, appLink, shortId, title, videoId } from './text.js';
 
 /** An observed value, or any non-empty text without `|` when beyond-observed answers are asked for. */
 const observedOr = (value: string, options: FuzzOptions): fc.Arbitrary<string> =>
@@ -46,96 +20,93 @@ const observedOr = (value: string, options: FuzzOptions): fc.Arbitrary<string> =
     ? fc.oneof({ arbitrary: fc.constant(value), weight: 2 }, fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/))
     : fc.constant(value);
 
-const booleanText = fc.constantFrom('true', 'false');
+/**
+ * How a nested deep link is spelled: whether it nests another link (class `deep-link-double-encoded`)
+ * and the {@link respell} flags (none: the service's spelling; else class `deep-link-unusual-encoding`).
+ */
+const linkSpelling = fc.record({
+  nesting: fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, fc.constant(true)),
+  flags: fc.oneof({ arbitrary: fc.constant([]), weight: 4 }, fc.array(fc.nat(3), { minLength: 1, maxLength: 8 })),
+});
 
-/** A draft recommended video item. */
-function itemDraft(options: FuzzOptions): fc.Arbitrary<ItemDraft> {
-  return fc
-    .record({
-      provider: shortId,
-      video: videoId,
-      title,
-      duration: integer(fc.nat(7200)),
-      image_url: imageUrl,
-      order: integer(fc.integer({ min: -5, max: 100 })),
-      type: observedOr(OBSERVED_ITEM.type, options),
-      addition: fc.array(shortId, { maxLength: 2 }),
-      top_left_logo: optionalImageUrl,
-      top_right_logo: optionalImageUrl,
-      scheme,
-      host,
-      action: observedOr(OBSERVED_ITEM.action, options),
-      fullscreen: booleanText,
-      transparent: booleanText,
-      mode: fc.constantFrom('', 'normal', 'mini', 'float'),
-      language: fc.constantFrom('', 'english', 'hindi', 'العربية', 'עברית'),
-      placement: observedOr(OBSERVED_ITEM.placement, options),
-      ref: observedOr(OBSERVED_ITEM.ref, options),
-      rawDefault: nestedLinkValue,
-      rawBackScheme: nestedLinkValue,
-    })
-    .map((d) => ({
-      item: {
-        id: `V-${d.provider}-${d.video}`,
-        title: d.title,
-        duration: d.duration,
-        image_url: d.image_url,
-        order: d.order,
-        type: d.type,
-        target_addition: d.addition.map((id) => `${d.scheme}://${d.host}/log?event=VIEW&id=${id}`),
-        top_left_logo: d.top_left_logo,
-        top_right_logo: d.top_right_logo,
-      },
-      scheme: d.scheme,
-      host: d.host,
-      values: {
-        action: d.action,
-        fullscreen: d.fullscreen,
-        transparent: d.transparent,
-        mode: d.mode,
-        language: d.language,
-        placement: d.placement,
-        ref: d.ref,
-      },
-      rawDefault: d.rawDefault,
-      rawBackScheme: d.rawBackScheme,
-    }));
+/** A recommended video item before it has a place in a list. */
+function itemDraft(options: FuzzOptions) {
+  return fc.record({
+    provider: shortId,
+    video: videoId,
+    title,
+    duration: integer(fc.nat(7200)),
+    order: integer(fc.integer({ min: -5, max: 100 })),
+    type: observedOr('video', options),
+    additions: fc.nat(2),
+    top_left_logo: optionalImageUrl,
+    top_right_logo: optionalImageUrl,
+    action: observedOr('playVideo', options),
+    fullscreen: booleanText,
+    transparent: booleanText,
+    default: linkSpelling,
+    mode: fc.constantFrom('', 'normal', 'mini', 'float'),
+    language: fc.constantFrom(...['', 'english', 'hindi', 'العربية', 'עברית'].map(encodeURIComponent)),
+    placement: observedOr(RECOMMENDATION_PLACEMENT, options),
+    back_scheme: linkSpelling,
+    ref: observedOr('LOCALRECOMM', options),
+  });
 }
 
-/** The raw (encoded) value of each target parameter of a draft at `index`. */
-function rawTargetValue(draft: ItemDraft, name: (typeof TARGET_PARAMETERS)[number], index: number): string {
-  const { values, item } = draft;
-  switch (name) {
-    case 'default':
-      return draft.rawDefault;
-    case 'back_scheme':
-      return draft.rawBackScheme;
-    case 'id':
-      return encodeQueryValue(item.id.slice(item.id.indexOf('-', 2) + 1));
-    case 'detail_id':
-      return encodeQueryValue(item.id);
-    case 'position':
-      return encodeQueryValue(`${values.placement}||||${index}`);
-    default:
-      return encodeQueryValue(values[name]);
+type ItemDraft = ReturnType<typeof itemDraft> extends fc.Arbitrary<infer T> ? T : never;
+
+const UNRESERVED = /[A-Za-z0-9\-_.!~*'()]/;
+const hex = (ch: string) => ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0');
+
+/**
+ * Re-spells percent-encoded text in ways `decodeURIComponent` reads the same. `flags` says, per
+ * character (cycled, with a 1 and a 2 added): 1 writes an escape in lower-case hex, 2 and 3 escape an
+ * unreserved character (`%41` for `A`; 3 in lower-case).
+ */
+function respell(encoded: string, drawn: readonly number[]): string {
+  const flags = [...drawn, 1, 2];
+  let out = '';
+  for (let i = 0, k = 0; i < encoded.length; i++, k++) {
+    const flag = flags[k % flags.length];
+    const ch = encoded[i]!;
+    if (ch === '%') {
+      const digits = encoded.slice(i + 1, i + 3);
+      out += `%${flag === 1 ? digits.toLowerCase() : digits}`;
+      i += 2;
+    } else if (flag! >= 2 && UNRESERVED.test(ch)) out += `%${flag === 3 ? hex(ch).toLowerCase() : hex(ch)}`;
+    else out += ch;
   }
+  return out;
 }
 
-/** The item of a draft at place `index` of its list: its `target` built in the seed's parameter order. */
+/** The raw value of a nested deep link of the provider (`default`: to the video), as spelled: encoded once or twice, maybe re-spelled. */
+function nestedLink(draft: ItemDraft, name: 'default' | 'back_scheme', app: string, video: string): string {
+  const { nesting, flags } = draft[name];
+  const link = name === 'default' ? `${app}?vid=${video}` : app;
+  const encoded = encodeQueryValue(nesting ? `${app}?default=${encodeQueryValue(link)}` : link);
+  return flags.length === 0 ? encoded : respell(encoded, flags);
+}
+
+/** The item of a draft at place `index` of its list: its `target` with the seed's parameters in the seed's order. */
 function placeItem(draft: ItemDraft, index: number): RecommendedVideo {
-  const query = TARGET_PARAMETERS.map((name) => `${name}=${rawTargetValue(draft, name, index)}`).join('&');
-  const { item } = draft;
+  const app = appLink(draft.provider);
+  const video = encodeQueryValue(draft.video);
+  const { action, fullscreen, transparent, mode, language, placement, ref } = draft;
   return {
-    id: item.id,
-    title: item.title,
-    duration: item.duration,
-    image_url: item.image_url,
-    order: item.order,
-    type: item.type,
-    target: `${draft.scheme}://${draft.host}?${query}`,
-    target_addition: item.target_addition,
-    top_left_logo: item.top_left_logo,
-    top_right_logo: item.top_right_logo,
+    id: `V-${draft.provider}-${draft.video}`,
+    title: draft.title,
+    duration: draft.duration,
+    image_url: imageUrl(draft.video),
+    order: draft.order,
+    type: draft.type,
+    target:
+      `${app}?action=${action}&id=${video}&fullscreen=${fullscreen}&transparent=${transparent}` +
+      `&default=${nestedLink(draft, 'default', app, video)}&detail_id=V-${draft.provider}-${video}&mode=${mode}` +
+      `&language=${language}&position=${placement}||||${index}&back_scheme=${nestedLink(draft, 'back_scheme', app, video)}` +
+      `&ref=${ref}`,
+    target_addition: Array.from({ length: draft.additions }, (_, n) => `${app}/log?event=VIEW&id=${n}`),
+    top_left_logo: draft.top_left_logo,
+    top_right_logo: draft.top_right_logo,
   };
 }
 
@@ -143,29 +114,24 @@ function placeItem(draft: ItemDraft, index: number): RecommendedVideo {
 export const recommendedVideo = (options: FuzzOptions = {}): fc.Arbitrary<RecommendedVideo> =>
   itemDraft(options).map((draft) => placeItem(draft, 0));
 
-/** Gives some drafts the `order` of their neighbour (class `order-repeated`). */
-const withRepeats = (drafts: ItemDraft[], repeat: boolean): ItemDraft[] =>
-  repeat && drafts.length > 1
-    ? drafts.map((d, i) => (i % 2 === 1 ? { ...d, item: { ...d.item, order: drafts[i - 1]!.item.order } } : d))
-    : drafts;
-
-const byDescendingOrder = (a: ItemDraft, b: ItemDraft) => b.item.order - a.item.order;
+/** A list of drafts, some given the `order` of their neighbour when `repeat` (class `order-repeated`). */
+const drafts = (options: FuzzOptions) =>
+  fc
+    .tuple(listOf(itemDraft(options)), fc.boolean())
+    .map(([list, repeat]) =>
+      repeat ? list.map((d, i) => (i % 2 === 1 ? { ...d, order: list[i - 1]!.order } : d)) : list,
+    );
 
 /** The `data` of `localplay/recomm`: a list of items (empty, one, few or many), positions in list order. */
-export function recommendations(options: FuzzOptions = {}): fc.Arbitrary<RecommendedVideo[]> {
-  return fc
-    .tuple(listOf(itemDraft(options)), fc.boolean())
-    .map(([drafts, repeat]) => withRepeats(drafts, repeat).map(placeItem));
-}
+export const recommendations = (options: FuzzOptions = {}): fc.Arbitrary<RecommendedVideo[]> =>
+  drafts(options).map((list) => list.map(placeItem));
 
 /**
  * The `data` of `localplay/diversion`: `end`, `exit` and `suspend`, each in descending `order`.
  * Observed (the default): the three carry the same items. Beyond observed: each its own list.
  */
 export function diversionSet(options: FuzzOptions = {}): fc.Arbitrary<DiversionSet> {
-  const sorted = fc
-    .tuple(listOf(itemDraft(options)), fc.boolean())
-    .map(([drafts, repeat]) => withRepeats(drafts, repeat).sort(byDescendingOrder).map(placeItem));
+  const sorted = drafts(options).map((list) => [...list].sort((a, b) => b.order - a.order).map(placeItem));
   if (!options.beyondObserved)
     return sorted.map(
       (items) => Object.fromEntries(DIVERSION_ARRAYS.map((name) => [name, items])) as unknown as DiversionSet,

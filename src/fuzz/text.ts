@@ -1,6 +1,8 @@
 /**
- * Text arbitraries of the fuzz generator: titles (plain, long, mixed-script), identifiers, image
- * URLs, number texts and extreme integers. Built on fast-check; any runtime.
+ * The leaf arbitraries of the fuzz generator: titles (plain, long, mixed-script), identifiers, image
+ * URLs, number texts and extreme integers, plus the plain helpers that derive a provider's scheme,
+ * host and links from its id. Cheap draws on purpose (a constant list or one integer where the value
+ * is not an edge class): `serve --fuzz` draws one answer per request. Built on fast-check; any runtime.
  * @module
  */
 import fc from 'fast-check';
@@ -38,53 +40,55 @@ const mixedScriptTitle: fc.Arbitrary<string> = fc
   )
   .map(([rtl, marks, other]) => [rtl[0], ...marks, ...rtl.slice(1), ...other].join(''));
 
-/** An everyday title: printable ASCII words, sometimes with `&` (written `\u0026` in the JSON text). */
-const plainTitle: fc.Arbitrary<string> = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 });
-
 /** A title over {@link LONG_TEXT} code units, of any script (class `title-long`). */
 const longTitle: fc.Arbitrary<string> = fc
   .tuple(
     fc.oneof(mixedScriptTitle, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 })),
-    fc.integer({ min: 1, max: 2000 }),
+    fc.integer({ min: 1, max: 500 }),
   )
   .map(([chunk, length]) => chunk.repeat(Math.ceil((LONG_TEXT + length) / chunk.length)));
 
-/** A title: mostly plain, sometimes empty, long, mixed-script or of any grapheme. */
+/** Words of everyday titles, with the characters a client must escape or render as they are. */
+const WORDS = 'The Night Cricket Live: Tom&Jerry "Quoted" C:\\path <b> 100% a+b #1 São x'.split(' ');
+
+/** A title: mostly everyday words (`&` included, written `\u0026`), sometimes empty, long, mixed-script or of any grapheme. */
 export const title: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: plainTitle, weight: 6 },
+  { arbitrary: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')), weight: 6 },
   { arbitrary: mixedScriptTitle, weight: 2 },
   { arbitrary: longTitle, weight: 1 },
   { arbitrary: fc.constant(''), weight: 1 },
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }), weight: 2 },
 );
 
-/** A short identifier without `-`, `/` or `|` (a provider id, a plugin id). */
-export const shortId: fc.Arbitrary<string> = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
+/** A short identifier without `-`, `/` or `|` (a provider id, a plugin id): one letter to twelve characters. */
+export const shortId: fc.Arbitrary<string> = fc.constantFrom(
+  ...'acme p zee5 mx_player hotstar sony_liv_hd2 eros vk'.split(' '),
+);
 
 /** A video id: usually alphanumeric, sometimes any grapheme text (dashes, spaces, `%`, `&`, scripts) the contract's `ITEM_ID` allows. */
 export const videoId: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.stringMatching(/^[A-Za-z0-9]{1,16}$/), weight: 4 },
+  { arbitrary: fc.nat().map((n) => n.toString(36)), weight: 4 },
   {
     arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }).filter((id) => ITEM_ID.test(`V-p-${id}`)),
     weight: 1,
   },
 );
 
-/** A reverse-domain host, e.g. `com.example.player`. */
-export const host: fc.Arbitrary<string> = fc.stringMatching(/^[a-z]{2,6}(\.[a-z][a-z0-9]{0,7}){1,3}$/);
-
-/** A deep-link scheme, e.g. `videoplayer`. */
-export const scheme: fc.Arbitrary<string> = fc.stringMatching(/^[a-z][a-z0-9]{1,9}$/);
+/** The deep link of a provider's app, from its id: `mx_player` → `mxplayerapp://com.mxplayer.player` (no `_` in a scheme). */
+export function appLink(id: string): string {
+  const name = id.replaceAll('_', '');
+  return `${name}app://com.${name}.player`;
+}
 
 /** An image URL on {@link FUZZ_ORIGIN}. */
-export const imageUrl: fc.Arbitrary<string> = fc
-  .stringMatching(/^[a-z0-9]{1,12}$/)
-  .map((name) => `${FUZZ_ORIGIN}/img/${name}.png`);
+export const imageUrl = (name: string): string => `${FUZZ_ORIGIN}/img/${encodeURIComponent(name)}.png`;
 
-/** An image URL that may be an empty string (the seed: "may be an empty string"). */
-export const optionalImageUrl: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: imageUrl, weight: 3 },
-  { arbitrary: fc.constant(''), weight: 1 },
+/** An image URL that may be an empty string (the seed: "may be an empty string"), one in four. */
+export const optionalImageUrl: fc.Arbitrary<string> = fc.constantFrom(
+  imageUrl('hd'),
+  imageUrl('new'),
+  '',
+  imageUrl('a'),
 );
 
 /** Integers at the edges of what JSON and a client's int types hold (class `integer-extreme`). */
@@ -110,3 +114,6 @@ export const numberText: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.nat(20).map(String), weight: 4 },
   { arbitrary: fc.stringMatching(NUMBER_TEXT), weight: 1 },
 );
+
+/** `true` or `false` as text. */
+export const booleanText = fc.constantFrom('true', 'false');

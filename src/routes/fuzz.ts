@@ -50,35 +50,36 @@ const MAX_DEVICES = 4096;
  * each call, and tallies the edge classes answered.
  */
 export class FuzzAnswers {
-  readonly #options: FuzzRoutesOptions;
+  readonly #seed: number;
+  readonly #beyondObserved: boolean;
+  readonly #fixedCase: FuzzCase | undefined;
+  readonly #generate: FuzzRoutesOptions['generate'];
   readonly #calls = new Map<string, number>();
   readonly #classes = new Map<string, number>();
   readonly #recent: string[] = [];
   #answers = 0;
 
-  constructor(options: FuzzRoutesOptions) {
-    this.#options = options;
+  constructor({ seed, beyondObserved = false, fixedCase, generate }: FuzzRoutesOptions) {
+    // With a fixed case, the other operations are generated from the case's seed and option.
+    this.#seed = fixedCase?.seed ?? seed;
+    this.#beyondObserved = fixedCase?.beyondObserved ?? beyondObserved;
+    this.#fixedCase = fixedCase;
+    this.#generate = generate;
   }
 
   /** The case a request makes: the next call of `operation` by the device `clientOf(query, address)` names (or the fixed case). */
   nextCase(operation: OperationName, query: string, address?: string): FuzzCase {
-    const { seed, beyondObserved = false, fixedCase } = this.#options;
-    if (fixedCase?.operation === operation) return fixedCase;
+    if (this.#fixedCase?.operation === operation) return this.#fixedCase;
     const key = `${clientOf(query, address)}\u0000${operation}`;
     if (this.#calls.size >= MAX_DEVICES * 6 && !this.#calls.has(key)) this.#calls.clear();
     const call = (this.#calls.get(key) ?? 0) + 1;
     this.#calls.set(key, call);
-    return {
-      seed: fixedCase?.seed ?? seed,
-      operation,
-      call,
-      beyondObserved: fixedCase?.beyondObserved ?? beyondObserved,
-    };
+    return { seed: this.#seed, operation, call, beyondObserved: this.#beyondObserved };
   }
 
   /** The answer to a request to `operation`: 200, the case's JSON text, `x-mockvideo-fuzz: <case>`. */
   answer(operation: OperationName, query: string, address?: string): Answer {
-    const made = this.#options.generate(this.nextCase(operation, query, address));
+    const made = this.#generate(this.nextCase(operation, query, address));
     this.#answers++;
     for (const name of made.classes) this.#classes.set(name, (this.#classes.get(name) ?? 0) + 1);
     this.#recent.push(made.case);
@@ -88,11 +89,10 @@ export class FuzzAnswers {
 
   /** How many answers fell in each edge class so far. */
   report(): FuzzReport {
-    const { seed, beyondObserved = false, fixedCase } = this.#options;
     return {
-      seed: fixedCase?.seed ?? seed,
-      beyondObserved: fixedCase?.beyondObserved ?? beyondObserved,
-      fixedCase: fixedCase ? caseId(fixedCase) : null,
+      seed: this.#seed,
+      beyondObserved: this.#beyondObserved,
+      fixedCase: this.#fixedCase ? caseId(this.#fixedCase) : null,
       answers: this.#answers,
       classes: Object.fromEntries(this.#classes),
       recent: [...this.#recent],

@@ -29,6 +29,15 @@ export const fuzzOptions: Record<keyof FuzzArgs, Options> = {
   },
 };
 
+/** Runs `read`, throwing its error as a usage error (`MV_USAGE`), after `flag: ` when given. */
+function asUsage<T>(flag: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new MockvideoError('MV_USAGE', `${flag}${(error as Error).message.replace(/^\[mockvideo\] /, '')}`);
+  }
+}
+
 /**
  * The generated answers `serve` answers with, from its fuzz flags, or `undefined` without them.
  * Loads the generator (and fast-check) only then. `seed` is the run's seed, for the start line.
@@ -37,43 +46,27 @@ export const fuzzOptions: Record<keyof FuzzArgs, Options> = {
 export async function fuzzAnswersOf(
   args: FuzzArgs & { replay?: string },
 ): Promise<{ fuzz: FuzzAnswers; seed: number } | undefined> {
-  const beyond = args['fuzz-beyond-observed'] ?? false;
+  const beyondObserved = args['fuzz-beyond-observed'] ?? false;
   const fuzzing = args.fuzz !== undefined || args['fuzz-case'] !== undefined;
   if (fuzzing && args.replay !== undefined)
     throw new MockvideoError(
       'MV_USAGE',
       '--fuzz and --fuzz-case answer every operation with a generated answer, --replay with recordings: pick one.',
     );
-  if (!fuzzing) {
-    if (beyond)
-      throw new MockvideoError(
-        'MV_USAGE',
-        '--fuzz-beyond-observed needs --fuzz [SEED]: add it, e.g. "mockvideo serve --fuzz 42 --fuzz-beyond-observed".',
-      );
-    return undefined;
-  }
+  if (!fuzzing && beyondObserved)
+    throw new MockvideoError(
+      'MV_USAGE',
+      '--fuzz-beyond-observed needs --fuzz [SEED]: add it, e.g. "mockvideo serve --fuzz 42 --fuzz-beyond-observed".',
+    );
+  if (!fuzzing) return undefined;
   const [{ fuzzAnswer, parseCase, parseSeed, randomSeed }, { FuzzAnswers }] = await Promise.all([
     import('../../fuzz/case.js'),
     import('../../routes/fuzz.js'),
   ]);
-  const usage = (flag: string, error: unknown) =>
-    new MockvideoError('MV_USAGE', `${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')}`);
-  let fixedCase;
-  try {
-    fixedCase = args['fuzz-case'] === undefined ? undefined : parseCase(args['fuzz-case']);
-  } catch (error) {
-    throw usage('--fuzz-case', error);
-  }
-  let seed: number;
-  try {
-    seed = args.fuzz !== undefined && args.fuzz !== '' ? parseSeed(args.fuzz) : (fixedCase?.seed ?? randomSeed());
-  } catch (error) {
-    throw usage('--fuzz', error);
-  }
-  return {
-    fuzz: new FuzzAnswers({ seed, beyondObserved: beyond, ...(fixedCase ? { fixedCase } : {}), generate: fuzzAnswer }),
-    seed,
-  };
+  const text = args['fuzz-case'];
+  const fixedCase = text === undefined ? undefined : asUsage('--fuzz-case: ', () => parseCase(text));
+  const seed = args.fuzz ? asUsage('--fuzz: ', () => parseSeed(args.fuzz!)) : (fixedCase?.seed ?? randomSeed());
+  return { fuzz: new FuzzAnswers({ seed, beyondObserved, fixedCase, generate: fuzzAnswer }), seed };
 }
 
 interface ShowArgs {
@@ -103,13 +96,7 @@ export const fuzzCommand: CommandModule<object, ShowArgs> = {
   handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
     try {
       const { fuzzAnswer } = await import('../../fuzz/case.js');
-      let text: string;
-      try {
-        text = fuzzAnswer(args.case).text;
-      } catch (error) {
-        throw new MockvideoError('MV_USAGE', (error as Error).message.replace(/^\[mockvideo\] /, ''));
-      }
-      process.stdout.write(`${text}\n`);
+      process.stdout.write(`${asUsage('', () => fuzzAnswer(args.case)).text}\n`);
     } catch (error) {
       exitWithError(error);
     }
