@@ -7,7 +7,6 @@ import {
   splitQuery,
   type NamedRecording,
   type NormalisationPolicy,
-  type QueryMultimap,
 } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, sequenceStep, type IndexedRecording } from './recording-index.js';
@@ -128,40 +127,20 @@ export class Replayer {
     // HEAD is answered like GET (the host drops the body).
     if (method === 'HEAD') method = 'GET';
     const pairs = splitQuery(search);
+    const exact = this.#index.find(method, operation, pairs);
+    if (exact) return { kind: 'exact', entry: this.#next(exact, search, address) };
     const query = queryMultimap(pairs, this.#index.policy);
-    const exact = this.#index.find(method, operation, query);
-    const served = this.#serve(operation, query, mode, exact, search, address);
-    if (served) return served;
+    const [best] = mode === 'nearest' ? closest(this.#index, operation, query, 1) : [];
+    if (best) {
+      const entry = this.#next(this.#index.sequenceOf(best.entry), search, address);
+      return { kind: 'nearest', entry, differences: best.differences };
+    }
     const names = pairs.map(([name]) => decodeComponent(name));
     const key = matchKeyOf(method, operation, query);
     return {
       kind: 'miss',
       report: nearMissReport(this.#index, { method, operation, key, query, names }, this.#index.policy),
     };
-  }
-
-  #serve(
-    operation: OperationName,
-    query: QueryMultimap,
-    mode: MatchMode,
-    exact: readonly IndexedRecording[] | undefined,
-    search: string,
-    address: string | undefined,
-  ): Extract<ReplayOutcome, { kind: 'exact' | 'nearest' }> | undefined {
-    if (exact) return { kind: 'exact', entry: this.#next(exact, counterOf(exact), search, address) };
-
-    if (mode === 'nearest') {
-      const [best] = closest(this.#index, operation, query, 1);
-      if (best) {
-        const sequence = this.#index.sequenceOf(best.entry);
-        return {
-          kind: 'nearest',
-          entry: this.#next(sequence, counterOf(sequence), search, address),
-          differences: best.differences,
-        };
-      }
-    }
-    return undefined;
   }
 
   /**
@@ -189,13 +168,9 @@ export class Replayer {
     return response;
   }
 
-  /** The next recording of the sequence `entries` for this client; `counter`: its key in the client's counters ({@link counterOf}). */
-  #next(
-    entries: readonly IndexedRecording[],
-    counter: string,
-    search: string,
-    address: string | undefined,
-  ): IndexedRecording {
+  /** The next recording of the sequence `entries` for this client (its counter: {@link counterOf}). */
+  #next(entries: readonly IndexedRecording[], search: string, address: string | undefined): IndexedRecording {
+    const counter = counterOf(entries);
     const counters = this.#state.counters(
       this.#state.scope === 'global' ? '' : clientOf(search.startsWith('?') ? search.slice(1) : search, address),
       entries[0]!.operation,
