@@ -1,37 +1,28 @@
-/* eslint-disable max-lines -- over 300 lines after formatting; to be split by concept (issue 32, item 4). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { Pool } from 'undici';
-import { API_PREFIX } from '../contract/core.js';
-import { journalView, setJournalView, type JournalFacts, type JournalView } from '../journal/journal-view.js';
+import { journalView, setJournalView, type JournalView } from '../journal/journal-view.js';
 import {
   RedactionRefusedError,
-  buildRecording,
   describeRedactions,
-  splitQuery,
   type NamedRecording,
   type NormalisationPolicy,
   type Recording,
-  type Redaction,
 } from '../normalise/index.js';
-import { measuredLatency } from '../latency/latency.js';
 import { DEVICE_ANSWER_HEADERS } from '../routes/answer-headers.js';
-import { forwardPath, routeOf, type Route } from '../routes/path.js';
-import type { Answer, PassMarks } from '../routes/request.js';
+import { routeOf, type Route } from '../routes/path.js';
+import type { PassMarks } from '../routes/request.js';
+import { askUpstream, type UpstreamAnswer } from './ask-upstream.js';
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, InFlightBudget } from './budget.js';
-import { problemAnswer, type UpstreamProblem } from './upstream-problem.js';
-import { whyNotRecorded, type RecordChoice } from './what-to-record.js';
 import type { ProxyLogEntry } from './exchange-log.js';
-import { DecodedTooLarge, causeOf, decoded, dropped, flat, requestTarget } from './wire.js';
+import { forwardedRequest, passedBackHeaders, type ForwardedRequest } from './forward.js';
+import { problemAnswer } from './upstream-problem.js';
+import { journalFactsOf, recordingOf, whyNotRecorded, type RecordChoice } from './what-to-record.js';
+import { requestTarget } from './wire.js';
 
-export { DEFAULT_MAX_IN_FLIGHT_BYTES } from './budget.js';
 export type { ProxyLogEntry } from './exchange-log.js';
 
 /** The default largest upstream body, in bytes, as received and as decoded (32 MiB: far above any answer of the six operations). */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
-
-/** An upstream body over the size limit. */
-class BodyTooLarge extends Error {}
 
 /** Options of {@link createRecordingProxy}. */
 export interface RecordingProxyOptions extends RecordChoice {
@@ -92,29 +83,23 @@ export interface RecordingProxy {
   close: () => Promise<void>;
 }
 
-/** Writes one answer of mockvideo's own (an upstream problem) unless the response is already under way. */
-function writeAnswer(res: ServerResponse, answer: Answer): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(answer.status, { ...answer.headers, ...DEVICE_ANSWER_HEADERS });
-  res.end(answer.body);
-}
+/** What became of an exchange's recording, for the log. */
+type Outcome = Pick<ProxyLogEntry, 'recorded' | 'note' | 'redactions' | 'lost'>;
 
 /**
  * A reverse proxy for one upstream only (never an open proxy: the Host header and absolute-form
- * targets are ignored). It forwards what the routes pass on: a GET or HEAD to an operation or
- * `meta/upgrade`, at the route's own path `/api/g1/<operation>` (see `forwardPath`; so
- * `/api/g1/./meta/setting` is forwarded and recorded as `/api/g1/meta/setting`, and nothing reaches
- * a path outside `/api/g1` on the upstream), its query as sent (order, repeated `ref` and encoding
- * kept); the upstream's status, headers and body bytes go back unchanged. Exchanges of the six
- * operations are redacted and stored (see `whyNotRecorded`): after the client is answered (before
- * it with marks, which tell the client what became of the recording); {@link RecordingProxy.drain}
- * waits for them. A compressed body is stored decoded.
+ * targets are ignored). It forwards what the routes pass on (see `forwardedRequest`: a GET or HEAD
+ * to an operation or `meta/upgrade`, at the route's own path, its query as sent); the upstream's
+ * status, headers and body bytes go back unchanged. Exchanges of the six operations are redacted and
+ * stored (see `whyNotRecorded`): after the client is answered (before it with marks, which tell the
+ * client what became of the recording); {@link RecordingProxy.drain} waits for them. A compressed
+ * body is stored decoded.
  *
- * Upstream problems are data (`UpstreamProblem`) answered by the routes' `upstreamFailed`: 504 when
- * the upstream does not answer completely within `timeoutMs` (`cause` `UND_ERR_HEADERS_TIMEOUT` or
- * `UND_ERR_BODY_TIMEOUT`); 502 when it is down, its certificate does not verify (unless
- * `insecureUpstream`), its body is over `maxBodyBytes` or does not decode. Nothing is stored then.
- * Over the in-flight budget a request waits to be forwarded; it is never refused for the upstream.
+ * Upstream problems are data (`UpstreamProblem`, from `askUpstream`) answered by the routes'
+ * `upstreamFailed`: 504 when the upstream does not answer completely within `timeoutMs`; 502 when
+ * it is down, its certificate does not verify (unless `insecureUpstream`), its body is over
+ * `maxBodyBytes` or does not decode. Nothing is stored then. Over the in-flight budget a request
+ * waits to be forwarded; it is never refused for the upstream.
  *
  * @example
  * const proxy = createRecordingProxy({ upstream: 'https://api.example.com', timeoutMs: 10_000, policy: DEFAULT_POLICY, store: (r) => writer.queue(r) });
@@ -124,8 +109,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   const upstream = new URL(options.upstream);
   const basePath = upstream.pathname.replace(/\/+$/, '');
   // undici is loaded on first use, so `serve` does not pay for it at start-up.
-  const { Pool: UndiciPool } = createRequire(import.meta.url)('undici') as typeof import('undici');
-  const pool: Pool = new UndiciPool(upstream.origin, {
+  const { Pool } = createRequire(import.meta.url)('undici') as typeof import('undici');
+  const pool = new Pool(upstream.origin, {
     connections: 128,
     pipelining: 1,
     ...(options.insecureUpstream ? { connect: { rejectUnauthorized: false } } : {}),
@@ -134,40 +119,55 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const budget = new InFlightBudget(Math.max(options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES, 2 * limit));
 
+  /** Records an exchange (see `recordingOf`), setting its journal view on `res` as soon as it is known; a failure to store it is reported as `lost`, never thrown. */
+  async function record(
+    forwarded: ForwardedRequest,
+    got: UpstreamAnswer,
+    res: ServerResponse,
+    answered: boolean,
+  ): Promise<{ outcome: Outcome; view: JournalView }> {
+    const facts = journalFactsOf(forwarded, got);
+    // What the journal keeps; set on `res` before it closes (in this turn when the client is answered first).
+    let view: JournalView | undefined;
+    try {
+      const { recording, redactions } = recordingOf(forwarded, got, options.policy);
+      const stored = options.store(recording);
+      // The journal shows the recording itself (already redacted), named by its file.
+      view = journalView(facts, options.policy, { recording, file: stored.name });
+      if (answered) setJournalView(res, view);
+      await stored.written;
+      options.onRecorded?.({ name: stored.name, recording });
+      const note = redactions.length ? `redacted ${describeRedactions(redactions)}` : '';
+      return { outcome: { recorded: stored.name, note, redactions }, view };
+    } catch (error) {
+      // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
+      const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
+      const note =
+        error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
+      // The journal names no recording that is not there. A view already handed over is changed in place.
+      const unrecorded = journalView(facts, options.policy);
+      if (view) Object.assign(view, unrecorded);
+      else if (answered) setJournalView(res, unrecorded);
+      return { outcome: { recorded: undefined, note, lost }, view: view ?? unrecorded };
+    }
+  }
+
   async function exchange(
     req: IncomingMessage & { originalUrl?: string },
     res: ServerResponse,
     route: Route,
     marks: PassMarks | undefined,
   ): Promise<void> {
-    const forwarded = forwardPath(route);
-    if (forwarded === undefined) throw new Error(`the routes passed ${route.path} on, which is not an operation`);
+    const forwarded = forwardedRequest(req, route, upstream.host);
     const admitted = budget.admit();
     if (admitted) await admitted;
     const started = process.hrtime.bigint();
-    const target = requestTarget(req.originalUrl ?? req.url ?? '/');
-    const at = target.indexOf('?');
-    const search = at < 0 ? '' : target.slice(at + 1);
-    const path = forwarded;
-    const operation = forwarded.slice(API_PREFIX.length + 1);
-    const method = (req.method ?? 'GET').toUpperCase();
-    const requestHeaders = flat(req.headers);
-    const headers: Record<string, string> = {};
-    const unforwarded = dropped(requestHeaders);
-    for (const name in requestHeaders) if (!unforwarded.has(name)) headers[name] = requestHeaders[name]!;
-    headers.host = upstream.host;
     // When the client got the upstream's answer (the log's `durationMs` ends there, not when the recording is in place).
     let answeredNs: bigint | undefined;
-    const log = (
-      status: number,
-      recorded: string | undefined,
-      note: string,
-      redactions: Redaction[] = [],
-      lost?: ProxyLogEntry['lost'],
-    ) =>
+    const log = (status: number, { recorded, note, redactions = [], lost }: Outcome) =>
       options.onExchange?.({
-        method,
-        operation,
+        method: forwarded.method,
+        operation: forwarded.operation,
         status,
         recorded,
         note,
@@ -176,166 +176,55 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         durationMs: Number((answeredNs ?? process.hrtime.bigint()) - started) / 1e6,
         ...(lost ? { lost } : {}),
       });
-    const problem = (found: UpstreamProblem) => {
-      const { answer, note } = problemAnswer(found, {
-        upstream: upstream.origin,
-        request: `${method} ${path}`,
-        seconds: options.timeoutMs / 1000,
-        limit,
-      });
-      writeAnswer(res, answer);
-      log(answer.status, undefined, note);
-    };
     // What this exchange holds of the budget; given back when it ends, however it ends.
-    let mine = 0;
-    const hold = (bytes: number) => {
-      budget.take(bytes);
-      mine += bytes;
-    };
+    let held = 0;
     try {
-      await forward();
-    } finally {
-      budget.give(mine);
-    }
-
-    async function forward(): Promise<void> {
-      let status: number;
-      let responseHeaders: Record<string, string | string[] | undefined>;
-      let body: Buffer;
-      // What was late when the deadline fired: the headers, or the rest of the body.
-      let phase: 'headers' | 'body' = 'headers';
-      let size = 0;
-      // When the request went, its answer's headers came and its last byte came (for `response.latency`).
-      const sentNs = process.hrtime.bigint();
-      let headersNs: bigint;
-      let lastByteNs: bigint;
-      try {
-        const answer = await pool.request({
-          path: `${basePath}${path}${at < 0 ? '' : `?${search}`}`,
-          method: method as 'GET',
-          headers,
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
-          // The total deadline: headers and the whole body. undici's two timeouts above only bound the
-          // wait for the headers and the gap between two chunks, not a body that trickles without end.
-          signal: AbortSignal.timeout(options.timeoutMs),
+      const got = await askUpstream(pool, forwarded, {
+        basePath,
+        timeoutMs: options.timeoutMs,
+        maxBodyBytes: limit,
+        hold: (bytes) => {
+          budget.take(bytes);
+          held += bytes;
+        },
+      });
+      if (got.kind !== 'answer') {
+        const { answer, note } = problemAnswer(got, {
+          upstream: upstream.origin,
+          request: `${forwarded.method} ${forwarded.path}`,
+          seconds: options.timeoutMs / 1000,
+          limit,
         });
-        phase = 'body';
-        headersNs = process.hrtime.bigint();
-        status = answer.statusCode;
-        responseHeaders = answer.headers;
-        const chunks: Buffer[] = [];
-        for await (const chunk of answer.body) {
-          size += (chunk as Buffer).length;
-          if (size > limit) throw new BodyTooLarge();
-          hold((chunk as Buffer).length);
-          chunks.push(chunk as Buffer);
-        }
-        body = Buffer.concat(chunks);
-        lastByteNs = process.hrtime.bigint();
-      } catch (error) {
-        return problem(
-          error instanceof BodyTooLarge
-            ? { kind: 'too-large', decoded: false }
-            : { kind: 'failed', cause: causeOf(error, phase), received: size },
-        );
+        if (!res.headersSent && !res.destroyed)
+          res.writeHead(answer.status, { ...answer.headers, ...DEVICE_ANSWER_HEADERS }).end(answer.body);
+        return log(answer.status, { recorded: undefined, note });
       }
-      // A body that does not decode (say, invalid gzip) is no answer: the client gets a clear 502, not
-      // bytes it cannot read, and nothing is recorded.
-      const answerHeaders = flat(responseHeaders);
-      let plain: Buffer;
-      try {
-        plain = await decoded(body, answerHeaders['content-encoding'], limit);
-        if (plain !== body) hold(plain.length);
-      } catch (error) {
-        if (error instanceof DecodedTooLarge) return problem({ kind: 'too-large', decoded: true });
-        return problem({
-          kind: 'bad-encoding',
-          encoding: answerHeaders['content-encoding'] ?? '',
-          message: (error as Error).message,
-        });
-      }
-      const facts: JournalFacts = {
-        method,
-        path,
-        search,
-        requestHeaders,
-        status,
-        responseHeaders: answerHeaders,
-        body: plain,
+      /** Sends the upstream's answer as it came, with `extra` headers (last: an upstream's own content-security-policy never replaces ours). */
+      const passBack = (extra: Readonly<Record<string, string>> | undefined) => {
+        res.writeHead(got.status, { ...passedBackHeaders(got.rawHeaders), ...extra, ...DEVICE_ANSWER_HEADERS });
+        res.end(got.body);
+        answeredNs = process.hrtime.bigint();
       };
-      let note = whyNotRecorded(route, method, status, options) ?? '';
+      const note = whyNotRecorded(route, forwarded.method, got.status, options);
       if (note) {
-        answer(marks?.passthrough);
+        passBack(marks?.passthrough);
         // The journal keeps this exchange redacted as recordings are (never the raw answer), its body
         // cut: set in this turn, before the response closes.
-        setJournalView(res, journalView(facts, options.policy));
-        log(status, undefined, note);
-        return;
+        setJournalView(res, journalView(journalFactsOf(forwarded, got), options.policy));
+        return log(got.status, { recorded: undefined, note });
       }
       // Without marks nothing in the answer depends on the recording: the client gets it now, and the
       // recording is made and stored after. With them, the answer says what became of the recording,
-      // so it waits for the store.
-      const answerFirst = !marks;
-      if (answerFirst) answer(undefined);
-      let recorded: string | undefined;
-      let redactions: Redaction[] = [];
-      let lost: ProxyLogEntry['lost'];
-      // What the journal keeps; set on `res` before it closes (in this turn when the client is answered first).
-      let view: JournalView | undefined;
-      try {
-        const result = buildRecording(
-          {
-            method,
-            path,
-            query: splitQuery(search),
-            requestHeaders,
-            status,
-            responseHeaders: answerHeaders,
-            body: plain,
-            recordedAt: new Date().toISOString(),
-          },
-          options.policy,
-        );
-        redactions = result.redactions;
-        result.recording.response.latency = measuredLatency(sentNs, headersNs, lastByteNs);
-        const stored = options.store(result.recording);
-        // The journal shows the recording itself (already redacted), named by its file.
-        view = journalView(facts, options.policy, { recording: result.recording, file: stored.name });
-        if (answerFirst) setJournalView(res, view);
-        await stored.written;
-        recorded = stored.name;
-        options.onRecorded?.({ name: recorded, recording: result.recording });
-        if (redactions.length) note = `redacted ${describeRedactions(redactions)}`;
-      } catch (error) {
-        // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
-        lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
-        note =
-          error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
-        // The journal names no recording that is not there. A view already handed over is changed in place.
-        const unrecorded = journalView(facts, options.policy);
-        if (view) Object.assign(view, unrecorded);
-        else if (answerFirst) setJournalView(res, unrecorded);
-        view = unrecorded;
-      }
-      if (!answerFirst) {
+      // so it waits for the store; a lost exchange goes without them (they would claim it was recorded).
+      if (!marks) passBack(undefined);
+      const { outcome, view } = await record(forwarded, got, res, !marks);
+      if (marks) {
         setJournalView(res, view);
-        // A lost exchange goes without marks (e.g. `x-mockvideo-match: recorded`): they would claim it was recorded.
-        answer(lost ? undefined : marks?.recorded);
+        passBack(outcome.lost ? undefined : marks.recorded);
       }
-      log(status, recorded, note, redactions, lost);
-
-      /** Sends the upstream's answer as it came (its hop-by-hop headers left out), with `extra` headers. */
-      function answer(extra: Readonly<Record<string, string>> | undefined): void {
-        const out: Record<string, string | string[]> = {};
-        const unsent = dropped(answerHeaders);
-        for (const [name, value] of Object.entries(responseHeaders))
-          if (value !== undefined && !unsent.has(name.toLowerCase())) out[name] = value;
-        // Last: an upstream's own content-security-policy or x-content-type-options never replaces ours (its HTML is no page of our origin).
-        res.writeHead(status, { ...out, ...extra, ...DEVICE_ANSWER_HEADERS });
-        res.end(body);
-        answeredNs = process.hrtime.bigint();
-      }
+      log(got.status, outcome);
+    } finally {
+      budget.give(held);
     }
   }
 
@@ -351,8 +240,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     forward,
     middleware: (marks) => (req, res, next) => {
       const target = requestTarget(req.originalUrl ?? req.url ?? '/');
-      const at = target.indexOf('?');
-      const route = routeOf(at < 0 ? target : target.slice(0, at));
+      const route = routeOf(target.split('?', 1)[0]!);
       if (route.kind !== 'operation' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
       forward(req, res, { route, marks }).catch((error: unknown) => {
         if (!res.headersSent) next(error);

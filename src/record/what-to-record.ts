@@ -1,10 +1,14 @@
 /**
- * What the recorder records of an exchange it forwarded, as data: a pure decision from the route,
- * the method and the upstream's status.
+ * What the recorder records of an exchange it forwarded: a pure decision from the route, the method
+ * and the upstream's status, and the recording (redacted) and journal facts of the exchange.
  * @module
  */
 import type { OperationName } from '../contract/core.js';
+import type { JournalFacts } from '../journal/journal-view.js';
+import { buildRecording, splitQuery, type NormalisationPolicy, type RedactedExchange } from '../normalise/index.js';
 import type { Route } from '../routes/path.js';
+import type { UpstreamAnswer } from './ask-upstream.js';
+import type { ForwardedRequest } from './forward.js';
 
 /** What the recorder was told to record (`--only`, `--record-failures`). */
 export interface RecordChoice {
@@ -25,4 +29,38 @@ export function whyNotRecorded(route: Route, method: string, status: number, cho
   if (choice.only && !choice.only.includes(route.operation)) return 'not recorded: not in --only';
   if (status >= 500 && !choice.recordFailures) return 'not recorded: upstream failure (use --record-failures)';
   return undefined;
+}
+
+/** The exchange as the journal first sees it (raw, with secrets; `journalView` redacts it). */
+export function journalFactsOf(forwarded: ForwardedRequest, got: UpstreamAnswer): JournalFacts {
+  const { method, path, search, requestHeaders } = forwarded;
+  return { method, path, search, requestHeaders, status: got.status, responseHeaders: got.headers, body: got.plain };
+}
+
+/**
+ * The recording of an exchange, redacted under `policy` (see `buildRecording`), with the latency
+ * the upstream took and the body decoded.
+ * @throws RedactionRefusedError when a redaction would make the recording invalid.
+ */
+export function recordingOf(
+  forwarded: ForwardedRequest,
+  got: UpstreamAnswer,
+  policy: NormalisationPolicy,
+): RedactedExchange {
+  const { method, path, search, requestHeaders } = forwarded;
+  const made = buildRecording(
+    {
+      method,
+      path,
+      query: splitQuery(search),
+      requestHeaders,
+      status: got.status,
+      responseHeaders: got.headers,
+      body: got.plain,
+      recordedAt: new Date().toISOString(),
+    },
+    policy,
+  );
+  made.recording.response.latency = got.latency;
+  return made;
 }

@@ -5,7 +5,7 @@ import { PluginPackageIndex } from '../media/plugin-index.js';
 import { packageContentType, providerPackage } from '../media/plugin-package.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { errorBody } from './errors.js';
-import type { Route } from './path.js';
+import { decodeName, type Route } from './path.js';
 import type { Answer } from './request.js';
 
 /** How many generated images (and provider packages) are kept in memory. */
@@ -13,15 +13,6 @@ const CACHE_SIZE = 256;
 
 /** A download route: a placeholder image, a plugin package (or their list), a provider package. */
 export type DownloadRoute = Extract<Route, { kind: 'media' | 'plugins' | 'apk' }>;
-
-/** A path with its percent-escapes decoded (as sent when one does not decode). */
-function decodedPath(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
-}
 
 function json(value: unknown): Answer {
   return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(value) };
@@ -66,7 +57,7 @@ export class Downloads {
       const key = `${route.path}?${query}`;
       const made = this.#made.get(key);
       if (made) return made;
-      const media = parseMediaPath(decodedPath(route.path), new URLSearchParams(query));
+      const media = parseMediaPath(decodeName(route.path), new URLSearchParams(query));
       if (!media) return errorBody(404, `No image at ${route.path}.`);
       if ('error' in media) return errorBody(404, media.error);
       return remember(this.#made, key, {

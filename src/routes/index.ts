@@ -8,6 +8,8 @@ export * from './answer-headers.js';
 export * from './errors.js';
 export * from './path.js';
 export * from './plan.js';
+export * from './plan-replay.js';
+export * from './precheck.js';
 export * from './replay.js';
 export * from './request.js';
 export * from './responder.js';

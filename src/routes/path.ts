@@ -64,7 +64,8 @@ export function normalisePath(raw: string): string {
   return `/${segments.join('/')}`;
 }
 
-function decodeName(name: string): string {
+/** `name` with its percent-escapes decoded (as UTF-8), or as it is when one does not decode. */
+export function decodeName(name: string): string {
   try {
     return decodeURIComponent(name);
   } catch {
@@ -74,7 +75,17 @@ function decodeName(name: string): string {
 
 const SCENARIO_PREFIX = /^\/scenarios\/([^/]+)(?=\/)/;
 
-function routeOfNormalised(path: string): Route {
+/**
+ * The route of a request path as sent (`/scenarios/gallery/api/g1/meta/cp`, no query), after
+ * {@link normalisePath}: an operation, `meta/upgrade` or another path under `/api/g1` (each
+ * optionally below `/scenarios/<name>`), a placeholder image, a plugin or provider package, the
+ * rest of `/__mockvideo`, or anything else. Never throws.
+ *
+ * @example routeOf('/scenarios/gallery/api/g1/meta/cp') // { kind: 'operation', operation: 'meta/cp', scenario: 'gallery', … }
+ * @see docs/contract.md#operations.
+ */
+export function routeOf(rawPath: string): Route {
+  const path = normalisePath(rawPath);
   let rest = path;
   let scenario: string | undefined;
   const prefixed = SCENARIO_PREFIX.exec(path);
@@ -97,31 +108,6 @@ function routeOfNormalised(path: string): Route {
   if (path.startsWith(APK_PREFIX)) return { kind: 'apk', file: decodeName(path.slice(APK_PREFIX.length)), path };
   if (path === OWN_PREFIX || path.startsWith(`${OWN_PREFIX}/`)) return { kind: 'admin', path };
   return { kind: 'other', path };
-}
-
-/** The most raw paths whose routes are remembered (a client controls its paths); then forgotten all at once. */
-const MAX_REMEMBERED = 1024;
-/** Longer paths are routed every time (no client pins kilobytes of paths in memory). */
-const MAX_REMEMBERED_LENGTH = 256;
-const remembered = new Map<string, Route>();
-
-/**
- * The route of a request path as sent (`/scenarios/gallery/api/g1/meta/cp`, no query), after
- * {@link normalisePath}: an operation, `meta/upgrade` or another path under `/api/g1` (each
- * optionally below `/scenarios/<name>`), a placeholder image, a plugin or provider package, the
- * rest of `/__mockvideo`, or anything else. Routes are shared and frozen; never throws.
- *
- * @example routeOf('/scenarios/gallery/api/g1/meta/cp') // { kind: 'operation', operation: 'meta/cp', scenario: 'gallery', … }
- * @see docs/contract.md#operations.
- */
-export function routeOf(rawPath: string): Route {
-  let route = remembered.get(rawPath);
-  if (route) return route;
-  route = Object.freeze(routeOfNormalised(normalisePath(rawPath)));
-  if (rawPath.length > MAX_REMEMBERED_LENGTH) return route;
-  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-  remembered.set(rawPath, route);
-  return route;
 }
 
 /**

@@ -32,7 +32,7 @@ export interface RouteRequest {
 
 /**
  * An answer ready to send: status, headers (lower-case names) and the exact body (text, sent as
- * UTF-8, or bytes). Shared between requests: never changed; adapters cache their encoding of it.
+ * UTF-8, or bytes). Never changed once made.
  */
 export interface Answer {
   readonly status: number;
@@ -81,6 +81,11 @@ export interface PassMarks {
   readonly passthrough: Readonly<Record<string, string>>;
 }
 
+/** The plan that sends `answer` after `delayMs` milliseconds (0: at once). */
+export function answerPlan(route: Route, findings: readonly Finding[], answer: Answer, delayMs = 0): Plan {
+  return { kind: 'answer', route, findings, delayMs, answer };
+}
+
 /** The response header that counts the contract findings of a request to an operation. */
 export const FINDINGS_HEADER = 'x-mockvideo-findings';
 
@@ -107,24 +112,12 @@ export function hasBody(headers: RequestHeaders): boolean {
   return Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
 }
 
-const encoder = new TextEncoder();
-const encoded = new WeakMap<Answer, Uint8Array>();
-
-/** The body of a (shared) answer as bytes: text encoded as UTF-8 once per answer. */
+/** The body of an answer as bytes: text encoded as UTF-8. */
 export function bodyBytes(answer: Answer): Uint8Array {
-  if (typeof answer.body !== 'string') return answer.body;
-  let bytes = encoded.get(answer);
-  if (!bytes) encoded.set(answer, (bytes = encoder.encode(answer.body)));
-  return bytes;
+  return typeof answer.body === 'string' ? new TextEncoder().encode(answer.body) : answer.body;
 }
 
-const decoder = new TextDecoder();
-const decoded = new WeakMap<Answer, string>();
-
-/** The body of a (shared) answer as text, as the journal keeps it: bytes decoded as UTF-8 once per answer. */
+/** The body of an answer as text, as the journal keeps it: bytes decoded as UTF-8. */
 export function bodyText(answer: Answer): string {
-  if (typeof answer.body === 'string') return answer.body;
-  let text = decoded.get(answer);
-  if (text === undefined) decoded.set(answer, (text = decoder.decode(answer.body)));
-  return text;
+  return typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
 }

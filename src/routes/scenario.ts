@@ -4,10 +4,13 @@ import { FAULT_DEFAULTS, HANG_MS, combineFaults, delayOf, isOutcomeFault, type F
 import { malformedBody } from '../faults/malformed.js';
 import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/compile.js';
 import { methodNotAllowed, noStubMatched, unknownScenario } from './errors.js';
-import { statefulAnswer } from '../state/stateful-answer.js';
+import { resolveNow } from '../clock/clock.js';
+import { STEP_HEADER } from '../state/client-state.js';
+import type { Finding } from '../findings/index.js';
+import type { Route } from './path.js';
 import type { ScenarioResponder } from './responder.js';
-import type { Answer as RouteAnswer } from './request.js';
-import { ANSWERED_BY_HEADER } from './select-scenario.js';
+import { answerPlan, headerValue, type Plan, type Answer as RouteAnswer, type RouteRequest } from './request.js';
+import { ANSWERED_BY_HEADER, SCENARIO_HEADER, requestedScenario } from './select-scenario.js';
 
 /** The response header that names the fault applied to an answer. */
 export const FAULT_HEADER = 'x-mockvideo-fault';
@@ -51,43 +54,10 @@ export interface ScenarioAnswerSource {
 
 const now = (answer: ScenarioAnswer): PlannedAnswer => ({ delayMs: 0, answer });
 
-/**
- * The most origins whose answers are remembered per prepared response (a client controls the
- * origin, through its Host header); then they are forgotten all at once. Scenarios need no bound:
- * only the catalog's reach here.
- */
-const MAX_ORIGINS_PER_ANSWER = 16;
-
-/** The answers of one prepared response to one origin: its body text, and each scenario's answer with it. */
-interface OriginAnswers {
-  readonly body: string;
-  readonly byScenario: Map<string, ScenarioAnswer>;
-}
-const answers = new WeakMap<PreparedResponse, Map<string, OriginAnswers>>();
-
-/**
- * The answer of a prepared response (the scenario header added when `scenario` is given, a scenario
- * of the catalog), made once per scenario and origin and then shared, so serving it again allocates
- * nothing. Many scenarios may share one prepared response (one that extends another and changes
- * nothing): each keeps its own answer (its own headers), and they share one body text per origin.
- * Remembered: at most {@link MAX_ORIGINS_PER_ANSWER} origins per prepared response, each with one
- * answer per scenario of the catalog.
- */
+/** The answer of a prepared response to a request made to `origin` (see `bodyFor`), with the scenario header when `scenario` is given. */
 export function preparedAnswer(prepared: PreparedResponse, scenario?: string, origin = ''): ScenarioAnswer {
-  let byOrigin = answers.get(prepared);
-  if (!byOrigin) answers.set(prepared, (byOrigin = new Map()));
-  const originKey = prepared.hasOrigin ? origin : '';
-  let made = byOrigin.get(originKey);
-  if (!made) {
-    if (byOrigin.size >= MAX_ORIGINS_PER_ANSWER) byOrigin.clear();
-    byOrigin.set(originKey, (made = { body: bodyFor(prepared, originKey), byScenario: new Map() }));
-  }
-  let answer = made.byScenario.get(scenario ?? '');
-  if (answer) return answer;
   const headers = scenario === undefined ? prepared.headers : { ...prepared.headers, [ANSWERED_BY_HEADER]: scenario };
-  answer = { status: prepared.status, headers, body: made.body };
-  made.byScenario.set(scenario ?? '', answer);
-  return answer;
+  return { status: prepared.status, headers, body: bodyFor(prepared, origin) };
 }
 
 /**
@@ -192,7 +162,10 @@ export function planScenarioAnswer(
   });
 }
 
-/** The shared answer of a stub's response, with the clock's times and the sequence step when it has them (see `statefulAnswer`). */
+/**
+ * The answer of a stub's response: its times relative to the clock resolved (see `resolveNow`) and,
+ * for a step of a sequence, the `x-mockvideo-step` header (e.g. `2/3`, see `stepText`).
+ */
 function normalAnswer(
   responder: ScenarioResponder,
   response: PreparedResponse,
@@ -200,9 +173,33 @@ function normalAnswer(
   origin: string,
   step: string | undefined,
 ): ScenarioAnswer {
-  return statefulAnswer(
-    preparedAnswer(response, scenario, origin),
-    step,
-    response.hasNow ? responder.clock.nowSeconds() : undefined,
+  const answer = preparedAnswer(response, scenario, origin);
+  return {
+    status: answer.status,
+    headers: step === undefined ? answer.headers : { ...answer.headers, [STEP_HEADER]: step },
+    body: response.hasNow ? resolveNow(answer.body, responder.clock.nowSeconds()) : answer.body,
+  };
+}
+
+/** The plan of a scenario's (or a fault's) planned answer: send it, or close the connection. */
+export function plannedPlan(route: Route, findings: readonly Finding[], planned: PlannedAnswer): Plan {
+  return planned.answer
+    ? answerPlan(route, findings, planned.answer, planned.delayMs)
+    : { kind: 'drop', route, findings, delayMs: planned.delayMs, fault: planned.fault ?? 'reset' };
+}
+
+/** The scenario's plan for a request to an operation (the scenario the request picks, else the active one; see {@link planScenarioAnswer}). */
+export function scenarioPlan(
+  source: ScenarioAnswerSource,
+  request: RouteRequest,
+  route: Extract<Route, { kind: 'operation' }>,
+  findings: readonly Finding[],
+): Plan {
+  const scenario = requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER));
+  const { method, query, origin, address } = request;
+  return plannedPlan(
+    route,
+    findings,
+    planScenarioAnswer(source, route.operation, { method, scenario, query, origin, address }),
   );
 }

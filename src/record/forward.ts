@@ -1,0 +1,76 @@
+/**
+ * What the recorder forwards, both ways, as data: the request it sends the upstream for one the
+ * routes passed on, and the headers of the upstream's answer it passes back. Pure.
+ * @module
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { API_PREFIX } from '../contract/core.js';
+import { forwardPath, type Route } from '../routes/path.js';
+import { dropped, flat, requestTarget } from './wire.js';
+
+/** One request as the recorder forwards it (and records it). */
+export interface ForwardedRequest {
+  /** Upper-case method, `GET` or `HEAD`. */
+  method: string;
+  /** The route's own path, `/api/g1/<operation>` (see `forwardPath`). */
+  path: string;
+  /** The operation, `meta/cp` or `meta/upgrade`. */
+  operation: string;
+  /** The raw query as sent, without `?` (`''` without one). */
+  search: string;
+  /** What is asked of the upstream below its own path prefix: `path` and the query as sent (order, repeated `ref` and encoding kept). */
+  target: string;
+  /** The request's headers as they came (one string each, lower-case names): what is recorded. */
+  requestHeaders: Record<string, string>;
+  /** The headers sent to the upstream: the request's without the hop-by-hop ones, `host` the upstream's. */
+  headers: Record<string, string>;
+}
+
+/** A request as Node (or Express, with `originalUrl`) gives it. */
+interface IncomingLike {
+  method?: string | undefined;
+  url?: string | undefined;
+  originalUrl?: string | undefined;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * What the recorder sends its upstream for a request the routes passed on to `route`: the route's
+ * own path (so `/api/g1/./meta/setting` goes as `/api/g1/meta/setting`, and nothing reaches a path
+ * outside `/api/g1`), the query as sent, the headers without the hop-by-hop ones and with
+ * `upstreamHost` as `host` (the Host header and an absolute-form target are never trusted).
+ * @throws Error for a route that is never forwarded (not an operation nor `meta/upgrade`): a fault of ours.
+ * @example forwardedRequest({ method: 'GET', url: '/api/g1/./meta/cp?a=1', headers: {} }, routeOf('/api/g1/./meta/cp'), 'api.example.com').target // '/api/g1/meta/cp?a=1'
+ */
+export function forwardedRequest(req: IncomingLike, route: Route, upstreamHost: string): ForwardedRequest {
+  const path = forwardPath(route);
+  if (path === undefined) throw new Error(`the routes passed ${route.path} on, which is not an operation`);
+  const sent = requestTarget(req.originalUrl ?? req.url ?? '/');
+  const at = sent.indexOf('?');
+  const requestHeaders = flat(req.headers);
+  const unforwarded = dropped(requestHeaders);
+  const headers = Object.fromEntries(Object.entries(requestHeaders).filter(([name]) => !unforwarded.has(name)));
+  return {
+    method: (req.method ?? 'GET').toUpperCase(),
+    path,
+    operation: path.slice(API_PREFIX.length + 1),
+    search: at < 0 ? '' : sent.slice(at + 1),
+    target: at < 0 ? path : `${path}${sent.slice(at)}`,
+    requestHeaders,
+    headers: { ...headers, host: upstreamHost },
+  };
+}
+
+/**
+ * The headers of the upstream's answer passed back to the client as they came (`raw`: Node's form,
+ * names as sent), without the hop-by-hop ones and those its `Connection` header names.
+ */
+export function passedBackHeaders(
+  raw: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string | string[]> {
+  const unsent = dropped(flat(raw));
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(raw))
+    if (value !== undefined && !unsent.has(name.toLowerCase())) out[name] = value;
+  return out;
+}

@@ -1,0 +1,100 @@
+/**
+ * How the routes plan a request to an operation from recordings: exact, else passed on
+ * (`--record-missing`), else a fallback, else nearest, else the near-miss 404; with server-wide
+ * faults applied to the answer. Pure, any runtime.
+ * @module
+ */
+import type { FaultBoard } from '../faults/board.js';
+import type { Fault } from '../faults/fault.js';
+import type { Finding } from '../findings/index.js';
+import { MATCH_HEADER } from '../replay/headers.js';
+import type { NearMissReport } from '../replay/near-miss.js';
+import type { Replayer } from '../replay/replayer.js';
+import type { Route } from './path.js';
+import { RecordingAnswers, missAnswer } from './replay.js';
+import { answerPlan, bodyText, type PassMarks, type Plan, type RouteRequest } from './request.js';
+import { planFaults, plannedPlan, scenarioPlan, type ScenarioAnswerSource } from './scenario.js';
+
+/** A route to an operation. */
+export type OperationRoute = Extract<Route, { kind: 'operation' }>;
+
+/** How operations are replayed (see `RoutesOptions.replay`). */
+export interface ReplayRoutes {
+  replayer: Replayer;
+  /** Server-wide faults (`--fault`, `POST /__mockvideo/faults`), taken per request and applied to the recording's answer. */
+  faults?: FaultBoard;
+  /** Pass every request without an exact recording on (a `pass` plan), for the host to fetch and record it. */
+  recordMissing?: boolean;
+  /**
+   * What answers a request without an exact recording (in either match mode), e.g.
+   * {@link scenarioFallback}; `undefined` from it: the near-miss 404. Its answers get
+   * `x-mockvideo-match: fallback`.
+   */
+  fallback?: (request: RouteRequest, route: OperationRoute) => Plan | Promise<Plan | undefined> | undefined;
+  /** Hears the report of each request no recording answers. */
+  onMiss?: (report: NearMissReport) => void;
+}
+
+/** The marks of `--record-missing`'s exchanges: `x-mockvideo-match: recorded` or `passthrough` (see {@link PassMarks}). */
+export const RECORD_MISSING_MARKS: PassMarks = Object.freeze({
+  recorded: Object.freeze({ [MATCH_HEADER]: 'recorded' }),
+  passthrough: Object.freeze({ [MATCH_HEADER]: 'passthrough' }),
+});
+
+/** A replay fallback (see {@link ReplayRoutes.fallback}) that answers from scenarios, as `--fallback-scenario` does. */
+export function scenarioFallback(source: ScenarioAnswerSource): NonNullable<ReplayRoutes['fallback']> {
+  return (request, route) => scenarioPlan(source, request, route, []);
+}
+
+/** A fallback's plan with `x-mockvideo-match: fallback` on its answer, and the request's findings. */
+function asFallback(plan: Plan, findings: readonly Finding[]): Plan {
+  if (plan.kind !== 'answer') return { ...plan, findings };
+  return {
+    ...plan,
+    findings,
+    answer: { ...plan.answer, headers: { ...plan.answer.headers, [MATCH_HEADER]: 'fallback' } },
+  };
+}
+
+/** A recording's (or a miss's) plan changed by server-wide faults (see `planFaults`); a `pass` or `drop` plan as it is. */
+function withFaults(plan: Plan, faults: readonly Fault[]): Plan {
+  if (plan.kind !== 'answer' || !faults.length) return plan;
+  const answered = plan.answer;
+  const planned = planFaults(faults, () => ({ ...answered, body: bodyText(answered) }));
+  return plannedPlan(plan.route, plan.findings, { ...planned, delayMs: planned.delayMs + plan.delayMs });
+}
+
+/**
+ * Plans a request to an operation from recordings: the exact recording; else `pass` with
+ * `recordMissing`; else the fallback when there is one (never a nearest recording: that is another
+ * device's or another query's answer); else the nearest in `nearest` mode; else the near-miss 404,
+ * heard by `onMiss`. Server-wide faults (taken first, once per request) change the answer.
+ */
+export function replayPlan(
+  replay: ReplayRoutes,
+  recordings: RecordingAnswers,
+  request: RouteRequest,
+  route: OperationRoute,
+  findings: readonly Finding[],
+): Plan | Promise<Plan> {
+  const { replayer } = replay;
+  const faults = replay.faults?.take(route.operation, request) ?? [];
+  const mode = replay.recordMissing || replay.fallback ? 'strict' : replayer.match;
+  const outcome = replayer.findOfOperation(request.method, route.operation, request.query, mode, request.address);
+  const done = (plan: Plan) => withFaults(plan, faults);
+  const miss = (): Plan => {
+    if (outcome.kind !== 'miss') return { kind: 'none', route, findings };
+    replay.onMiss?.(outcome.report);
+    return answerPlan(route, findings, missAnswer(outcome.report, request.headers));
+  };
+  if (outcome.kind === 'exact' || (outcome.kind === 'nearest' && !replay.recordMissing && !replay.fallback)) {
+    const made = recordings.answer(outcome.entry, outcome.kind, outcome.kind === 'nearest' ? outcome.differences : []);
+    return made instanceof Promise
+      ? made.then((answer) => done(answerPlan(route, findings, answer, recordings.delayMs(answer))))
+      : done(answerPlan(route, findings, made, recordings.delayMs(made)));
+  }
+  if (replay.recordMissing) return done({ kind: 'pass', route, findings, marks: RECORD_MISSING_MARKS });
+  const fellBack = replay.fallback?.(request, route);
+  if (fellBack instanceof Promise) return fellBack.then((plan) => done(plan ? asFallback(plan, findings) : miss()));
+  return done(fellBack ? asFallback(fellBack, findings) : miss());
+}
