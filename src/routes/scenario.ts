@@ -31,7 +31,7 @@ export interface PlannedAnswer {
 }
 
 /** One request to an operation, as {@link planScenarioAnswer} needs it. */
-export interface OperationRequest {
+interface OperationRequest {
   method: string;
   /** The scenario the request picks (header or `/scenarios/<name>` prefix), or `undefined` for the active one. */
   scenario: string | undefined;
@@ -137,7 +137,7 @@ export function planFaults(
  * Advances sequence and fault counters, and takes planned server-wide faults: call it once per request.
  * @see docs/contract.md#operations.
  */
-export function planScenarioAnswer(
+function planScenarioAnswer(
   source: ScenarioAnswerSource,
   operation: OperationName,
   request: OperationRequest,
