@@ -1,14 +1,15 @@
 /**
  * Checking a recording file's value without zod: {@link parseRecordingQuickly} accepts exactly the
- * well-formed recordings (what `recordingSchema` accepts, then the rules of {@link recordingRules}),
- * so `replay` of a folder of good recordings never loads zod. A value it refuses is checked again
+ * well-formed recordings (what `recordingSchema` accepts, by a validator compiled from it at build
+ * time, then the rules of {@link recordingRules}), so `replay` of a folder of good recordings never
+ * loads zod. A value it refuses is checked again
  * with the schema (`parseRecording` in `recording-schema.ts`), whose messages name each problem.
  * @module
  */
 import { contentTypeProblem } from '../contract/content-type.js';
-import { API_PREFIX, OPERATION_NAMES } from '../contract/core.js';
-import { MAX_LATENCY_MS } from '../latency/latency.js';
+import { API_PREFIX } from '../contract/core.js';
 import type { Recording, RecordingProblem } from './recording.js';
+import validateShape from './recording-shape.generated.js';
 
 /** What checking one recording file's value gives: the recording, or every problem found. */
 export type RecordingParse = { ok: true; recording: Recording } | { ok: false; problems: RecordingProblem[] };
@@ -63,71 +64,16 @@ export function parseRecordingQuickly(value: unknown, file: string): RecordingPa
   return problems.length ? { ok: false, problems } : { ok: true, recording: value };
 }
 
-const OPERATIONS: ReadonlySet<unknown> = new Set(OPERATION_NAMES);
-const RECORDING_KEYS = new Set(['operation', 'matchKey', 'recordedAt', 'request', 'response']);
-const REQUEST_KEYS = new Set(['method', 'path', 'query', 'headers']);
-const RESPONSE_KEYS = new Set(['status', 'headers', 'body', 'bodyBase64', 'latency']);
-const LATENCY_KEYS = new Set(['headersMs', 'lastByteMs']);
-const METHOD = /^[A-Z]+$/;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** A plain object (not null, not an array) whose keys are all in `keys`. */
-function isObjectWith(value: unknown, keys: ReadonlySet<string>): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const key in value) if (!keys.has(key)) return false;
-  return true;
-}
-
-/** A plain object of string values. */
-function isHeaderMap(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const key in value) if (typeof (value as Record<string, unknown>)[key] !== 'string') return false;
-  return true;
-}
-
-/** A milliseconds figure of a recorded latency. */
-function isLatencyMs(value: unknown): value is number {
-  return typeof value === 'number' && value >= 0 && value <= MAX_LATENCY_MS;
-}
-
-/** True when `value` has exactly the shape `recordingSchema` accepts (strict objects, every rule); no stricter rule, no looser one. */
+/**
+ * True when `value` has exactly the shape `recordingSchema` accepts: its JSON Schema, compiled at
+ * build time (`recording-shape.generated.ts`), and the two rules that JSON Schema cannot state
+ * (a date `Date.parse` reads, the last byte not before the headers).
+ */
 function isRecordingShape(value: unknown): value is Recording {
-  if (!isObjectWith(value, RECORDING_KEYS)) return false;
-  const { operation, matchKey, recordedAt, request, response } = value;
-  if (
-    !OPERATIONS.has(operation) ||
-    typeof matchKey !== 'string' ||
-    typeof recordedAt !== 'string' ||
-    Number.isNaN(Date.parse(recordedAt))
-  )
-    return false;
-  if (!isObjectWith(request, REQUEST_KEYS)) return false;
-  if (
-    typeof request.method !== 'string' ||
-    !METHOD.test(request.method) ||
-    typeof request.path !== 'string' ||
-    !request.path.startsWith('/')
-  )
-    return false;
-  if (!Array.isArray(request.query) || !isHeaderMap(request.headers)) return false;
-  for (const pair of request.query as unknown[]) {
-    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string')
-      return false;
-  }
-  if (!isObjectWith(response, RESPONSE_KEYS)) return false;
-  const { status, headers, body, bodyBase64, latency } = response;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599 || !isHeaderMap(headers))
-    return false;
-  if (body !== undefined && typeof body !== 'string') return false;
-  if (bodyBase64 !== undefined && (typeof bodyBase64 !== 'string' || !BASE64.test(bodyBase64))) return false;
-  if (latency !== undefined) {
-    if (
-      !isObjectWith(latency, LATENCY_KEYS) ||
-      !isLatencyMs(latency.headersMs) ||
-      !isLatencyMs(latency.lastByteMs) ||
-      latency.lastByteMs < latency.headersMs
-    )
-      return false;
-  }
-  return true;
+  if (!validateShape(value)) return false;
+  const { recordedAt, response } = value as Recording;
+  return (
+    !Number.isNaN(Date.parse(recordedAt)) &&
+    (response.latency === undefined || response.latency.lastByteMs >= response.latency.headersMs)
+  );
 }
