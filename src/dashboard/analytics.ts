@@ -1,5 +1,8 @@
-import { byId, fill, h } from './dom.js';
-import { clockTime, deviceLabel, recordKind } from './format.js';
+import { html, render } from 'lit-html';
+import { repeat } from 'lit-html/directives/repeat.js';
+import type { AnalyticsEntry } from './api.js';
+import { byId } from './dom.js';
+import { clockTime, count, deviceLabel, recordKind } from './format.js';
 import type { DashboardState } from './state.js';
 
 /** The most analytics rows the page shows (the newest). */
@@ -21,46 +24,38 @@ export class AnalyticsTable {
     const state = this.#state;
     byId('analytics-section').hidden = state.mode !== 'serve';
     const records = state.visibleAnalytics();
-    byId('analytics-count').textContent = `${records.length} record${records.length === 1 ? '' : 's'}`;
+    byId('analytics-count').textContent = count(records.length, 'record');
     byId('analytics-empty').hidden = records.length > 0;
-    fill(
+    render(
+      repeat(
+        records.slice(0, MAX_ROWS),
+        (a) => a.id,
+        (a) => this.#row(a),
+      ),
       byId('analytics-body'),
-      ...records.slice(0, MAX_ROWS).map((a) => {
-        const sdevid = state.deviceOfRecord(a.record);
-        return h(
-          'tr',
-          { class: a.findings.length ? 'has-findings' : undefined },
-          h('td', {}, h('time', { datetime: a.time }, clockTime(a.time))),
-          h(
-            'td',
-            {},
-            sdevid
-              ? deviceLabel(state.device(sdevid) ?? { sdevid })
-              : h('span', { class: 'muted', title: 'No request carried its _anoyid' }, 'unknown'),
-          ),
-          h(
-            'th',
-            { scope: 'row' },
-            h(
-              'details',
-              {},
-              h('summary', {}, recordKind(a.record)),
-              h('pre', { class: 'record' }, JSON.stringify(a.record, null, 2)),
-            ),
-          ),
-          h(
-            'td',
-            {},
-            a.findings.length
-              ? h(
-                  'ul',
-                  { class: 'findings' },
-                  ...a.findings.map((f) => h('li', {}, f.field && h('code', {}, f.field), ' ', f.message)),
-                )
-              : h('span', { class: 'muted' }, 'none'),
-          ),
-        );
-      }),
     );
+  }
+
+  #row(a: AnalyticsEntry) {
+    const sdevid = this.#state.deviceOfRecord(a.record);
+    return html`<tr class=${a.findings.length ? 'has-findings' : ''}>
+      <td><time datetime=${a.time}>${clockTime(a.time)}</time></td>
+      <td>${
+        sdevid
+          ? deviceLabel(this.#state.device(sdevid) ?? { sdevid })
+          : html`<span class="muted" title="No request carried its _anoyid">unknown</span>`
+      }</td>
+      <th scope="row">
+        <details>
+          <summary>${recordKind(a.record)}</summary>
+          <pre class="record">${JSON.stringify(a.record, null, 2)}</pre>
+        </details>
+      </th>
+      <td>${
+        a.findings.length
+          ? html`<ul class="findings">${a.findings.map((f) => html`<li>${f.field && html`<code>${f.field}</code>`} ${f.message}</li>`)}</ul>`
+          : html`<span class="muted">none</span>`
+      }</td>
+    </tr>`;
   }
 }

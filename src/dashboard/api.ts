@@ -21,12 +21,21 @@ export type {
 /** Where the admin API lives (the page is served from it). */
 export const ADMIN = '/__mockvideo';
 
+/** One way a device reaches the server, as `GET /health` lists it (`DeviceUrl` of `src/server/listen/addresses.ts`, which needs Node). */
+export interface DeviceUrl {
+  label: string;
+  url: string;
+  hint?: string;
+}
+
 /** `GET /health`: the mode, the active scenario, and the mode's details (upstream, recording folder…). */
 export interface Health {
   ok: boolean;
   mode: 'serve' | 'record' | 'replay';
   scenario: string;
   uptimeSeconds: number;
+  /** The URLs a device can use, when the server knows them. */
+  deviceUrls?: DeviceUrl[];
   [detail: string]: unknown;
 }
 
@@ -80,18 +89,19 @@ export function setAdminToken(token: string): void {
 }
 
 async function call<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  // Mutations always say JSON: the admin guard refuses POST and PUT without it.
-  const headers: Record<string, string> =
-    method === 'GET'
-      ? { accept: 'application/json' }
-      : { accept: 'application/json', 'content-type': 'application/json' };
   const token = method === 'GET' ? null : sessionStorage.getItem(TOKEN_KEY);
-  if (token) headers.authorization = `Bearer ${token}`;
-  const init: RequestInit = { method, headers };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const response = await fetch(`${ADMIN}${path}`, init);
+  const response = await fetch(`${ADMIN}${path}`, {
+    method,
+    // Mutations always say JSON: the admin guard refuses POST and PUT without it.
+    headers: {
+      accept: 'application/json',
+      ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
   const text = await response.text();
-  let json: unknown;
+  let json: { error?: string };
   try {
     json = text === '' ? {} : JSON.parse(text);
   } catch {
@@ -102,10 +112,7 @@ async function call<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, 
   }
   if (!response.ok) {
     if (response.status === 403) window.dispatchEvent(new CustomEvent('mockvideo:forbidden'));
-    throw new AdminError(
-      (json as { error?: string }).error ?? `${method} ${ADMIN}${path} answered ${response.status}.`,
-      response.status,
-    );
+    throw new AdminError(json.error ?? `${method} ${ADMIN}${path} answered ${response.status}.`, response.status);
   }
   return json as T;
 }

@@ -1,6 +1,8 @@
+import { html, nothing, render } from 'lit-html';
+import { createRef, ref } from 'lit-html/directives/ref.js';
 import { admin, messageOf, type RequestDetail } from './api.js';
-import { byId, copyButton, fill, h } from './dom.js';
-import { curlCommand, deviceLabel, deviceOf, duration, matchOf, prettyBody, stepOf } from './format.js';
+import { byId, copyButton, facts } from './dom.js';
+import { curlCommand, deviceLabel, deviceOf, duration, matchOf, prettyBody } from './format.js';
 import type { DashboardState } from './state.js';
 
 /**
@@ -26,10 +28,10 @@ export class RequestDetailView {
     try {
       const detail = await admin.request(id);
       this.#heading.textContent = `Request ${id}: ${detail.request.method} ${detail.operation}`;
-      fill(this.#content, ...this.#view(detail));
+      this.#show(detail, false);
     } catch (error) {
       this.#heading.textContent = `Request ${id}`;
-      fill(this.#content, h('p', { class: 'error' }, messageOf(error)));
+      render(html`<p class="error">${messageOf(error)}</p>`, this.#content);
     }
     this.#section.hidden = false;
     this.#heading.focus();
@@ -41,115 +43,66 @@ export class RequestDetailView {
     this.shown = undefined;
   }
 
-  #view(detail: RequestDetail): HTMLElement[] {
+  /** Draws `detail`, its body as sent or (`pretty`) pretty-printed. */
+  #show(detail: RequestDetail, pretty: boolean): void {
     const byParameter = new Map<string, string[]>();
     for (const f of detail.findings) byParameter.set(f.parameter, [...(byParameter.get(f.parameter) ?? []), f.message]);
     const queryRows = Object.entries(detail.query).flatMap(([name, values]) =>
-      values.map((value) =>
-        h(
-          'tr',
-          { class: byParameter.has(name) ? 'has-findings' : undefined },
-          h('th', { scope: 'row' }, h('code', {}, name)),
-          h('td', {}, value === '' ? h('span', { class: 'muted' }, '(empty)') : h('code', {}, value)),
-          h('td', {}, byParameter.get(name)?.join('; ') ?? ''),
-        ),
+      values.map(
+        (value) => html`<tr class=${byParameter.has(name) ? 'has-findings' : nothing}>
+          <th scope="row"><code>${name}</code></th>
+          <td>${value === '' ? html`<span class="muted">(empty)</span>` : html`<code>${value}</code>`}</td>
+          <td>${byParameter.get(name)?.join('; ') ?? ''}</td>
+        </tr>`,
       ),
     );
     const sdevid = deviceOf(detail);
     const match = matchOf(detail, this.#state.mode);
-    const step = stepOf(detail);
     const curl = curlCommand(window.location.origin, detail.request);
-    const curlText = h('pre', { class: 'curl', tabindex: 0, 'aria-label': 'The request as a curl command' }, curl);
-    return [
-      h(
-        'dl',
-        { class: 'facts' },
-        ...fact('Time', detail.time),
-        ...fact('Device', `${deviceLabel(this.#state.device(sdevid) ?? { sdevid })} (${sdevid})`),
-        ...fact('Path', detail.request.path),
-        ...fact('Status', detail.status === 0 ? 'none (no answer sent)' : String(detail.status)),
-        ...fact('Scenario', detail.scenario ?? '—'),
-        ...(match ? fact('Match', match) : []),
-        ...(detail.recording ? fact('Recording', detail.recording) : []),
-        ...(step ? fact('Step', step) : []),
-        ...(detail.fuzz ? fact('Fuzz case', detail.fuzz) : []),
-        ...fact('Fault', detail.fault ?? 'none'),
-        ...fact('Duration', duration(detail.durationMs)),
-      ),
-      h('h3', {}, 'Contract findings'),
-      detail.findings.length
-        ? h(
-            'ul',
-            { class: 'findings' },
-            ...detail.findings.map((f) =>
-              h('li', {}, h('code', {}, f.rule), ' ', f.parameter && h('code', {}, f.parameter), ' ', f.message),
-            ),
-          )
-        : h('p', { class: 'muted' }, 'None: the request keeps the contract.'),
-      h('h3', {}, 'Query (secrets redacted)'),
-      h(
-        'div',
-        { class: 'scroll' },
-        h(
-          'table',
-          { class: 'query' },
-          h('caption', { class: 'visually-hidden' }, 'Query parameters as received, secrets redacted'),
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', { scope: 'col' }, 'Parameter'),
-              h('th', { scope: 'col' }, 'Value'),
-              h('th', { scope: 'col' }, 'Finding'),
-            ),
-          ),
-          h('tbody', {}, ...queryRows),
-        ),
-      ),
-      h('div', { class: 'section-head' }, h('h3', {}, 'As curl'), copyButton(curl, curlText, 'the request as curl')),
-      curlText,
-      ...bodyView(detail.response.body),
+    const curlText = createRef<HTMLElement>();
+    const raw = detail.response.body;
+    const pairs: Array<[string, string | null | undefined]> = [
+      ['Time', detail.time],
+      ['Device', `${deviceLabel(this.#state.device(sdevid) ?? { sdevid })} (${sdevid})`],
+      ['Path', detail.request.path],
+      ['Status', detail.status === 0 ? 'none (no answer sent)' : String(detail.status)],
+      ['Scenario', detail.scenario ?? '—'],
+      ['Match', match],
+      ['Recording', detail.recording],
+      ['Step', detail.step],
+      ['Fuzz case', detail.fuzz],
+      ['Fault', detail.fault ?? 'none'],
+      ['Duration', duration(detail.durationMs)],
     ];
+    render(
+      html`<dl class="facts">${facts(pairs.filter(([, value]) => value))}</dl>
+        <h3>Contract findings</h3>
+        ${
+          detail.findings.length
+            ? html`<ul class="findings">
+              ${detail.findings.map((f) => html`<li><code>${f.rule}</code> ${f.parameter && html`<code>${f.parameter}</code>`} ${f.message}</li>`)}
+            </ul>`
+            : html`<p class="muted">None: the request keeps the contract.</p>`
+        }
+        <h3>Query (secrets redacted)</h3>
+        <div class="scroll">
+          <table class="query">
+            <caption class="visually-hidden">Query parameters as received, secrets redacted</caption>
+            <thead><tr><th scope="col">Parameter</th><th scope="col">Value</th><th scope="col">Finding</th></tr></thead>
+            <tbody>${queryRows}</tbody>
+          </table>
+        </div>
+        <div class="section-head"><h3>As curl</h3>${copyButton(curl, curlText, 'the request as curl')}</div>
+        <pre class="curl" tabindex="0" aria-label="The request as a curl command" ${ref(curlText)}>${curl}</pre>
+        <div class="section-head">
+          <h3>Response body</h3>
+          <span class="muted">as sent, escapes such as \\u0026 visible</span>
+          <button type="button" class="secondary small" aria-pressed=${pretty} @click=${() => this.#show(detail, !pretty)}>Pretty-print</button>
+        </div>
+        <pre class="body" tabindex="0" aria-label=${pretty ? 'Response body, pretty-printed' : 'Response body as sent'}>${
+          pretty ? prettyBody(raw) : raw || '(empty body)'
+        }</pre>`,
+      this.#content,
+    );
   }
-}
-
-/** The response body as sent, and a button that switches to the pretty-printed JSON and back. */
-function bodyView(raw: string): HTMLElement[] {
-  const pre = h(
-    'pre',
-    { class: 'body', tabindex: 0, 'aria-label': 'Response body as sent' },
-    raw === '' ? '(empty body)' : raw,
-  );
-  let pretty = false;
-  const toggle = h(
-    'button',
-    {
-      type: 'button',
-      class: 'secondary small',
-      'aria-pressed': 'false',
-      onclick: () => {
-        pretty = !pretty;
-        pre.textContent = pretty ? prettyBody(raw) : raw === '' ? '(empty body)' : raw;
-        pre.setAttribute('aria-label', pretty ? 'Response body, pretty-printed' : 'Response body as sent');
-        toggle.setAttribute('aria-pressed', String(pretty));
-      },
-    },
-    'Pretty-print',
-  );
-  return [
-    h(
-      'div',
-      { class: 'section-head' },
-      h('h3', {}, 'Response body'),
-      h('span', { class: 'muted' }, 'as sent, escapes such as \\u0026 visible'),
-      toggle,
-    ),
-    pre,
-  ];
-}
-
-function fact(term: string, value: string): HTMLElement[] {
-  return [h('dt', {}, term), h('dd', {}, value)];
 }

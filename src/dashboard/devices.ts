@@ -1,6 +1,8 @@
+import { html, nothing, render } from 'lit-html';
+import { repeat } from 'lit-html/directives/repeat.js';
 import { admin, harUrl, messageOf, type DeviceSummary } from './api.js';
-import { announce, byId, fill, h, keepingFocus } from './dom.js';
-import { clockTime, deviceLabel } from './format.js';
+import { announce, byId, facts } from './dom.js';
+import { clockTime, count, deviceLabel } from './format.js';
 import type { DashboardState } from './state.js';
 
 /**
@@ -27,16 +29,17 @@ export class DevicePanel {
 
   #draw(): void {
     const { devices, selected, analytics } = this.#state;
-    byId('devices-count').textContent = `${devices.length} device${devices.length === 1 ? '' : 's'}`;
+    byId('devices-count').textContent = count(devices.length, 'device');
     byId('devices-empty').hidden = devices.length > 0;
     byId('all-devices').hidden = selected === null;
-    keepingFocus(this.#list, () =>
-      fill(
-        this.#list,
-        ...devices.map((d) =>
-          this.#card(d, analytics.filter((a) => this.#state.deviceOfRecord(a.record) === d.sdevid).length),
-        ),
+    const records = (d: DeviceSummary) => analytics.filter((a) => this.#state.deviceOfRecord(a.record) === d.sdevid);
+    render(
+      repeat(
+        devices,
+        (d) => d.sdevid,
+        (d) => this.#card(d, records(d).length),
       ),
+      this.#list,
     );
     const chosen = selected === null ? undefined : this.#state.device(selected);
     this.#form.hidden = !chosen;
@@ -52,50 +55,37 @@ export class DevicePanel {
     byId('filter-note').textContent = chosen ? `Showing ${deviceLabel(chosen)} only.` : '';
   }
 
-  #card(device: DeviceSummary, records: number): HTMLElement {
+  #card(device: DeviceSummary, records: number) {
     const chosen = this.#state.selected === device.sdevid;
-    const facts: Array<[string, string]> = [
+    const pairs = [
       ['Model', device.model ?? '—'],
       ['Android', device.andver ?? '—'],
       ['App', device.appver ?? '—'],
       ['Seen', `${clockTime(device.firstSeen)} – ${clockTime(device.lastSeen)}`],
-    ];
-    return h(
-      'li',
-      { class: `device${chosen ? ' chosen' : ''}`, 'data-device': device.sdevid },
-      h(
-        'div',
-        { class: 'device-head' },
-        h('strong', {}, deviceLabel(device)),
-        device.name && h('code', { class: 'muted', title: device.sdevid }, deviceLabel({ sdevid: device.sdevid })),
-      ),
-      h('dl', { class: 'facts small' }, ...facts.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
-      h(
-        'p',
-        { class: 'counts' },
-        h('span', {}, `${device.requests} request${device.requests === 1 ? '' : 's'}`),
-        h(
-          'span',
-          { class: device.findings ? 'badge warn' : 'muted' },
-          `${device.findings} finding${device.findings === 1 ? '' : 's'}`,
-        ),
-        device.faults
-          ? h('span', { class: 'badge fault' }, `${device.faults} fault${device.faults === 1 ? '' : 's'}`)
-          : null,
-        records ? h('span', { class: 'muted' }, `${records} analytics`) : null,
-      ),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: chosen ? '' : 'secondary',
-          'aria-pressed': String(chosen),
-          'data-key': `device-${device.sdevid}`,
-          onclick: () => this.#choose(chosen ? null : device.sdevid),
-        },
-        chosen ? 'Showing only this device' : 'Show only this device',
-      ),
-    );
+    ] as const;
+    return html`<li class="device${chosen ? ' chosen' : ''}" data-device=${device.sdevid}>
+      <div class="device-head">
+        <strong>${deviceLabel(device)}</strong>
+        ${
+          device.name
+            ? html`<code class="muted" title=${device.sdevid}>${deviceLabel({ sdevid: device.sdevid })}</code>`
+            : nothing
+        }
+      </div>
+      <dl class="facts small">${facts(pairs)}</dl>
+      <p class="counts">${[
+        html`<span>${count(device.requests, 'request')}</span>`,
+        html`<span class=${device.findings ? 'badge warn' : 'muted'}>${count(device.findings, 'finding')}</span>`,
+        device.faults ? html`<span class="badge fault">${count(device.faults, 'fault')}</span>` : nothing,
+        records ? html`<span class="muted">${records} analytics</span>` : nothing,
+      ]}</p>
+      <button
+        type="button"
+        class=${chosen ? '' : 'secondary'}
+        aria-pressed=${chosen}
+        @click=${() => this.#choose(chosen ? null : device.sdevid)}
+      >${chosen ? 'Showing only this device' : 'Show only this device'}</button>
+    </li>`;
   }
 
   #choose(sdevid: string | null): void {

@@ -1,40 +1,8 @@
-/** A child of {@link h}: a node, text, or nothing (`null`, `undefined`, `false` are left out). */
-export type Child = Node | string | number | null | undefined | false;
-
-/** Attributes of {@link h}: `true` sets an empty attribute, `false`/`undefined` leave it out, `on*` functions listen. */
-export type Attributes = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
-
-/**
- * Creates an element with attributes and children. Text is always set as text, never parsed as
- * HTML, so request data cannot inject markup.
- *
- * @example h('button', { type: 'button', onclick: () => alert('hi') }, 'Say hi')
- */
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Attributes = {},
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === false) continue;
-    if (typeof value === 'function') element.addEventListener(name.slice(2), value);
-    else element.setAttribute(name, value === true ? '' : String(value));
-  }
-  element.append(...nodes(children));
-  return element;
-}
-
-/** Replaces the children of `parent`. */
-export function fill(parent: Element, ...children: Child[]): void {
-  parent.replaceChildren(...nodes(children));
-}
-
-function nodes(children: Child[]): Array<Node | string> {
-  return children
-    .filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false)
-    .map((c) => (typeof c === 'number' ? String(c) : c));
-}
+// The page's views draw with lit-html: `html` templates set request data as text, never parsed as
+// HTML, so it cannot inject markup; `render` updates the DOM in place (and `repeat` keeps each
+// keyed row's elements), so a keyboard user keeps the focus across live updates.
+import { html, type TemplateResult } from 'lit-html';
+import type { Ref } from 'lit-html/directives/ref.js';
 
 /**
  * The element of `index.html` with this id.
@@ -54,44 +22,24 @@ export function announce(message: string): void {
   setTimeout(() => (region.textContent = message), 50);
 }
 
-/** A "Copy" button for `text`; falls back to selecting the text where the clipboard is not available (plain HTTP on a LAN address). */
-export function copyButton(text: string, target: HTMLElement, label: string): HTMLButtonElement {
-  return h(
-    'button',
-    {
-      type: 'button',
-      class: 'copy',
-      'aria-label': `Copy ${label}`,
-      onclick: () => {
-        if (navigator.clipboard && window.isSecureContext) {
-          navigator.clipboard.writeText(text).then(
-            () => announce(`Copied ${text}`),
-            () => selectText(target),
-          );
-        } else selectText(target);
-      },
-    },
-    'Copy',
-  );
-}
-
-function selectText(target: HTMLElement): void {
-  const range = document.createRange();
-  range.selectNodeContents(target);
-  const selection = window.getSelection();
-  selection?.removeAllRanges();
-  selection?.addRange(range);
-  announce('Selected: press Ctrl+C (or Cmd+C) to copy');
-}
-
 /**
- * Runs `render` (which replaces the children of `container`) and gives the focus back to the
- * element with the same `data-key` when the focus was inside, so a keyboard user keeps their place
- * across live updates.
+ * A "Copy" button for `text`; where the clipboard is not available (plain HTTP on a LAN address) it
+ * selects the text of `target` instead, for Ctrl+C.
  */
-export function keepingFocus(container: Element, render: () => void): void {
-  const active = document.activeElement;
-  const key = active instanceof HTMLElement && container.contains(active) ? active.dataset.key : undefined;
-  render();
-  if (key !== undefined) container.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus();
+export function copyButton(text: string, target: Ref<Element>, label: string): TemplateResult {
+  const select = () => {
+    document.getSelection()?.selectAllChildren(target.value!);
+    announce('Selected: press Ctrl+C (or Cmd+C) to copy');
+  };
+  const copy = () => {
+    if (navigator.clipboard && window.isSecureContext)
+      navigator.clipboard.writeText(text).then(() => announce(`Copied ${text}`), select);
+    else select();
+  };
+  return html`<button type="button" class="copy" aria-label="Copy ${label}" @click=${copy}>Copy</button>`;
+}
+
+/** A description list (`<dt>`/`<dd>` pairs) of facts: term → text or template. */
+export function facts(pairs: ReadonlyArray<readonly [string, unknown]>): TemplateResult[] {
+  return pairs.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`);
 }

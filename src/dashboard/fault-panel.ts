@@ -1,6 +1,8 @@
+import { html, render } from 'lit-html';
 import { admin, messageOf, type FaultKind, type FaultRequest, type OperationName, type PlannedFault } from './api.js';
-import { byId, fill, h } from './dom.js';
-import { describeFault, FAULT_FIELDS, OPERATION_LABELS } from './format.js';
+import { byId } from './dom.js';
+import { OPERATION_TABLE } from '../contract/operation-table.js';
+import { count, describeFault, FAULT_FIELDS } from './format.js';
 
 /** The fault form ("inject into the next N requests of an operation") and the planned faults. */
 export class FaultPanel {
@@ -10,15 +12,21 @@ export class FaultPanel {
   readonly #status = byId('fault-status');
 
   constructor() {
-    fill(
+    const option = (value: string, label = value) => html`<option value=${value}>${label}</option>`;
+    render(
+      [
+        option('', 'every operation'),
+        ...Object.values(OPERATION_TABLE).map(({ name, data }) => option(name, `${name} (${data})`)),
+      ],
       byId('fault-operation'),
-      h('option', { value: '' }, 'every operation'),
-      ...Object.entries(OPERATION_LABELS).map(([name, label]) => h('option', { value: name }, `${name} (${label})`)),
     );
-    fill(this.#kind, ...(Object.keys(FAULT_FIELDS) as FaultKind[]).map((kind) => h('option', { value: kind }, kind)));
+    render(
+      Object.keys(FAULT_FIELDS).map((kind) => option(kind)),
+      this.#kind,
+    );
     this.#kind.value = 'status';
-    this.#kind.addEventListener('change', () => this.#showValue(true));
-    this.#showValue(true);
+    this.#kind.addEventListener('change', () => this.#showValue());
+    this.#showValue();
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.#inject();
@@ -26,7 +34,7 @@ export class FaultPanel {
     byId('clear-faults').addEventListener('click', () => {
       admin.clearFaults().then(
         ({ cleared }) => {
-          this.#status.textContent = `Cleared ${cleared} planned fault${cleared === 1 ? '' : 's'}.`;
+          this.#status.textContent = `Cleared ${count(cleared, 'planned fault')}.`;
           return admin.faults().then(({ faults }) => this.render(faults));
         },
         (error: unknown) => (this.#status.textContent = messageOf(error)),
@@ -36,30 +44,24 @@ export class FaultPanel {
 
   /** Shows the planned faults (the event stream sends them whenever they change). */
   render(faults: readonly PlannedFault[]): void {
-    fill(
-      byId('faults-body'),
-      ...faults.map((f) =>
-        h(
-          'tr',
-          { class: f.remaining === 0 ? 'used-up' : undefined },
-          h('th', { scope: 'row' }, f.id),
-          h('td', {}, f.operation ?? 'every'),
-          h('td', {}, describeFault(f)),
-          h('td', { class: 'num' }, f.fired),
-          h('td', { class: 'num' }, f.remaining === null ? 'until cleared' : f.remaining),
-        ),
-      ),
-    );
+    const row = (f: PlannedFault) => html`<tr class=${f.remaining === 0 ? 'used-up' : ''}>
+      <th scope="row">${f.id}</th>
+      <td>${f.operation ?? 'every'}</td>
+      <td>${describeFault(f)}</td>
+      <td class="num">${f.fired}</td>
+      <td class="num">${f.remaining ?? 'until cleared'}</td>
+    </tr>`;
+    render(faults.map(row), byId('faults-body'));
     byId('faults-empty').hidden = faults.length > 0;
   }
 
-  #showValue(reset: boolean): void {
+  #showValue(): void {
     const field = FAULT_FIELDS[this.#kind.value as FaultKind];
     byId('fault-value-field').hidden = field === null;
     this.#value.disabled = field === null;
     if (field) {
       byId('fault-value-label').textContent = field.label;
-      if (reset) this.#value.value = String(field.value);
+      this.#value.value = String(field.value);
     }
   }
 
@@ -73,7 +75,7 @@ export class FaultPanel {
     if (field) request[field.field] = Number(data.get('value'));
     try {
       const planned = await admin.addFault(request);
-      this.#status.textContent = `Planned fault ${planned.id}: ${describeFault(planned)} for the next ${request.times} request${request.times === 1 ? '' : 's'} of ${planned.operation ?? 'every operation'}.`;
+      this.#status.textContent = `Planned fault ${planned.id}: ${describeFault(planned)} for the next ${count(request.times, 'request')} of ${planned.operation ?? 'every operation'}.`;
       this.render((await admin.faults()).faults);
     } catch (error) {
       this.#status.textContent = `Could not plan the fault: ${messageOf(error)}`;

@@ -9,7 +9,6 @@ import {
   prettyBody,
   recordKind,
   statusClass,
-  stepOf,
 } from './format.js';
 
 describe('dashboard formatting', () => {
@@ -71,16 +70,6 @@ describe('device lanes and request detail', () => {
     expect(matchOf({ match: 'exact', status: 200 }, 'replay')).toBe('exact');
     expect(matchOf({ match: null, status: 404 }, 'replay')).toBe('miss');
     expect(matchOf({ match: null, status: 404 }, 'serve')).toBeNull();
-  });
-
-  it('reads a sequence step defensively', () => {
-    expect([
-      stepOf({ step: 2 }),
-      stepOf({ step: 'second' }),
-      stepOf({ step: { index: 1, of: 3 } }),
-      stepOf({}),
-      stepOf({ step: null }),
-    ]).toEqual(['2', 'second', '2 of 3', null, null]);
   });
 
   it('writes a request as curl: the query as sent, shell-quoted, without the headers curl sets', () => {

@@ -1,14 +1,4 @@
-import type { FaultKind, JournalEntry, OperationName, PlannedFault } from './api.js';
-
-/** The six operations with a name for people, in the contract's order (a `Record` so none is forgotten). */
-export const OPERATION_LABELS: Readonly<Record<OperationName, string>> = {
-  ad_config: 'Ad config',
-  'meta/cp': 'Content providers',
-  'meta/setting': 'Runtime settings',
-  'meta/plugin': 'Plugins',
-  'localplay/diversion': 'Diversion set',
-  'localplay/recomm': 'Recommended videos',
-};
+import type { FaultKind, JournalEntry, PlannedFault } from './api.js';
 
 /** The number a fault kind takes from the form, if any: its JSON field, a label and a default. */
 export const FAULT_FIELDS: Readonly<
@@ -38,11 +28,21 @@ export function describeFault(planned: Pick<PlannedFault, 'fault'>): string {
   }
 }
 
+/** `n` and a noun, plural unless `n` is 1: `1 request`, `3 findings`. */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** The clock time of an ISO 8601 instant, to the millisecond: `14:03:07.215`. */
 export function clockTime(iso: string): string {
-  const date = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  const time = {
+    hourCycle: 'h23',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    fractionalSecondDigits: 3,
+  } as const;
+  return new Date(iso).toLocaleTimeString('en-GB', time);
 }
 
 /** A response body for reading: JSON indented by two spaces, other text as is. */
@@ -84,21 +84,6 @@ export function deviceOf(entry: Pick<JournalEntry, 'query'>): string {
 export function matchOf(entry: Pick<JournalEntry, 'match' | 'status'>, mode: string): string | null {
   if (entry.match) return entry.match;
   return mode === 'replay' && entry.status === 404 ? 'miss' : null;
-}
-
-/**
- * The sequence step that answered, when the server says (`step`, a number or a label, from servers
- * with per-client state); `null` otherwise. Read defensively: older servers have no such field.
- */
-export function stepOf(entry: object): string | null {
-  const step = (entry as { step?: unknown }).step;
-  if (typeof step === 'number' && Number.isFinite(step)) return String(step);
-  if (typeof step === 'string' && step !== '') return step;
-  if (typeof step === 'object' && step !== null) {
-    const { index, of } = step as { index?: unknown; of?: unknown };
-    if (typeof index === 'number') return typeof of === 'number' ? `${index + 1} of ${of}` : String(index);
-  }
-  return null;
 }
 
 /** Quotes `text` for a POSIX shell: `'it'\''s'`. */

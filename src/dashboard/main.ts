@@ -1,4 +1,4 @@
-// The QA dashboard at /__mockvideo/: plain DOM, no framework. It reads the admin JSON API and
+// The QA dashboard at /__mockvideo/: plain DOM drawn with lit-html templates, no framework. It reads the admin JSON API and
 // listens to /__mockvideo/events (server-sent events) for new requests, scenario and fault changes,
 // and device names. Everything it shows is drawn from one DashboardState.
 import { ADMIN, admin, harUrl, messageOf, setAdminToken, type JournalEntry, type PlannedFault } from './api.js';
@@ -36,6 +36,12 @@ function closeDetail(): void {
   if (id !== undefined) table.focus(id);
 }
 
+/** The journal was cleared (here or elsewhere): nothing to show. */
+function cleared(): void {
+  state.clearEntries();
+  closeDetail();
+}
+
 function setConnection(status: 'connecting' | 'live' | 'reconnecting'): void {
   const element = byId('connection');
   element.dataset.state = status;
@@ -58,21 +64,15 @@ function connect(): void {
     );
   });
   events.addEventListener('error', () => setConnection('reconnecting'));
-  events.addEventListener('request', (event) => {
-    const entry = JSON.parse((event as MessageEvent<string>).data) as JournalEntry;
+  const on = <T>(name: string, handle: (data: T) => void) =>
+    events.addEventListener(name, (event) => handle(JSON.parse((event as MessageEvent<string>).data) as T));
+  on<JournalEntry>('request', (entry) => {
     if (state.addEntry(entry)) table.announce(entry);
   });
-  events.addEventListener('scenario', (event) =>
-    picker.setActive((JSON.parse((event as MessageEvent<string>).data) as { name: string }).name),
-  );
-  events.addEventListener('faults', (event) =>
-    faults.render((JSON.parse((event as MessageEvent<string>).data) as { faults: PlannedFault[] }).faults),
-  );
+  on<{ name: string }>('scenario', ({ name }) => picker.setActive(name));
+  on<{ faults: PlannedFault[] }>('faults', ({ faults: planned }) => faults.render(planned));
   events.addEventListener('devices', () => void state.refresh());
-  events.addEventListener('cleared', () => {
-    state.clearEntries();
-    closeDetail();
-  });
+  events.addEventListener('cleared', cleared);
 }
 
 async function start(): Promise<void> {
@@ -81,13 +81,12 @@ async function start(): Promise<void> {
     if (event.key === 'Escape') closeDetail();
   });
   byId('clear-journal').addEventListener('click', () => {
-    admin.clearRequests().then(
-      () => {
-        state.clearEntries();
-        closeDetail();
-      },
-      (error: unknown) => (byId('page-status').textContent = `Could not clear the journal: ${messageOf(error)}`),
-    );
+    admin
+      .clearRequests()
+      .then(
+        cleared,
+        (error: unknown) => (byId('page-status').textContent = `Could not clear the journal: ${messageOf(error)}`),
+      );
   });
   byId<HTMLAnchorElement>('all-har').href = harUrl({});
   byId('token-form').addEventListener('submit', (event) => {

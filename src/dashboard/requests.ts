@@ -1,6 +1,8 @@
+import { html, nothing, render } from 'lit-html';
+import { repeat } from 'lit-html/directives/repeat.js';
 import type { JournalEntry } from './api.js';
-import { announce, byId, fill, h, keepingFocus } from './dom.js';
-import { clockTime, deviceLabel, deviceOf, duration, matchOf, statusClass, stepOf } from './format.js';
+import { announce, byId } from './dom.js';
+import { clockTime, count, deviceLabel, deviceOf, duration, matchOf, statusClass } from './format.js';
 import type { DashboardState } from './state.js';
 
 /** The most rows the page shows (the journal keeps more; the newest come first). */
@@ -25,12 +27,9 @@ export class RequestTable {
 
   /** Says a new request to screen readers. */
   announce(entry: JournalEntry): void {
-    const findings = entry.findings.length
-      ? `, ${entry.findings.length} contract finding${entry.findings.length === 1 ? '' : 's'}`
-      : '';
-    const device = deviceLabel(this.#state.device(deviceOf(entry)) ?? { sdevid: deviceOf(entry) });
+    const findings = entry.findings.length ? `, ${count(entry.findings.length, 'contract finding')}` : '';
     announce(
-      `Request ${entry.id} from ${device}: ${entry.operation}, status ${entry.status || 'none'}${entry.fault ? `, fault ${entry.fault}` : ''}${findings}`,
+      `Request ${entry.id} from ${this.#device(entry)}: ${entry.operation}, status ${entry.status || 'none'}${entry.fault ? `, fault ${entry.fault}` : ''}${findings}`,
     );
   }
 
@@ -45,11 +44,15 @@ export class RequestTable {
     this.#body.querySelector<HTMLButtonElement>(`tr[data-id="${id}"] button`)?.focus();
   }
 
+  #device(entry: JournalEntry): string {
+    return deviceLabel(this.#state.device(deviceOf(entry)) ?? { sdevid: deviceOf(entry) });
+  }
+
   #draw(): void {
     const state = this.#state;
     const entries = state.visibleEntries();
     const replay = state.mode === 'replay';
-    const steps = entries.some((e) => stepOf(e) !== null);
+    const steps = entries.some((e) => e.step !== undefined);
     const cases = entries.some((e) => e.fuzz !== undefined);
     const columns = [
       'Time',
@@ -62,91 +65,51 @@ export class RequestTable {
       'Duration',
       'Findings',
     ];
-    fill(
+    render(
+      html`<tr>${columns.map((c) => html`<th scope="col" class=${c === 'Duration' ? 'num' : nothing}>${c}</th>`)}</tr>`,
       byId('requests-head'),
-      h('tr', {}, ...columns.map((c) => h('th', { scope: 'col', class: c === 'Duration' ? 'num' : undefined }, c))),
     );
-    keepingFocus(this.#body, () =>
-      fill(this.#body, ...entries.slice(0, MAX_ROWS).map((e) => this.#row(e, replay, steps, cases))),
+    const row = (entry: JournalEntry) => {
+      const match = matchOf(entry, state.mode);
+      const findings = entry.findings.length;
+      return html`<tr
+        data-id=${entry.id}
+        class="${findings ? 'has-findings' : ''} ${entry.fault ? 'has-fault' : ''}"
+        ?aria-current=${entry.id === this.#selected}
+      >
+        <td><time datetime=${entry.time}>${clockTime(entry.time)}</time></td>
+        <td title=${deviceOf(entry)}>${this.#device(entry)}</td>
+        <th scope="row"><button type="button" class="link" aria-label="Show request ${entry.id}, ${entry.operation}" @click=${() => this.#open(entry.id)}>${entry.operation}</button></th>
+        <td><span class="status ${statusClass(entry.status)}">${entry.status || 'none'}</span>${entry.fault ? html`<span class="badge fault">fault: ${entry.fault}</span>` : nothing}</td>
+        ${
+          replay
+            ? html`<td>${match ? html`<span class="match ${match}">${match}</span>` : '—'}</td>
+              <td class="recording">${entry.recording ? recordingName(entry.recording) : entry.scenario ? `scenario ${entry.scenario}` : '—'}</td>`
+            : html`<td>${entry.scenario ?? '—'}</td>`
+        }
+        ${steps ? html`<td>${entry.step ?? '—'}</td>` : nothing}
+        ${cases ? html`<td>${entry.fuzz ? html`<code class="fuzz-case">${entry.fuzz}</code>` : '—'}</td>` : nothing}
+        <td class="num">${duration(entry.durationMs)}</td>
+        <td>${
+          findings
+            ? html`<span class="badge warn" title=${entry.findings.map((f) => f.message).join('\n')}>${count(findings, 'finding')}</span>`
+            : html`<span class="muted">none</span>`
+        }</td>
+      </tr>`;
+    };
+    render(
+      repeat(entries.slice(0, MAX_ROWS), (e) => e.id, row),
+      this.#body,
     );
-    const n = entries.length;
     byId('requests-count').textContent =
-      `${n} request${n === 1 ? '' : 's'}${state.selected === null ? '' : ' of this device'}`;
+      `${count(entries.length, 'request')}${state.selected === null ? '' : ' of this device'}`;
     byId('requests-empty').hidden = state.entries.size > 0;
-  }
-
-  #row(entry: JournalEntry, replay: boolean, steps: boolean, cases: boolean): HTMLTableRowElement {
-    const findings = entry.findings.length;
-    const device = this.#state.device(deviceOf(entry));
-    const match = matchOf(entry, this.#state.mode);
-    return h(
-      'tr',
-      {
-        'data-id': entry.id,
-        class: [findings ? 'has-findings' : '', entry.fault ? 'has-fault' : ''].join(' ').trim() || undefined,
-        'aria-current': entry.id === this.#selected || undefined,
-      },
-      h('td', {}, h('time', { datetime: entry.time }, clockTime(entry.time))),
-      h('td', { title: deviceOf(entry) }, deviceLabel(device ?? { sdevid: deviceOf(entry) })),
-      h(
-        'th',
-        { scope: 'row' },
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'link',
-            'data-key': `row-${entry.id}`,
-            'aria-label': `Show request ${entry.id}, ${entry.operation}`,
-            onclick: () => this.#open(entry.id),
-          },
-          entry.operation,
-        ),
-      ),
-      h(
-        'td',
-        {},
-        h('span', { class: `status ${statusClass(entry.status)}` }, entry.status === 0 ? 'none' : entry.status),
-        entry.fault && h('span', { class: 'badge fault' }, `fault: ${entry.fault}`),
-      ),
-      ...(replay
-        ? [
-            h('td', {}, match ? h('span', { class: `match ${match}` }, match) : '—'),
-            h(
-              'td',
-              { class: 'recording' },
-              entry.recording ? recordingName(entry.recording) : entry.scenario ? `scenario ${entry.scenario}` : '—',
-            ),
-          ]
-        : [h('td', {}, entry.scenario ?? '—')]),
-      ...(steps ? [h('td', {}, stepOf(entry) ?? '—')] : []),
-      ...(cases ? [h('td', {}, entry.fuzz ? h('code', { class: 'fuzz-case' }, entry.fuzz) : '—')] : []),
-      h('td', { class: 'num' }, duration(entry.durationMs)),
-      h(
-        'td',
-        {},
-        findings
-          ? h(
-              'span',
-              { class: 'badge warn', title: entry.findings.map((f) => f.message).join('\n') },
-              `${findings} finding${findings === 1 ? '' : 's'}`,
-            )
-          : h('span', { class: 'muted' }, 'none'),
-      ),
-    );
   }
 }
 
 /** A recording file name that may wrap after its folder: `meta-cp/` then `e9b174249254-000.json`. */
-function recordingName(name: string): HTMLElement {
-  const slash = name.lastIndexOf('/');
-  return slash < 0
-    ? h('code', {}, name)
-    : h(
-        'code',
-        {},
-        h('span', { class: 'nowrap' }, name.slice(0, slash + 1)),
-        document.createElement('wbr'),
-        h('span', { class: 'nowrap' }, name.slice(slash + 1)),
-      );
+function recordingName(name: string) {
+  const slash = name.lastIndexOf('/') + 1;
+  if (!slash) return html`<code>${name}</code>`;
+  return html`<code><span class="nowrap">${name.slice(0, slash)}</span><wbr><span class="nowrap">${name.slice(slash)}</span></code>`;
 }

@@ -1,5 +1,7 @@
+import { html, render } from 'lit-html';
+import { createRef, ref } from 'lit-html/directives/ref.js';
 import { admin, messageOf, type ScenarioSummary } from './api.js';
-import { announce, byId, copyButton, fill, h } from './dom.js';
+import { announce, byId, copyButton } from './dom.js';
 
 /** The scenario picker (for every client without a prefix) and the per-client base URLs. */
 export class ScenarioPicker {
@@ -19,21 +21,11 @@ export class ScenarioPicker {
   /** Fills the picker and the base URL table from `GET /scenarios`. */
   load(active: string, scenarios: ScenarioSummary[]): void {
     this.#scenarios = scenarios;
-    fill(this.#select, ...scenarios.map((s) => h('option', { value: s.name }, s.name)));
-    fill(
-      byId('base-urls'),
-      ...scenarios.map((s) => {
-        const url = `${window.location.origin}/scenarios/${encodeURIComponent(s.name)}`;
-        const code = h('code', {}, url);
-        return h(
-          'tr',
-          {},
-          h('th', { scope: 'row' }, s.name),
-          h('td', {}, code),
-          h('td', {}, copyButton(url, code, `base URL of ${s.name}`)),
-        );
-      }),
+    render(
+      scenarios.map((s) => html`<option value=${s.name}>${s.name}</option>`),
+      this.#select,
     );
+    render(scenarios.map(baseUrl), byId('base-urls'));
     this.setActive(active);
   }
 
@@ -63,4 +55,15 @@ export class ScenarioPicker {
       this.#status.textContent = `Could not switch: ${messageOf(error)}`;
     }
   }
+}
+
+/** A row of the base URL table: the URL that picks scenario `name` for one client. */
+function baseUrl({ name }: ScenarioSummary) {
+  const url = `${window.location.origin}/scenarios/${encodeURIComponent(name)}`;
+  const code = createRef<HTMLElement>();
+  return html`<tr>
+    <th scope="row">${name}</th>
+    <td><code ${ref(code)}>${url}</code></td>
+    <td>${copyButton(url, code, `base URL of ${name}`)}</td>
+  </tr>`;
 }

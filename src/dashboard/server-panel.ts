@@ -1,29 +1,14 @@
-import type { Health } from './api.js';
-import { byId, copyButton, fill, h } from './dom.js';
-
-/** One way a device reaches the server, as `GET /health` may list it (`deviceUrls`). */
-interface DeviceUrl {
-  label: string;
-  url: string;
-  hint?: string;
-}
-
-function isDeviceUrl(value: unknown): value is DeviceUrl {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as DeviceUrl).label === 'string' &&
-    typeof (value as DeviceUrl).url === 'string'
-  );
-}
+import { html, render } from 'lit-html';
+import { createRef, ref } from 'lit-html/directives/ref.js';
+import type { DeviceUrl, Health } from './api.js';
+import { byId, copyButton, facts } from './dom.js';
 
 /**
  * The URLs a device can use: those the server lists in `deviceUrls`, else this page's origin and
  * the Android emulator's `10.0.2.2` on the same port.
  */
 export function deviceUrls(health: Health, location: Pick<Location, 'origin' | 'protocol' | 'port'>): DeviceUrl[] {
-  const listed = Array.isArray(health.deviceUrls) ? health.deviceUrls.filter(isDeviceUrl) : [];
-  if (listed.length) return listed;
+  if (health.deviceUrls?.length) return health.deviceUrls;
   const port = location.port || (location.protocol === 'https:' ? '443' : '80');
   return [
     { label: 'This machine', url: location.origin },
@@ -75,24 +60,22 @@ export function renderServer(health: Health): void {
         ? ['upstream', health.upstream]
         : undefined;
   byId('source-pill').hidden = !source;
-  if (source) fill(byId('source-pill'), `${source[0]} `, h('strong', {}, String(source[1] ?? '?')));
-  fill(
+  if (source) render(html`${source[0]} <strong>${String(source[1] ?? '?')}</strong>`, byId('source-pill'));
+  render(
+    facts([
+      ['Mode', health.mode],
+      ...details.map(([key, value]) => [detailLabel(key), html`<code>${value}</code>`] as const),
+    ]),
     byId('server-details'),
-    h('dt', {}, 'Mode'),
-    h('dd', {}, health.mode),
-    ...details.flatMap(([key, value]) => [h('dt', {}, detailLabel(key)), h('dd', {}, h('code', {}, String(value)))]),
   );
-  fill(
-    byId('device-urls'),
-    ...deviceUrls(health, window.location).map((u) => {
-      const code = h('code', {}, u.url);
-      return h(
-        'li',
-        {},
-        h('span', { class: 'label' }, u.label),
-        h('span', { class: 'url' }, code, ' ', copyButton(u.url, code, `${u.label} URL`)),
-        u.hint && h('span', { class: 'hint' }, u.hint),
-      );
-    }),
-  );
+  render(deviceUrls(health, window.location).map(deviceUrl), byId('device-urls'));
+}
+
+function deviceUrl({ label, url, hint }: DeviceUrl) {
+  const code = createRef<HTMLElement>();
+  return html`<li>
+    <span class="label">${label}</span>
+    <span class="url"><code ${ref(code)}>${url}</code> ${copyButton(url, code, `${label} URL`)}</span>
+    ${hint && html`<span class="hint">${hint}</span>`}
+  </li>`;
 }

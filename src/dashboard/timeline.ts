@@ -1,6 +1,9 @@
+import { html, nothing, render } from 'lit-html';
+import { repeat } from 'lit-html/directives/repeat.js';
+import { ref } from 'lit-html/directives/ref.js';
 import { harUrl, type AnalyticsEntry, type DeviceSummary, type JournalEntry, type StartUpVerdict } from './api.js';
-import { byId, fill, h, keepingFocus } from './dom.js';
-import { clockTime, deviceLabel, duration, matchOf, recordKind, statusClass, stepOf } from './format.js';
+import { byId } from './dom.js';
+import { clockTime, count, deviceLabel, duration, matchOf, recordKind, statusClass } from './format.js';
 import type { DashboardState } from './state.js';
 
 /** The most bursts drawn per device lane (the newest). */
@@ -16,6 +19,10 @@ type Item =
 /** Where on the axis, in percent of its width. */
 const percent = (ms: number, span: number) => `${Math.min(100, Math.max(0, (ms / span) * 100)).toFixed(2)}%`;
 
+/** Sets an element's place on the axis through the CSSOM (the page's CSP refuses a `style` attribute). */
+const place = (style: { left: string; width?: string }) =>
+  ref((e) => e && Object.assign((e as HTMLElement).style, style));
+
 /**
  * The start-up timeline: one lane per device (only the chosen one when a device is chosen); in it
  * each burst of requests (a start-up, or a recommendation view) on its own time axis, a bar per
@@ -24,24 +31,30 @@ const percent = (ms: number, span: number) => `${Math.min(100, Math.max(0, (ms /
  * A bar is a button: it opens the request.
  */
 export class Timeline {
-  readonly #root = byId('lanes');
   readonly #state: DashboardState;
   readonly #open: (id: number) => void;
 
   constructor(state: DashboardState, open: (id: number) => void) {
     this.#state = state;
     this.#open = open;
-    state.subscribe(() => keepingFocus(this.#root, () => this.#draw()));
+    state.subscribe(() => this.#draw());
   }
 
   #draw(): void {
     const state = this.#state;
     const devices = state.devices.filter((d) => state.selected === null || d.sdevid === state.selected);
     byId('lanes-empty').hidden = devices.length > 0;
-    fill(this.#root, ...devices.map((device, i) => this.#lane(device, i)));
+    render(
+      repeat(
+        devices,
+        (d) => d.sdevid,
+        (device, i) => this.#lane(device, i),
+      ),
+      byId('lanes'),
+    );
   }
 
-  #lane(device: DeviceSummary, index: number): HTMLElement {
+  #lane(device: DeviceSummary, index: number) {
     const state = this.#state;
     const bursts = state.startUps.filter((b) => b.device === device.sdevid);
     // Each analytics record of this device goes to the latest burst that began before it (else the first).
@@ -52,33 +65,27 @@ export class Timeline {
       const burst = bursts.filter((b) => b.start <= at).at(-1) ?? bursts[0]!;
       records.set(burst, [...(records.get(burst) ?? []), record]);
     }
-    const headingId = `lane-${index}`;
     const facts = [
       device.model,
       device.andver && `Android API ${device.andver}`,
       device.appver && `app ${device.appver}`,
-    ]
-      .filter(Boolean)
-      .join(' · ');
-    return h(
-      'section',
-      { class: 'lane', 'data-device': device.sdevid, 'aria-labelledby': headingId },
-      h('h3', { id: headingId }, deviceLabel(device), ' ', h('span', { class: 'muted' }, facts)),
-      ...bursts
-        .slice(-MAX_BURSTS)
-        .reverse()
-        .map((burst) => this.#burst(burst, records.get(burst) ?? [])),
-      bursts.length > MAX_BURSTS
-        ? h(
-            'p',
-            { class: 'muted' },
-            `${bursts.length - MAX_BURSTS} earlier bursts are not drawn: they are in the requests below and in the device's HAR.`,
-          )
-        : null,
-    );
+    ];
+    return html`<section class="lane" data-device=${device.sdevid} aria-labelledby="lane-${index}">
+      <h3 id="lane-${index}">${deviceLabel(device)} <span class="muted">${facts.filter(Boolean).join(' · ')}</span></h3>
+      ${repeat(
+        bursts.slice(-MAX_BURSTS).reverse(),
+        (burst) => burst.ids[0],
+        (burst) => this.#burst(burst, records.get(burst) ?? []),
+      )}
+      ${
+        bursts.length > MAX_BURSTS
+          ? html`<p class="muted">${bursts.length - MAX_BURSTS} earlier bursts are not drawn: they are in the requests below and in the device's HAR.</p>`
+          : nothing
+      }
+    </section>`;
   }
 
-  #burst(burst: StartUpVerdict, records: AnalyticsEntry[]): HTMLElement {
+  #burst(burst: StartUpVerdict, records: AnalyticsEntry[]) {
     const entries = burst.ids
       .map((id) => this.#state.entries.get(id))
       .filter((e): e is JournalEntry => e !== undefined);
@@ -91,151 +98,93 @@ export class Timeline {
     const span = Math.max(end - start, MIN_SPAN_MS);
     const failed = burst.rules.filter((r) => !r.ok);
     const what = burst.startUp ? 'Start-up' : 'Recommendations';
-    const title = `${what} at ${clockTime(new Date(burst.start).toISOString())}`;
-    return h(
-      'article',
-      { class: `burst ${burst.ok ? 'ok' : 'bad'}`, 'aria-label': `${title}, verify ${burst.ok ? 'holds' : 'fails'}` },
-      h(
-        'div',
-        { class: 'burst-head' },
-        h(
-          'span',
-          { class: `verdict ${burst.ok ? 'ok' : 'bad'}` },
-          burst.ok
-            ? '✓ verify holds'
-            : `✗ ${failed.length} rule${failed.length === 1 ? '' : 's'} fail${failed.length === 1 ? 's' : ''}`,
-        ),
-        h('strong', {}, title),
-        h(
-          'span',
-          { class: 'muted' },
-          `${burst.ids.length} request${burst.ids.length === 1 ? '' : 's'} · ${duration(burst.end - burst.start)}`,
-        ),
-        h(
-          'a',
-          {
-            class: 'button secondary small',
-            href: harUrl({ ids: burst.ids }),
-            download: `mockvideo-start-up-${burst.ids[0]}.har`,
-            'aria-label': `HAR of the ${what.toLowerCase()} at ${clockTime(new Date(burst.start).toISOString())}`,
-          },
-          'HAR',
-        ),
-      ),
-      failed.length
-        ? h('ul', { class: 'burst-rules' }, ...failed.map((r) => h('li', {}, h('code', {}, r.rule), ' ', r.message)))
-        : null,
-      burst.suspect
-        ? h(
-            'p',
-            { class: 'suspect' },
-            'Suspect: the generated answer ',
-            h('code', {}, burst.suspect),
-            ' came last before the app broke off. Replay it: ',
-            h('code', {}, `mockvideo serve --fuzz-case ${burst.suspect}`),
-          )
-        : null,
-      h(
-        'div',
-        { class: 'axis', 'aria-hidden': 'true' },
-        h('span', {}, '0'),
-        h('span', {}, duration(span / 2)),
-        h('span', {}, duration(span)),
-      ),
-      h(
-        'ol',
-        { class: 'bars' },
-        ...items.map((item) =>
+    const at = clockTime(new Date(burst.start).toISOString());
+    const verdict = burst.ok ? 'ok' : 'bad';
+    return html`<article class="burst ${verdict}" aria-label="${what} at ${at}, verify ${burst.ok ? 'holds' : 'fails'}">
+      <div class="burst-head">
+        <span class="verdict ${verdict}">${
+          burst.ok ? '✓ verify holds' : `✗ ${count(failed.length, 'rule')} fail${failed.length === 1 ? 's' : ''}`
+        }</span>
+        <strong>${what} at ${at}</strong>
+        <span class="muted">${count(burst.ids.length, 'request')} · ${duration(burst.end - burst.start)}</span>
+        <a
+          class="button secondary small"
+          href=${harUrl({ ids: burst.ids })}
+          download="mockvideo-start-up-${burst.ids[0]}.har"
+          aria-label="HAR of the ${what.toLowerCase()} at ${at}"
+        >HAR</a>
+      </div>
+      ${
+        failed.length
+          ? html`<ul class="burst-rules">${failed.map((r) => html`<li><code>${r.rule}</code> ${r.message}</li>`)}</ul>`
+          : nothing
+      }
+      ${
+        burst.suspect
+          ? html`<p class="suspect">
+            Suspect: the generated answer <code>${burst.suspect}</code> came last before the app broke off. Replay it:
+            <code>mockvideo serve --fuzz-case ${burst.suspect}</code>
+          </p>`
+          : nothing
+      }
+      <div class="axis" aria-hidden="true"><span>0</span><span>${duration(span / 2)}</span><span>${duration(span)}</span></div>
+      <ol class="bars">
+        ${items.map((item) =>
           item.kind === 'request'
             ? this.#bar(item.entry, item.at - start, span)
             : this.#record(item.record, item.at - start, span),
-        ),
-      ),
-    );
+        )}
+      </ol>
+    </article>`;
   }
 
-  #bar(entry: JournalEntry, offset: number, span: number): HTMLElement {
-    const bar = h('span', { class: 'bar' });
-    bar.style.left = percent(offset, span);
-    bar.style.width = percent(entry.durationMs, span);
+  #bar(entry: JournalEntry, offset: number, span: number) {
     const findings = entry.findings.length;
     const match = matchOf(entry, this.#state.mode);
-    const step = stepOf(entry);
     const status = entry.status === 0 ? 'none' : String(entry.status);
     const label = [
       `Request ${entry.id}`,
       entry.operation,
       `status ${status}`,
       entry.fault && `fault ${entry.fault}`,
-      findings && `${findings} finding${findings === 1 ? '' : 's'}`,
+      findings && count(findings, 'finding'),
       match && `match ${match}`,
       entry.recording,
-      step && `step ${step}`,
+      entry.step && `step ${entry.step}`,
       entry.fuzz && `case ${entry.fuzz}`,
       `+${duration(offset)}`,
       `took ${duration(entry.durationMs)}`,
     ]
       .filter(Boolean)
       .join(', ');
-    return h(
-      'li',
-      {
-        class: [
-          'bar-row',
-          `status-${statusClass(entry.status)}`,
-          entry.fault ? 'fault' : '',
-          findings ? 'with-findings' : '',
-        ]
-          .join(' ')
-          .trim(),
-      },
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'bar-button',
-          'data-key': `bar-${entry.id}`,
-          'aria-label': label,
-          title: label,
-          onclick: () => this.#open(entry.id),
-        },
-        h(
-          'span',
-          { class: 'bar-label' },
-          h('span', { class: 'op' }, entry.operation),
-          ' ',
-          h('span', { class: `status ${statusClass(entry.status)}` }, status),
-          entry.fault && h('span', { class: 'badge fault' }, `⚡ ${entry.fault}`),
-          findings ? h('span', { class: 'badge warn' }, `⚠ ${findings}`) : null,
+    const classes = `bar-row status-${statusClass(entry.status)}${entry.fault ? ' fault' : ''}${findings ? ' with-findings' : ''}`;
+    return html`<li class=${classes}>
+      <button type="button" class="bar-button" aria-label=${label} title=${label} @click=${() => this.#open(entry.id)}>
+        <span class="bar-label"><span class="op">${entry.operation}</span> <span class="status ${statusClass(entry.status)}">${status}</span>${
+          entry.fault ? html`<span class="badge fault">⚡ ${entry.fault}</span>` : nothing
+        }${findings ? html`<span class="badge warn">⚠ ${findings}</span>` : nothing}${
           // In replay, what was not an exact match stands out.
-          match && match !== 'exact' ? h('span', { class: `match ${match}` }, match) : null,
-        ),
-        h('span', { class: 'track' }, bar),
-        h('span', { class: 'bar-time' }, duration(entry.durationMs)),
-      ),
-    );
+          match && match !== 'exact' ? html`<span class="match ${match}">${match}</span>` : nothing
+        }</span>
+        <span class="track"><span class="bar" ${place({ left: percent(offset, span), width: percent(entry.durationMs, span) })}></span></span>
+        <span class="bar-time">${duration(entry.durationMs)}</span>
+      </button>
+    </li>`;
   }
 
-  #record(record: AnalyticsEntry, offset: number, span: number): HTMLElement {
-    const mark = h('span', { class: 'mark' });
-    mark.style.left = percent(offset, span);
+  #record(record: AnalyticsEntry, offset: number, span: number) {
     const findings = record.findings.length;
-    const label = `Analytics record ${record.id}: ${recordKind(record.record)}, ${findings ? `${findings} finding${findings === 1 ? '' : 's'}` : 'no findings'}, +${duration(offset)}`;
-    return h(
-      'li',
-      {
-        class: `bar-row analytics${findings ? ' with-findings' : ''}`,
-        title: record.findings.map((f) => f.message).join('\n') || undefined,
-      },
-      h(
-        'span',
-        { class: 'bar-label' },
-        h('span', { class: 'op' }, `◆ ${recordKind(record.record)}`),
-        findings ? h('span', { class: 'badge warn' }, `⚠ ${findings}`) : null,
-        h('span', { class: 'visually-hidden' }, label),
-      ),
-      h('span', { class: 'track' }, mark),
-      h('span', { class: 'bar-time' }, `+${duration(offset)}`),
-    );
+    const kind = recordKind(record.record);
+    const label = `Analytics record ${record.id}: ${kind}, ${findings ? count(findings, 'finding') : 'no findings'}, +${duration(offset)}`;
+    return html`<li
+      class="bar-row analytics${findings ? ' with-findings' : ''}"
+      title=${record.findings.map((f) => f.message).join('\n') || nothing}
+    >
+      <span class="bar-label"><span class="op">◆ ${kind}</span>${
+        findings ? html`<span class="badge warn">⚠ ${findings}</span>` : nothing
+      }<span class="visually-hidden">${label}</span></span>
+      <span class="track"><span class="mark" ${place({ left: percent(offset, span) })}></span></span>
+      <span class="bar-time">+${duration(offset)}</span>
+    </li>`;
   }
 }

@@ -1,5 +1,6 @@
+import { html, render } from 'lit-html';
 import { admin, messageOf, type VerifyReport } from './api.js';
-import { byId, fill, h } from './dom.js';
+import { byId } from './dom.js';
 
 /**
  * The `verify` report of the current journal (of the chosen device's requests when `device()` gives
@@ -7,10 +8,12 @@ import { byId, fill, h } from './dom.js';
  */
 export class VerifyPanel {
   #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #report = byId('verify-report');
   readonly #device: () => string | null;
 
   constructor(device: () => string | null = () => null) {
     this.#device = device;
+    render(html`<p class="muted">Checking…</p>`, this.#report);
     byId('run-verify').addEventListener('click', () => void this.refresh());
   }
 
@@ -23,39 +26,28 @@ export class VerifyPanel {
   async refresh(): Promise<void> {
     try {
       const device = this.#device();
-      this.render(await admin.verify(device === '(no _sdevid)' ? null : device));
-      byId('verify-scope').textContent =
-        device === null || device === '(no _sdevid)' ? 'every device' : 'the chosen device';
+      const every = device === null || device === '(no _sdevid)';
+      this.render(await admin.verify(every ? null : device));
+      byId('verify-scope').textContent = every ? 'every device' : 'the chosen device';
     } catch (error) {
-      fill(byId('verify-report'), h('p', { class: 'error' }, messageOf(error)));
+      render(html`<p class="error">${messageOf(error)}</p>`, this.#report);
     }
   }
 
   render(report: VerifyReport): void {
-    fill(
-      byId('verify-report'),
-      h(
-        'p',
-        { class: `verdict ${report.ok ? 'ok' : 'bad'}` },
-        report.ok
-          ? 'Every rule holds.'
-          : `${report.rules.filter((r) => !r.ok).length} of ${report.rules.length} rules fail.`,
-      ),
-      h(
-        'ul',
-        { class: 'rules' },
-        ...report.rules.map((r) =>
-          h(
-            'li',
-            { class: r.ok ? 'ok' : 'bad' },
-            h('span', { class: 'mark', 'aria-hidden': 'true' }, r.ok ? '✓' : '✗'),
-            h('span', { class: 'visually-hidden' }, r.ok ? 'Holds: ' : 'Fails: '),
-            h('code', {}, r.rule),
-            ' ',
-            r.message,
-          ),
-        ),
-      ),
+    const failed = report.rules.filter((r) => !r.ok).length;
+    render(
+      html`<p class="verdict ${report.ok ? 'ok' : 'bad'}">${
+        report.ok ? 'Every rule holds.' : `${failed} of ${report.rules.length} rules fail.`
+      }</p>
+        <ul class="rules">
+          ${report.rules.map(
+            (r) => html`<li class=${r.ok ? 'ok' : 'bad'}>
+              <span class="mark" aria-hidden="true">${r.ok ? '✓' : '✗'}</span><span class="visually-hidden">${r.ok ? 'Holds: ' : 'Fails: '}</span><code>${r.rule}</code> ${r.message}
+            </li>`,
+          )}
+        </ul>`,
+      this.#report,
     );
   }
 }

@@ -2,7 +2,7 @@ import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
 import { extendsChainProblem } from './limits.js';
 import { ScenarioError, UnknownScenarioError, formatJsonPath, type ScenarioProblem } from '../errors.js';
 import { compileStub, type CompiledStub } from './compile.js';
-import { consistencyProblems, responsesOf, type OperationOrigin } from './consistency.js';
+import { consistencyProblems, eachData, type OperationOrigin } from './consistency.js';
 import type { Fault } from '../faults/fault.js';
 import type { ScenarioFaults, Stub } from './format.js';
 import { inheritStubData, parentDataOf } from './inherit-data.js';
@@ -112,11 +112,12 @@ export function checkScenarios(
   const resolve = (name: string): Resolution | undefined => {
     if (resolved.has(name)) return resolved.get(name);
     const scenario = byName.get(name)!;
-    const fail = (path: string, message: string) => {
-      problems.push({ source: scenario.source, path, message });
+    const reject = (found: readonly ScenarioProblem[]) => {
+      problems.push(...found);
       resolved.set(name, undefined);
       return undefined;
     };
+    const fail = (path: string, message: string) => reject([{ source: scenario.source, path, message }]);
     if (visiting.includes(name))
       return fail(
         'extends',
@@ -124,59 +125,41 @@ export function checkScenarios(
       );
     let inherited: Resolution = { operations: {}, ancestry: [], faults: {} };
     if (scenario.extends !== undefined) {
-      if (brokenNames.has(scenario.extends))
-        return fail('extends', `extends scenario "${scenario.extends}", which has problems (listed with its file)`);
-      if (!byName.has(scenario.extends)) {
+      const broken = `extends scenario "${scenario.extends}", which has problems (listed with its file)`;
+      if (brokenNames.has(scenario.extends)) return fail('extends', broken);
+      if (!byName.has(scenario.extends))
         return fail('extends', `extends unknown scenario "${scenario.extends}"; known scenarios: ${knownNames()}`);
-      }
       visiting.push(name);
       const parent = resolve(scenario.extends);
       visiting.pop();
       if (resolved.has(name)) return undefined; // failed inside a cycle
-      if (!parent)
-        return fail('extends', `extends scenario "${scenario.extends}", which has problems (listed with its file)`);
-      inherited = {
-        operations: parent.operations,
-        ancestry: [scenario.extends, ...parent.ancestry],
-        faults: parent.faults,
-        ...(parent.state ? { state: parent.state } : {}),
-      };
+      if (!parent) return fail('extends', broken);
+      inherited = { ...parent, ancestry: [scenario.extends, ...parent.ancestry] };
     }
     const operations = { ...inherited.operations };
     const dataProblems: ScenarioProblem[] = [];
     for (const [op, given] of Object.entries(scenario.operations) as Array<[OperationName, Stub[]]>) {
-      let stubs = given;
+      const origin: OperationOrigin = { source: scenario.source, listed: scenario.listed.has(op), stubs: given };
       if (scenario.inheritsData?.has(op)) {
         const parentData = parentDataOf(inherited.operations[op]?.stubs);
-        stubs = given.map((stub) => inheritStubData(stub, parentData));
-        stubs.forEach((stub, index) => {
-          for (const { response, at } of responsesOf(stub)) {
-            if (response.data === undefined) continue;
-            for (const issue of scenario.checkData?.(op, response.data) ?? []) {
-              const path = formatJsonPath([
-                'operations',
-                op,
-                ...(scenario.listed.has(op) ? [index] : []),
-                ...at,
-                'data',
-                ...issue.path,
-              ]);
-              const missing =
-                issue.path.length === 1 && /received undefined/.test(issue.message)
-                  ? ` (not given here, nor by "${scenario.extends}")`
-                  : '';
-              dataProblems.push({ source: scenario.source, path, message: `${issue.message}${missing}` });
-            }
+        origin.stubs = given.map((stub) => inheritStubData(stub, parentData));
+        eachData(origin, op, (data, at, source) => {
+          for (const issue of scenario.checkData?.(op, data) ?? []) {
+            const missing =
+              issue.path.length === 1 && /received undefined/.test(issue.message)
+                ? ` (not given here, nor by "${scenario.extends}")`
+                : '';
+            dataProblems.push({
+              source,
+              path: formatJsonPath([...at, ...issue.path]),
+              message: `${issue.message}${missing}`,
+            });
           }
         });
       }
-      operations[op] = { source: scenario.source, listed: scenario.listed.has(op), stubs };
+      operations[op] = origin;
     }
-    if (dataProblems.length) {
-      problems.push(...dataProblems);
-      resolved.set(name, undefined);
-      return undefined;
-    }
+    if (dataProblems.length) return reject(dataProblems);
     const missing = OPERATION_NAMES.filter((op) => !operations[op]);
     if (missing.length) {
       return fail(
@@ -185,17 +168,14 @@ export function checkScenarios(
       );
     }
     const inconsistent = consistencyProblems(operations);
-    if (inconsistent.length) {
-      for (const p of inconsistent) {
-        problems.push(
+    if (inconsistent.length)
+      return reject(
+        inconsistent.map((p) =>
           p.source === scenario.source
             ? p
             : { ...p, message: `${p.message} (in scenario "${name}", which extends it)` },
-        );
-      }
-      resolved.set(name, undefined);
-      return undefined;
-    }
+        ),
+      );
     const state = scenario.state ?? inherited.state;
     const resolution: Resolution = {
       operations,

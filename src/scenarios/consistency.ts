@@ -11,12 +11,16 @@ export interface OperationOrigin {
 }
 
 /** Every response of a stub, with the JSON path of its `data` relative to the stub. */
-export function responsesOf(stub: Stub): Array<{ response: StubResponse; at: PropertyKey[] }> {
+function responsesOf(stub: Stub): Array<{ response: StubResponse; at: PropertyKey[] }> {
   if (stub.sequence) return stub.sequence.map((response, i) => ({ response, at: ['sequence', i] }));
   return [{ response: stub as StubResponse, at: [] }];
 }
 
-function eachData(
+/**
+ * Calls `visit` with the `data` of every response of `origin`'s stubs (responses without data are
+ * left out), its JSON path in the file (`operations.<op>[.<index>][.sequence.<i>].data`) and the file.
+ */
+export function eachData(
   origin: OperationOrigin | undefined,
   op: OperationName,
   visit: (data: unknown, path: PropertyKey[], source: string) => void,
