@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMAND_HEADINGS, COMMAND_NAMES, loadCommands } from './command-list.js';
 import { configCommand } from './commands/config.js';
+import type { Settings } from './config.js';
 
 describe('command headings', () => {
   it("are each command module's own command and describe (mockvideo --help lists the headings of the commands not loaded)", async () => {
@@ -9,7 +10,7 @@ describe('command headings', () => {
       const module = modules.get(name)!;
       expect({ command: module.command, describe: module.describe }).toEqual(COMMAND_HEADINGS[name]);
     }
-    const config = configCommand(() => ({ settings: [] }));
+    const config = configCommand({} as Settings);
     expect({ command: config.command, describe: config.describe }).toEqual(COMMAND_HEADINGS.config);
   });
 });

@@ -1,18 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Argv, CommandModule } from 'yargs';
+import yargs from 'yargs';
 import { IDENTITY_PARAMETERS, SECRET_PARAMETERS } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
+import { COMMAND_NAMES, loadCommands, type AnyCommand, type CommandName } from './command-list.js';
+import { outputOptions } from './output.js';
 
 /** The names a config file may have, in the order they are looked for in each folder. */
 const CONFIG_FILE_NAMES = ['mockvideo.config.json', 'mockvideo.config.mjs'] as const;
-
-/** The prefix of environment variables that set flags: `MOCKVIDEO_PORT=9000` is `--port 9000`. */
-export const ENV_PREFIX = 'MOCKVIDEO_';
-
-/** What the default export of `yargs` is: makes a yargs instance that parses `argv`. */
-export type YargsFactory = (argv?: readonly string[], cwd?: string) => Argv;
 
 /**
  * Settings only the command line may give, each with why: a config file is found from the working
@@ -25,68 +21,58 @@ const COMMAND_LINE_ONLY: Readonly<Record<string, string>> = {
   'keep-identifiers': 'it writes real device identifiers into the recordings',
 };
 
-/** The protected parameter lists a config file or environment variable may only add to (the defaults always stay). */
-const PROTECTED_LISTS = { secret: SECRET_PARAMETERS, identity: IDENTITY_PARAMETERS } as const;
-
 /**
  * The settings of a config file or of environment variables, made safe: `secret` and `identity`
  * lists are added to the defaults instead of replacing them (a name the file makes `secret` leaves
  * `identity`: it is protected either way). Flags on the command line still replace the defaults.
+ * Refuses a setting of {@link COMMAND_LINE_ONLY} (other than `false`, the safe side).
  *
- * @example protectedSettings({ identity: ['_uid'] }) // { identity: ['_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5', '_uid'] }
+ * @param source what gave them, for the message: a config file, or `environment variable MOCKVIDEO_UPSTREAM`
+ * @throws MockvideoError (`MV_USAGE`) naming the source, the setting, why, and the flag to use.
+ * @example protectedSettings('f.json', { identity: ['_uid'] }) // { identity: ['_sdevid', '_anoyid', '_cam', '_diordna', '_app_coop_md5', '_uid'] }
  */
-export function protectedSettings(settings: Record<string, unknown>): Record<string, unknown> {
+function protectedSettings(source: (name: string) => string, settings: Record<string, unknown>) {
+  for (const [name, value] of Object.entries(settings)) {
+    const why = COMMAND_LINE_ONLY[name];
+    if (why === undefined || value === false) continue;
+    throw new MockvideoError(
+      'MV_USAGE',
+      `${source(name)}: "${name}" is taken from the command line only (${why}). Remove it there and pass --${name}${name === 'upstream' ? ' URL' : ''} on the command line.`,
+    );
+  }
   if (!Array.isArray(settings.secret) && !Array.isArray(settings.identity)) return settings;
-  const secret = [...new Set([...PROTECTED_LISTS.secret, ...((settings.secret as string[] | undefined) ?? [])])];
+  const secret = [...new Set([...SECRET_PARAMETERS, ...((settings.secret as string[] | undefined) ?? [])])];
   const identity = [
-    ...new Set([...PROTECTED_LISTS.identity, ...((settings.identity as string[] | undefined) ?? [])]),
+    ...new Set([...IDENTITY_PARAMETERS, ...((settings.identity as string[] | undefined) ?? [])]),
   ].filter((name) => !secret.includes(name));
   return { ...settings, secret, identity };
 }
 
-/**
- * Refuses a setting of {@link COMMAND_LINE_ONLY} (other than `false`) given by `source` (a config file, or `environment
- * variable MOCKVIDEO_UPSTREAM`).
- * @throws MockvideoError (`MV_USAGE`) naming the source, the setting, why, and the flag to use.
- */
-function refuseCommandLineOnly(source: string, name: string, value: unknown): void {
-  const why = COMMAND_LINE_ONLY[name];
-  // `false` asks for the safe side: allowed anywhere.
-  if (why === undefined || value === false) return;
-  throw new MockvideoError(
-    'MV_USAGE',
-    `${source}: "${name}" is taken from the command line only (${why}). Remove it there and pass --${name}${name === 'upstream' ? ' URL' : ''} on the command line.`,
-  );
-}
-
-/** Where a setting's value came from, highest precedence first. */
-type SettingSource = 'flag' | 'env' | 'file' | 'default';
-
-/** One setting of one command: its value and where it came from. */
+/** One setting of one command: its value and where it came from (highest precedence first: flag, env, file, default). */
 export interface ResolvedSetting {
   name: string;
   value: unknown;
-  source: SettingSource;
+  source: 'flag' | 'env' | 'file' | 'default';
 }
 
-/** What a command accepts: its option names (kebab-case), their defaults and kinds. */
-export interface CommandOptions {
+/** What a command accepts, the global output flags included: its option names (kebab-case), their defaults and kinds. */
+interface CommandOptions {
   keys: Set<string>;
   defaults: Record<string, unknown>;
   booleans: Set<string>;
   arrays: Set<string>;
-  /** Other names of an option (`s` for `scenario`), by option name; absent when it has none. */
-  aliases?: Record<string, string[]>;
+  /** Other names of an option (`s` for `scenario`), by option name. */
+  aliases: Record<string, string[]>;
 }
 
-/** Reads a command module's options by building it on a throwaway yargs instance made by `yargs`. */
-export function commandOptions(command: CommandModule<object, never>, yargs: YargsFactory): CommandOptions {
-  const y = yargs([]);
+/** Reads a command module's options by building it on a throwaway yargs instance. */
+function commandOptions(command: AnyCommand): CommandOptions {
+  const y = yargs([]).options(outputOptions);
   const built = (typeof command.builder === 'function' ? command.builder(y as never) : y) ?? y;
-  const options = (
+  const o = (
     built as unknown as {
       getOptions(): {
-        key: Record<string, boolean>;
+        key: object;
         default: Record<string, unknown>;
         boolean: string[];
         array: string[];
@@ -94,20 +80,21 @@ export function commandOptions(command: CommandModule<object, never>, yargs: Yar
       };
     }
   ).getOptions();
-  const aliasNames = new Set(Object.values(options.alias ?? {}).flat());
-  const keys = new Set(
-    Object.keys(options.key).filter(
-      (k) => k !== 'help' && k !== 'version' && !aliasNames.has(k) && (k.length > 1 || !/^[a-z]$/.test(k)),
-    ),
+  const aliasNames = new Set(Object.values(o.alias).flat());
+  const keys = Object.keys(o.key).filter(
+    (k) => k !== 'help' && k !== 'version' && !aliasNames.has(k) && (k.length > 1 || !/^[a-z]$/.test(k)),
   );
   return {
-    keys,
-    defaults: options.default,
-    booleans: new Set(options.boolean),
-    arrays: new Set(options.array),
-    aliases: options.alias,
+    keys: new Set(keys),
+    defaults: o.default,
+    booleans: new Set(o.boolean),
+    arrays: new Set(o.array),
+    aliases: o.alias,
   };
 }
+
+/** `scenariosDir` and `scenarios_dir` → `scenarios-dir`, as the flags are written. */
+const kebab = (name: string) => name.replace(/_/g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /**
  * The names of the flags written on a command line, as written (kebab-case, without a `no-`
@@ -116,7 +103,7 @@ export function commandOptions(command: CommandModule<object, never>, yargs: Yar
  *
  * @example givenFlagNames(['serve', '--port=0', '--no-watch', '-s', 'gallery']) // Set { 'port', 'watch', 's' }
  */
-export function givenFlagNames(argv: readonly string[]): Set<string> {
+function givenFlagNames(argv: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const arg of argv) {
     if (arg === '--') break;
@@ -126,13 +113,10 @@ export function givenFlagNames(argv: readonly string[]): Set<string> {
   return names;
 }
 
-/** `scenariosDir` and `scenarios_dir` → `scenarios-dir`, as the flags are written. */
-export function kebab(name: string): string {
-  return name.replace(/_/g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
-
-/** The config file found by walking up from `cwd`, or `undefined`. */
-export function findConfigFile(cwd: string): string | undefined {
+/** The config file: `--config FILE` as given on the command line, else the one found by walking up from `cwd`, else `undefined`. */
+function configFile(argv: readonly string[], cwd: string): string | undefined {
+  const at = argv.findIndex((a) => a === '--config' || a.startsWith('--config='));
+  if (at >= 0) return argv[at]!.includes('=') ? argv[at]!.slice('--config='.length) : argv[at + 1];
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     for (const name of CONFIG_FILE_NAMES) if (existsSync(join(dir, name))) return join(dir, name);
     if (dirname(dir) === dir) return undefined;
@@ -140,17 +124,18 @@ export function findConfigFile(cwd: string): string | undefined {
 }
 
 /**
- * Loads a config file: JSON, or an ES module whose default export is the settings object. Keys are
- * flag names (`port`, `scenarios-dir` or `scenariosDir`).
- * @throws MockvideoError (`MV_USAGE`) naming the file when it cannot be read or is not an object.
+ * Loads a config file, JSON or an ES module whose default export is the settings object, and checks
+ * it once, at start: every key (a flag name, `scenarios-dir` or `scenariosDir`) must be a flag of
+ * some command of `commands`, and its value of the flag's kind (boolean, list of strings, or a
+ * single value); see {@link protectedSettings}.
+ * @throws MockvideoError (`MV_USAGE`) naming the file, the setting and what is allowed.
  */
-export async function loadConfigFile(file: string): Promise<Record<string, unknown>> {
+async function loadConfigFile(file: string, commands: readonly CommandOptions[]): Promise<Record<string, unknown>> {
   let value: unknown;
   try {
-    value =
-      file.endsWith('.mjs') || file.endsWith('.js')
-        ? ((await import(pathToFileURL(file).href)) as { default: unknown }).default
-        : JSON.parse(readFileSync(file, 'utf8'));
+    value = /\.m?js$/.test(file)
+      ? ((await import(pathToFileURL(file).href)) as { default: unknown }).default
+      : JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new MockvideoError(
       'MV_USAGE',
@@ -163,23 +148,9 @@ export async function loadConfigFile(file: string): Promise<Record<string, unkno
       `The config file ${file} must hold an object of settings, e.g. {"port": 8787, "scenario": "gallery"}.`,
     );
   }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [kebab(k), v]));
-}
-
-/**
- * Checks a config file's settings once, at start: every key must be a flag of some command, not one
- * of {@link COMMAND_LINE_ONLY}, and its value of the flag's kind (boolean, list of strings, or a
- * single value).
- * @throws MockvideoError (`MV_USAGE`) naming the file, the setting and what is allowed.
- */
-export function checkConfig(
-  file: string,
-  settings: Record<string, unknown>,
-  commands: readonly CommandOptions[],
-): void {
+  const settings = Object.fromEntries(Object.entries(value).map(([k, v]) => [kebab(k), v]));
   const all = new Set(commands.flatMap((c) => [...c.keys]));
   for (const [name, value] of Object.entries(settings)) {
-    refuseCommandLineOnly(file, name, value);
     if (!all.has(name)) {
       throw new MockvideoError(
         'MV_USAGE',
@@ -200,41 +171,83 @@ export function checkConfig(
       );
     }
   }
+  return protectedSettings(() => file, settings);
 }
 
 /**
  * The settings environment variables give for a command's options: `MOCKVIDEO_JOURNAL_SIZE` →
- * `journal-size`; `secret` and `identity` add to the defaults ({@link protectedSettings}).
- * @throws MockvideoError (`MV_USAGE`) for a variable of a {@link COMMAND_LINE_ONLY} setting.
+ * `journal-size`, `a,b` for a list; see {@link protectedSettings}.
  */
-export function envSettings(env: NodeJS.ProcessEnv, options: CommandOptions): Record<string, unknown> {
+function envSettings(env: NodeJS.ProcessEnv, options: CommandOptions): Record<string, unknown> {
+  const variable = (key: string) => `MOCKVIDEO_${key.toUpperCase().replace(/-/g, '_')}`;
   const out: Record<string, unknown> = {};
   for (const key of options.keys) {
-    const variable = `${ENV_PREFIX}${key.toUpperCase().replace(/-/g, '_')}`;
-    const value = env[variable];
+    const value = env[variable(key)];
     if (value === undefined) continue;
     out[key] = options.booleans.has(key)
       ? !['0', 'false', 'no', ''].includes(value.toLowerCase())
       : options.arrays.has(key)
         ? value.split(',').filter(Boolean)
         : value;
-    refuseCommandLineOnly(`The environment variable ${variable}`, key, out[key]);
   }
-  return protectedSettings(out);
+  return protectedSettings((name) => `The environment variable ${variable(name)}`, out);
+}
+
+/** The command modules a start loads, the config file, and the settings below the flags. */
+export interface Settings {
+  /** The modules of the commands named on the command line; every one with a config file or `config`. */
+  commands: Map<CommandName, AnyCommand>;
+  /** The config file read, if any. */
+  file: string | undefined;
+  /** The flags `command` takes, output flags included (those alone for a command not loaded). */
+  flagsOf(command: string): string[];
+  /** What the config file and then the `MOCKVIDEO_*` variables over it set for `command`: yargs' config layer. */
+  layersOf(command: string): Record<string, unknown>;
+  /** Every setting of `command` with its value and source; `flags` are those yargs parsed (strict off). */
+  resolve(command: string, flags: Record<string, unknown>): ResolvedSetting[];
 }
 
 /**
- * Every setting of a command with its value and source: flag > environment > file > default.
- * `flags` are the settings given on the command line (kebab-case names).
+ * Reads what the flags stand on: the config file (`--config FILE`, else `mockvideo.config.json` or
+ * `.mjs` from `cwd` up) and the `MOCKVIDEO_*` variables of `env` (`MOCKVIDEO_PORT=9000` is `--port
+ * 9000`). Precedence: flag > environment > file > default.
+ * @throws MockvideoError (`MV_USAGE`) for a bad config file, or a setting only the command line may give.
  */
-export function resolveSettings(
-  options: CommandOptions,
-  layers: { flags: Record<string, unknown>; env: Record<string, unknown>; file: Record<string, unknown> },
-): ResolvedSetting[] {
-  return [...options.keys].sort().map((name) => {
-    if (name in layers.flags) return { name, value: layers.flags[name], source: 'flag' as const };
-    if (name in layers.env) return { name, value: layers.env[name], source: 'env' as const };
-    if (name in layers.file) return { name, value: layers.file[name], source: 'file' as const };
-    return { name, value: options.defaults[name], source: 'default' as const };
+export async function readSettings(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Settings> {
+  const file = configFile(argv, cwd);
+  // yargs runs the command named first: a start loads the modules of the commands on its command line.
+  const commands = await loadCommands(
+    file || argv.includes('config') ? COMMAND_NAMES : COMMAND_NAMES.filter((name) => argv.includes(name)),
+  );
+  const options = new Map<string, CommandOptions>([...commands].map(([name, c]) => [name, commandOptions(c)]));
+  const fromFile = file ? await loadConfigFile(file, [...options.values()]) : {};
+  const layers = (known: CommandOptions) => ({
+    env: envSettings(env, known),
+    file: Object.fromEntries(Object.entries(fromFile).filter(([k]) => known.keys.has(k))),
   });
+  return {
+    commands,
+    file,
+    flagsOf: (command) => [...(options.get(command)?.keys ?? Object.keys(outputOptions))],
+    layersOf: (command) => {
+      const known = options.get(command);
+      return known ? { ...layers(known).file, ...layers(known).env } : {};
+    },
+    resolve: (command, flags) => {
+      const known = options.get(command)!;
+      const { env: fromEnv, file: fromFile } = layers(known);
+      // Only what the command line says is a flag: yargs fills in defaults and the config layers too.
+      const written = givenFlagNames(argv);
+      const parsed = new Map(Object.entries(flags).map(([k, v]) => [kebab(k), v]));
+      const given = (name: string) =>
+        [name, ...(known.aliases[name] ?? []).map(kebab)].find((n) => written.has(n) && parsed.has(n));
+      return [...known.keys].sort().map((name): ResolvedSetting => {
+        const as = given(name);
+        if (as !== undefined) return { name, value: parsed.get(as), source: 'flag' };
+        if (name in fromEnv) return { name, value: fromEnv[name], source: 'env' };
+        if (name in fromFile) return { name, value: fromFile[name], source: 'file' };
+        return { name, value: known.defaults[name], source: 'default' };
+      });
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { textTable } from '../../text-table.js';
-import type { ResolvedSetting } from '../config.js';
+import { COMMAND_NAMES } from '../command-list.js';
+import type { Settings } from '../config.js';
 
 interface ConfigArgs {
   for: string;
@@ -9,18 +10,20 @@ interface ConfigArgs {
 
 /**
  * `mockvideo config [--for serve] [flags…]`: prints the settings a command would run with and where
- * each comes from (flag > environment `MOCKVIDEO_*` > config file > default). The resolution itself
- * happens in `main`, which hands it over with `resolve`.
+ * each comes from (flag > environment `MOCKVIDEO_*` > config file > default), as `settings` of
+ * `main` resolves them.
  */
-export function configCommand(
-  resolve: (command: string, flags: Record<string, unknown>) => { file?: string; settings: ResolvedSetting[] },
-): CommandModule<object, ConfigArgs> {
+export function configCommand(settings: Settings): CommandModule<object, ConfigArgs> {
   return {
     command: 'config',
     describe: 'Print the resolved settings of a command and where each comes from',
     builder: (yargs: Argv) =>
       yargs
-        .option('for', { type: 'string', default: 'serve', describe: 'The command whose settings to show' })
+        .option('for', {
+          choices: COMMAND_NAMES,
+          default: 'serve',
+          describe: 'The command whose settings to show',
+        })
         .option('json', {
           type: 'boolean',
           default: false,
@@ -36,15 +39,15 @@ export function configCommand(
       const flags = Object.fromEntries(
         Object.entries(args).filter(([k]) => !['_', '$0', 'for', 'json', 'config'].includes(k) && !/[A-Z]/.test(k)),
       );
-      const { file, settings } = resolve(args.for, flags);
+      const resolved = settings.resolve(args.for, flags);
       if (args.json) {
-        process.stdout.write(`${JSON.stringify({ file: file ?? null, settings }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ file: settings.file ?? null, settings: resolved }, null, 2)}\n`);
         return;
       }
       process.stdout.write(
-        `config file: ${file ?? '(none found; looked for mockvideo.config.json/.mjs from here up)'}\n`,
+        `config file: ${settings.file ?? '(none found; looked for mockvideo.config.json/.mjs from here up)'}\n`,
       );
-      const rows = settings.map((s) => [s.name, JSON.stringify(s.value) ?? '-', `(${s.source})`]);
+      const rows = resolved.map((s) => [s.name, JSON.stringify(s.value) ?? '-', `(${s.source})`]);
       process.stdout.write(`${textTable(rows).join('\n')}\n`);
     },
   };

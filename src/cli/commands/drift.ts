@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError, RecordingError } from '../../errors.js';
 import type { NamedRecording } from '../../normalise/index.js';
-import { EXIT, exitWithError } from '../exit.js';
+import { EXIT } from '../exit.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { scenariosDirOption } from '../options.js';
 import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
@@ -111,99 +111,95 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
       .hide('keep-identifiers')
       .hide('redact-header') as unknown as Argv<DriftArgs>,
   handler: async (args: ArgumentsCamelCase<DriftArgs>) => {
-    try {
-      const dirs = args.dirs ?? [];
-      const policy = policyFromArgs(args);
-      // Loaded when drift runs, not at every start of the CLI.
-      const [
-        { driftLive, driftOffline, missingValues, targetsFromRecordings, targetsFromScenario },
-        { formatDriftReport, driftReportJson },
-        { generatedIdentifier, liveValues },
-        { valueScrubber },
-      ] = await Promise.all([
-        import('../../drift/drift.js'),
-        import('../../drift/report.js'),
-        import('../../drift/live-query.js'),
-        import('../../normalise/scrub.js'),
-      ]);
-      let report;
-      let scrub = (text: string) => text;
-      if (args.upstream === undefined) {
-        if (args.scenario !== undefined)
-          throw new MockvideoError(
-            'MV_USAGE',
-            '--scenario needs --upstream: the live service to compare the scenario with.',
-          );
-        if (dirs.length !== 2)
-          throw new MockvideoError(
-            'MV_USAGE',
-            `drift compares two recording folders offline, or a folder or scenario with --upstream URL; got ${dirs.length} folder(s). Run "mockvideo drift --help".`,
-          );
-        report = driftOffline(await recordingsOf(dirs[0]!), await recordingsOf(dirs[1]!));
-      } else {
-        const upstream = upstreamUrl(args.upstream);
-        if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
-        if ((args.scenario === undefined) === (dirs.length !== 1))
-          throw new MockvideoError('MV_USAGE', 'With --upstream, give either one recording folder or --scenario NAME.');
-        let queryText: string | undefined;
-        if (args.queryFile !== undefined) {
-          try {
-            queryText = readFileSync(args.queryFile, 'utf8');
-          } catch (error) {
-            throw new MockvideoError(
-              'MV_USAGE',
-              `Cannot read --query-file ${args.queryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Give a file holding the real query, e.g. _st=...&_sdevid=...`,
-            );
-          }
-        }
-        const values = liveValues([queryText, process.env.MOCKVIDEO_QUERY], process.env.MOCKVIDEO_ST);
-        scrub = valueScrubber(values, policy);
-        let targets;
-        let notes: string[] = [];
-        if (args.scenario !== undefined) {
-          const { loadScenarioCatalog } = await import('../../storage/load-catalog.js');
-          targets = targetsFromScenario(
-            loadScenarioCatalog(args.scenariosDir).get(args.scenario),
-            values,
-            policy,
-            new URL(upstream).origin,
-          );
-        } else ({ targets, notes } = targetsFromRecordings(await recordingsOf(dirs[0]!), values, policy));
-        // Only the token is a credential: an identifier not given is made up in the seed's format, and the report says so.
-        for (const name of missingValues(targets)) {
-          const generated = generatedIdentifier(name);
-          if (!generated) continue;
-          values.set(name, generated.value);
-          notes.push(
-            `${name} was not given: drift sent a generated one (${generated.format}, a made-up device), so answers that depend on the device may differ from yours; give the real value in --query-file to compare your device.`,
-          );
-        }
-        const missing = missingValues(targets);
-        if (missing.length) {
-          throw new MockvideoError(
-            'MV_USAGE',
-            `The live requests need the real value of ${missing.join(', ')}, which recordings and scenarios never hold. Give it in --query-file (e.g. ${missing.map((m) => `${m}=...`).join('&')}) or MOCKVIDEO_QUERY; the token alone may come from MOCKVIDEO_ST (identifiers not given are generated).`,
-          );
-        }
-        const { createLiveClient } = await import('../../drift/live-client.js');
-        const client = createLiveClient({
-          upstream,
-          timeoutSeconds: args.upstreamTimeout,
-          concurrency: args.concurrency,
-          rate: args.rate,
-          insecure: args.insecureUpstream,
-        });
+    const dirs = args.dirs ?? [];
+    const policy = policyFromArgs(args);
+    // Loaded when drift runs, not at every start of the CLI.
+    const [
+      { driftLive, driftOffline, missingValues, targetsFromRecordings, targetsFromScenario },
+      { formatDriftReport, driftReportJson },
+      { generatedIdentifier, liveValues },
+      { valueScrubber },
+    ] = await Promise.all([
+      import('../../drift/drift.js'),
+      import('../../drift/report.js'),
+      import('../../drift/live-query.js'),
+      import('../../normalise/scrub.js'),
+    ]);
+    let report;
+    let scrub = (text: string) => text;
+    if (args.upstream === undefined) {
+      if (args.scenario !== undefined)
+        throw new MockvideoError(
+          'MV_USAGE',
+          '--scenario needs --upstream: the live service to compare the scenario with.',
+        );
+      if (dirs.length !== 2)
+        throw new MockvideoError(
+          'MV_USAGE',
+          `drift compares two recording folders offline, or a folder or scenario with --upstream URL; got ${dirs.length} folder(s). Run "mockvideo drift --help".`,
+        );
+      report = driftOffline(await recordingsOf(dirs[0]!), await recordingsOf(dirs[1]!));
+    } else {
+      const upstream = upstreamUrl(args.upstream);
+      if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
+      if ((args.scenario === undefined) === (dirs.length !== 1))
+        throw new MockvideoError('MV_USAGE', 'With --upstream, give either one recording folder or --scenario NAME.');
+      let queryText: string | undefined;
+      if (args.queryFile !== undefined) {
         try {
-          report = await driftLive(targets, client, notes, scrub);
-        } finally {
-          await client.close();
+          queryText = readFileSync(args.queryFile, 'utf8');
+        } catch (error) {
+          throw new MockvideoError(
+            'MV_USAGE',
+            `Cannot read --query-file ${args.queryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Give a file holding the real query, e.g. _st=...&_sdevid=...`,
+          );
         }
       }
-      // A live answer may echo the token or an identifier: nothing printed holds one.
-      process.stdout.write(scrub(args.json ? driftReportJson(report) : formatDriftReport(report)));
-      process.exitCode = report.ok ? EXIT.ok : EXIT.problems;
-    } catch (error) {
-      exitWithError(error);
+      const values = liveValues([queryText, process.env.MOCKVIDEO_QUERY], process.env.MOCKVIDEO_ST);
+      scrub = valueScrubber(values, policy);
+      let targets;
+      let notes: string[] = [];
+      if (args.scenario !== undefined) {
+        const { loadScenarioCatalog } = await import('../../storage/load-catalog.js');
+        targets = targetsFromScenario(
+          loadScenarioCatalog(args.scenariosDir).get(args.scenario),
+          values,
+          policy,
+          new URL(upstream).origin,
+        );
+      } else ({ targets, notes } = targetsFromRecordings(await recordingsOf(dirs[0]!), values, policy));
+      // Only the token is a credential: an identifier not given is made up in the seed's format, and the report says so.
+      for (const name of missingValues(targets)) {
+        const generated = generatedIdentifier(name);
+        if (!generated) continue;
+        values.set(name, generated.value);
+        notes.push(
+          `${name} was not given: drift sent a generated one (${generated.format}, a made-up device), so answers that depend on the device may differ from yours; give the real value in --query-file to compare your device.`,
+        );
+      }
+      const missing = missingValues(targets);
+      if (missing.length) {
+        throw new MockvideoError(
+          'MV_USAGE',
+          `The live requests need the real value of ${missing.join(', ')}, which recordings and scenarios never hold. Give it in --query-file (e.g. ${missing.map((m) => `${m}=...`).join('&')}) or MOCKVIDEO_QUERY; the token alone may come from MOCKVIDEO_ST (identifiers not given are generated).`,
+        );
+      }
+      const { createLiveClient } = await import('../../drift/live-client.js');
+      const client = createLiveClient({
+        upstream,
+        timeoutSeconds: args.upstreamTimeout,
+        concurrency: args.concurrency,
+        rate: args.rate,
+        insecure: args.insecureUpstream,
+      });
+      try {
+        report = await driftLive(targets, client, notes, scrub);
+      } finally {
+        await client.close();
+      }
     }
+    // A live answer may echo the token or an identifier: nothing printed holds one.
+    process.stdout.write(scrub(args.json ? driftReportJson(report) : formatDriftReport(report)));
+    process.exitCode = report.ok ? EXIT.ok : EXIT.problems;
   },
 };

@@ -1,6 +1,5 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { RecordingError } from '../../errors.js';
-import { exitWithError } from '../exit.js';
 import { progressCallback } from '../progress.js';
 
 interface ExportArgs {
@@ -27,29 +26,25 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
         'Open session1.har in DevTools → Network → Import',
       ) as unknown as Argv<ExportArgs>,
   handler: async (args: ArgumentsCamelCase<ExportArgs>) => {
-    try {
-      // Loaded when the command runs, not at every start of the CLI.
-      const [{ harFromRecordings }, { readRecordingDir }] = await Promise.all([
-        import('../../replay/har.js'),
-        import('../../storage/read-recordings.js'),
-      ]);
-      const { recordings, problems } = await readRecordingDir(args.dir, progressCallback('Reading recordings'));
-      if (problems.length)
-        throw new RecordingError(
-          args.dir,
-          problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
-        );
-      const sorted = [...recordings].sort(
-        (a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name),
+    // Loaded when the command runs, not at every start of the CLI.
+    const [{ harFromRecordings }, { readRecordingDir }] = await Promise.all([
+      import('../../replay/har.js'),
+      import('../../storage/read-recordings.js'),
+    ]);
+    const { recordings, problems } = await readRecordingDir(args.dir, progressCallback('Reading recordings'));
+    if (problems.length)
+      throw new RecordingError(
+        args.dir,
+        problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
       );
-      const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, pageTitle: `mockvideo export ${args.dir}` });
-      const { writeFileAtomically } = await import('../../storage/write-file-atomically.js');
-      await writeFileAtomically(args.har, `${JSON.stringify(har, null, 2)}\n`);
-      process.stdout.write(
-        `Exported ${recordings.length} recording${recordings.length === 1 ? '' : 's'} to ${args.har}\n`,
-      );
-    } catch (error) {
-      exitWithError(error);
-    }
+    const sorted = [...recordings].sort(
+      (a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name),
+    );
+    const har = harFromRecordings(sorted, { baseUrl: args.baseUrl, pageTitle: `mockvideo export ${args.dir}` });
+    const { writeFileAtomically } = await import('../../storage/write-file-atomically.js');
+    await writeFileAtomically(args.har, `${JSON.stringify(har, null, 2)}\n`);
+    process.stdout.write(
+      `Exported ${recordings.length} recording${recordings.length === 1 ? '' : 's'} to ${args.har}\n`,
+    );
   },
 };

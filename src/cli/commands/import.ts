@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { Har } from 'har-format';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError, PREFIX } from '../../errors.js';
-import { exitWithError } from '../exit.js';
 import { progress, showsProgress } from '../progress.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 
@@ -31,51 +30,47 @@ export const importCommand: CommandModule<object, ImportArgs> = {
       'Import a HAR saved from Chrome DevTools',
     ) as unknown as Argv<ImportArgs>,
   handler: async (args: ArgumentsCamelCase<ImportArgs>) => {
+    // Loaded when the command runs, not at every start of the CLI.
+    const [{ recordingsFromHar }, { RecordingWriter }, { claimRecordingDir }] = await Promise.all([
+      import('../../replay/har.js'),
+      import('../../storage/recording-writer.js'),
+      import('../../storage/claim-recording-dir.js'),
+    ]);
+    let har: Har;
     try {
-      // Loaded when the command runs, not at every start of the CLI.
-      const [{ recordingsFromHar }, { RecordingWriter }, { claimRecordingDir }] = await Promise.all([
-        import('../../replay/har.js'),
-        import('../../storage/recording-writer.js'),
-        import('../../storage/claim-recording-dir.js'),
-      ]);
-      let har: Har;
-      try {
-        har = JSON.parse(readFileSync(args.file, 'utf8')) as Har;
-      } catch (error) {
-        throw new MockvideoError(
-          'MV_USAGE',
-          `Cannot read the HAR file ${args.file}: ${(error as Error).message}. Save it again from DevTools ("Save all as HAR with content").`,
-        );
-      }
-      if (!Array.isArray(har?.log?.entries))
-        throw new MockvideoError(
-          'MV_USAGE',
-          `${args.file} is not a HAR file: it has no log.entries. Save it again from DevTools ("Save all as HAR with content").`,
-        );
-      const imported = recordingsFromHar(har, policyFromArgs(args));
-      const release = await claimRecordingDir(args.out);
-      try {
-        const writer = new RecordingWriter(args.out);
-        const bar = progress(imported.recordings.length, 'Importing');
-        for (const recording of imported.recordings) {
-          const file = await writer.write(recording);
-          bar.tick(file);
-          if (!showsProgress()) process.stdout.write(`imported ${file}\n`);
-        }
-        bar.done();
-        for (const file of await writer.flush())
-          process.stderr.write(
-            `${PREFIX} The recording ${file} in ${args.out} may not be on the disk: flushing it failed.\n`,
-          );
-      } finally {
-        await release();
-      }
-      for (const skip of imported.skipped) process.stdout.write(`skipped ${skip.url.split('?')[0]}: ${skip.reason}\n`);
-      process.stdout.write(
-        `Imported ${imported.recordings.length} recording${imported.recordings.length === 1 ? '' : 's'} into ${args.out}, skipped ${imported.skipped.length}${imported.leaks ? `, replaced ${imported.leaks} leaked value${imported.leaks === 1 ? '' : 's'}` : ''}\n`,
-      );
+      har = JSON.parse(readFileSync(args.file, 'utf8')) as Har;
     } catch (error) {
-      exitWithError(error);
+      throw new MockvideoError(
+        'MV_USAGE',
+        `Cannot read the HAR file ${args.file}: ${(error as Error).message}. Save it again from DevTools ("Save all as HAR with content").`,
+      );
     }
+    if (!Array.isArray(har?.log?.entries))
+      throw new MockvideoError(
+        'MV_USAGE',
+        `${args.file} is not a HAR file: it has no log.entries. Save it again from DevTools ("Save all as HAR with content").`,
+      );
+    const imported = recordingsFromHar(har, policyFromArgs(args));
+    const release = await claimRecordingDir(args.out);
+    try {
+      const writer = new RecordingWriter(args.out);
+      const bar = progress(imported.recordings.length, 'Importing');
+      for (const recording of imported.recordings) {
+        const file = await writer.write(recording);
+        bar.tick(file);
+        if (!showsProgress()) process.stdout.write(`imported ${file}\n`);
+      }
+      bar.done();
+      for (const file of await writer.flush())
+        process.stderr.write(
+          `${PREFIX} The recording ${file} in ${args.out} may not be on the disk: flushing it failed.\n`,
+        );
+    } finally {
+      await release();
+    }
+    for (const skip of imported.skipped) process.stdout.write(`skipped ${skip.url.split('?')[0]}: ${skip.reason}\n`);
+    process.stdout.write(
+      `Imported ${imported.recordings.length} recording${imported.recordings.length === 1 ? '' : 's'} into ${args.out}, skipped ${imported.skipped.length}${imported.leaks ? `, replaced ${imported.leaks} leaked value${imported.leaks === 1 ? '' : 's'}` : ''}\n`,
+    );
   },
 };

@@ -4,7 +4,6 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError, ScenarioError, UnknownScenarioError } from '../../errors.js';
 import type { ParsedScenario } from '../../scenarios/parse.js';
 import { SHIPPED_SCENARIOS_DIR, isScenarioFileName } from '../../storage/scenario-files.js';
-import { exitWithError } from '../exit.js';
 import { scenariosDirOption } from '../options.js';
 
 interface NewScenarioArgs {
@@ -57,64 +56,58 @@ export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
         'Write it to another folder (the one serve --scenarios-dir reads)',
       ) as unknown as Argv<NewScenarioArgs>,
   handler: async (args: ArgumentsCamelCase<NewScenarioArgs>) => {
-    try {
-      // Loaded when the command runs, not at every start of the CLI.
-      const [{ SCENARIO_NAME, checkScenarios, parseScenario, shippedScenarios }, { readScenarioFiles }] =
-        await Promise.all([import('../../scenarios/index.js'), import('../../storage/read-scenario-files.js')]);
-      if (!SCENARIO_NAME.test(args.name))
-        throw new MockvideoError(
-          'MV_USAGE',
-          `"${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "gallery-no-ads".`,
-        );
-      const dir = resolve(args.scenariosDir);
-      const shipped = shippedScenarios();
-      // --from and the scenarios it extends: the folder's file of that name, else the shipped one.
-      const chain: ParsedScenario[] = [];
-      for (let name: string | undefined = args.from; name !== undefined && !chain.some((s) => s.name === name);) {
-        const file = join(dir, `${name}.json`);
-        const own = existsSync(file) ? readScenarioFiles([file]) : undefined;
-        if (own?.problems.length) throw new ScenarioError(own.problems);
-        const scenario = own?.scenarios[0] ?? shipped.find((s) => s.name === name);
-        if (!scenario) {
-          const local = existsSync(dir)
-            ? readdirSync(dir)
-                .filter(isScenarioFileName)
-                .map((f) => f.slice(0, -'.json'.length))
-            : [];
-          throw new UnknownScenarioError(name, [...new Set([...shipped.map((s) => s.name), ...local])].sort());
-        }
-        chain.push(scenario);
-        name = scenario.extends;
-      }
-      const parent = args.from;
-      const file = join(dir, `${args.name}.json`);
-      if (existsSync(file) && !args.force)
-        throw new MockvideoError(
-          'MV_USAGE',
-          `${relative(process.cwd(), file)} exists already. Pick another name or pass --force to overwrite it.`,
-        );
-      const scenario = {
-        $schema: relative(dir, join(SHIPPED_SCENARIOS_DIR, 'scenario.schema.json')).split('\\').join('/'),
-        description: `Like ${parent}, except for the operations below. (Say in one line what this scenario is for.)`,
-        extends: parent,
-        operations: { ad_config: adConfigOf(parent, [...shipped, ...chain]) },
-      };
-      // What it writes is checked with its parents only.
-      const written = parseScenario(args.name, scenario, relative(process.cwd(), file) || file);
-      const problems = written.ok
-        ? checkScenarios([...shipped, ...chain, written.scenario]).problems
-        : written.problems;
-      if (problems.length) throw new ScenarioError(problems);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);
-      const shown = relative(process.cwd(), file) || file;
-      const dirShown = relative(process.cwd(), dir) || '.';
-      process.stdout.write(
-        `Created ${shown} (extends ${parent}; ad_config is an example override: change it, or replace it with the operations you need).\n` +
-          `Check it:  mockvideo validate ${shown}\nServe it:  mockvideo serve --scenarios-dir ${dirShown} --scenario ${args.name}\n`,
+    // Loaded when the command runs, not at every start of the CLI.
+    const [{ SCENARIO_NAME, checkScenarios, parseScenario, shippedScenarios }, { readScenarioFiles }] =
+      await Promise.all([import('../../scenarios/index.js'), import('../../storage/read-scenario-files.js')]);
+    if (!SCENARIO_NAME.test(args.name))
+      throw new MockvideoError(
+        'MV_USAGE',
+        `"${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "gallery-no-ads".`,
       );
-    } catch (error) {
-      exitWithError(error);
+    const dir = resolve(args.scenariosDir);
+    const shipped = shippedScenarios();
+    // --from and the scenarios it extends: the folder's file of that name, else the shipped one.
+    const chain: ParsedScenario[] = [];
+    for (let name: string | undefined = args.from; name !== undefined && !chain.some((s) => s.name === name);) {
+      const file = join(dir, `${name}.json`);
+      const own = existsSync(file) ? readScenarioFiles([file]) : undefined;
+      if (own?.problems.length) throw new ScenarioError(own.problems);
+      const scenario = own?.scenarios[0] ?? shipped.find((s) => s.name === name);
+      if (!scenario) {
+        const local = existsSync(dir)
+          ? readdirSync(dir)
+              .filter(isScenarioFileName)
+              .map((f) => f.slice(0, -'.json'.length))
+          : [];
+        throw new UnknownScenarioError(name, [...new Set([...shipped.map((s) => s.name), ...local])].sort());
+      }
+      chain.push(scenario);
+      name = scenario.extends;
     }
+    const parent = args.from;
+    const file = join(dir, `${args.name}.json`);
+    if (existsSync(file) && !args.force)
+      throw new MockvideoError(
+        'MV_USAGE',
+        `${relative(process.cwd(), file)} exists already. Pick another name or pass --force to overwrite it.`,
+      );
+    const scenario = {
+      $schema: relative(dir, join(SHIPPED_SCENARIOS_DIR, 'scenario.schema.json')).split('\\').join('/'),
+      description: `Like ${parent}, except for the operations below. (Say in one line what this scenario is for.)`,
+      extends: parent,
+      operations: { ad_config: adConfigOf(parent, [...shipped, ...chain]) },
+    };
+    // What it writes is checked with its parents only.
+    const written = parseScenario(args.name, scenario, relative(process.cwd(), file) || file);
+    const problems = written.ok ? checkScenarios([...shipped, ...chain, written.scenario]).problems : written.problems;
+    if (problems.length) throw new ScenarioError(problems);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);
+    const shown = relative(process.cwd(), file) || file;
+    const dirShown = relative(process.cwd(), dir) || '.';
+    process.stdout.write(
+      `Created ${shown} (extends ${parent}; ad_config is an example override: change it, or replace it with the operations you need).\n` +
+        `Check it:  mockvideo validate ${shown}\nServe it:  mockvideo serve --scenarios-dir ${dirShown} --scenario ${args.name}\n`,
+    );
   },
 };

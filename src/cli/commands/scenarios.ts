@@ -1,7 +1,6 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { textTable } from '../../text-table.js';
-import { exitWithError } from '../exit.js';
 import { scenariosDirOption } from '../options.js';
 
 interface ScenariosArgs {
@@ -19,21 +18,17 @@ export const scenariosCommand: CommandModule<object, ScenariosArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print JSON: [{name, description, extends}]' })
       .example('$0 scenarios', 'List the scenarios') as unknown as Argv<ScenariosArgs>,
   handler: async (args: ArgumentsCamelCase<ScenariosArgs>) => {
-    try {
-      const list = (await loadServeCatalog(args.scenariosDir as string | undefined)).list();
-      if (args.json) {
-        process.stdout.write(
-          `${JSON.stringify(
-            list.map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })),
-            null,
-            2,
-          )}\n`,
-        );
-        return;
-      }
-      process.stdout.write(`${textTable(list.map((s) => [s.name, s.description])).join('\n')}\n`);
-    } catch (error) {
-      exitWithError(error);
+    const list = (await loadServeCatalog(args.scenariosDir as string | undefined)).list();
+    if (args.json) {
+      process.stdout.write(
+        `${JSON.stringify(
+          list.map((s) => ({ name: s.name, description: s.description, extends: s.ancestry[0] ?? null })),
+          null,
+          2,
+        )}\n`,
+      );
+      return;
     }
+    process.stdout.write(`${textTable(list.map((s) => [s.name, s.description])).join('\n')}\n`);
   },
 };

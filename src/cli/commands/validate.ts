@@ -5,7 +5,7 @@ import type { NormalisationPolicy } from '../../normalise/index.js';
 import type { ParsedScenario } from '../../scenarios/parse.js';
 import type { BrokenScenario } from '../../scenarios/catalog.js';
 import { SHIPPED_SCENARIOS_DIR, scenarioFilesAt } from '../../storage/scenario-files.js';
-import { EXIT, exitWithError } from '../exit.js';
+import { EXIT } from '../exit.js';
 import { progress, progressCallback } from '../progress.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 
@@ -57,55 +57,51 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
         'Check every recording of a folder against the contract',
       ) as unknown as Argv<ValidateArgs>,
   handler: async (args: ArgumentsCamelCase<ValidateArgs>) => {
-    try {
-      // Loaded when the command runs, not at every start of the CLI.
-      const { isRecordingDir } = await import('../../storage/recording-names.js');
-      const given = args.paths?.length ? args.paths : [SHIPPED_SCENARIOS_DIR];
-      const recordingDirs = given.filter(isRecordingDir);
-      const scenarioPaths = given.filter((p) => !recordingDirs.includes(p));
-      let count = 0;
-      if (recordingDirs.length) {
-        const policy = policyFromArgs(args);
-        for (const dir of recordingDirs) count += await validateRecordings(dir, policy);
-      }
-      if (scenarioPaths.length) {
-        const [{ checkScenarios, shippedScenarios }, { readScenarioFiles }] = await Promise.all([
-          import('../../scenarios/index.js'),
-          import('../../storage/read-scenario-files.js'),
-        ]);
-        const files = scenarioFilesAt(scenarioPaths);
-        const bar = progress(files.length, 'Checking scenarios');
-        const read = {
-          scenarios: [] as ParsedScenario[],
-          problems: [] as ScenarioProblem[],
-          broken: [] as BrokenScenario[],
-        };
-        for (const file of files) {
-          const one = readScenarioFiles([file]);
-          read.scenarios.push(...one.scenarios);
-          read.problems.push(...one.problems);
-          read.broken.push(...one.broken);
-          bar.tick(file);
-        }
-        bar.done();
-        const { problems } = checkScenarios([...shippedScenarios(), ...read.scenarios], read.broken);
-        const all = [...read.problems, ...problems];
-        for (const problem of all) process.stdout.write(`✗ ${formatProblem(problem)}\n`);
-        // Only the files given count as bad: a problem a file causes in a shipped scenario (one that extends it) names that scenario.
-        const given = new Set([
-          ...read.scenarios.map((r) => r.source),
-          ...read.problems.map((p) => p.source),
-          ...read.broken.map((b) => b.source),
-        ]);
-        const bad = new Set(all.map((p) => p.source).filter((source) => given.has(source))).size;
-        process.stdout.write(
-          `${files.length - bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} valid${all.length ? `, ${all.length} problem${all.length === 1 ? '' : 's'}` : ''}\n`,
-        );
-        count += all.length;
-      }
-      process.exitCode = count ? EXIT.problems : EXIT.ok;
-    } catch (error) {
-      exitWithError(error);
+    // Loaded when the command runs, not at every start of the CLI.
+    const { isRecordingDir } = await import('../../storage/recording-names.js');
+    const given = args.paths?.length ? args.paths : [SHIPPED_SCENARIOS_DIR];
+    const recordingDirs = given.filter(isRecordingDir);
+    const scenarioPaths = given.filter((p) => !recordingDirs.includes(p));
+    let count = 0;
+    if (recordingDirs.length) {
+      const policy = policyFromArgs(args);
+      for (const dir of recordingDirs) count += await validateRecordings(dir, policy);
     }
+    if (scenarioPaths.length) {
+      const [{ checkScenarios, shippedScenarios }, { readScenarioFiles }] = await Promise.all([
+        import('../../scenarios/index.js'),
+        import('../../storage/read-scenario-files.js'),
+      ]);
+      const files = scenarioFilesAt(scenarioPaths);
+      const bar = progress(files.length, 'Checking scenarios');
+      const read = {
+        scenarios: [] as ParsedScenario[],
+        problems: [] as ScenarioProblem[],
+        broken: [] as BrokenScenario[],
+      };
+      for (const file of files) {
+        const one = readScenarioFiles([file]);
+        read.scenarios.push(...one.scenarios);
+        read.problems.push(...one.problems);
+        read.broken.push(...one.broken);
+        bar.tick(file);
+      }
+      bar.done();
+      const { problems } = checkScenarios([...shippedScenarios(), ...read.scenarios], read.broken);
+      const all = [...read.problems, ...problems];
+      for (const problem of all) process.stdout.write(`✗ ${formatProblem(problem)}\n`);
+      // Only the files given count as bad: a problem a file causes in a shipped scenario (one that extends it) names that scenario.
+      const given = new Set([
+        ...read.scenarios.map((r) => r.source),
+        ...read.problems.map((p) => p.source),
+        ...read.broken.map((b) => b.source),
+      ]);
+      const bad = new Set(all.map((p) => p.source).filter((source) => given.has(source))).size;
+      process.stdout.write(
+        `${files.length - bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} valid${all.length ? `, ${all.length} problem${all.length === 1 ? '' : 's'}` : ''}\n`,
+      );
+      count += all.length;
+    }
+    process.exitCode = count ? EXIT.problems : EXIT.ok;
   },
 };

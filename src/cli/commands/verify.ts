@@ -1,7 +1,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import type { VerifyReport } from '../../verify/index.js';
-import { EXIT, exitWithError } from '../exit.js';
+import { EXIT } from '../exit.js';
 
 interface VerifyArgs {
   url: string;
@@ -34,25 +34,21 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         'Did the app call each operation once per start-up?',
       ) as unknown as Argv<VerifyArgs>,
   handler: async (args: ArgumentsCamelCase<VerifyArgs>) => {
+    const url = `${args.url.replace(/\/+$/, '')}/__mockvideo/verify?gap=${encodeURIComponent(String(args.gap))}`;
+    let report: VerifyReport;
     try {
-      const url = `${args.url.replace(/\/+$/, '')}/__mockvideo/verify?gap=${encodeURIComponent(String(args.gap))}`;
-      let report: VerifyReport;
-      try {
-        const response = await fetch(url);
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        report = (await response.json()) as VerifyReport;
-      } catch (error) {
-        throw new MockvideoError(
-          'MV_USAGE',
-          `Cannot get the verify report from ${url}: ${(error as Error).message}. Is "mockvideo serve" running there?`,
-        );
-      }
-      // Loaded when the command runs, not at every start of the CLI.
-      const { formatReport } = await import('../../verify/index.js');
-      process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-      process.exitCode = report.ok ? EXIT.ok : EXIT.problems;
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      report = (await response.json()) as VerifyReport;
     } catch (error) {
-      exitWithError(error);
+      throw new MockvideoError(
+        'MV_USAGE',
+        `Cannot get the verify report from ${url}: ${(error as Error).message}. Is "mockvideo serve" running there?`,
+      );
     }
+    // Loaded when the command runs, not at every start of the CLI.
+    const { formatReport } = await import('../../verify/index.js');
+    process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    process.exitCode = report.ok ? EXIT.ok : EXIT.problems;
   },
 };
