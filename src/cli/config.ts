@@ -49,7 +49,7 @@ function protectedSettings(source: (name: string) => string, settings: Record<st
 }
 
 /** One setting of one command: its value and where it came from (highest precedence first: flag, env, file, default). */
-export interface ResolvedSetting {
+interface ResolvedSetting {
   name: string;
   value: unknown;
   source: 'flag' | 'env' | 'file' | 'default';
