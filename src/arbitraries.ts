@@ -14,7 +14,7 @@
 import type { HttpHandler } from 'msw';
 import { fuzzAnswer, parseCase } from './fuzz/case.js';
 import { answerArbitrary, dataArbitraries, envelope } from './fuzz/operations.js';
-import type { FuzzOptions } from './fuzz/options.js';
+import type { FuzzOptions } from './fuzz/values.js';
 import { diversionSet, recommendations, recommendedVideo } from './fuzz/recommended-video.js';
 import { adConfig, contentProvider, pluginEntry, settings } from './fuzz/resources.js';
 import { routeHandlers } from './msw/adapter.js';

@@ -5,8 +5,7 @@
  * @module
  */
 import { OPERATION_NAMES, type OperationName } from '../contract/operation-table.js';
-import { MANY_ITEMS } from './options.js';
-import { LONG_TEXT } from './text.js';
+import { LONG_TEXT, MANY_ITEMS } from './values.js';
 
 /** One named edge class. */
 export interface EdgeClass {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { SUCCESS_MSG, SUCCESS_RESULT, type Envelope } from '../contract/envelope.js';
 import { toServiceJson } from '../contract/json-text.js';
 import type { OperationName } from '../contract/operation-table.js';
-import { listOf, type FuzzOptions } from './options.js';
+import { listOf, type FuzzOptions } from './values.js';
 import { diversionSet, recommendations } from './recommended-video.js';
 import { adConfig, contentProvider, pluginEntry, settings } from './resources.js';
 

@@ -11,23 +11,47 @@ import fc from 'fast-check';
 import { encodeQueryValue } from '../contract/deep-link.js';
 import { DIVERSION_ARRAYS, type DiversionSet } from '../contract/diversion.js';
 import { RECOMMENDATION_PLACEMENT, type RecommendedVideo } from '../contract/recommended-video.js';
-import { listOf, type FuzzOptions } from './options.js';
-import { booleanText, imageUrl, integer, optionalImageUrl, appLink, shortId, title, videoId } from './text.js';
+import {
+  appLink,
+  booleanText,
+  imageUrl,
+  integer,
+  listOf,
+  optionalImageUrl,
+  shortId,
+  title,
+  videoId,
+  type FuzzOptions,
+} from './values.js';
 
-/** An observed value, or any non-empty text without `|` when beyond-observed answers are asked for. */
-const observedOr = (value: string, options: FuzzOptions): fc.Arbitrary<string> =>
-  options.beyondObserved
-    ? fc.oneof({ arbitrary: fc.constant(value), weight: 2 }, fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/))
-    : fc.constant(value);
+/** The values the seed only observed for an item (`type`, `action`, placement, `ref`). */
+const OBSERVED = { type: 'video', action: 'playVideo', placement: RECOMMENDATION_PLACEMENT, ref: 'LOCALRECOMM' };
+
+/** The observed values; beyond observed, each sometimes any identifier (no character to escape in a query). */
+const observed = (options: FuzzOptions): fc.Arbitrary<typeof OBSERVED> => {
+  if (!options.beyondObserved) return fc.constant(OBSERVED);
+  const other = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/);
+  const field = (value: string) => fc.oneof({ arbitrary: fc.constant(value), weight: 2 }, other);
+  return fc.record({
+    type: field(OBSERVED.type),
+    action: field(OBSERVED.action),
+    placement: field(OBSERVED.placement),
+    ref: field(OBSERVED.ref),
+  });
+};
 
 /**
- * How a nested deep link is spelled: whether it nests another link (class `deep-link-double-encoded`)
- * and the {@link respell} flags (none: the service's spelling; else class `deep-link-unusual-encoding`).
+ * How a nested deep link is spelled: the service's way, nesting another link (class
+ * `deep-link-double-encoded`), or re-spelled by {@link respell} flags (class `deep-link-unusual-encoding`).
  */
-const linkSpelling = fc.record({
-  nesting: fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, fc.constant(true)),
-  flags: fc.oneof({ arbitrary: fc.constant([]), weight: 4 }, fc.array(fc.nat(3), { minLength: 1, maxLength: 8 })),
-});
+const linkSpelling: fc.Arbitrary<{ nesting: boolean; flags: readonly number[] }> = fc.oneof(
+  { arbitrary: fc.constant({ nesting: false, flags: [] }), weight: 6 },
+  { arbitrary: fc.constant({ nesting: true, flags: [] }), weight: 2 },
+  {
+    arbitrary: fc.record({ nesting: fc.boolean(), flags: fc.array(fc.nat(3), { minLength: 1, maxLength: 8 }) }),
+    weight: 2,
+  },
+);
 
 /** A recommended video item before it has a place in a list. */
 function itemDraft(options: FuzzOptions) {
@@ -37,19 +61,16 @@ function itemDraft(options: FuzzOptions) {
     title,
     duration: integer(fc.nat(7200)),
     order: integer(fc.integer({ min: -5, max: 100 })),
-    type: observedOr('video', options),
+    seen: observed(options),
     additions: fc.nat(2),
     top_left_logo: optionalImageUrl,
     top_right_logo: optionalImageUrl,
-    action: observedOr('playVideo', options),
     fullscreen: booleanText,
     transparent: booleanText,
     default: linkSpelling,
     mode: fc.constantFrom('', 'normal', 'mini', 'float'),
     language: fc.constantFrom(...['', 'english', 'hindi', 'العربية', 'עברית'].map(encodeURIComponent)),
-    placement: observedOr(RECOMMENDATION_PLACEMENT, options),
     back_scheme: linkSpelling,
-    ref: observedOr('LOCALRECOMM', options),
   });
 }
 
@@ -91,14 +112,15 @@ function nestedLink(draft: ItemDraft, name: 'default' | 'back_scheme', app: stri
 function placeItem(draft: ItemDraft, index: number): RecommendedVideo {
   const app = appLink(draft.provider);
   const video = encodeQueryValue(draft.video);
-  const { action, fullscreen, transparent, mode, language, placement, ref } = draft;
+  const { fullscreen, transparent, mode, language } = draft;
+  const { type, action, placement, ref } = draft.seen;
   return {
     id: `V-${draft.provider}-${draft.video}`,
     title: draft.title,
     duration: draft.duration,
     image_url: imageUrl(draft.video),
     order: draft.order,
-    type: draft.type,
+    type,
     target:
       `${app}?action=${action}&id=${video}&fullscreen=${fullscreen}&transparent=${transparent}` +
       `&default=${nestedLink(draft, 'default', app, video)}&detail_id=V-${draft.provider}-${video}&mode=${mode}` +

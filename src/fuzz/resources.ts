@@ -11,7 +11,6 @@ import type { ContentProvider } from '../contract/content-provider.js';
 import { API_PREFIX } from '../contract/operation-table.js';
 import { pluginParamsSchema, type PluginEntry } from '../contract/plugin.js';
 import { INTEGER_SETTINGS, type Settings } from '../contract/settings.js';
-import type { FuzzOptions } from './options.js';
 import {
   FUZZ_ORIGIN,
   appLink,
@@ -22,7 +21,8 @@ import {
   optionalImageUrl,
   shortId,
   title,
-} from './text.js';
+  type FuzzOptions,
+} from './values.js';
 
 /** JSON values of `ad_config` fields: any primitive, or a small nested array or object. */
 const adValue = fc.oneof(
@@ -92,17 +92,13 @@ function paramValue(name: ParamName): fc.Arbitrary<string> {
   return booleanText;
 }
 
-const PARAM_NAMES = Object.keys(pluginParamsSchema.shape) as ParamName[];
-
 /** `params` of a plugin entry: any subset of the contract's fields, `{}` included (class `plugin-params-empty`). */
-const pluginParams: fc.Arbitrary<Params> = fc.oneof(
+const pluginParams = fc.oneof(
   {
-    arbitrary: fc
-      .tuple(
-        fc.subarray(PARAM_NAMES),
-        fc.record(Object.fromEntries(PARAM_NAMES.map((name) => [name, paramValue(name)]))),
-      )
-      .map(([names, values]) => Object.fromEntries(names.map((name) => [name, values[name]]))),
+    arbitrary: fc.record(
+      Object.fromEntries(Object.keys(pluginParamsSchema.shape).map((name) => [name, paramValue(name as ParamName)])),
+      { requiredKeys: [] },
+    ) as fc.Arbitrary<Params>,
     weight: 4,
   },
   { arbitrary: fc.constant({}), weight: 1 },

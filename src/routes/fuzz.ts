@@ -50,36 +50,32 @@ const MAX_DEVICES = 4096;
  * each call, and tallies the edge classes answered.
  */
 export class FuzzAnswers {
-  readonly #seed: number;
-  readonly #beyondObserved: boolean;
-  readonly #fixedCase: FuzzCase | undefined;
-  readonly #generate: FuzzRoutesOptions['generate'];
+  /** The options, with the fixed case's seed and option when there is one (the other operations are generated from them). */
+  readonly #options: Required<Omit<FuzzRoutesOptions, 'fixedCase'>> & Pick<FuzzRoutesOptions, 'fixedCase'>;
   readonly #calls = new Map<string, number>();
   readonly #classes = new Map<string, number>();
   readonly #recent: string[] = [];
   #answers = 0;
 
   constructor({ seed, beyondObserved = false, fixedCase, generate }: FuzzRoutesOptions) {
-    // With a fixed case, the other operations are generated from the case's seed and option.
-    this.#seed = fixedCase?.seed ?? seed;
-    this.#beyondObserved = fixedCase?.beyondObserved ?? beyondObserved;
-    this.#fixedCase = fixedCase;
-    this.#generate = generate;
+    seed = fixedCase?.seed ?? seed;
+    this.#options = { seed, beyondObserved: fixedCase?.beyondObserved ?? beyondObserved, fixedCase, generate };
   }
 
   /** The case a request makes: the next call of `operation` by the device `clientOf(query, address)` names (or the fixed case). */
   nextCase(operation: OperationName, query: string, address?: string): FuzzCase {
-    if (this.#fixedCase?.operation === operation) return this.#fixedCase;
+    const { seed, beyondObserved, fixedCase } = this.#options;
+    if (fixedCase?.operation === operation) return fixedCase;
     const key = `${clientOf(query, address)}\u0000${operation}`;
     if (this.#calls.size >= MAX_DEVICES * 6 && !this.#calls.has(key)) this.#calls.clear();
     const call = (this.#calls.get(key) ?? 0) + 1;
     this.#calls.set(key, call);
-    return { seed: this.#seed, operation, call, beyondObserved: this.#beyondObserved };
+    return { seed, operation, call, beyondObserved };
   }
 
   /** The answer to a request to `operation`: 200, the case's JSON text, `x-mockvideo-fuzz: <case>`. */
   answer(operation: OperationName, query: string, address?: string): Answer {
-    const made = this.#generate(this.nextCase(operation, query, address));
+    const made = this.#options.generate(this.nextCase(operation, query, address));
     this.#answers++;
     for (const name of made.classes) this.#classes.set(name, (this.#classes.get(name) ?? 0) + 1);
     this.#recent.push(made.case);
@@ -89,10 +85,11 @@ export class FuzzAnswers {
 
   /** How many answers fell in each edge class so far. */
   report(): FuzzReport {
+    const { seed, beyondObserved, fixedCase } = this.#options;
     return {
-      seed: this.#seed,
-      beyondObserved: this.#beyondObserved,
-      fixedCase: this.#fixedCase ? caseId(this.#fixedCase) : null,
+      seed,
+      beyondObserved,
+      fixedCase: fixedCase ? caseId(fixedCase) : null,
       answers: this.#answers,
       classes: Object.fromEntries(this.#classes),
       recent: [...this.#recent],

@@ -1,13 +1,39 @@
 /**
- * The leaf arbitraries of the fuzz generator: titles (plain, long, mixed-script), identifiers, image
- * URLs, number texts and extreme integers, plus the plain helpers that derive a provider's scheme,
- * host and links from its id. Cheap draws on purpose (a constant list or one integer where the value
- * is not an edge class): `serve --fuzz` draws one answer per request. Built on fast-check; any runtime.
+ * The options and leaf arbitraries of the fuzz generator: list sizes, titles (plain, long,
+ * mixed-script), identifiers, image URLs, number texts and extreme integers, and a provider's app
+ * link from its id. Cheap draws on purpose (a constant list or one integer where the value is not an
+ * edge class): `serve --fuzz` draws an answer per request. Built on fast-check; any runtime.
  * @module
  */
 import fc from 'fast-check';
 import { NUMBER_TEXT } from '../contract/number-text.js';
 import { ITEM_ID } from '../contract/recommended-video-target.js';
+
+/** Options of every fuzz arbitrary. */
+export interface FuzzOptions {
+  /**
+   * Also vary what the seed only observed (default `false`: it holds): the diversion arrays each
+   * their own items, `type` other than `video`, placement other than `localplayrecomm`, `ref` other
+   * than `LOCALRECOMM`, both or neither of `apk_url`/`cp_link`, plugin `type` other than the two seen.
+   */
+  beyondObserved?: boolean;
+}
+
+/** The most items a drawn list has (class `items-many` starts at {@link MANY_ITEMS}). */
+const MAX_ITEMS = 200;
+
+/** Lists of at least this many items fall in the class `items-many`. */
+export const MANY_ITEMS = 20;
+
+/** A list of 0 (class `items-empty`), 1 (`items-one`), 2–5 or {@link MANY_ITEMS}–{@link MAX_ITEMS} (`items-many`) elements. */
+export function listOf<T>(element: fc.Arbitrary<T>): fc.Arbitrary<T[]> {
+  return fc.oneof(
+    { arbitrary: fc.constant([] as T[]), weight: 8 },
+    { arbitrary: fc.array(element, { minLength: 1, maxLength: 1 }), weight: 8 },
+    { arbitrary: fc.array(element, { minLength: 2, maxLength: 5 }), weight: 23 },
+    { arbitrary: fc.array(element, { minLength: MANY_ITEMS, maxLength: MAX_ITEMS }), weight: 1 },
+  );
+}
 
 /** The host of every absolute URL the generator writes: answers never depend on the request's origin, so a case rebuilds the same bytes anywhere. */
 export const FUZZ_ORIGIN = 'https://fuzz.mockvideo.invalid';
@@ -112,7 +138,7 @@ export const integer = (small: fc.Arbitrary<number>): fc.Arbitrary<number> =>
 /** A number as text, usually a small integer, sometimes any spelling the contract's `NUMBER_TEXT` allows (`-1.5e3`, `.5`, `+7`). */
 export const numberText: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.nat(20).map(String), weight: 4 },
-  { arbitrary: fc.stringMatching(NUMBER_TEXT), weight: 1 },
+  { arbitrary: fc.stringMatching(NUMBER_TEXT, { size: 'xsmall' }), weight: 1 },
 );
 
 /** `true` or `false` as text. */
