@@ -51,49 +51,26 @@ export interface RecordingProblem {
   message: string;
 }
 
-/** True for a key that JavaScript objects order first, numerically (an array index: `0` to 2^32 - 2). */
-function isIndexKey(key: string): boolean {
-  const first = key.charCodeAt(0);
-  return first >= 48 && first <= 57 && /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4294967295;
+/** A copy of a JSON value with the keys of every object sorted (array-index keys come first anyway, as objects keep them). */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+  );
 }
 
-/**
- * The keys of an object in the order a copy made with sorted keys would list them: sorted (by UTF-16
- * code units), except that array-index keys come first in numeric order, as objects keep them.
- */
-function sortedKeys(value: object): string[] {
-  const keys = Object.keys(value).sort();
-  if (!keys.some(isIndexKey)) return keys;
-  return [...keys.filter(isIndexKey).sort((a, b) => Number(a) - Number(b)), ...keys.filter((key) => !isIndexKey(key))];
-}
-
-/** The file text of a value, keys sorted at every level, in one pass (no sorted copy is made). */
-function format(value: unknown, indent: string): string {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    if (value.every((v) => v === null || typeof v !== 'object'))
-      return `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
-    const inner = `${indent}  `;
-    return `[\n${value.map((v) => `${inner}${format(v, inner)}`).join(',\n')}\n${indent}]`;
-  }
-  if (value && typeof value === 'object') {
-    const keys = sortedKeys(value);
-    if (keys.length === 0) return '{}';
-    const inner = `${indent}  `;
-    let text = '{\n';
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      text += `${i ? ',\n' : ''}${inner}${JSON.stringify(key)}: ${format((value as Record<string, unknown>)[key], inner)}`;
-    }
-    return `${text}\n${indent}}`;
-  }
-  return JSON.stringify(value);
-}
+/** An array of plain values (strings, numbers, booleans, null) as `JSON.stringify` indents it. */
+const PLAIN_ARRAY = /\[\n\s*(?:(?:"(?:[^"\\]|\\.)*"|[-\w.+]+),\n\s*)*(?:"(?:[^"\\]|\\.)*"|[-\w.+]+)\n\s*\]/g;
 
 /**
  * The text of a recording file: keys sorted at every level, 2-space indent, arrays of plain values
  * (a query pair) on one line, a trailing newline. Deterministic, so recordings diff well in git.
  */
 export function formatRecording(recording: Recording): string {
-  return `${format(recording, '')}\n`;
+  const text = JSON.stringify(sorted(recording), null, 2);
+  // JSON text holds no newline inside a string: every one found here is indentation.
+  return `${text.replace(PLAIN_ARRAY, (array) => array.replace(/,\n\s*/g, ', ').replace(/\n\s*/g, ''))}\n`;
 }

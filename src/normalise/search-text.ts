@@ -45,23 +45,10 @@ function decode(text: string, decoding: Decoding, binary: boolean): Decoded {
   return { text: again.text, from };
 }
 
-/** The value of the hex digit `code`, or -1. */
-function hexValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 65 && code <= 70) return code - 55;
-  if (code >= 97 && code <= 102) return code - 87;
-  return -1;
-}
-
 /** The number written by `digits` hex digits at `at`, or -1. */
 function hexNumber(text: string, at: number, digits: number): number {
-  let value = 0;
-  for (let k = 0; k < digits; k++) {
-    const digit = hexValue(text.charCodeAt(at + k));
-    if (digit < 0) return -1;
-    value = value * 16 + digit;
-  }
-  return value;
+  const written = text.slice(at, at + digits);
+  return written.length === digits && /^[0-9A-Fa-f]+$/.test(written) ? parseInt(written, 16) : -1;
 }
 
 /** JSON's short escapes by the code of the letter after the backslash. */

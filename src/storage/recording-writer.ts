@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import pLimit from 'p-limit';
 import type { OperationName } from '../contract/core.js';
 import { formatRecording, type Recording } from '../normalise/index.js';
 import { addRecordedOrigin } from './recorded-origins.js';
@@ -54,11 +55,8 @@ export class RecordingWriter {
   readonly #pendingReplace: Set<OperationName>;
   /** Operation folders made by this writer (made again when a write finds one gone). */
   readonly #folders = new Set<string>();
-  /** Recordings handed over and not yet written, oldest first. */
-  readonly #queue: Array<{ name: string; recording: Recording; done: (error?: RecordingWriteError) => void }> = [];
-  /** Resolves when the queue is empty (`undefined` while it is). */
-  #idle: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
+  /** Settles when the last recording handed over is written (or failed): the next one is written after it. */
+  #last: Promise<unknown> = Promise.resolve();
   /** The upstream whose origin is still to be added to the folder (with the first recording: a recorder that never records leaves no file). */
   #upstream: string | undefined;
 
@@ -108,32 +106,15 @@ export class RecordingWriter {
         written: Promise.reject(new RecordingWriteError(this.dir, operationFolder(recording.operation), error)),
       };
     }
-    const written = new Promise<void>((resolve, reject) => {
-      this.#queue.push({ name, recording, done: (error) => (error ? reject(error) : resolve()) });
-    });
-    if (this.#queue.length === 1) {
-      this.#idle = new Promise((resolve) => (this.#wake = resolve));
-      setImmediate(() => void this.#writeNext());
-    }
+    const written = this.#last
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => this.#writeFile(name, recording))
+      .catch((error: unknown) => {
+        throw new RecordingWriteError(this.dir, name, error);
+      });
+    this.#last = written.catch(() => undefined);
     return { name, written };
   }
-
-  /** Writes the oldest queued recording, then the one after it, until the queue is empty. */
-  readonly #writeNext = async (): Promise<void> => {
-    const job = this.#queue[0]!;
-    try {
-      await this.#writeFile(job.name, job.recording);
-      job.done();
-    } catch (error) {
-      job.done(new RecordingWriteError(this.dir, job.name, error));
-    }
-    this.#queue.shift();
-    if (this.#queue.length) void this.#writeNext();
-    else {
-      this.#idle = undefined;
-      this.#wake?.();
-    }
-  };
 
   /**
    * Writes one recording; resolves with its name (`meta-cp/0a1b2c3d4e5f-000.json`) once the file is
@@ -191,20 +172,18 @@ export class RecordingWriter {
         await handle.close();
       }
     };
+    // A few at a time: the file system commits flushes that wait together at once, so the batch
+    // takes less time and less of the disk's and the processor's (the answers go on meanwhile).
+    const limit = pLimit(SYNC_CONCURRENCY);
     const done = (async () => {
-      // A few at a time: the file system commits flushes that wait together at once, so the batch
-      // takes less time and less of the disk's and the processor's (the answers go on meanwhile).
-      const failures: Array<string | undefined> = [];
-      let next = 0;
-      const syncNext = async (): Promise<void> => {
-        for (let i = next++; i < batch.length; i = next++) {
-          const [file, name] = batch[i]!;
-          await sync(file).catch(
-            (error: NodeJS.ErrnoException) => void (failures[i] = `${name} (${error.code ?? error.message})`),
-          );
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, batch.length) }, syncNext));
+      const failures = await Promise.all(
+        batch.map(([file, name]) =>
+          limit(() => sync(file)).then(
+            () => undefined,
+            (error: NodeJS.ErrnoException) => `${name} (${error.code ?? error.message})`,
+          ),
+        ),
+      );
       for (const failure of failures) if (failure !== undefined) this.#unsynced.push(failure);
       // A folder cannot be opened for syncing everywhere (Windows): the files themselves are what matters.
       for (const folder of new Set(batch.map(([file]) => dirname(file)))) await sync(folder).catch(() => undefined);
@@ -218,7 +197,7 @@ export class RecordingWriter {
    * could not be flushed (and why: `meta-cp/0a1b2c3d4e5f-000.json (EIO)`).
    */
   async flush(): Promise<string[]> {
-    while (this.#idle) await this.#idle;
+    for (let last; last !== this.#last;) await (last = this.#last);
     if (this.#toSync.length) void this.#syncBatch();
     while (this.#syncing.size) await Promise.allSettled([...this.#syncing]);
     return this.#unsynced.splice(0);
