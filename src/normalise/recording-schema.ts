@@ -9,7 +9,7 @@ import { OPERATION_NAMES } from '../contract/core.js';
 import { formatJsonPath } from '../errors.js';
 import { latencySchema } from '../latency/latency-schema.js';
 import type { Recording } from './recording.js';
-import { recordingRules, type RecordingParse } from './recording-check.js';
+import { recordingRules, type RecordingParse } from './recording-rules.js';
 
 const headerMap = z.record(z.string(), z.string());
 
