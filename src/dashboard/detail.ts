@@ -45,17 +45,16 @@ export class RequestDetailView {
 
   /** Draws `detail`, its body as sent or (`pretty`) pretty-printed. */
   #show(detail: RequestDetail, pretty: boolean): void {
-    const byParameter = new Map<string, string[]>();
-    for (const f of detail.findings) byParameter.set(f.parameter, [...(byParameter.get(f.parameter) ?? []), f.message]);
-    const queryRows = Object.entries(detail.query).flatMap(([name, values]) =>
-      values.map(
-        (value) => html`<tr class=${byParameter.has(name) ? 'has-findings' : nothing}>
+    const queryRows = Object.entries(detail.query).flatMap(([name, values]) => {
+      const findings = detail.findings.filter((f) => f.parameter === name).map((f) => f.message);
+      return values.map(
+        (value) => html`<tr class=${findings.length ? 'has-findings' : nothing}>
           <th scope="row"><code>${name}</code></th>
           <td>${value === '' ? html`<span class="muted">(empty)</span>` : html`<code>${value}</code>`}</td>
-          <td>${byParameter.get(name)?.join('; ') ?? ''}</td>
+          <td>${findings.join('; ')}</td>
         </tr>`,
-      ),
-    );
+      );
+    });
     const sdevid = deviceOf(detail);
     const match = matchOf(detail, this.#state.mode);
     const curl = curlCommand(window.location.origin, detail.request);

@@ -36,7 +36,7 @@ export class RequestTable {
   /** Marks the row of request `id` as the one open (`undefined`: none). */
   mark(id: number | undefined): void {
     this.#selected = id;
-    for (const row of this.#body.rows) row.toggleAttribute('aria-current', row.dataset.id === String(id));
+    this.#draw();
   }
 
   /** Gives the focus to the row of request `id`, when it is shown. */

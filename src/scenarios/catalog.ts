@@ -93,15 +93,10 @@ export function checkScenarios(
   const problems: ScenarioProblem[] = [];
   const brokenNames = new Set(broken.map((b) => b.name).filter((name) => !byName.has(name)));
   const knownNames = () => [...new Set([...byName.keys(), ...brokenNames])].sort().join(', ');
-  for (const b of broken) {
-    if (b.extends !== undefined && !byName.has(b.extends) && !brokenNames.has(b.extends)) {
-      problems.push({
-        source: b.source,
-        path: 'extends',
-        message: `extends unknown scenario "${b.extends}"; known scenarios: ${knownNames()}`,
-      });
-    }
-  }
+  const unknown = (name: string) => `extends unknown scenario "${name}"; known scenarios: ${knownNames()}`;
+  for (const b of broken)
+    if (b.extends !== undefined && !byName.has(b.extends) && !brokenNames.has(b.extends))
+      problems.push({ source: b.source, path: 'extends', message: unknown(b.extends) });
   const resolved = new Map<string, Resolution | undefined>();
   const visiting: string[] = [];
 
@@ -127,8 +122,7 @@ export function checkScenarios(
     if (scenario.extends !== undefined) {
       const broken = `extends scenario "${scenario.extends}", which has problems (listed with its file)`;
       if (brokenNames.has(scenario.extends)) return fail('extends', broken);
-      if (!byName.has(scenario.extends))
-        return fail('extends', `extends unknown scenario "${scenario.extends}"; known scenarios: ${knownNames()}`);
+      if (!byName.has(scenario.extends)) return fail('extends', unknown(scenario.extends));
       visiting.push(name);
       const parent = resolve(scenario.extends);
       visiting.pop();

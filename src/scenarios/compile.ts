@@ -52,7 +52,6 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  */
 function responseHeaders(extra: Readonly<Record<string, string>>): Record<string, string> {
   // A Map, then fromEntries: a header may be called `__proto__`.
-  const headers = new Map([['content-type', JSON_CONTENT_TYPE]]);
   const given = new Map<string, string>();
   for (const [name, value] of Object.entries(extra)) {
     const lower = name.toLowerCase();
@@ -60,8 +59,8 @@ function responseHeaders(extra: Readonly<Record<string, string>>): Record<string
     const before = given.get(lower);
     given.set(lower, before === undefined ? trimmed : `${before}, ${trimmed}`);
   }
-  for (const [name, value] of given) headers.set(name, value);
-  return Object.fromEntries(headers);
+  // A given content-type replaces the default in its place, first.
+  return Object.fromEntries([['content-type', JSON_CONTENT_TYPE], ...given]);
 }
 
 /**

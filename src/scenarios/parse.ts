@@ -8,10 +8,7 @@ import { dataSchemaOf, stubSchemas } from './stub-schema.js';
 import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
 
 /** A problem of data checked after it was completed from a parent: its path inside `data`, and the rule. */
-interface DataIssue {
-  path: PropertyKey[];
-  message: string;
-}
+type DataIssue = Pick<z.core.$ZodIssue, 'path' | 'message'>;
 
 /** A scenario as parsed from one file, before `extends` is resolved. */
 export interface ParsedScenario {
@@ -50,8 +47,7 @@ function extendsOf(value: unknown): { extends?: string } {
 
 /** Checks complete `data` of `operation` against the contract. */
 function checkData(operation: OperationName, data: unknown): DataIssue[] {
-  const result = dataSchemaOf(operation).safeParse(data);
-  return result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
+  return dataSchemaOf(operation).safeParse(data).error?.issues ?? [];
 }
 
 function issuesToProblems(
@@ -82,24 +78,17 @@ export function parseScenario(name: string, value: unknown, source: string): Par
   const operations: ParsedScenario['operations'] = {};
   const listed = new Set<OperationName>();
   for (const [op, entry] of Object.entries(header.data.operations)) {
-    if (!isOperationName(op)) {
-      problems.push({
-        source,
-        path: formatJsonPath(['operations', op]),
-        message: `unknown operation "${op}"; the operations are ${OPERATION_NAMES.join(', ')}`,
-      });
-      continue;
-    }
     const list = Array.isArray(entry) ? entry : [entry];
-    if (Array.isArray(entry)) listed.add(op);
-    if (list.length === 0) {
-      problems.push({
-        source,
-        path: formatJsonPath(['operations', op]),
-        message: 'an operation needs at least one stub',
-      });
+    const problem = (message: string) => problems.push({ source, path: formatJsonPath(['operations', op]), message });
+    if (!isOperationName(op)) {
+      problem(`unknown operation "${op}"; the operations are ${OPERATION_NAMES.join(', ')}`);
       continue;
     }
+    if (list.length === 0) {
+      problem('an operation needs at least one stub');
+      continue;
+    }
+    if (Array.isArray(entry)) listed.add(op);
     const schemas = stubSchemas(op, partial);
     const stubs: Stub[] = [];
     list.forEach((stub, index) => {

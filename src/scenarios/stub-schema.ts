@@ -27,6 +27,11 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** An HTTP header value: tab and printable Latin-1, no control characters (no line break). */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/** Adds the problem `message` at `path` below the value being checked. */
+function problem(ctx: z.core.$RefinementCtx, path: PropertyKey[], message: string): void {
+  ctx.addIssue({ code: 'custom', path, message });
+}
+
 function responseShape(data: z.ZodType) {
   return {
     data: data
@@ -45,21 +50,13 @@ function responseShape(data: z.ZodType) {
       .superRefine((headers, ctx) => {
         for (const name of Object.keys(headers)) {
           if (!HEADER_NAME.test(name))
-            ctx.addIssue({
-              code: 'custom',
-              path: [name],
-              message: `"${name}" is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`,
-            });
+            problem(ctx, [name], `"${name}" is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`);
           // Both framing headers together make Node clients refuse the answer (issue 34); one alone can lie about the body.
           else if (['transfer-encoding', 'content-length'].includes(name.toLowerCase()))
-            ctx.addIssue({
-              code: 'custom',
-              path: [name],
-              message: `"${name}" is not set by a stub: mockvideo frames the body itself; remove it`,
-            });
+            problem(ctx, [name], `"${name}" is not set by a stub: mockvideo frames the body itself; remove it`);
         }
         const contentType = contentTypeProblem(headers);
-        if (contentType) ctx.addIssue({ code: 'custom', path: ['content-type'], message: contentType });
+        if (contentType) problem(ctx, ['content-type'], contentType);
       })
       .optional()
       .describe('Extra response headers: HTTP token names, Latin-1 values; a content-type is JSON (or text/plain).'),
@@ -83,18 +80,10 @@ function needsData(
   if (response.body !== undefined) {
     for (const field of ['data', 'msg', 'result'] as const) {
       if (response[field] !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `give either "body" (the exact text) or "${field}", not both`,
-        });
+        problem(ctx, [field], `give either "body" (the exact text) or "${field}", not both`);
     }
   } else if (response.data === undefined && (!response.fault || response.fault.kind === 'delay')) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['data'],
-      message: 'data is required (only a fault other than "delay" answers without it)',
-    });
+    problem(ctx, ['data'], 'data is required (only a fault other than "delay" answers without it)');
   }
 }
 
@@ -107,13 +96,11 @@ function bodyKeepsContract(data: z.ZodType) {
     try {
       value = JSON.parse(response.body);
     } catch (error) {
-      ctx.addIssue({ code: 'custom', path: ['body'], message: `a 2xx body must be JSON: ${(error as Error).message}` });
+      problem(ctx, ['body'], `a 2xx body must be JSON: ${(error as Error).message}`);
       return;
     }
     const result = envelopeSchema(data).safeParse(value);
-    if (!result.success)
-      for (const issue of result.error.issues)
-        ctx.addIssue({ code: 'custom', path: ['body', ...issue.path], message: issue.message });
+    if (!result.success) for (const issue of result.error.issues) problem(ctx, ['body', ...issue.path], issue.message);
   };
 }
 
