@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { encodeQueryValue } from '../contract/deep-link.js';
-import { DIVERSION_ARRAYS, type DiversionSet } from '../contract/diversion.js';
+import type { DiversionSet } from '../contract/diversion.js';
 import { RECOMMENDATION_PLACEMENT, type RecommendedVideo } from '../contract/recommended-video.js';
 import {
   appLink,
@@ -28,17 +28,13 @@ import {
 const OBSERVED = { type: 'video', action: 'playVideo', placement: RECOMMENDATION_PLACEMENT, ref: 'LOCALRECOMM' };
 
 /** The observed values; beyond observed, each sometimes any identifier (no character to escape in a query). */
-const observed = (options: FuzzOptions): fc.Arbitrary<typeof OBSERVED> => {
+function observed(options: FuzzOptions): fc.Arbitrary<typeof OBSERVED> {
   if (!options.beyondObserved) return fc.constant(OBSERVED);
   const other = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/);
-  const field = (value: string) => fc.oneof({ arbitrary: fc.constant(value), weight: 2 }, other);
-  return fc.record({
-    type: field(OBSERVED.type),
-    action: field(OBSERVED.action),
-    placement: field(OBSERVED.placement),
-    ref: field(OBSERVED.ref),
-  });
-};
+  const vary = (value: string) => fc.oneof({ arbitrary: fc.constant(value), weight: 2 }, other);
+  const fields = Object.entries(OBSERVED).map(([name, value]) => [name, vary(value)]);
+  return fc.record(Object.fromEntries(fields)) as fc.Arbitrary<typeof OBSERVED>;
+}
 
 /**
  * How a nested deep link is spelled: the service's way, nesting another link (class
@@ -154,10 +150,7 @@ export const recommendations = (options: FuzzOptions = {}): fc.Arbitrary<Recomme
  */
 export function diversionSet(options: FuzzOptions = {}): fc.Arbitrary<DiversionSet> {
   const sorted = drafts(options).map((list) => [...list].sort((a, b) => b.order - a.order).map(placeItem));
-  if (!options.beyondObserved)
-    return sorted.map(
-      (items) => Object.fromEntries(DIVERSION_ARRAYS.map((name) => [name, items])) as unknown as DiversionSet,
-    );
+  if (!options.beyondObserved) return sorted.map((items) => ({ end: items, exit: items, suspend: items }));
   return fc
     .tuple(sorted, sorted, sorted, fc.boolean())
     .map(([end, exit, suspend, same]) => (same ? { end, exit: end, suspend: end } : { end, exit, suspend }));
