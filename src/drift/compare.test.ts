@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { minimalScenario } from '../../test/support/minimal-scenario.js';
-import { compareAnswers, type Answer } from './compare.js';
+import { compareAnswers, type DriftAnswer } from './compare.js';
 import { volatilePaths } from './noise.js';
 import { compareShapes, shapeOf } from './shape.js';
 
-const answer = (value: unknown, status = 200): Answer => ({ status, body: JSON.stringify(value) });
+const answer = (value: unknown, status = 200): DriftAnswer => ({ status, body: JSON.stringify(value) });
 const envelope = (data: unknown) => ({ data, msg: 'OK', result: 1 });
 
 describe('compareShapes', () => {

@@ -10,7 +10,7 @@ import { isVolatile, volatilePaths } from './noise.js';
 import { compareShapes, shapeOf, type Shape } from './shape.js';
 
 /** One answer: its HTTP status and body text (`undefined` when the body is not text). */
-export interface Answer {
+export interface DriftAnswer {
   status: number;
   body: string | undefined;
 }
@@ -37,7 +37,7 @@ export interface Comparison {
 }
 
 /** A body parsed as JSON, or `undefined` when it is not JSON text. */
-function parsed(answer: Answer): { value: unknown } | undefined {
+function parsed(answer: DriftAnswer): { value: unknown } | undefined {
   if (answer.body === undefined) return undefined;
   try {
     return { value: JSON.parse(answer.body) };
@@ -87,8 +87,8 @@ function cell(text: string, width = 48): string {
  */
 export function compareAnswers(
   operation: OperationName,
-  recorded: readonly Answer[],
-  live: readonly Answer[],
+  recorded: readonly DriftAnswer[],
+  live: readonly DriftAnswer[],
 ): Comparison {
   const rows: DriftRow[] = [];
   const noise: DriftRow[] = [];

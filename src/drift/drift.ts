@@ -5,11 +5,11 @@
  * @module
  */
 import { OPERATION_TABLE, type OperationName } from '../contract/core.js';
-import type { NamedRecording, NormalisationPolicy } from '../normalise/index.js';
+import { UNSTORED_REQUEST_HEADERS, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
 import type { RawPair } from '../normalise/query.js';
 import { bodyFor, type PreparedResponse } from '../scenarios/compile.js';
 import type { CompiledScenario } from '../scenarios/catalog.js';
-import { compareAnswers, type Answer, type Comparison } from './compare.js';
+import { compareAnswers, type DriftAnswer, type Comparison } from './compare.js';
 import type { LiveClient } from './live-client.js';
 import { clientQuery, liveQueryOf, queryString, type LiveQuery } from './live-query.js';
 
@@ -18,7 +18,7 @@ export interface DriftTarget {
   operation: OperationName;
   /** What the recorded side is, for the table heading: `meta-cp/0a1b2c3d4e5f-000.json` or `scenario gallery, stub 2`. */
   source: string;
-  recorded: Answer[];
+  recorded: DriftAnswer[];
   /** The live request's path and how to build its query (`undefined` for an offline comparison). */
   live?: { path: string; query: (nowMs: number) => LiveQuery; headers: Record<string, string> };
 }
@@ -42,7 +42,7 @@ export interface DriftReport {
 }
 
 /** The answer stored in a recording: its status and body text (`undefined` for a body kept as base64). */
-function recordedAnswer({ recording }: NamedRecording): Answer {
+function recordedAnswer({ recording }: NamedRecording): DriftAnswer {
   return { status: recording.response.status, body: recording.response.body };
 }
 
@@ -74,15 +74,8 @@ const NOT_REPLAYED = new Set([
   'x-client-ip',
   'true-client-ip',
   'cf-connecting-ip',
-  'host',
   'accept-encoding',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'upgrade',
+  ...UNSTORED_REQUEST_HEADERS,
 ]);
 
 /**
@@ -205,7 +198,7 @@ export async function driftLive(
     targets.map(async (target): Promise<TargetReport> => {
       const base = { operation: target.operation, source: target.source };
       const live = target.live!;
-      const answers: Answer[] = [];
+      const answers: DriftAnswer[] = [];
       for (let i = 0; i < 2; i++) {
         const pairs: RawPair[] = live.query(Date.now()).pairs;
         const answer = await client.get(`${live.path}?${queryString(pairs)}`, live.headers);

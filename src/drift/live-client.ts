@@ -7,7 +7,7 @@
 import pLimit from 'p-limit';
 import { Pool } from 'undici';
 import { API_PREFIX, isOperationName } from '../contract/core.js';
-import type { Answer } from './compare.js';
+import type { DriftAnswer } from './compare.js';
 
 /** Options of {@link createLiveClient}. */
 export interface LiveClientOptions {
@@ -24,7 +24,7 @@ export interface LiveClientOptions {
 }
 
 /** A live answer, or why there is none (`UND_ERR_HEADERS_TIMEOUT`, `ECONNREFUSED`, ...). */
-type LiveAnswer = ({ ok: true } & Answer) | { ok: false; error: string };
+type LiveAnswer = ({ ok: true } & DriftAnswer) | { ok: false; error: string };
 
 /** A client of the live service: {@link LiveClient.get} a path and query; {@link LiveClient.close} when done. */
 export interface LiveClient {
@@ -69,7 +69,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
         bodyTimeout: timeoutMs,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      const bytes = Buffer.from(await answer.body.arrayBuffer());
+      const bytes = await answer.body.arrayBuffer();
       let body: string | undefined;
       try {
         body = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

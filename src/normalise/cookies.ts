@@ -28,6 +28,15 @@ export interface RedactedCookies {
   secrets: Array<{ name: string; value: string }>;
 }
 
+/** A replacer of `name=value` (after `before`) that puts `placeholder` for the value of a secret cookie, and lists it in `secrets`. */
+function secretValue(named: readonly string[], placeholder: string, secrets: RedactedCookies['secrets']) {
+  return (whole: string, before: string, name: string, raw: string) => {
+    if (!isSecretCookie(name, named) || raw.trim() === '' || raw.trim() === placeholder) return whole;
+    secrets.push({ name: name.trim(), value: raw.trim().replace(/^"|"$/g, '') });
+    return `${before}${name}=${placeholder}`;
+  };
+}
+
 /**
  * Redacts a `Cookie` request header (`a=1; sid=xyz`): the values of secret cookies become
  * `placeholder`, the rest stays as sent.
@@ -35,14 +44,7 @@ export interface RedactedCookies {
  */
 export function redactCookieHeader(value: string, named: readonly string[], placeholder: string): RedactedCookies {
   const secrets: RedactedCookies['secrets'] = [];
-  const text = value.replace(
-    /(^|;)(\s*)([^=;]+)=([^;]*)/g,
-    (whole, start: string, space: string, name: string, cookie: string) => {
-      if (!isSecretCookie(name, named) || cookie.trim() === '' || cookie.trim() === placeholder) return whole;
-      secrets.push({ name: name.trim(), value: cookie.trim().replace(/^"|"$/g, '') });
-      return `${start}${space}${name}=${placeholder}`;
-    },
-  );
+  const text = value.replace(/((?:^|;)\s*)([^=;]+)=([^;]*)/g, secretValue(named, placeholder, secrets));
   return { text, secrets };
 }
 
@@ -56,13 +58,7 @@ export function redactSetCookie(value: string, named: readonly string[], placeho
   // A new cookie starts after a comma that is followed by `name=` (an `Expires` date has a comma too, followed by a day number).
   const text = value
     .split(/,(?=\s*[^;,=\s]+=)/)
-    .map((cookie) =>
-      cookie.replace(/^(\s*)([^=;]+)=([^;]*)/, (whole, space: string, name: string, raw: string) => {
-        if (!isSecretCookie(name, named) || raw.trim() === '' || raw.trim() === placeholder) return whole;
-        secrets.push({ name: name.trim(), value: raw.trim().replace(/^"|"$/g, '') });
-        return `${space}${name}=${placeholder}`;
-      }),
-    )
+    .map((cookie) => cookie.replace(/^(\s*)([^=;]+)=([^;]*)/, secretValue(named, placeholder, secrets)))
     .join(',');
   return { text, secrets };
 }

@@ -40,7 +40,7 @@ export interface RedactedParts {
 }
 
 /** Request headers that are not stored: per-hop, or set by the connection. */
-const UNSTORED_REQUEST_HEADERS = new Set([
+export const UNSTORED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   'host',
   'connection',
   'keep-alive',

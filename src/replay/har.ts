@@ -239,11 +239,7 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
       _resourceType: 'fetch',
     };
   });
-  const started = entries.reduce<string | undefined>(
-    (first, entry) =>
-      first === undefined || Date.parse(entry.startedDateTime) < Date.parse(first) ? entry.startedDateTime : first,
-    undefined,
-  );
+  const started = entries.map((entry) => entry.startedDateTime).sort((a, b) => Date.parse(a) - Date.parse(b))[0];
   return {
     log: {
       version: '1.2',

@@ -57,19 +57,14 @@ export function bursts(entries: readonly JournalEntry[], quietGapSeconds = DEFAU
   }
   const result: Burst[] = [];
   for (const [device, list] of byDevice) {
-    let current: JournalEntry[] = [];
     let last = -Infinity;
     for (const entry of [...list].sort((a, b) => Date.parse(a.time) - Date.parse(b.time))) {
       const at = Date.parse(entry.time);
-      if (at - last >= quietGapSeconds * 1000 && current.length) {
-        result.push({ device, entries: current, startUp: current.some((e) => e.operation !== 'localplay/recomm') });
-        current = [];
-      }
-      current.push(entry);
+      if (at - last >= quietGapSeconds * 1000) result.push({ device, entries: [], startUp: false });
+      result.at(-1)!.entries.push(entry);
+      result.at(-1)!.startUp ||= entry.operation !== 'localplay/recomm';
       last = at;
     }
-    if (current.length)
-      result.push({ device, entries: current, startUp: current.some((e) => e.operation !== 'localplay/recomm') });
   }
   return result.sort((a, b) => Date.parse(a.entries[0]!.time) - Date.parse(b.entries[0]!.time));
 }
