@@ -53,12 +53,11 @@ export function renderServer(health: Health): void {
   byId('scenario-pill').hidden = !scenario;
   byId('scenario-pill-label').textContent = health.mode === 'replay' ? 'fallback scenario' : 'scenario';
   byId('scenario-section').hidden = !scenario;
-  const source =
-    health.mode === 'replay'
-      ? ['recordings', health.recordings]
-      : health.mode === 'record'
-        ? ['upstream', health.upstream]
-        : undefined;
+  const sources: Partial<Record<Health['mode'], [string, unknown]>> = {
+    replay: ['recordings', health.recordings],
+    record: ['upstream', health.upstream],
+  };
+  const source = sources[health.mode];
   byId('source-pill').hidden = !source;
   if (source) render(html`${source[0]} <strong>${String(source[1] ?? '?')}</strong>`, byId('source-pill'));
   render(
