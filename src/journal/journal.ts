@@ -48,68 +48,52 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 /** Default most bytes of bodies the journal keeps in all (32 MiB); the oldest exchanges go first beyond it. */
 const DEFAULT_JOURNAL_BYTES = 32 * 1024 * 1024;
 
-/**
- * The journal: the last `limit` requests to operations, oldest first, in a bounded ring (memory
- * stays flat however long the server runs). Listeners hear every new entry (for live views).
- */
 /** An exchange as {@link Journal.add} takes it: without its id, which the journal gives. */
 export type NewExchange = Omit<JournalExchange, 'entry'> & { entry: Omit<JournalEntry, 'id'> };
 
 /**
  * An exchange the journal makes only when it is first read. `build` is called at most once;
- * `release`, when given, once the journal no longer needs the object (built, forgotten or cleared),
- * so that its maker can reuse it for a later exchange: a journal of reused records keeps nothing
- * new per request, so the young generation of V8 does not grow with what it keeps.
+ * `release`, when given, once the journal no longer needs the object (built, forgotten or cleared).
  */
 export interface DeferredExchange {
   build(): NewExchange;
   release?(): void;
 }
 
-/** One place of the ring, reused when the ring comes round: the exchange it holds, with the id given at `add`. */
-interface Slot {
+/** One kept exchange: its id, what it holds of bodies in bytes (as told to `add`), and the exchange, made when first read. */
+interface Kept {
   id: number;
-  /** What it holds of bodies, in bytes (as told to `add`). */
   bytes: number;
-  /** The exchange until it is first read. */
-  deferred: DeferredExchange | (() => NewExchange) | undefined;
+  deferred: DeferredExchange | undefined;
   built: JournalExchange | undefined;
 }
 
-function read(slot: Slot): JournalExchange {
-  if (!slot.built) {
-    const deferred = slot.deferred!;
-    const made = typeof deferred === 'function' ? deferred() : deferred.build();
-    slot.built = { ...made, entry: { id: slot.id, ...made.entry } };
-    slot.deferred = undefined;
-    if (typeof deferred !== 'function') deferred.release?.();
+function read(kept: Kept): JournalExchange {
+  if (!kept.built) {
+    const made = kept.deferred!.build();
+    kept.built = { ...made, entry: { id: kept.id, ...made.entry } };
+    forget(kept);
   }
-  return slot.built;
+  return kept.built;
 }
 
-function isExchange(exchange: NewExchange | DeferredExchange | (() => NewExchange)): exchange is NewExchange {
-  return typeof exchange !== 'function' && (exchange as Partial<DeferredExchange>).build === undefined;
+/** Releases an exchange not made yet (or just made): the journal no longer needs its maker. */
+function forget(kept: Kept): void {
+  kept.deferred?.release?.();
+  kept.deferred = undefined;
 }
 
-/** Empties a slot, releasing an exchange it held unread. */
-function empty(slot: Slot): void {
-  const { deferred } = slot;
-  slot.deferred = undefined;
-  slot.built = undefined;
-  slot.bytes = 0;
-  if (deferred !== undefined && typeof deferred !== 'function') deferred.release?.();
-}
-
+/**
+ * The journal: the last `limit` requests to operations, oldest first, and at most `maxBytes` of
+ * bodies (memory stays flat however long the server runs). Listeners hear every new entry (for live views).
+ */
 export class Journal {
   readonly limit: number;
-  // A ring: `#ring[#start]` is the oldest of `#size` kept exchanges; adding one is O(1). Its slots
-  // are made once, then reused.
-  #ring: Slot[] = [];
-  #start = 0;
-  #size = 0;
+  readonly maxBytes: number;
+  /** Oldest first; ids are consecutive. */
+  #kept: Kept[] = [];
   #nextId = 1;
   #bytes = 0;
-  readonly maxBytes: number;
   #listeners = new Set<(exchange: JournalExchange) => void>();
 
   /** @param maxBytes the most bytes of bodies kept in all (see {@link DEFAULT_JOURNAL_BYTES}). */
@@ -127,73 +111,57 @@ export class Journal {
    */
   add(
     exchange: NewExchange | DeferredExchange | (() => NewExchange),
-    bytes = isExchange(exchange) ? exchange.responseBody.length : 0,
+    bytes = 'responseBody' in exchange ? exchange.responseBody.length : 0,
   ): number {
-    const id = this.#nextId++;
-    const deferred = isExchange(exchange) ? () => exchange : exchange;
-    if (this.limit <= 0) {
-      if (this.#listeners.size) this.#tell(read({ id, bytes, deferred, built: undefined }));
-      else if (typeof deferred !== 'function') deferred.release?.();
-      return id;
+    const deferred =
+      typeof exchange === 'function' ? { build: exchange } : 'build' in exchange ? exchange : { build: () => exchange };
+    const kept: Kept = { id: this.#nextId++, bytes, deferred, built: undefined };
+    if (this.limit > 0) {
+      this.#kept.push(kept);
+      this.#bytes += bytes;
+      while (this.#kept.length > this.limit || (this.#bytes > this.maxBytes && this.#kept.length > 1))
+        this.#dropOldest();
     }
-    if (this.#size === this.limit) this.#dropOldest();
-    const at = (this.#start + this.#size++) % this.limit;
-    let slot = this.#ring[at];
-    if (slot) {
-      slot.id = id;
-      slot.bytes = bytes;
-      slot.deferred = deferred;
-    } else this.#ring[at] = slot = { id, bytes, deferred, built: undefined };
-    this.#bytes += bytes;
-    while (this.#bytes > this.maxBytes && this.#size > 1) this.#dropOldest();
-    if (this.#listeners.size) this.#tell(read(slot));
-    return id;
-  }
-
-  #tell(built: JournalExchange): void {
-    for (const listener of this.#listeners) listener(built);
+    if (this.#listeners.size) {
+      const built = read(kept);
+      for (const listener of this.#listeners) listener(built);
+    } else if (this.limit <= 0) forget(kept);
+    return kept.id;
   }
 
   #dropOldest(): void {
-    const slot = this.#ring[this.#start]!;
-    this.#bytes -= slot.bytes;
-    empty(slot);
-    this.#start = (this.#start + 1) % this.limit;
-    this.#size--;
+    const oldest = this.#kept.shift()!;
+    this.#bytes -= oldest.bytes;
+    forget(oldest);
   }
 
   /** The kept exchanges, oldest first, optionally only one operation's or one device's (`_sdevid`). */
   exchanges(filter: { operation?: string; sdevid?: string } = {}): JournalExchange[] {
-    const out: JournalExchange[] = [];
-    for (let i = 0; i < this.#size; i++) {
-      const x = read(this.#ring[(this.#start + i) % this.limit]!);
-      if (
-        (filter.operation === undefined || x.entry.operation === filter.operation) &&
-        (filter.sdevid === undefined || x.entry.query._sdevid?.includes(filter.sdevid))
-      )
-        out.push(x);
-    }
-    return out;
+    return this.#kept
+      .map(read)
+      .filter(
+        (x) =>
+          (filter.operation === undefined || x.entry.operation === filter.operation) &&
+          (filter.sdevid === undefined || x.entry.query._sdevid?.includes(filter.sdevid)),
+      );
   }
 
   /** One exchange by id, if still kept. */
   get(id: number): JournalExchange | undefined {
-    const oldest = this.#size ? this.#ring[this.#start]!.id : 0;
-    const at = id - oldest;
-    // Ids are consecutive in the ring, so the id says where it is.
-    return at >= 0 && at < this.#size ? read(this.#ring[(this.#start + at) % this.limit]!) : undefined;
+    // Ids are consecutive, so the id says where it is.
+    const kept = this.#kept[id - (this.#kept[0]?.id ?? 0)];
+    return kept && read(kept);
   }
 
   /** The id of the newest kept exchange, or `undefined` when none is kept. */
   get newestId(): number | undefined {
-    return this.#size ? this.#ring[(this.#start + this.#size - 1) % this.limit]!.id : undefined;
+    return this.#kept.at(-1)?.id;
   }
 
   /** Forgets every request. */
   clear(): void {
-    for (const slot of this.#ring) empty(slot);
-    this.#start = 0;
-    this.#size = 0;
+    this.#kept.forEach(forget);
+    this.#kept = [];
     this.#bytes = 0;
   }
 

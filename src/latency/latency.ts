@@ -4,6 +4,7 @@
  * (the schema is `latency-schema.ts`).
  * @module
  */
+import type { Timings } from 'har-format';
 import { MockvideoError } from '../errors.js';
 
 /**
@@ -58,23 +59,12 @@ export function measuredLatency(sentNs: bigint, headersNs: bigint, lastByteNs: b
   return { headersMs: ms(headersNs), lastByteMs: ms(lastByteNs) };
 }
 
-/** The `timings` of a HAR entry (HAR 1.2: milliseconds, `-1` for a phase that does not apply). */
-export interface HarTimings {
-  blocked?: number;
-  dns?: number;
-  connect?: number;
-  send?: number;
-  wait?: number;
-  receive?: number;
-  ssl?: number;
-}
-
 /**
  * The latency of a HAR entry: headers after `blocked + dns + connect + send + wait` (`ssl` is part
  * of `connect`; `-1` counts 0), the last byte `receive` later. `undefined` when the entry has no
  * usable timings (all missing or zero). Capped at {@link MAX_LATENCY_MS}.
  */
-export function harLatency(timings: HarTimings | undefined): RecordedLatency | undefined {
+export function harLatency(timings: Partial<Timings> | undefined): RecordedLatency | undefined {
   if (!timings) return undefined;
   const part = (value: number | undefined) =>
     typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;

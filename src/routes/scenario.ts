@@ -30,19 +30,6 @@ export interface PlannedAnswer {
   fault?: 'reset' | 'hang';
 }
 
-/** One request to an operation, as {@link planScenarioAnswer} needs it. */
-interface OperationRequest {
-  method: string;
-  /** The scenario the request picks (header or `/scenarios/<name>` prefix), or `undefined` for the active one. */
-  scenario: string | undefined;
-  /** The raw query (without `?`), for the stubs' `when` conditions; parsed only when a condition is checked. */
-  query: string;
-  /** The origin the client used (`http://10.0.2.2:8787`), for `{origin}` in bodies. */
-  origin: string;
-  /** The connection's address, which names the client when the query has neither `_sdevid` nor `_anoyid` (see `clientOf`); absent under msw. */
-  address?: string | undefined;
-}
-
 /** Where a scenario answer comes from: the responder (catalog and sequence counters), the active scenario, server-wide faults. */
 export interface ScenarioAnswerSource {
   responder: ScenarioResponder;
@@ -134,16 +121,19 @@ export function planFaults(
  * - else the matching stub's answer (the next of a sequence), with header `x-mockvideo-scenario`,
  *   changed by a server-wide fault (taken first) or the stub's or scenario's fault.
  *
- * Advances sequence and fault counters, and takes planned server-wide faults: call it once per request.
+ * `picked` is the scenario the request picks (header or `/scenarios/<name>` prefix), `undefined` for
+ * the active one. Advances sequence and fault counters, and takes planned server-wide faults: call
+ * it once per request.
  * @see docs/contract.md#operations.
  */
 function planScenarioAnswer(
   source: ScenarioAnswerSource,
   operation: OperationName,
-  request: OperationRequest,
+  request: RouteRequest,
+  picked: string | undefined,
 ): PlannedAnswer {
   if (request.method !== 'GET' && request.method !== 'HEAD') return now(methodNotAllowed(request.method, operation));
-  const scenario = request.scenario ?? source.activeScenario();
+  const scenario = picked ?? source.activeScenario();
   // Read the catalog per request: a reload (watch mode) replaces it in the responder.
   const { responder } = source;
   if (!responder.catalog.has(scenario)) return now(unknownScenario(scenario, responder.catalog.names));
@@ -195,11 +185,6 @@ export function scenarioPlan(
   route: Extract<Route, { kind: 'operation' }>,
   findings: readonly Finding[],
 ): Plan {
-  const scenario = requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER));
-  const { method, query, origin, address } = request;
-  return plannedPlan(
-    route,
-    findings,
-    planScenarioAnswer(source, route.operation, { method, scenario, query, origin, address }),
-  );
+  const picked = requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER));
+  return plannedPlan(route, findings, planScenarioAnswer(source, route.operation, request, picked));
 }

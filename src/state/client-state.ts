@@ -27,23 +27,6 @@ export const MAX_CLIENTS = 4096;
 /** The only operation that does not make a start-up (seed "Operations" rule 2: the recommendation view after playback). */
 const RECOMMENDATIONS = 'localplay/recomm';
 
-/** The first value of parameter `name` in a raw query (without `?`), decoded; `undefined` when absent or empty. */
-function rawValue(query: string, name: string): string | undefined {
-  const key = `${name}=`;
-  const pair = query.startsWith(key) ? 0 : query.indexOf(`&${key}`) + 1;
-  if (pair === 0 && !query.startsWith(key)) return undefined;
-  const start = pair + key.length;
-  const end = query.indexOf('&', start);
-  const value = query.slice(start, end < 0 ? undefined : end);
-  if (!value) return undefined;
-  if (!value.includes('%') && !value.includes('+')) return value;
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    return value;
-  }
-}
-
 /**
  * The client a request comes from: `sdevid:<_sdevid>` (the hashed device identifier every request
  * carries, seed "Common query parameters"), else `anoyid:<_anoyid>`, else `address:<the connection's
@@ -53,14 +36,11 @@ function rawValue(query: string, name: string): string | undefined {
  * @example clientOf('_sdevid=ab12&_ts=1') // 'sdevid:ab12'
  */
 export function clientOf(query: string | URLSearchParams, address?: string): string {
-  const value = (name: string) =>
-    typeof query === 'string'
-      ? rawValue(query.startsWith('?') ? query.slice(1) : query, name)
-      : query.get(name) || undefined;
-  const device = value('_sdevid');
-  if (device !== undefined) return `sdevid:${device}`;
-  const user = value('_anoyid');
-  if (user !== undefined) return `anoyid:${user}`;
+  const params = typeof query === 'string' ? new URLSearchParams(query) : query;
+  const device = params.get('_sdevid');
+  if (device) return `sdevid:${device}`;
+  const user = params.get('_anoyid');
+  if (user) return `anoyid:${user}`;
   return address ? `address:${address}` : 'unknown';
 }
 
