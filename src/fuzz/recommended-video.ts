@@ -72,28 +72,21 @@ function itemDraft(options: FuzzOptions) {
 
 type ItemDraft = ReturnType<typeof itemDraft> extends fc.Arbitrary<infer T> ? T : never;
 
-const UNRESERVED = /[A-Za-z0-9\-_.!~*'()]/;
-const hex = (ch: string) => ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0');
-
 /**
  * Re-spells percent-encoded text in ways `decodeURIComponent` reads the same. `flags` says, per
- * character (cycled, with a 1 and a 2 added): 1 writes an escape in lower-case hex, 2 and 3 escape an
- * unreserved character (`%41` for `A`; 3 in lower-case).
+ * escape or unreserved character (cycled, with a 1 and a 2 added): 1 writes an escape in lower-case
+ * hex, 2 and 3 escape an unreserved character (`%41` for `A`; 3 in lower-case).
  */
 function respell(encoded: string, drawn: readonly number[]): string {
   const flags = [...drawn, 1, 2];
-  let out = '';
-  for (let i = 0, k = 0; i < encoded.length; i++, k++) {
-    const flag = flags[k % flags.length];
-    const ch = encoded[i]!;
-    if (ch === '%') {
-      const digits = encoded.slice(i + 1, i + 3);
-      out += `%${flag === 1 ? digits.toLowerCase() : digits}`;
-      i += 2;
-    } else if (flag! >= 2 && UNRESERVED.test(ch)) out += `%${flag === 3 ? hex(ch).toLowerCase() : hex(ch)}`;
-    else out += ch;
-  }
-  return out;
+  let k = 0;
+  return encoded.replace(/%[0-9A-F]{2}|[A-Za-z0-9\-_.!~*'()]/g, (token) => {
+    const flag = flags[k++ % flags.length]!;
+    if (token[0] === '%') return flag === 1 ? token.toLowerCase() : token;
+    if (flag < 2) return token;
+    const escape = `%${token.charCodeAt(0).toString(16).toUpperCase()}`;
+    return flag === 3 ? escape.toLowerCase() : escape;
+  });
 }
 
 /** The raw value of a nested deep link of the provider (`default`: to the video), as spelled: encoded once or twice, maybe re-spelled. */

@@ -107,7 +107,7 @@ export const optionalImageUrl: fc.Arbitrary<string> = fc.constantFrom(
 );
 
 /** Integers at the edges of what JSON and a client's int types hold (class `integer-extreme`). */
-export const EXTREME_INTEGERS: readonly number[] = [
+const EXTREME_INTEGERS: readonly number[] = [
   Number.MAX_SAFE_INTEGER,
   Number.MIN_SAFE_INTEGER,
   2 ** 31,
