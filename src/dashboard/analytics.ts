@@ -2,7 +2,7 @@ import { html, render } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
 import type { AnalyticsEntry } from './api.js';
 import { byId } from './dom.js';
-import { clockTime, count, deviceLabel, recordKind } from './format.js';
+import { clockTime, count, recordKind } from './format.js';
 import type { DashboardState } from './state.js';
 
 /** The most analytics rows the page shows (the newest). */
@@ -42,7 +42,7 @@ export class AnalyticsTable {
       <td><time datetime=${a.time}>${clockTime(a.time)}</time></td>
       <td>${
         sdevid
-          ? deviceLabel(this.#state.device(sdevid) ?? { sdevid })
+          ? this.#state.label(sdevid)
           : html`<span class="muted" title="No request carried its _anoyid">unknown</span>`
       }</td>
       <th scope="row">

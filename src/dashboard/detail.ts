@@ -2,7 +2,7 @@ import { html, nothing, render } from 'lit-html';
 import { createRef, ref } from 'lit-html/directives/ref.js';
 import { admin, messageOf, type RequestDetail } from './api.js';
 import { byId, copyButton, facts } from './dom.js';
-import { curlCommand, deviceLabel, deviceOf, duration, matchOf, prettyBody } from './format.js';
+import { curlCommand, deviceOf, duration, matchOf, prettyBody } from './format.js';
 import type { DashboardState } from './state.js';
 
 /**
@@ -62,7 +62,7 @@ export class RequestDetailView {
     const raw = detail.response.body;
     const pairs: Array<[string, string | null | undefined]> = [
       ['Time', detail.time],
-      ['Device', `${deviceLabel(this.#state.device(sdevid) ?? { sdevid })} (${sdevid})`],
+      ['Device', `${this.#state.label(sdevid)} (${sdevid})`],
       ['Path', detail.request.path],
       ['Status', detail.status === 0 ? 'none (no answer sent)' : String(detail.status)],
       ['Scenario', detail.scenario ?? '—'],

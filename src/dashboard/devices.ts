@@ -91,11 +91,7 @@ export class DevicePanel {
   #choose(sdevid: string | null): void {
     this.#status.textContent = '';
     this.#state.select(sdevid);
-    announce(
-      sdevid === null
-        ? 'Showing every device'
-        : `Showing ${deviceLabel(this.#state.device(sdevid) ?? { sdevid })} only`,
-    );
+    announce(sdevid === null ? 'Showing every device' : `Showing ${this.#state.label(sdevid)} only`);
   }
 
   async #rename(): Promise<void> {

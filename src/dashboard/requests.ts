@@ -2,7 +2,7 @@ import { html, nothing, render } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
 import type { JournalEntry } from './api.js';
 import { announce, byId } from './dom.js';
-import { clockTime, count, deviceLabel, deviceOf, duration, matchOf, statusClass } from './format.js';
+import { clockTime, count, deviceOf, duration, matchOf, statusClass } from './format.js';
 import type { DashboardState } from './state.js';
 
 /** The most rows the page shows (the journal keeps more; the newest come first). */
@@ -29,7 +29,7 @@ export class RequestTable {
   announce(entry: JournalEntry): void {
     const findings = entry.findings.length ? `, ${count(entry.findings.length, 'contract finding')}` : '';
     announce(
-      `Request ${entry.id} from ${this.#device(entry)}: ${entry.operation}, status ${entry.status || 'none'}${entry.fault ? `, fault ${entry.fault}` : ''}${findings}`,
+      `Request ${entry.id} from ${this.#state.label(deviceOf(entry))}: ${entry.operation}, status ${entry.status || 'none'}${entry.fault ? `, fault ${entry.fault}` : ''}${findings}`,
     );
   }
 
@@ -42,10 +42,6 @@ export class RequestTable {
   /** Gives the focus to the row of request `id`, when it is shown. */
   focus(id: number): void {
     this.#body.querySelector<HTMLButtonElement>(`tr[data-id="${id}"] button`)?.focus();
-  }
-
-  #device(entry: JournalEntry): string {
-    return deviceLabel(this.#state.device(deviceOf(entry)) ?? { sdevid: deviceOf(entry) });
   }
 
   #draw(): void {
@@ -78,7 +74,7 @@ export class RequestTable {
         ?aria-current=${entry.id === this.#selected}
       >
         <td><time datetime=${entry.time}>${clockTime(entry.time)}</time></td>
-        <td title=${deviceOf(entry)}>${this.#device(entry)}</td>
+        <td title=${deviceOf(entry)}>${this.#state.label(deviceOf(entry))}</td>
         <th scope="row"><button type="button" class="link" aria-label="Show request ${entry.id}, ${entry.operation}" @click=${() => this.#open(entry.id)}>${entry.operation}</button></th>
         <td><span class="status ${statusClass(entry.status)}">${entry.status || 'none'}</span>${entry.fault ? html`<span class="badge fault">fault: ${entry.fault}</span>` : nothing}</td>
         ${

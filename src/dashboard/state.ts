@@ -7,7 +7,7 @@ import {
   type StartUpVerdict,
 } from './api.js';
 import { byId } from './dom.js';
-import { deviceOf, recordField } from './format.js';
+import { deviceLabel, deviceOf, recordField } from './format.js';
 
 /** How long the page waits after a change before it reads the devices and start-ups again, in milliseconds. */
 const REFRESH_MS = 250;
@@ -98,6 +98,11 @@ export class DashboardState {
   /** The device summary of `sdevid`, if it is in the journal. */
   device(sdevid: string): DeviceSummary | undefined {
     return this.devices.find((d) => d.sdevid === sdevid);
+  }
+
+  /** The name people see for device `sdevid` (see `deviceLabel`), known to the journal or not. */
+  label(sdevid: string): string {
+    return deviceLabel(this.device(sdevid) ?? { sdevid });
   }
 
   /** The device an analytics record came from: the one whose requests sent its `_anoyid`; `null` when none did. */
