@@ -36,8 +36,8 @@ export interface AnalyticsPage {
 export class AnalyticsStore {
   readonly limit: number;
   readonly maxBytes: number;
-  readonly #entries: AnalyticsEntry[] = [];
-  readonly #sizes: number[] = [];
+  /** Oldest first, each with its size in bytes. */
+  #kept: Array<{ entry: AnalyticsEntry; bytes: number }> = [];
   #bytes = 0;
   #next = 1;
 
@@ -63,19 +63,16 @@ export class AnalyticsStore {
     bytes = JSON.stringify(record)?.length ?? 0,
   ): AnalyticsEntry {
     const entry = { id: this.#next++, time: now.toISOString(), record, findings };
-    this.#entries.push(entry);
-    this.#sizes.push(bytes);
+    this.#kept.push({ entry, bytes });
     this.#bytes += bytes;
-    while (this.#entries.length > this.limit || (this.#bytes > this.maxBytes && this.#entries.length > 1)) {
-      this.#entries.shift();
-      this.#bytes -= this.#sizes.shift()!;
-    }
+    while (this.#kept.length > this.limit || (this.#bytes > this.maxBytes && this.#kept.length > 1))
+      this.#bytes -= this.#kept.shift()!.bytes;
     return entry;
   }
 
   /** Every kept entry, oldest first. */
   list(): AnalyticsEntry[] {
-    return [...this.#entries];
+    return this.#kept.map((kept) => kept.entry);
   }
 
   /**
@@ -85,34 +82,29 @@ export class AnalyticsStore {
    */
   page(after: number | undefined, limit = DEFAULT_ANALYTICS_PAGE): AnalyticsPage {
     const most = Math.max(1, Math.min(MAX_ANALYTICS_PAGE, Math.floor(limit) || DEFAULT_ANALYTICS_PAGE));
-    const entries = this.#entries;
-    const picked: number[] = [];
+    const kept = this.#kept;
+    const total = kept.length;
+    // Newest first without `after`, else from the first id above it; as many as fit.
+    const from = after === undefined ? total - 1 : kept.findIndex((k) => k.entry.id > after);
+    const step = after === undefined ? -1 : 1;
+    const picked: AnalyticsEntry[] = [];
     let bytes = 0;
-    const fits = (i: number) => picked.length < most && bytes + this.#sizes[i]! <= MAX_ANALYTICS_PAGE_BYTES;
-    if (after === undefined) {
-      for (let i = entries.length - 1; i >= 0 && fits(i); i--) {
-        bytes += this.#sizes[i]!;
-        picked.unshift(i);
-      }
-      return { records: picked.map((i) => entries[i]!), total: entries.length, next: null };
+    let i = from < 0 && after !== undefined ? total : from;
+    for (
+      ;
+      i >= 0 && i < total && picked.length < most && bytes + kept[i]!.bytes <= MAX_ANALYTICS_PAGE_BYTES;
+      i += step
+    ) {
+      bytes += kept[i]!.bytes;
+      picked.push(kept[i]!.entry);
     }
-    let i = entries.findIndex((e) => e.id > after);
-    if (i < 0) i = entries.length;
-    for (; i < entries.length && fits(i); i++) {
-      bytes += this.#sizes[i]!;
-      picked.push(i);
-    }
-    return {
-      records: picked.map((j) => entries[j]!),
-      total: entries.length,
-      next: i < entries.length ? (entries[i - 1]?.id ?? after) : null,
-    };
+    if (after === undefined) return { records: picked.reverse(), total, next: null };
+    return { records: picked, total, next: i < total ? (kept[i - 1]?.entry.id ?? after) : null };
   }
 
   /** Forgets every entry (ids keep counting). */
   clear(): void {
-    this.#entries.length = 0;
-    this.#sizes.length = 0;
+    this.#kept = [];
     this.#bytes = 0;
   }
 }

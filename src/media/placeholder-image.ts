@@ -10,25 +10,15 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-/** An RGB colour from a hue in degrees (saturation 0.55, lightness 0.45): dark enough for white text. */
+/** An RGB colour with a hue from `seed` (saturation 0.55, lightness 0.45: dark enough for white text), by the usual HSL formula. */
 function colourOf(seed: string): [number, number, number] {
   const hue = fnv1a(seed) % 360;
-  const c = (1 - Math.abs(2 * 0.45 - 1)) * 0.55;
-  const x = c * (1 - Math.abs(((hue / 60) % 2) - 1));
-  const m = 0.45 - c / 2;
-  const [r, g, b] =
-    hue < 60
-      ? [c, x, 0]
-      : hue < 120
-        ? [x, c, 0]
-        : hue < 180
-          ? [0, c, x]
-          : hue < 240
-            ? [0, x, c]
-            : hue < 300
-              ? [x, 0, c]
-              : [c, 0, x];
-  return [Math.round((r + m) * 255), Math.round((g + m) * 255), Math.round((b + m) * 255)];
+  const a = 0.55 * Math.min(0.45, 1 - 0.45);
+  const channel = (n: number) => {
+    const k = (n + hue / 30) % 12;
+    return Math.round((0.45 - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))) * 255);
+  };
+  return [channel(0), channel(8), channel(4)];
 }
 
 /**

@@ -102,12 +102,7 @@ const CERTIFICATE_ERROR =
   /CERT|SELF_SIGNED|^UNABLE_TO_(?:VERIFY|GET|DECODE)|^HOSTNAME_MISMATCH$|^INVALID_(?:CA|PURPOSE)$|^PATH_LENGTH_EXCEEDED$/;
 
 /** Codes of an upstream that was too slow (undici's own timeouts and the socket's). */
-const TIMEOUT_CODES: ReadonlySet<string> = new Set([
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ETIMEDOUT',
-]);
+const TIMEOUT_CODE = /^(?:UND_ERR_(?:HEADERS|BODY|CONNECT)_TIMEOUT|ETIMEDOUT)$/;
 
 /**
  * Why an upstream exchange failed. `kind` picks the answer: `timeout` gets a 504, `certificate` and
@@ -136,7 +131,7 @@ export function causeOf(error: unknown, phase: 'headers' | 'body' = 'headers'): 
       ? { code: 'UND_ERR_HEADERS_TIMEOUT', message: 'no answer headers in time', kind: 'timeout' }
       : { code: 'UND_ERR_BODY_TIMEOUT', message: 'the body did not finish in time', kind: 'timeout' };
   }
-  if (TIMEOUT_CODES.has(code)) return { code, message, kind: 'timeout' };
+  if (TIMEOUT_CODE.test(code)) return { code, message, kind: 'timeout' };
   if (CERTIFICATE_ERROR.test(code)) return { code, message, kind: 'certificate' };
   return { code, message, kind: 'other' };
 }
