@@ -3,7 +3,7 @@ import type { SonicBoom } from 'sonic-boom';
 import pc from 'picocolors';
 import type { Options } from 'yargs';
 import type { Journal } from '../journal/index.js';
-import { LineGatherer, formatLogLine, type RequestLogEntry } from '../server/host/request-log.js';
+import { formatLogLine, type RequestLogEntry } from '../server/host/request-log.js';
 
 /** How a command reports requests: `--log text|json`, `--quiet`, `--verbose`. */
 export interface OutputArgs {
@@ -48,60 +48,32 @@ export function jsonLines(message: string): (fields: object) => void {
   const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
   const logger = pino(
     { base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-    logStream('utf8'),
+    logStream(),
   );
   return (fields) => logger.info(fields, message);
 }
 
-const streams: Partial<Record<'buffer' | 'utf8', SonicBoom>> = {};
+let stream: SonicBoom | undefined;
 
 /**
  * Standard output for the per-request log: a SonicBoom (pino's destination stream) that writes
- * asynchronously, instead of one system call per line. Flushed when the process exits; a closed
- * stdout (`| head`) stops the log, not the server. `contentMode` is what is written to it: `utf8`
- * text (pino's lines, gathered by the stream in batches of about 12 KB or every 50 ms), or Buffers
- * that are already batches (the text log's, from {@link textLines}), written as they come.
+ * asynchronously, gathering lines into writes of about 12 KB (sonic-boom wants less than its 16 KB
+ * maxWrite) or every 50 ms, instead of one system call per line. Flushed when the process exits; a
+ * closed stdout (`| head`) stops the log, not the server.
  */
-function logStream(contentMode: 'buffer' | 'utf8'): SonicBoom {
-  let stream = streams[contentMode];
-  if (!stream) {
-    const { SonicBoom: Boom } = createRequire(import.meta.url)('sonic-boom') as typeof import('sonic-boom');
-    // pino's lines gather up to 12 KB per write (~250 lines; sonic-boom wants less than its 16 KB
-    // maxWrite); a quiet server's lines still go out within 50 ms.
-    const boom = new Boom({
-      fd: 1,
-      sync: false,
-      contentMode,
-      ...(contentMode === 'utf8' ? { minLength: 12_288, periodicFlush: 50 } : {}),
-    });
-    boom.on('error', () => undefined);
-    process.on('exit', () => {
-      try {
-        boom.flushSync();
-      } catch {
-        // Nothing more can be written.
-      }
-    });
-    stream = streams[contentMode] = boom;
-  }
-  return stream;
-}
-
-let gatherer: LineGatherer | undefined;
-
-/**
- * The text log's lines, gathered in one buffer (no object per line outlives a scavenge) and handed
- * to the log stream in batches of 12 KB, or 25 ms after the first line of a batch.
- */
-function textLines(): LineGatherer {
-  if (!gatherer) {
-    const out = logStream('buffer');
-    // contentMode 'buffer' takes Buffers; sonic-boom's types name only strings.
-    const lines = (gatherer = new LineGatherer((chunk) => void out.write(chunk as unknown as string), 12_288, 25));
-    // Before the stream's own flush at exit (registered when it was made).
-    process.prependListener('exit', () => lines.flush());
-  }
-  return gatherer;
+function logStream(): SonicBoom {
+  if (stream) return stream;
+  const { SonicBoom: Boom } = createRequire(import.meta.url)('sonic-boom') as typeof import('sonic-boom');
+  const boom = (stream = new Boom({ fd: 1, sync: false, minLength: 12_288, periodicFlush: 50 }));
+  boom.on('error', () => undefined);
+  process.on('exit', () => {
+    try {
+      boom.flushSync();
+    } catch {
+      // Nothing more can be written.
+    }
+  });
+  return boom;
 }
 
 /**
@@ -117,8 +89,8 @@ export function requestLogger(args: OutputArgs): ((entry: RequestLogEntry) => vo
     const line = jsonLines('request');
     return (entry) => line({ ...entry, durationMs: Math.round(entry.durationMs * 100) / 100 });
   }
-  const lines = textLines();
-  return (entry) => lines.line(lineOf(entry));
+  const out = logStream();
+  return (entry) => void out.write(`${lineOf(entry)}\n`);
 }
 
 /** With `--verbose` (and a text log), prints the contract findings of every journaled request. */
