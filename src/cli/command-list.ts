@@ -1,23 +1,33 @@
 import type { CommandModule } from 'yargs';
 
-/** The commands that take settings (all but `config`), in the order `mockvideo --help` lists them. */
-export const COMMAND_NAMES = [
-  'serve',
-  'scenarios',
-  'validate',
-  'verify',
-  'new-scenario',
-  'record',
-  'replay',
-  'import',
-  'export',
-  'drift',
-  'scenario',
-  'fuzz',
-] as const;
+/** Names a table of loaders by their keys, the loaded modules' types left open. */
+const loaders = <K extends string>(table: Record<K, () => Promise<unknown>>) => table;
+
+/**
+ * The commands that take settings (all but `config`), in the order `mockvideo --help` lists them, each
+ * with the loader of its module: a start loads only the modules of the commands named on its command
+ * line (see {@link loadCommands}).
+ */
+const LOADERS = loaders({
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  scenarios: async () => (await import('./commands/scenarios.js')).scenariosCommand,
+  validate: async () => (await import('./commands/validate.js')).validateCommand,
+  verify: async () => (await import('./commands/verify.js')).verifyCommand,
+  'new-scenario': async () => (await import('./commands/new-scenario.js')).newScenarioCommand,
+  record: async () => (await import('./commands/record.js')).recordCommand,
+  replay: async () => (await import('./commands/replay.js')).replayCommand,
+  import: async () => (await import('./commands/import.js')).importCommand,
+  export: async () => (await import('./commands/export.js')).exportCommand,
+  drift: async () => (await import('./commands/drift.js')).driftCommand,
+  scenario: async () => (await import('./commands/scenario.js')).scenarioCommand,
+  fuzz: async () => (await import('./commands/fuzz.js')).fuzzCommand,
+});
 
 /** A command that takes settings, by the name typed after `mockvideo`. */
-export type CommandName = (typeof COMMAND_NAMES)[number];
+export type CommandName = keyof typeof LOADERS;
+
+/** The names of the commands that take settings, in the order `mockvideo --help` lists them. */
+export const COMMAND_NAMES = Object.keys(LOADERS) as CommandName[];
 
 /** What yargs needs of a command it does not run: the command string (name and positionals) and the line of `mockvideo --help`. */
 export interface CommandHeading {
@@ -71,21 +81,6 @@ export const COMMAND_HEADINGS: Readonly<Record<CommandName | 'config', CommandHe
 /** A command module, options and arguments left open. */
 export type AnyCommand = CommandModule<object, never>;
 
-const LOADERS: Readonly<Record<CommandName, () => Promise<AnyCommand>>> = {
-  serve: async () => (await import('./commands/serve.js')).serveCommand as unknown as AnyCommand,
-  scenarios: async () => (await import('./commands/scenarios.js')).scenariosCommand as unknown as AnyCommand,
-  validate: async () => (await import('./commands/validate.js')).validateCommand as unknown as AnyCommand,
-  verify: async () => (await import('./commands/verify.js')).verifyCommand as unknown as AnyCommand,
-  'new-scenario': async () => (await import('./commands/new-scenario.js')).newScenarioCommand as unknown as AnyCommand,
-  record: async () => (await import('./commands/record.js')).recordCommand as unknown as AnyCommand,
-  replay: async () => (await import('./commands/replay.js')).replayCommand as unknown as AnyCommand,
-  import: async () => (await import('./commands/import.js')).importCommand as unknown as AnyCommand,
-  export: async () => (await import('./commands/export.js')).exportCommand as unknown as AnyCommand,
-  drift: async () => (await import('./commands/drift.js')).driftCommand as unknown as AnyCommand,
-  scenario: async () => (await import('./commands/scenario.js')).scenarioCommand as unknown as AnyCommand,
-  fuzz: async () => (await import('./commands/fuzz.js')).fuzzCommand as unknown as AnyCommand,
-};
-
 /** True when `name` is one of {@link COMMAND_NAMES}. */
 export function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -98,7 +93,7 @@ export function isCommandName(name: string): name is CommandName {
  */
 export async function loadCommands(names: readonly CommandName[]): Promise<Map<CommandName, AnyCommand>> {
   const modules = await Promise.all(names.map((name) => LOADERS[name]()));
-  return new Map(names.map((name, i) => [name, modules[i]!]));
+  return new Map(names.map((name, i) => [name, modules[i] as unknown as AnyCommand]));
 }
 
 /**
