@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { MockvideoError, ScenarioError, UnknownScenarioError } from '../../errors.js';
+import { ScenarioError, UnknownScenarioError } from '../../errors.js';
 import type { ParsedScenario } from '../../scenarios/parse.js';
-import { SHIPPED_SCENARIOS_DIR, isScenarioFileName } from '../../storage/scenario-files.js';
+import { isScenarioFileName } from '../../storage/scenario-files.js';
 import { scenariosDirOption } from '../options.js';
+import { newScenarioFile, writeScenarioFile } from '../scenario-file.js';
 
 interface NewScenarioArgs {
   name: string;
@@ -57,14 +58,12 @@ export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
       ) as unknown as Argv<NewScenarioArgs>,
   handler: async (args: ArgumentsCamelCase<NewScenarioArgs>) => {
     // Loaded when the command runs, not at every start of the CLI.
-    const [{ SCENARIO_NAME, checkScenarios, parseScenario, shippedScenarios }, { readScenarioFiles }] =
-      await Promise.all([import('../../scenarios/index.js'), import('../../storage/read-scenario-files.js')]);
-    if (!SCENARIO_NAME.test(args.name))
-      throw new MockvideoError(
-        'MV_USAGE',
-        `"${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "gallery-no-ads".`,
-      );
-    const dir = resolve(args.scenariosDir);
+    const [{ checkScenarios, parseScenario, shippedScenarios }, { readScenarioFiles }] = await Promise.all([
+      import('../../scenarios/index.js'),
+      import('../../storage/read-scenario-files.js'),
+    ]);
+    const target = await newScenarioFile(args.scenariosDir, args.name, args.force);
+    const { dir } = target;
     const shipped = shippedScenarios();
     // --from and the scenarios it extends: the folder's file of that name, else the shipped one.
     const chain: ParsedScenario[] = [];
@@ -85,29 +84,18 @@ export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
       name = scenario.extends;
     }
     const parent = args.from;
-    const file = join(dir, `${args.name}.json`);
-    if (existsSync(file) && !args.force)
-      throw new MockvideoError(
-        'MV_USAGE',
-        `${relative(process.cwd(), file)} exists already. Pick another name or pass --force to overwrite it.`,
-      );
     const scenario = {
-      $schema: relative(dir, join(SHIPPED_SCENARIOS_DIR, 'scenario.schema.json')).split('\\').join('/'),
       description: `Like ${parent}, except for the operations below. (Say in one line what this scenario is for.)`,
       extends: parent,
       operations: { ad_config: adConfigOf(parent, [...shipped, ...chain]) },
     };
     // What it writes is checked with its parents only.
-    const written = parseScenario(args.name, scenario, relative(process.cwd(), file) || file);
+    const written = parseScenario(args.name, scenario, target.shown);
     const problems = written.ok ? checkScenarios([...shipped, ...chain, written.scenario]).problems : written.problems;
     if (problems.length) throw new ScenarioError(problems);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);
-    const shown = relative(process.cwd(), file) || file;
-    const dirShown = relative(process.cwd(), dir) || '.';
+    const nextSteps = writeScenarioFile(target, scenario);
     process.stdout.write(
-      `Created ${shown} (extends ${parent}; ad_config is an example override: change it, or replace it with the operations you need).\n` +
-        `Check it:  mockvideo validate ${shown}\nServe it:  mockvideo serve --scenarios-dir ${dirShown} --scenario ${args.name}\n`,
+      `Created ${target.shown} (extends ${parent}; ad_config is an example override: change it, or replace it with the operations you need).\n${nextSteps}`,
     );
   },
 };

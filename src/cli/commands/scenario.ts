@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError, RecordingError, formatProblem } from '../../errors.js';
 import { EXIT } from '../exit.js';
+import { newScenarioFile, writeScenarioFile } from '../scenario-file.js';
 
 interface FromRecordingsArgs {
   dir: string;
@@ -53,22 +52,14 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
       ) as unknown as Argv<FromRecordingsArgs>,
   handler: async (args: ArgumentsCamelCase<FromRecordingsArgs>) => {
     // Loaded when the command runs, not at every start of the CLI.
-    const [
-      { SCENARIO_NAME, shippedScenarios },
-      { scenarioFromRecordings },
-      { readRecordingDir },
-      { readRecordedOrigins },
-    ] = await Promise.all([
-      import('../../scenarios/index.js'),
-      import('../../scenarios/from-recordings.js'),
-      import('../../storage/read-recordings.js'),
-      import('../../storage/recorded-origins.js'),
-    ]);
-    if (!SCENARIO_NAME.test(args.name))
-      throw new MockvideoError(
-        'MV_USAGE',
-        `--name "${args.name}" is not a valid scenario name: use lowercase letters, digits and dashes, e.g. "qa-session-1".`,
-      );
+    const [{ shippedScenarios }, { scenarioFromRecordings }, { readRecordingDir }, { readRecordedOrigins }] =
+      await Promise.all([
+        import('../../scenarios/index.js'),
+        import('../../scenarios/from-recordings.js'),
+        import('../../storage/read-recordings.js'),
+        import('../../storage/recorded-origins.js'),
+      ]);
+    const target = await newScenarioFile(args.scenariosDir, args.name, args.force, '--name ');
     if (shippedScenarios().some((shipped) => shipped.name === args.name)) {
       throw new MockvideoError(
         'MV_USAGE',
@@ -82,14 +73,6 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
           `--recorded-origin must be a URL like https://api.example.com, got "${origin}".`,
         );
     }
-    const dir = resolve(args.scenariosDir);
-    const file = join(dir, `${args.name}.json`);
-    const shown = relative(process.cwd(), file) || file;
-    if (existsSync(file) && !args.force)
-      throw new MockvideoError(
-        'MV_USAGE',
-        `${shown} exists already. Pick another --name or pass --force to overwrite it.`,
-      );
     const { recordings, problems } = await readRecordingDir(args.dir);
     if (problems.length)
       throw new RecordingError(
@@ -108,16 +91,13 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
     } catch (error) {
       throw new MockvideoError('MV_USAGE', `Cannot make a scenario from ${args.dir}: ${(error as Error).message}.`);
     }
-    mkdirSync(dir, { recursive: true });
-    const { SHIPPED_SCENARIOS_DIR } = await import('../../storage/scenario-files.js');
-    const $schema = relative(dir, join(SHIPPED_SCENARIOS_DIR, 'scenario.schema.json')).split('\\').join('/');
-    writeFileSync(file, `${JSON.stringify({ $schema, ...made.file }, null, 2)}\n`);
+    const { shown } = target;
+    const nextSteps = writeScenarioFile(target, made.file);
     const operations = Object.keys(made.file.operations);
     process.stdout.write(
       `Created ${shown}: ${operations.length} operation(s) from the recordings${made.file.extends ? `, the others from "${made.file.extends}"` : ''}.\n`,
     );
     for (const note of made.notes) process.stdout.write(`note: ${note}\n`);
-    const dirShown = relative(process.cwd(), dir) || '.';
     if (made.problems.length) {
       process.stderr.write(
         `${made.problems.map((p) => formatProblem({ ...p, source: shown })).join('\n')}\n[mockvideo] ${shown} does not validate: the recordings break the contract there. Edit the file, then run "mockvideo validate ${shown}".\n`,
@@ -125,9 +105,7 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
       process.exitCode = EXIT.problems;
       return;
     }
-    process.stdout.write(
-      `Check it:  mockvideo validate ${shown}\nServe it:  mockvideo serve --scenarios-dir ${dirShown} --scenario ${args.name}\n`,
-    );
+    process.stdout.write(nextSteps);
   },
 };
 
