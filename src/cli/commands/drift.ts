@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { MockvideoError, RecordingError } from '../../errors.js';
-import type { NamedRecording } from '../../normalise/index.js';
+import { MockvideoError } from '../../errors.js';
 import { EXIT } from '../exit.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { scenariosDirOption } from '../options.js';
+import { recordingsOf } from '../recording-folder.js';
 import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
 interface DriftArgs extends NormaliseArgs {
@@ -27,18 +27,6 @@ const positive = (flag: string, integer: boolean) => (value: unknown) => {
     throw new Error(`--${flag} must be a positive ${integer ? 'integer' : 'number'}, got "${String(value)}"`);
   return n;
 };
-
-/** Reads a recording folder whole. @throws RecordingError listing its bad files; MockvideoError when it is not a folder. */
-async function recordingsOf(dir: string): Promise<NamedRecording[]> {
-  const { readRecordingDir } = await import('../../storage/read-recordings.js');
-  const { recordings, problems } = await readRecordingDir(dir);
-  if (problems.length)
-    throw new RecordingError(
-      dir,
-      problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
-    );
-  return recordings;
-}
 
 /**
  * `mockvideo drift`: compares mock data with the live service, structurally and noise-aware.

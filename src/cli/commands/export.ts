@@ -1,6 +1,6 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { RecordingError } from '../../errors.js';
 import { progressCallback } from '../progress.js';
+import { recordingsOf } from '../recording-folder.js';
 
 interface ExportArgs {
   dir: string;
@@ -27,16 +27,8 @@ export const exportCommand: CommandModule<object, ExportArgs> = {
       ) as unknown as Argv<ExportArgs>,
   handler: async (args: ArgumentsCamelCase<ExportArgs>) => {
     // Loaded when the command runs, not at every start of the CLI.
-    const [{ harFromRecordings }, { readRecordingDir }] = await Promise.all([
-      import('../../replay/har.js'),
-      import('../../storage/read-recordings.js'),
-    ]);
-    const { recordings, problems } = await readRecordingDir(args.dir, progressCallback('Reading recordings'));
-    if (problems.length)
-      throw new RecordingError(
-        args.dir,
-        problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
-      );
+    const { harFromRecordings } = await import('../../replay/har.js');
+    const recordings = await recordingsOf(args.dir, progressCallback('Reading recordings'));
     const sorted = [...recordings].sort(
       (a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name),
     );

@@ -1,6 +1,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { MockvideoError, RecordingError, formatProblem } from '../../errors.js';
+import { MockvideoError, formatProblem } from '../../errors.js';
 import { EXIT } from '../exit.js';
+import { recordingsOf } from '../recording-folder.js';
 import { newScenarioFile, writeScenarioFile } from '../scenario-file.js';
 
 interface FromRecordingsArgs {
@@ -52,13 +53,11 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
       ) as unknown as Argv<FromRecordingsArgs>,
   handler: async (args: ArgumentsCamelCase<FromRecordingsArgs>) => {
     // Loaded when the command runs, not at every start of the CLI.
-    const [{ shippedScenarios }, { scenarioFromRecordings }, { readRecordingDir }, { readRecordedOrigins }] =
-      await Promise.all([
-        import('../../scenarios/index.js'),
-        import('../../scenarios/from-recordings.js'),
-        import('../../storage/read-recordings.js'),
-        import('../../storage/recorded-origins.js'),
-      ]);
+    const [{ shippedScenarios }, { scenarioFromRecordings }, { readRecordedOrigins }] = await Promise.all([
+      import('../../scenarios/index.js'),
+      import('../../scenarios/from-recordings.js'),
+      import('../../storage/recorded-origins.js'),
+    ]);
     const target = await newScenarioFile(args.scenariosDir, args.name, args.force, '--name ');
     if (shippedScenarios().some((shipped) => shipped.name === args.name)) {
       throw new MockvideoError(
@@ -73,12 +72,7 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
           `--recorded-origin must be a URL like https://api.example.com, got "${origin}".`,
         );
     }
-    const { recordings, problems } = await readRecordingDir(args.dir);
-    if (problems.length)
-      throw new RecordingError(
-        args.dir,
-        problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
-      );
+    const recordings = await recordingsOf(args.dir);
     let made;
     try {
       made = scenarioFromRecordings(recordings, {

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { formatProblem, type ScenarioProblem } from '../../errors.js';
+import { formatProblem } from '../../errors.js';
 import type { NormalisationPolicy } from '../../normalise/index.js';
-import type { ParsedScenario } from '../../scenarios/parse.js';
-import type { BrokenScenario } from '../../scenarios/catalog.js';
 import { SHIPPED_SCENARIOS_DIR, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { EXIT } from '../exit.js';
 import { progress, progressCallback } from '../progress.js';
@@ -74,28 +72,21 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
       ]);
       const files = scenarioFilesAt(scenarioPaths);
       const bar = progress(files.length, 'Checking scenarios');
-      const read = {
-        scenarios: [] as ParsedScenario[],
-        problems: [] as ScenarioProblem[],
-        broken: [] as BrokenScenario[],
-      };
-      for (const file of files) {
-        const one = readScenarioFiles([file]);
-        read.scenarios.push(...one.scenarios);
-        read.problems.push(...one.problems);
-        read.broken.push(...one.broken);
+      const reads = files.map((file) => {
+        const read = readScenarioFiles([file]);
         bar.tick(file);
-      }
+        return read;
+      });
       bar.done();
-      const { problems } = checkScenarios([...shippedScenarios(), ...read.scenarios], read.broken);
-      const all = [...read.problems, ...problems];
+      const parsed = reads.flatMap((r) => r.scenarios);
+      const { problems } = checkScenarios(
+        [...shippedScenarios(), ...parsed],
+        reads.flatMap((r) => r.broken),
+      );
+      const all = [...reads.flatMap((r) => r.problems), ...problems];
       for (const problem of all) process.stdout.write(`✗ ${formatProblem(problem)}\n`);
       // Only the files given count as bad: a problem a file causes in a shipped scenario (one that extends it) names that scenario.
-      const given = new Set([
-        ...read.scenarios.map((r) => r.source),
-        ...read.problems.map((p) => p.source),
-        ...read.broken.map((b) => b.source),
-      ]);
+      const given = new Set(reads.flatMap((r) => [...r.scenarios, ...r.problems, ...r.broken].map((x) => x.source)));
       const bad = new Set(all.map((p) => p.source).filter((source) => given.has(source))).size;
       process.stdout.write(
         `${files.length - bad} of ${files.length} scenario file${files.length === 1 ? '' : 's'} valid${all.length ? `, ${all.length} problem${all.length === 1 ? '' : 's'}` : ''}\n`,
