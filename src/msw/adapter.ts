@@ -1,9 +1,7 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import {
   createRoutes,
-  DEVICE_ANSWER_HEADERS,
-  FINDINGS_HEADER,
-  bodyBytes,
+  deviceHeaders,
   headerRecord,
   routeOf,
   type Plan,
@@ -34,12 +32,10 @@ export async function planResponse(plan: Plan, method: string): Promise<Response
   if (plan.kind === 'pass' || plan.kind === 'none') return undefined;
   if (plan.delayMs > 0) await delay(plan.delayMs);
   if (plan.kind === 'drop') return HttpResponse.error();
-  const headers = new Headers(plan.answer.headers);
-  for (const [name, value] of Object.entries(DEVICE_ANSWER_HEADERS)) headers.set(name, value);
-  if (plan.route.kind === 'operation') headers.set(FINDINGS_HEADER, String(plan.findings.length));
-  return new HttpResponse(method === 'HEAD' ? null : (bodyBytes(plan.answer) as BodyInit), {
-    status: plan.answer.status,
-    headers,
+  const { status, body } = plan.answer;
+  return new HttpResponse(method === 'HEAD' ? null : (body as BodyInit), {
+    status,
+    headers: deviceHeaders(plan.answer.headers, plan),
   });
 }
 

@@ -8,7 +8,7 @@ import {
   type NormalisationPolicy,
   type Recording,
 } from '../normalise/index.js';
-import { DEVICE_ANSWER_HEADERS } from '../routes/answer-headers.js';
+import { deviceHeaders } from '../routes/answer-headers.js';
 import { routeOf, type Route } from '../routes/path.js';
 import type { PassMarks } from '../routes/request.js';
 import { askUpstream, type UpstreamAnswer } from './ask-upstream.js';
@@ -196,12 +196,12 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
           limit,
         });
         if (!res.headersSent && !res.destroyed)
-          res.writeHead(answer.status, { ...answer.headers, ...DEVICE_ANSWER_HEADERS }).end(answer.body);
+          res.writeHead(answer.status, deviceHeaders(answer.headers)).end(answer.body);
         return log(answer.status, { recorded: undefined, note });
       }
       /** Sends the upstream's answer as it came, with `extra` headers (last: an upstream's own content-security-policy never replaces ours). */
       const passBack = (extra: Readonly<Record<string, string>> | undefined) => {
-        res.writeHead(got.status, { ...passedBackHeaders(got.rawHeaders), ...extra, ...DEVICE_ANSWER_HEADERS });
+        res.writeHead(got.status, deviceHeaders({ ...passedBackHeaders(got.rawHeaders), ...extra }));
         res.end(got.body);
         answeredNs = process.hrtime.bigint();
       };

@@ -1,3 +1,7 @@
+import type { Finding } from '../findings/index.js';
+import type { Route } from './path.js';
+import { FINDINGS_HEADER } from './request.js';
+
 /**
  * The headers every device-facing answer carries (operations, media, downloads, mockvideo's own
  * errors, and what `record` passes on from its upstream), in every mode and adapter: the body is
@@ -9,3 +13,20 @@ export const DEVICE_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.fr
   'x-content-type-options': 'nosniff',
   'content-security-policy': "sandbox; default-src 'none'",
 });
+
+/**
+ * The one response step of the device-facing surface: the headers an answer is sent with, in every
+ * mode and adapter (the Node host, the MSW handlers, the recorder passing on its upstream's answer).
+ * `headers` are the answer's own (lower-case names; a list value, e.g. `set-cookie`, stays a list);
+ * for a request to an operation (`planned.route`), `x-mockvideo-findings` counts its contract
+ * findings; {@link DEVICE_ANSWER_HEADERS} come last, so that no answer (an upstream's included)
+ * replaces them. To add a header to every answer, add it here. Returns a new object.
+ */
+export function deviceHeaders<V extends string | string[]>(
+  headers: Readonly<Record<string, V>>,
+  planned?: { readonly route: Route; readonly findings: readonly Finding[] },
+): Record<string, V | string> {
+  const sent: Record<string, V | string> = Object.assign({}, headers, DEVICE_ANSWER_HEADERS);
+  if (planned?.route.kind === 'operation') sent[FINDINGS_HEADER] = String(planned.findings.length);
+  return sent;
+}

@@ -1,6 +1,8 @@
 import type { Finding } from '../findings/index.js';
 import { OPERATION_NAMES, API_PREFIX } from '../contract/core.js';
 import { JSON_CONTENT_TYPE, type CompiledStub } from '../scenarios/compile.js';
+import type { Route } from './path.js';
+import type { Plan } from './request.js';
 
 /**
  * A mockvideo error answer (not the service's envelope, which the seed does not show for failures):
@@ -72,6 +74,11 @@ export function refusedForwarding(reason: string) {
 /** 500 for a request mockvideo itself failed to answer (a fault of ours, never the client's): names mockvideo. */
 export function ourFault(message: string) {
   return errorBody(500, `mockvideo failed to answer: ${message}`);
+}
+
+/** The plan of a request the routes failed to plan (they threw or rejected with `error`): {@link ourFault}'s 500, answered and journaled as any other. */
+export function failedPlan(route: Route, error: unknown): Plan {
+  return { kind: 'answer', route, findings: [], delayMs: 0, answer: ourFault((error as Error)?.message) };
 }
 
 /**

@@ -112,11 +112,6 @@ export function hasBody(headers: RequestHeaders): boolean {
   return Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
 }
 
-/** The body of an answer as bytes: text encoded as UTF-8. */
-export function bodyBytes(answer: Answer): Uint8Array {
-  return typeof answer.body === 'string' ? new TextEncoder().encode(answer.body) : answer.body;
-}
-
 /** The body of an answer as text, as the journal keeps it: bytes decoded as UTF-8. */
 export function bodyText(answer: Answer): string {
   return typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
