@@ -93,9 +93,9 @@ function differenceCount(recorded: readonly Pair[], requested: ReadonlyMap<strin
 }
 
 /**
- * Recordings indexed in memory for replay: per operation, a `Map` from match key (as {@link RecordingIndex.filed}
- * writes it) to the recordings of that key in recorded order. An exact lookup is one map access; the nearest search is linear in
- * the operation's match keys (misses only; see docs/performance.md for 100,000 recordings). Each
+ * Recordings indexed in memory for replay: per operation, a `Map` from match key (as `#filed`
+ * writes it) to the recordings of that key in recorded order. An exact lookup is one map access;
+ * the nearest search is linear in the operation's match keys (misses only; see docs/performance.md for 100,000 recordings). Each
  * (parameter, values) pair is held once per index and shared by the recordings that have it: a
  * folder's recordings share most of their parameters.
  *
@@ -270,11 +270,6 @@ export class RecordingIndex {
   /** The names of every recording, in the order given. */
   *names(): IterableIterator<string> {
     for (const entry of this.#all) yield entry.name;
-  }
-
-  /** The recordings of one operation, in the order given. */
-  ofOperation(operation: OperationName): readonly IndexedRecording[] {
-    return this.#all.filter((entry) => entry.operation === operation);
   }
 
   /** Every recording, in the order given. */

@@ -9,7 +9,7 @@ import {
   type NormalisationPolicy,
 } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
-import { RecordingIndex, sequenceStep, type IndexedRecording } from './recording-index.js';
+import { RecordingIndex, type IndexedRecording } from './recording-index.js';
 import type { RecordedResponse } from './recording-source.js';
 import type { LatencySetting } from '../latency/latency.js';
 import { ClientStates, clientOf } from '../state/client-state.js';
@@ -149,11 +149,6 @@ export class Replayer {
    * recording beyond the source's cache cause one file read, not 50).
    * @throws RecordingUnavailableError when its file cannot be read any more (removed or broken since it was indexed).
    */
-  /** Which step of its key's sequence `entry` is (`"2/3"`), or `undefined` when its key has one recording: see `sequenceStep`. */
-  stepOf(entry: IndexedRecording): string | undefined {
-    return sequenceStep(entry);
-  }
-
   response(entry: IndexedRecording): RecordedResponse | Promise<RecordedResponse> {
     const pending = this.#reading.get(entry.name);
     if (pending) return pending;

@@ -2,7 +2,7 @@ import { REDACTED } from '../normalise/policy.js';
 import { DIFFERENCES_HEADER, MATCH_HEADER, RECORDING_HEADER, type MatchKind } from '../replay/headers.js';
 import { formatNearMissReport, type Difference, type NearMissReport } from '../replay/near-miss.js';
 import { latencyDelayMs, type RecordedLatency } from '../latency/latency.js';
-import type { IndexedRecording } from '../replay/recording-index.js';
+import { sequenceStep, type IndexedRecording } from '../replay/recording-index.js';
 import { STEP_HEADER } from '../state/client-state.js';
 import type { RecordedResponse } from '../replay/recording-source.js';
 import type { Replayer } from '../replay/replayer.js';
@@ -12,7 +12,7 @@ import { headerValue, type Answer, type RequestHeaders } from './request.js';
 /**
  * The stored answer of a recording, byte for byte, with how it was matched (`x-mockvideo-match`,
  * `x-mockvideo-recording`, for `nearest` `x-mockvideo-differences`, and for one of several
- * recordings of a key `x-mockvideo-step`, e.g. `2/3`: `step`, see `Replayer.stepOf`). A redacted credential
+ * recordings of a key `x-mockvideo-step`, e.g. `2/3`: `step`, see `sequenceStep`). A redacted credential
  * header (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
  */
 function replayAnswer(
@@ -103,10 +103,10 @@ export class RecordingAnswers {
     differences: readonly Difference[],
   ): Answer {
     if (kind === 'nearest')
-      return this.#timed(replayAnswer(entry, response, kind, this.#replayer.stepOf(entry), differences), response);
+      return this.#timed(replayAnswer(entry, response, kind, sequenceStep(entry), differences), response);
     const cached = this.#exact.get(response);
     if (cached && cached.name === entry.name) return cached.answer;
-    const answer = this.#timed(replayAnswer(entry, response, 'exact', this.#replayer.stepOf(entry)), response);
+    const answer = this.#timed(replayAnswer(entry, response, 'exact', sequenceStep(entry)), response);
     this.#exact.set(response, { name: entry.name, answer });
     return answer;
   }
