@@ -1,20 +1,32 @@
-import type { Options } from 'yargs';
+import type { InferredOptionTypes, Options } from 'yargs';
 import { MockvideoError } from '../errors.js';
+
+/** The parsed values of a group of yargs options, by flag name and by its camelCase alias (as a handler gets them). */
+export type ArgsOf<O extends Record<string, Options>> = {
+  [K in keyof InferredOptionTypes<O> & string as K | Camel<K>]: InferredOptionTypes<O>[K];
+};
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Camel<Capitalize<Tail>>}` : S;
+
+/**
+ * A coerce step for an integer flag from `min` to `max`: `--port must be an integer from 0 to
+ * 65535, got "eighty"` (yargs prints it as a usage error). No `type: 'number'` on such a flag: yargs
+ * would turn "eighty" into NaN before the check could quote it.
+ */
+export function integerFrom(flag: string, min: number, max: number) {
+  return (value: unknown): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`--${flag} must be an integer from ${min} to ${max}, got "${String(value)}"`);
+    return n;
+  };
+}
 
 /** `--port`: an integer from 0 to 65535; 0 picks a free port. */
 export const portOption = {
-  // No `type: 'number'`: yargs would turn "eighty" into NaN before the check could quote it.
   requiresArg: true,
   default: 8787,
   describe: 'Port to listen on, 0 to 65535 (0 picks a free port)',
-  coerce: (value: unknown) => {
-    if (value === undefined) return undefined;
-    const port = Number(value);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new Error(`--port must be an integer from 0 to 65535, got "${String(value)}"`);
-    }
-    return port;
-  },
+  coerce: integerFrom('port', 0, 65535),
 } satisfies Options;
 
 /** `--host`: the address to bind; `0.0.0.0` serves devices on the network. */
@@ -30,49 +42,6 @@ export const scenariosDirOption = {
   describe: "Folder of scenario files, added to the shipped ones (default: the package's scenarios/ folder)",
   normalize: true,
 } satisfies Options;
-
-/** `--journal-size`: how many requests the journal keeps (1 to 100,000). */
-export const journalSizeOption = {
-  requiresArg: true,
-  default: 1000,
-  describe: 'Requests the journal keeps (1 to 100000)',
-  coerce: (value: unknown) => {
-    const size = Number(value);
-    if (!Number.isInteger(size) || size < 1 || size > 100_000)
-      throw new Error(`--journal-size must be an integer from 1 to 100000, got "${String(value)}"`);
-    return size;
-  },
-} satisfies Options;
-
-/** `--fault`: a server-wide fault, `[OPERATION=]KIND[:ARG]`, repeatable. */
-export const faultOption = {
-  type: 'string',
-  array: true,
-  describe:
-    'Inject a fault, [OPERATION=]KIND[:ARG]: delay[:MS|MIN-MAX], status[:CODE], envelope[:RESULT], malformed-json, empty, reset, hang (repeatable)',
-} satisfies Options;
-
-/** `--admin-token`: lets other hosts call mutating admin endpoints with `Authorization: Bearer TOKEN`. */
-export const adminTokenOption = {
-  type: 'string',
-  describe: 'Allow admin changes from other hosts that send "Authorization: Bearer TOKEN" (loopback is always allowed)',
-} satisfies Options;
-
-/** `--engine` of `serve` and `replay`: the routes through the Node host, or the generated MSW handlers in Express. */
-export const engineOption = {
-  choices: ['routes', 'msw'] as const,
-  default: 'routes',
-  describe:
-    'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through the getResponse of msw in Express (slower)',
-} as const;
-
-/** `--allow-host` of `record` and `replay --record-missing`: more names devices reach the recorder by. */
-export const allowHostOption = {
-  type: 'string',
-  array: true,
-  describe:
-    "Also forward requests whose Host is this name (e.g. a DNS name of this machine); the machine's own names and addresses and 10.0.2.2 always work",
-} as const;
 
 /** Checks `--upstream`: an http(s) URL. @throws MockvideoError (`MV_USAGE`). */
 export function upstreamUrl(value: string): string {
@@ -98,7 +67,7 @@ export const upstreamTimeoutOption = {
       throw new Error(`--upstream-timeout must be a positive number of seconds, got "${String(value)}"`);
     return seconds;
   },
-} as const;
+} satisfies Options;
 
 /** `--insecure-upstream`: accept an https upstream whose certificate does not verify. */
 export const insecureUpstreamOption = {
@@ -106,7 +75,38 @@ export const insecureUpstreamOption = {
   default: false,
   describe:
     'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name); by default it is refused with a 502',
-} as const;
+} satisfies Options;
+
+/** The flags of recording that `record` and `replay --record-missing` share (besides `--upstream`), declared once. */
+export const recordingOptions = {
+  'upstream-timeout': upstreamTimeoutOption,
+  'insecure-upstream': insecureUpstreamOption,
+  'record-failures': {
+    type: 'boolean',
+    default: false,
+    describe: 'Also record 5xx answers of the upstream (always passed to the client)',
+  },
+  'allow-host': {
+    type: 'string',
+    array: true,
+    describe:
+      "Also forward requests whose Host is this name (e.g. a DNS name of this machine); the machine's own names and addresses and 10.0.2.2 always work",
+  },
+} satisfies Record<string, Options>;
+
+/**
+ * What the flags of {@link recordingOptions} and `--upstream` set (see `RecordingOptions`).
+ * @throws MockvideoError (`MV_USAGE`) for an `--upstream` that is no http(s) URL.
+ */
+export function recordingSettings(args: ArgsOf<typeof recordingOptions> & { upstream: string }) {
+  return {
+    upstream: upstreamUrl(args.upstream),
+    timeoutMs: args.upstreamTimeout * 1000,
+    recordFailures: args.recordFailures,
+    insecureUpstream: args.insecureUpstream,
+    allowHosts: args.allowHost,
+  };
+}
 
 /**
  * The warning printed at start with `--insecure-upstream`, on stderr.

@@ -44,26 +44,37 @@ export interface ServerContext {
   closing: AbortController;
 }
 
-/** What {@link createServerContext} needs; the rest has defaults. */
-export interface ServerContextOptions {
-  mode: ServerMode;
-  /** The scenarios served: the responder's (a reload replaces them there, see {@link replaceCatalog}). */
-  readonly catalog: ScenarioCatalog;
-  scenario: string;
-  journalSize?: number;
-  policy?: NormalisationPolicy;
-  strictRequests?: boolean;
-  adminToken?: string;
+/**
+ * The settings of the live state that `serve` and `replay` share, each set by one flag (declared in
+ * `src/cli/server-options.ts`); unset ones have the defaults named here.
+ */
+export interface LiveSettings {
+  /** `--fault`: faults planned from the start. */
   faults?: readonly FaultPlan[];
-  details?: Record<string, string>;
+  /** `--journal-size`: requests the journal keeps; default {@link DEFAULT_JOURNAL_SIZE}. */
+  journalSize?: number;
+  /** `--strict-requests`: answer requests with contract findings with 400; default false. */
+  strictRequests?: boolean;
+  /** `--admin-token`: lets other hosts make admin changes with `Authorization: Bearer <token>`. */
+  adminToken?: string;
   /** `--state`: sequences and fault counts per client (default) or for the whole server. */
   state?: StateScope;
-  /** The quiet gap that ends a client's burst (its start-up), in milliseconds; default 5000. */
+  /** `--gap`: the quiet gap that ends a client's burst (its start-up), in milliseconds; default 5000. */
   quietGapMs?: number;
   /** `--clock` / `--clock-offset`; default real time. */
   clock?: ClockSetting;
   /** `--latency`: how recorded latencies are served; default `recorded`. */
   latency?: LatencySetting;
+}
+
+/** What {@link createServerContext} needs; the rest has defaults. */
+export interface ServerContextOptions extends LiveSettings {
+  mode: ServerMode;
+  /** The scenarios served: the responder's (a reload replaces them there, see {@link replaceCatalog}). */
+  readonly catalog: ScenarioCatalog;
+  scenario: string;
+  policy?: NormalisationPolicy;
+  details?: Record<string, string>;
 }
 
 /**
@@ -75,14 +86,11 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   const faults = new FaultBoard(options.state ?? 'client');
   for (const plan of options.faults ?? []) faults.add(plan);
   const responder = new ScenarioResponder(options.catalog, {
-    state: new ClientStates({
-      ...(options.state ? { scope: options.state } : {}),
-      ...(options.quietGapMs !== undefined ? { quietGapMs: options.quietGapMs } : {}),
-    }),
+    state: new ClientStates({ scope: options.state, quietGapMs: options.quietGapMs }),
     clock: new Clock(options.clock),
-    ...(options.latency !== undefined ? { latency: options.latency } : {}),
+    latency: options.latency,
   });
-  const context: ServerContext = {
+  return {
     mode: options.mode,
     get catalog() {
       return responder.catalog;
@@ -93,13 +101,12 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     faults,
     policy: options.policy ?? DEFAULT_POLICY,
     strictRequests: options.strictRequests ?? false,
+    adminToken: options.adminToken,
     startedAt: Date.now(),
     catalogVersion: 1,
     details: options.details ?? {},
     closing: new AbortController(),
   };
-  if (options.adminToken !== undefined) context.adminToken = options.adminToken;
-  return context;
 }
 
 /**

@@ -1,5 +1,8 @@
 // `serve --replay DIR` takes every replay flag or refuses, by name, the ones it cannot honour
-// (issue 32.3: they were silently ignored); `replay` takes the live state's flags of `serve`.
+// (issue 32.3: they were silently ignored); `replay` takes the flags of `serve` it shares.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
@@ -68,21 +71,36 @@ describe('serve --replay DIR', () => {
     }
   });
 
-  it('refuses, by name, the flags replay cannot honour, in one line and exit code 2', async () => {
-    const { code, stderr } = await runCli([
-      'serve',
-      '--replay',
-      dir,
-      '--port',
-      '0',
-      '--https',
-      '--analytics-path',
-      '/log',
-      '--scenario',
-      'gallery',
-    ]);
+  it('takes --analytics-path and --https --https-port (as replay does): records are taken there, HTTPS is served', async () => {
+    const server = await startCli(
+      [
+        'serve',
+        '--replay',
+        dir,
+        '--port',
+        '0',
+        '--no-watch',
+        '--analytics-path',
+        '/log',
+        '--https',
+        '--https-port',
+        '0',
+      ],
+      { env: { MOCKVIDEO_HOME: mkdtempSync(join(tmpdir(), 'mockvideo-home-')) } },
+    );
+    try {
+      const posted = await fetch(`${server.url}/log`, { method: 'POST', body: '{"event":"play"}' });
+      expect([posted.status, ((await posted.json()) as { accepted: number }).accepted]).toEqual([200, 1]);
+      expect(server.stdout()).toMatch(/this machine:\s+https:\/\/127\.0\.0\.1:\d+/);
+    } finally {
+      await server.stop('SIGINT');
+    }
+  });
+
+  it('refuses --scenario, which replay cannot honour, by name, in one line and exit code 2', async () => {
+    const { code, stderr } = await runCli(['serve', '--replay', dir, '--port', '0', '--scenario', 'gallery']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/serve --replay does not take --scenario, --https, --analytics-path/);
+    expect(stderr).toMatch(/serve --replay does not take --scenario/);
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 });

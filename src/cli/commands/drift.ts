@@ -3,9 +3,14 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import { EXIT } from '../exit.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-import { scenariosDirOption } from '../options.js';
+import {
+  insecureUpstreamOption,
+  insecureUpstreamWarning,
+  scenariosDirOption,
+  upstreamTimeoutOption,
+  upstreamUrl,
+} from '../options.js';
 import { recordingsOf } from '../recording-folder.js';
-import { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from './record.js';
 
 interface DriftArgs extends NormaliseArgs {
   dirs: string[];

@@ -1,32 +1,53 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { OPERATION_NAMES, type OperationName } from '../../contract/core.js';
+import { OPERATION_NAMES } from '../../contract/core.js';
 import { EXIT, exitWithError, stopOnSignals } from '../exit.js';
 import { dashboardLine, jsonLines, type OutputArgs } from '../output.js';
 import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import {
-  allowHostOption,
   hostOption,
-  insecureUpstreamOption,
   insecureUpstreamWarning,
   portOption,
-  upstreamTimeoutOption,
-  upstreamUrl,
+  recordingOptions,
+  recordingSettings,
+  type ArgsOf,
 } from '../options.js';
 
-interface RecordArgs extends NormaliseArgs {
-  upstream: string;
-  out: string;
-  port: number;
-  host: string;
-  'upstream-timeout': number;
-  only?: OperationName[];
-  'record-failures': boolean;
-  'insecure-upstream': boolean;
-  'allow-host'?: string[];
-}
+/** The flags of `record` besides the normalisation flags. */
+const recordOptions = {
+  upstream: {
+    type: 'string',
+    demandOption: true,
+    describe: 'The real service, e.g. https://api.example.com (the only host requests go to)',
+  },
+  out: {
+    type: 'string',
+    demandOption: true,
+    normalize: true,
+    describe: 'Recording folder to write (created if missing)',
+  },
+  port: portOption,
+  host: hostOption,
+  'max-body-size': {
+    requiresArg: true,
+    default: 32,
+    describe: 'Largest upstream body to record, in MiB (a larger one gets a 502)',
+    coerce: (value: unknown) => {
+      const mib = Number(value);
+      if (!Number.isFinite(mib) || mib <= 0 || mib > 1024)
+        throw new Error(`--max-body-size must be a number of MiB from 0 to 1024, got "${String(value)}"`);
+      return mib;
+    },
+  },
+  only: {
+    type: 'string',
+    array: true,
+    choices: OPERATION_NAMES,
+    describe: 'Re-record only this operation: replaces its recordings in --out, leaves the rest alone',
+  },
+  ...recordingOptions,
+} as const;
 
-// The upstream options live with the shared ones (replay, drift use them too): loading this module costs a replay start ~2 ms.
-export { insecureUpstreamOption, insecureUpstreamWarning, upstreamTimeoutOption, upstreamUrl } from '../options.js';
+type RecordArgs = NormaliseArgs & OutputArgs & ArgsOf<typeof recordOptions>;
 
 /**
  * `mockvideo record --upstream URL --out DIR`: a recording reverse proxy to the upstream only.
@@ -37,47 +58,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
   command: 'record',
   describe: 'Proxy the real service and record every exchange into a folder',
   builder: (yargs: Argv) =>
-    normaliseOptions(
-      yargs
-        .option('upstream', {
-          type: 'string',
-          demandOption: true,
-          describe: 'The real service, e.g. https://api.example.com (the only host requests go to)',
-        })
-        .option('out', {
-          type: 'string',
-          demandOption: true,
-          normalize: true,
-          describe: 'Recording folder to write (created if missing)',
-        })
-        .option('port', portOption)
-        .option('host', hostOption)
-        .option('upstream-timeout', upstreamTimeoutOption)
-        .option('max-body-size', {
-          requiresArg: true,
-          default: 32,
-          describe: 'Largest upstream body to record, in MiB (a larger one gets a 502)',
-          coerce: (value: unknown) => {
-            const mib = Number(value);
-            if (!Number.isFinite(mib) || mib <= 0 || mib > 1024)
-              throw new Error(`--max-body-size must be a number of MiB from 0 to 1024, got "${String(value)}"`);
-            return mib;
-          },
-        })
-        .option('only', {
-          type: 'string',
-          array: true,
-          choices: OPERATION_NAMES,
-          describe: 'Re-record only this operation: replaces its recordings in --out, leaves the rest alone',
-        })
-        .option('record-failures', {
-          type: 'boolean',
-          default: false,
-          describe: 'Also record 5xx answers of the upstream (always passed to the client)',
-        })
-        .option('insecure-upstream', insecureUpstreamOption)
-        .option('allow-host', allowHostOption),
-    )
+    normaliseOptions(yargs.options(recordOptions))
       .example('$0 record --upstream https://api.example.com --out recordings/session1', 'Record a session')
       .example(
         '$0 record --upstream https://api.example.com --out recordings/session1 --only meta/plugin',
@@ -89,24 +70,20 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       ) as unknown as Argv<RecordArgs>,
   handler: async (args: ArgumentsCamelCase<RecordArgs>) => {
     try {
-      const upstream = upstreamUrl(args.upstream);
+      const settings = recordingSettings(args);
       // Loaded when the command runs, not at every start of the CLI.
       const { formatProxyLine, lostExchangeLine, startRecorder } = await import('../../server/modes/record.js');
-      const { quiet, log } = args as unknown as OutputArgs;
+      const { quiet, log } = args;
       const json = log === 'json' && !quiet ? jsonLines('exchange') : undefined;
       const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, lost: 0, refused: 0, leaks: 0 };
       const recorder = await startRecorder({
-        upstream,
-        out: args.out,
+        ...settings,
+        dir: args.out,
         port: args.port,
         host: args.host,
-        timeoutMs: args.upstreamTimeout * 1000,
-        maxBodyBytes: Math.round((args as unknown as { maxBodySize: number }).maxBodySize * 1024 * 1024),
+        maxBodyBytes: Math.round(args.maxBodySize * 1024 * 1024),
         policy: policyFromArgs(args),
-        ...(args.only ? { only: args.only } : {}),
-        recordFailures: args.recordFailures,
-        insecureUpstream: args.insecureUpstream,
-        ...(args.allowHost?.length ? { allowHosts: args.allowHost as string[] } : {}),
+        only: args.only,
         onExchange: (entry) => {
           tally.exchanges++;
           if (entry.recorded !== undefined) tally.recorded++;
@@ -124,9 +101,9 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
             );
         },
       });
-      process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${upstream} into ${args.out}\n`);
+      process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${settings.upstream} into ${args.out}\n`);
       process.stdout.write(dashboardLine(recorder.running.url));
-      if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
+      if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(settings.upstream));
       if (args.host === '0.0.0.0')
         process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
       stopOnSignals(() => {

@@ -12,7 +12,8 @@ export interface RunningServer {
   port: number;
   /**
    * Stops accepting connections, lets in-flight requests finish for up to `graceMs` milliseconds
-   * (default 2,000), then closes what is left. Resolves when the server is closed.
+   * (default 2,000), closing each connection as soon as it is idle, then closes what is left.
+   * Resolves when the server is closed.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -127,8 +128,11 @@ export function serveOn<S extends Server | HttpsServer>(
           new Promise<void>((done) => {
             const timer = setTimeout(() => server.closeAllConnections(), graceMs);
             timer.unref();
+            // Connections that go idle after close() started would otherwise wait out the grace period.
+            const idle = setInterval(() => server.closeIdleConnections(), 50);
             server.close(() => {
               clearTimeout(timer);
+              clearInterval(idle);
               done();
             });
             server.closeIdleConnections();

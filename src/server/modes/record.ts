@@ -1,35 +1,55 @@
-import type { OperationName } from '../../contract/index.js';
 import { PREFIX } from '../../errors.js';
-import type { NormalisationPolicy } from '../../normalise/index.js';
-import { createRecordingProxy, type ProxyLogEntry } from '../../record/index.js';
+import type { NamedRecording } from '../../normalise/index.js';
+import { createRecordingProxy, type ProxyLogEntry, type RecordingProxyOptions } from '../../record/index.js';
 import { claimRecordingDir } from '../../storage/claim-recording-dir.js';
 import { RecordingWriter } from '../../storage/recording-writer.js';
 import { missingFolders, removeEmptyFolders } from '../../storage/created-folders.js';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
-import { createRoutes, headerValue } from '../../routes/index.js';
+import { createRoutes, headerValue, type RouteRequest } from '../../routes/index.js';
 import { createServerContext, type ServerContext } from '../context.js';
 import { deviceListener } from '../host/device-host.js';
 import { foreignRequest, ownHostNames } from '../admin/host-guard.js';
 import { listen, type RunningServer } from '../listen/listen.js';
 
-/** Options of {@link startRecorder}. */
-export interface RecorderOptions {
-  upstream: string;
-  out: string;
-  port: number;
-  host: string;
-  /** Milliseconds. */
-  timeoutMs: number;
-  /** The largest upstream body recorded, in bytes (see `createRecordingProxy`). */
-  maxBodyBytes?: number;
-  policy: NormalisationPolicy;
-  only?: readonly OperationName[];
-  recordFailures?: boolean;
-  /** Accept an https upstream whose certificate does not verify (see `createRecordingProxy`). */
-  insecureUpstream?: boolean;
-  onExchange?: (entry: ProxyLogEntry) => void;
+/** What `record` and `replay --record-missing` record with: the proxy's options (see `createRecordingProxy`), the folder and who may use it. */
+export interface RecordingOptions extends Omit<RecordingProxyOptions, 'store' | 'onRecorded'> {
+  /** The recording folder (created if missing), claimed while recording; with `only`, that operation's old recordings are replaced. */
+  dir: string;
   /** More host names devices use to reach the recorder (`--allow-host`), besides this machine's own names and addresses and the emulator's `10.0.2.2`. */
   allowHosts?: readonly string[];
+}
+
+/** Options of {@link startRecorder}. */
+export interface RecorderOptions extends RecordingOptions {
+  port: number;
+  host: string;
+}
+
+/**
+ * The recording proxy into `options.dir`, with the folder claimed: `refuse` says why a request
+ * comes from somewhere it must not (see `foreignRequest`); `finish()` lets exchanges in flight end,
+ * names on stderr a recording whose flush failed, and releases the folder.
+ */
+export async function recordInto(options: RecordingOptions, onRecorded?: (named: NamedRecording) => void) {
+  const release = await claimRecordingDir(options.dir);
+  const writer = new RecordingWriter(options.dir, { upstream: options.upstream, replace: options.only });
+  const proxy = createRecordingProxy({ ...options, store: (recording) => writer.queue(recording), onRecorded });
+  const own = ownHostNames(options.allowHosts);
+  return {
+    proxy,
+    release,
+    refuse: (request: RouteRequest) =>
+      foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own),
+    finish: async () => {
+      await proxy.drain();
+      await proxy.close();
+      for (const file of await writer.flush())
+        process.stderr.write(
+          `${PREFIX} The recording ${file} in ${options.dir} may not be on the disk: flushing it failed.\n`,
+        );
+      await release();
+    },
+  };
 }
 
 /** A running recorder. `stop()` stops accepting, lets exchanges in flight finish and be stored, and resolves with the count recorded. */
@@ -66,56 +86,35 @@ export function lostExchangeLine(entry: ProxyLogEntry): string {
 
 /**
  * Starts `mockvideo record`: the Node host whose routes pass every GET or HEAD of an operation (or
- * `meta/upgrade`) to the recording proxy (the rest gets the same answers as `serve`: 405, 404) to `upstream`, writing into `out` (with `only`, that operation's old recordings
- * are replaced), with the journal and findings; the admin API and dashboard in the Express host.
+ * `meta/upgrade`) to the recording proxy (the rest gets the same answers as `serve`: 405, 404) to
+ * `upstream`, writing into `dir` (see {@link recordInto}), with the journal and findings; the admin
+ * API and dashboard in the Express host.
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
   // A recorder that cannot listen leaves no folder it made behind.
-  const created = missingFolders(options.out);
-  const release = await claimRecordingDir(options.out);
-  const writer = new RecordingWriter(options.out, {
-    upstream: options.upstream,
-    ...(options.only ? { replace: options.only } : {}),
-  });
+  const created = missingFolders(options.dir);
   let recorded = 0;
-  const proxy = createRecordingProxy({
-    upstream: options.upstream,
-    timeoutMs: options.timeoutMs,
-    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
-    policy: options.policy,
-    store: (recording) => writer.queue(recording),
-    ...(options.only ? { only: options.only } : {}),
-    recordFailures: options.recordFailures ?? false,
-    insecureUpstream: options.insecureUpstream ?? false,
-    onRecorded: () => void recorded++,
-    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
-  });
+  const recording = await recordInto(options, () => void recorded++);
   // The journal, findings, admin API and dashboard see the recorded traffic too.
   const context = createServerContext({
     mode: 'record',
     catalog: await loadServeCatalog(),
     scenario: 'default',
     policy: options.policy,
-    details: { upstream: options.upstream, recordings: options.out },
+    details: { upstream: options.upstream, recordings: options.dir },
   });
-  const own = ownHostNames(options.allowHosts);
-  // Loaded on first use, not with the command line: `mockvideo serve` never needs the recording host.
   const listener = deviceListener({
     context,
-    routes: createRoutes({
-      record: true,
-      strictRequests: () => context.strictRequests,
-      refuse: (request) =>
-        foreignRequest(headerValue(request.headers, 'host'), headerValue(request.headers, 'origin'), own),
-    }),
+    routes: createRoutes({ record: true, strictRequests: () => context.strictRequests, refuse: recording.refuse }),
+    // Loaded on first use, not with the command line.
     host: async () => (await import('../admin/app.js')).createApp({ context }),
-    pass: (req, res, plan) => proxy.forward(req, res, plan),
+    pass: (req, res, plan) => recording.proxy.forward(req, res, plan),
   });
   let running: RunningServer;
   try {
     running = await listen(listener, options.port, options.host);
   } catch (error) {
-    await release();
+    await recording.release();
     removeEmptyFolders(created);
     throw error;
   }
@@ -125,17 +124,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     stop: async () => {
       // Ends the dashboard's event streams, which would otherwise hold the shutdown up.
       context.closing.abort();
-      // Connections that go idle after close() started would otherwise wait out the grace period.
-      const idle = setInterval(() => running.server.closeIdleConnections(), 50);
       await running.close(5000);
-      clearInterval(idle);
-      await proxy.drain();
-      await proxy.close();
-      for (const file of await writer.flush())
-        process.stderr.write(
-          `${PREFIX} The recording ${file} in ${options.out} may not be on the disk: flushing it failed.\n`,
-        );
-      await release();
+      await recording.finish();
       return { recorded };
     },
   };

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { shippedCatalog } from '../../scenarios/index.js';
-import { listen } from '../listen/listen.js';
+import { startServers } from '../listen/start-servers.js';
 import { startServeServer } from './serve.js';
 
 setFlagsFromString('--expose-gc');
@@ -40,7 +40,10 @@ describe('startServeServer', () => {
       host: '127.0.0.1',
       onRequest: () => undefined,
       listen: (listener) =>
-        listen((req, res) => (requests.push(new WeakRef(req), new WeakRef(res)), listener(req, res)), 0, '127.0.0.1'),
+        startServers((req, res) => (requests.push(new WeakRef(req), new WeakRef(res)), listener(req, res)), {
+          port: 0,
+          host: '127.0.0.1',
+        }),
     });
     try {
       for (let i = 0; i < 20; i++) expect((await fetch(`${running.url}/api/g1/meta/cp?_nonce=${i}`)).status).toBe(200);

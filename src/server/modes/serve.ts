@@ -1,31 +1,22 @@
-import type { RequestListener } from 'node:http';
-import type express from 'express';
 import { createRoutes, type FuzzAnswers } from '../../routes/index.js';
-import { createServerContext, replaceCatalog, type ServerContext, type ServerContextOptions } from '../context.js';
+import type { ScenarioCatalog } from '../../scenarios/catalog.js';
+import { createServerContext, replaceCatalog, type ServerContext } from '../context.js';
 import { deviceListener } from '../host/device-host.js';
-import { listen, type RunningServer } from '../listen/listen.js';
-import type { RequestLogEntry } from '../host/request-log.js';
+import type { StartedServers } from '../listen/start-servers.js';
+import { expressHost, listenForDevices, type ServerSettings } from './device-server.js';
 
-/** Which engine answers the device-facing surface: the routes through the Node host (default), or the generated MSW handlers through msw's `getResponse` in Express (slower, same answers). */
-export type Engine = 'routes' | 'msw';
-
-/** Options of {@link startServeServer}: the context's, plus where to listen. */
-export interface ServeServerOptions extends Omit<ServerContextOptions, 'mode'> {
-  port: number;
-  host: string;
-  onRequest?: (entry: RequestLogEntry) => void;
-  /** Express middlewares run first in the host, made from the live context (the analytics sink); made with the host. */
-  before?: (context: ServerContext) => express.RequestHandler[] | Promise<express.RequestHandler[]>;
-  /** Starts the listening servers instead of one HTTP server on `host:port` (e.g. HTTP and HTTPS: see `startServers`). */
-  listen?: (listener: RequestListener) => Promise<Pick<RunningServer, 'url' | 'close'>>;
-  /** Default `routes`; `msw` (`--engine msw`) loads Express and msw before listening. */
-  engine?: Engine;
+/** Options of {@link startServeServer}: the shared settings, and serve's own. */
+export interface ServeServerOptions extends ServerSettings {
+  /** The scenarios served. */
+  catalog: ScenarioCatalog;
+  /** `--scenario`: the active scenario at start. */
+  scenario: string;
+  /** Generated answers answer the operations (`serve --fuzz`): see `FuzzAnswers`. */
+  fuzz?: FuzzAnswers;
   /**
    * Reload the scenario files of this folder when they change (see `watchScenarios`); a broken edit
    * keeps the last good scenarios serving. `onReload` hears each attempt, with the live version.
    */
-  /** Generated answers answer the operations (`serve --fuzz`): see `FuzzAnswers`. */
-  fuzz?: FuzzAnswers;
   watch?: {
     dir: string;
     onReload: (outcome: { ok: true; version: number } | { ok: false; error: Error; version: number }) => void;
@@ -34,7 +25,7 @@ export interface ServeServerOptions extends Omit<ServerContextOptions, 'mode'> {
 
 /** A running `serve` server and its live state. */
 export interface RunningServe {
-  running: Pick<RunningServer, 'url' | 'close'>;
+  running: StartedServers;
   context: ServerContext;
 }
 
@@ -64,26 +55,16 @@ async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServ
  * @throws UnknownScenarioError for an unknown scenario; the listen error when the port is taken.
  */
 export async function startServeServer(options: ServeServerOptions): Promise<RunningServe> {
-  const {
-    port,
-    host,
-    onRequest,
-    before,
-    listen: listenWith,
-    engine = 'routes',
-    watch,
-    fuzz,
-    ...contextOptions
-  } = options;
-  const context = createServerContext({ mode: 'serve', ...contextOptions });
-  if (fuzz) context.fuzz = fuzz;
+  const { engine = 'routes', watch, fuzz } = options;
+  const context = createServerContext({ mode: 'serve', ...options });
+  context.fuzz = fuzz;
   const scenarios = {
     responder: context.responder,
     activeScenario: () => context.active.scenario,
     faults: context.faults,
   };
   const strictRequests = () => context.strictRequests;
-  const expressHost = async () => {
+  const host = async () => {
     const device =
       engine === 'msw'
         ? (await import('../host/msw-engine.js')).mswEngine(
@@ -95,26 +76,19 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
                 }),
           )
         : undefined;
-    const { createApp } = await import('../admin/app.js');
-    return createApp({ context, ...(device ? { device } : {}), ...(before ? { before: await before(context) } : {}) });
+    return expressHost(context, options.analyticsPaths, { device });
   };
-  const ready = engine === 'msw' ? await expressHost() : undefined;
+  const ready = engine === 'msw' ? await host() : undefined;
   const listener = deviceListener({
     context,
-    ...(engine === 'routes'
-      ? {
-          routes: createRoutes({
-            scenarios,
-            strictRequests,
-            clock: context.responder.clock,
-            ...(fuzz ? { fuzz } : {}),
-          }),
-        }
-      : {}),
-    host: () => ready ?? expressHost(),
-    ...(onRequest ? { onRequest } : {}),
+    routes:
+      engine === 'routes'
+        ? createRoutes({ scenarios, strictRequests, clock: context.responder.clock, fuzz })
+        : undefined,
+    host: () => ready ?? host(),
+    onRequest: options.onRequest,
   });
-  const running = await (listenWith ? listenWith(listener) : listen(listener, port, host));
+  const running = await listenForDevices(listener, context, options);
   // Not awaited: the server answers while the watcher loads and starts.
   const watcher = watch
     ? watchCatalog(context, watch).catch((error: Error) => {
@@ -124,11 +98,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
     : undefined;
   return {
     running: {
-      url: running.url,
-      close: (...args: Parameters<RunningServer['close']>) => {
-        context.closing.abort();
+      ...running,
+      close: (graceMs?: number) => {
         void watcher?.then((w) => w?.close());
-        return running.close(...args);
+        return running.close(graceMs);
       },
     },
     context,

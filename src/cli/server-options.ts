@@ -1,0 +1,178 @@
+/**
+ * The flags `serve` and `replay` share, declared once (so `serve --replay DIR` takes them all), the
+ * server settings they become ({@link serverSettings}) and the start lines that report them.
+ * @module
+ */
+import type { Options } from 'yargs';
+import { parseDuration, parseMoment } from '../clock/clock.js';
+import { parseLatencySetting } from '../latency/latency.js';
+import type { ServerContext } from '../server/context.js';
+import type { StartedServers } from '../server/listen/start-servers.js';
+import type { ServerSettings } from '../server/modes/device-server.js';
+import { STATE_SCOPES } from '../state/client-state.js';
+import { hostOption, integerFrom, portOption, scenariosDirOption, type ArgsOf } from './options.js';
+import { dashboardLine, requestLogger, type OutputArgs } from './output.js';
+
+/** A coerce step that names the flag in the message of a parse error (without the `[mockvideo]` prefix: yargs adds its own). */
+function named<T>(flag: string, parse: (text: string) => T) {
+  return (value: unknown) => {
+    try {
+      return parse(String(value));
+    } catch (error) {
+      throw new Error(`--${flag} ${String(value)}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')}`, {
+        cause: error,
+      });
+    }
+  };
+}
+
+/** The flags of `serve` and `replay`, for `yargs.options(...)`: what a new flag of both is added to. */
+export const serverOptions = {
+  'scenarios-dir': scenariosDirOption,
+  port: portOption,
+  host: hostOption,
+  engine: {
+    choices: ['routes', 'msw'] as const,
+    default: 'routes' as const,
+    describe:
+      'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through the getResponse of msw in Express (slower)',
+  },
+  watch: {
+    type: 'boolean',
+    default: true,
+    describe:
+      'Reload the scenario files (serve) or the recordings (replay) when they change; a broken edit keeps the last good ones serving (--no-watch to turn off)',
+  },
+  'journal-size': {
+    requiresArg: true,
+    default: 1000,
+    describe: 'Requests the journal keeps (1 to 100000)',
+    coerce: integerFrom('journal-size', 1, 100_000),
+  },
+  'strict-requests': {
+    type: 'boolean',
+    default: false,
+    describe: 'Answer requests that break the contract with 400 (default: serve them, report the findings)',
+  },
+  fault: {
+    type: 'string',
+    array: true,
+    describe:
+      'Inject a fault, [OPERATION=]KIND[:ARG]: delay[:MS|MIN-MAX], status[:CODE], envelope[:RESULT], malformed-json, empty, reset, hang (repeatable)',
+  },
+  'admin-token': {
+    type: 'string',
+    describe:
+      'Allow admin changes from other hosts that send "Authorization: Bearer TOKEN" (loopback is always allowed)',
+  },
+  state: {
+    choices: STATE_SCOPES,
+    default: 'client' as const,
+    describe:
+      'Sequences and fault counts per client (_sdevid, else _anoyid, else address; a new start-up starts them again) or global (one set for the whole server)',
+  },
+  gap: {
+    default: 5,
+    requiresArg: true,
+    coerce: named('gap', (text) => {
+      const seconds = Number(text);
+      if (!(seconds > 0 && seconds <= 86_400)) throw new Error('expected a number of seconds above 0 (at most 86400)');
+      return seconds;
+    }),
+    describe:
+      'Seconds of quiet that end a start-up of one device (as "mockvideo verify --gap"); its next start-up starts its sequences again',
+  },
+  clock: {
+    requiresArg: true,
+    describe:
+      'Freeze the clock at this moment (ISO 8601, e.g. 2026-01-31T12:00:00Z, or Unix seconds): "{now…}" times in scenarios and the _ts check read it',
+    coerce: named('clock', parseMoment),
+  },
+  'clock-offset': {
+    requiresArg: true,
+    describe: 'Shift the clock by a duration, e.g. -2d, +90m, -1y (365 days)',
+    coerce: named('clock-offset', parseDuration),
+  },
+  latency: {
+    requiresArg: true,
+    describe:
+      'Recorded latencies (recordings, stub "latency"): recorded, none, or a factor (0.5 = twice as fast). Default: none for replay, recorded for serve',
+    coerce: named('latency', parseLatencySetting),
+  },
+  https: {
+    type: 'boolean',
+    describe:
+      'Serve HTTPS with a certificate generated once and kept in ~/.mockvideo (or $MOCKVIDEO_HOME); HTTPS replaces HTTP on --port unless --https-port is given',
+  },
+  'https-port': {
+    requiresArg: true,
+    describe: 'Also serve HTTPS on this port, HTTP staying on --port (0 picks a free port); implies --https',
+    coerce: integerFrom('https-port', 0, 65535),
+  },
+  cert: {
+    type: 'string',
+    normalize: true,
+    requiresArg: true,
+    describe: 'PEM certificate to serve HTTPS with (e.g. from mkcert); needs --key; implies --https',
+  },
+  key: { type: 'string', normalize: true, requiresArg: true, describe: 'PEM private key of --cert' },
+  'analytics-path': {
+    type: 'string',
+    array: true,
+    requiresArg: true,
+    describe: 'Another path that accepts analytics records (POST), besides /__mockvideo/analytics; repeatable',
+    coerce: (values: unknown[]) =>
+      values.map((value) => {
+        const path = String(value);
+        if (!/^\/[A-Za-z0-9._~/-]*$/.test(path))
+          throw new Error(
+            `--analytics-path must be a URL path like /log/collect (letters, digits, . _ ~ - /), got "${path}"`,
+          );
+        return path;
+      }),
+  },
+} satisfies Record<string, Options>;
+
+/** The parsed values of {@link serverOptions}, with the global output flags. */
+export type ServerArgs = ArgsOf<typeof serverOptions> & OutputArgs;
+
+/**
+ * The server settings of {@link serverOptions}' values: the one place a flag of both commands
+ * becomes a setting. The fault grammar (and zod) loads only when `--fault` is given.
+ * @throws FaultError (a usage error) naming a `--fault` that does not parse.
+ */
+export async function serverSettings(args: ServerArgs): Promise<ServerSettings> {
+  const faults = args.fault?.length ? args.fault.map((await import('../faults/plan.js')).parseFaultFlag) : [];
+  return {
+    scenariosDir: args.scenariosDir,
+    port: args.port,
+    host: args.host,
+    engine: args.engine,
+    journalSize: args.journalSize,
+    strictRequests: args.strictRequests,
+    faults,
+    adminToken: args.adminToken || undefined,
+    state: args.state,
+    quietGapMs: args.gap * 1000,
+    clock: { frozenAt: args.clock, offsetMs: args.clockOffset },
+    latency: args.latency,
+    https: args.https,
+    httpsPort: args.httpsPort,
+    certFile: args.cert,
+    keyFile: args.key,
+    analyticsPaths: args.analyticsPath,
+    onRequest: requestLogger(args),
+  };
+}
+
+/** Prints what follows the first line of `serve` and `replay`: the dashboard, how devices reach the server, the faults planned. */
+export function printListening(running: StartedServers, context: ServerContext): void {
+  process.stdout.write(dashboardLine(running.url));
+  process.stdout.write(`${running.lines.join('\n')}\n`);
+  for (const warning of running.warnings) process.stderr.write(`${warning}\n`);
+  const faults = context.faults.list();
+  if (faults.length)
+    process.stdout.write(
+      `  faults: ${faults.map((p) => p.spec).join(', ')} (listed at ${running.url}/__mockvideo/faults)\n`,
+    );
+}

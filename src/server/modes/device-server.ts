@@ -1,0 +1,70 @@
+/**
+ * What `serve` and `replay` share around their routes: the settings of their common flags, the
+ * Express host (admin API, dashboard, analytics sink) and listening for devices (HTTP and HTTPS).
+ * @module
+ */
+import type { RequestListener } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { LiveSettings, ServerContext } from '../context.js';
+import type { RequestLogEntry } from '../host/request-log.js';
+import { startServers, type ListenPlan, type StartedServers } from '../listen/start-servers.js';
+
+/** Which engine answers the device-facing surface: the routes through the Node host (default), or the generated MSW handlers through msw's `getResponse` in Express (slower, same answers). */
+type Engine = 'routes' | 'msw';
+
+/**
+ * The settings of the flags `serve` and `replay` share (declared once, in `src/cli/server-options.ts`):
+ * the live state's ({@link LiveSettings}), where and how to listen ({@link ListenPlan}), and these.
+ */
+export interface ServerSettings extends LiveSettings, ListenPlan {
+  /** `--scenarios-dir`: scenario files added to the shipped ones. */
+  scenariosDir?: string;
+  /** `--engine`; default `routes`. `msw` loads Express and msw before listening. */
+  engine?: Engine;
+  /** `--analytics-path`: more paths the analytics sink takes records on, besides `/__mockvideo/analytics`. */
+  analyticsPaths?: readonly string[];
+  /** Hears each answered request (the request log). */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Starts the listening servers instead of {@link startServers} (a test that wraps the listener). */
+  listen?: (listener: RequestListener) => Promise<StartedServers>;
+}
+
+/**
+ * The Express host of `serve` and `replay` for `context` (see `createApp`), with the analytics sink
+ * on `/__mockvideo/analytics` and `analyticsPaths`; Express and the sink load here, on first use.
+ */
+export async function expressHost(
+  context: ServerContext,
+  analyticsPaths: readonly string[] = [],
+  extra: { device?: RequestHandler; after?: RequestHandler[] } = {},
+): Promise<RequestListener> {
+  const [{ createApp }, { analyticsRoutes }, { AnalyticsStore }] = await Promise.all([
+    import('../admin/app.js'),
+    import('../admin/analytics-routes.js'),
+    import('../../analytics/index.js'),
+  ]);
+  const sink = analyticsRoutes(new AnalyticsStore(), analyticsPaths, { adminToken: () => context.adminToken });
+  return createApp({ context, before: [sink], ...extra });
+}
+
+/**
+ * Listens for devices as `settings` say (see {@link startServers}), telling `context` how devices
+ * reach it (`GET /health` lists them). `close()` first ends the long-lived answers (the dashboard's
+ * event streams), which would otherwise hold the shutdown up.
+ * @throws MockvideoError (`MV_USAGE`) for a port in use, a host this machine does not have, or bad `--cert`/`--key`.
+ */
+export async function listenForDevices(
+  listener: RequestListener,
+  context: ServerContext,
+  settings: ServerSettings,
+): Promise<StartedServers> {
+  const started = await (settings.listen ? settings.listen(listener) : startServers(listener, settings));
+  context.deviceUrls = started.deviceUrls;
+  return {
+    ...started,
+    close: (graceMs?: number) => {
+      context.closing.abort();
+      return started.close(graceMs);
+    },
+  };
+}
