@@ -34,7 +34,7 @@ export const ANALYTICS_RECORD_KINDS: Readonly<Record<string, readonly string[]>>
 };
 
 /** The fields of the later client version's records, besides the common ones. @see docs/contract.md#analytics-records: "A later client version …". */
-export const ANALYTICS_EVENT_FIELDS = ['event', 'module', 'append', 'st', '_page'] as const;
+const ANALYTICS_EVENT_FIELDS = ['event', 'module', 'append', 'st', '_page'] as const;
 
 /** One problem of a record: the field (`''` for the record), a stable rule name, and a sentence. */
 export interface AnalyticsFinding {

@@ -12,14 +12,14 @@ export interface AnalyticsEntry {
 export const MAX_ANALYTICS_RECORD_BYTES = 64 * 1024;
 
 /** The most bytes of records the store keeps in all (their JSON texts); beyond them the oldest go. */
-export const MAX_ANALYTICS_BYTES = 8 * 1024 * 1024;
+const MAX_ANALYTICS_BYTES = 8 * 1024 * 1024;
 
 /** The most records one listing gives (`GET /__mockvideo/analytics?limit=`), and its default. */
-export const MAX_ANALYTICS_PAGE = 1000;
-export const DEFAULT_ANALYTICS_PAGE = 200;
+const MAX_ANALYTICS_PAGE = 1000;
+const DEFAULT_ANALYTICS_PAGE = 200;
 
 /** The most bytes of records one listing holds (their JSON texts), whatever its `limit`. */
-export const MAX_ANALYTICS_PAGE_BYTES = 2 * 1024 * 1024;
+const MAX_ANALYTICS_PAGE_BYTES = 2 * 1024 * 1024;
 
 /** One page of the records: `records` oldest first; `next` the id to pass as `after` for the rest (`null`: none left); `total` kept. */
 export interface AnalyticsPage {

@@ -22,7 +22,7 @@ import { requestTarget } from './wire.js';
 export type { ProxyLogEntry } from './exchange-log.js';
 
 /** The default largest upstream body, in bytes, as received and as decoded (32 MiB: far above any answer of the six operations). */
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** Options of {@link createRecordingProxy}. */
 export interface RecordingProxyOptions extends RecordChoice {

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, type ZlibOptions } from 'node:zlib';
 
 /** Headers that belong to one connection: never forwarded either way. */
-export const HOP_BY_HOP = new Set([
+const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
   'transfer-encoding',

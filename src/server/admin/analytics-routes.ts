@@ -3,10 +3,10 @@ import { AnalyticsStore, MAX_ANALYTICS_RECORD_BYTES, checkAnalyticsRecord } from
 import { foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
 
 /** Where the sink listens by default, and where its records are listed. */
-export const ANALYTICS_PATH = '/__mockvideo/analytics';
+const ANALYTICS_PATH = '/__mockvideo/analytics';
 
 /** The records of a request body: a JSON object, a JSON array of objects, or a form-encoded body (one record). */
-export function recordsOfBody(text: string, contentType = ''): { records: unknown[] } | { error: string } {
+function recordsOfBody(text: string, contentType = ''): { records: unknown[] } | { error: string } {
   const trimmed = text.trim();
   if (trimmed === '')
     return { error: 'The body is empty: send a JSON object, a JSON array of objects, or a form-encoded record.' };
@@ -24,7 +24,7 @@ export function recordsOfBody(text: string, contentType = ''): { records: unknow
 }
 
 /** The most bytes of one POST to the sink (413 beyond, with a clear body). */
-export const MAX_ANALYTICS_BODY_BYTES = 1024 * 1024;
+const MAX_ANALYTICS_BODY_BYTES = 1024 * 1024;
 
 /** The most characters kept of a body that is neither JSON nor form-encoded (kept as a record with its finding). */
 const UNREADABLE_KEPT = 1024;
