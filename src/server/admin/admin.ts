@@ -21,10 +21,7 @@ function query(req: Request): URLSearchParams {
 /** The journal filter of `?operation=` and `?_sdevid=`. */
 function journalFilter(req: Request): { operation?: string; sdevid?: string } {
   const q = query(req);
-  const filter: { operation?: string; sdevid?: string } = {};
-  if (q.has('operation')) filter.operation = q.get('operation')!;
-  if (q.has('_sdevid')) filter.sdevid = q.get('_sdevid')!;
-  return filter;
+  return { operation: q.get('operation') ?? undefined, sdevid: q.get('_sdevid') ?? undefined };
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -46,7 +46,6 @@ function dashboardFolder(): URL | undefined {
 export function dashboardRoutes(context: ServerContext): express.Router {
   const router = express.Router({ strict: true });
   const folder = dashboardFolder();
-  const cache = new Map<string, Buffer>();
   const sendFile = (res: Response, name: string) => {
     if (!folder) {
       res
@@ -57,8 +56,6 @@ export function dashboardRoutes(context: ServerContext): express.Router {
         );
       return;
     }
-    let body = cache.get(name);
-    if (!body) cache.set(name, (body = readFileSync(new URL(name, folder))));
     res
       .set({
         'content-type': FILES[name]!,
@@ -66,7 +63,7 @@ export function dashboardRoutes(context: ServerContext): express.Router {
         'content-security-policy': CONTENT_SECURITY_POLICY,
         'x-content-type-options': 'nosniff',
       })
-      .send(body);
+      .send(readFileSync(new URL(name, folder)));
   };
 
   router.get('/', (req, res) => {

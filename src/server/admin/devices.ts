@@ -36,11 +36,12 @@ export interface DeviceSummary {
 
 /**
  * The readable names QA gives devices from the dashboard, by `_sdevid`, kept while the server runs
- * (never written to disk), at most {@link MAX_DEVICE_NAMES}. Listeners hear every change.
+ * (never written to disk), at most {@link MAX_DEVICE_NAMES}. `version` counts the changes.
  */
 export class DeviceNames {
   readonly #names = new Map<string, string>();
-  readonly #listeners = new Set<() => void>();
+  /** How many times a name was set or removed (the event stream sends `devices` when it moves). */
+  version = 0;
 
   /** The name of `sdevid`, or `null`. */
   get(sdevid: string): string | null {
@@ -56,14 +57,8 @@ export class DeviceNames {
     this.#names.delete(sdevid); // a renamed device becomes the newest
     if (kept) this.#names.set(sdevid, kept);
     while (this.#names.size > MAX_DEVICE_NAMES) this.#names.delete(this.#names.keys().next().value!);
-    for (const listener of this.#listeners) listener();
+    this.version++;
     return kept || null;
-  }
-
-  /** Calls `listener` after every change; returns the function that stops it. */
-  subscribe(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
   }
 }
 

@@ -44,12 +44,13 @@ export class EventHub {
   #lastId = 0;
   #scenario = '';
   #faults = '';
-  #devices = false;
+  readonly #names: DeviceNames;
+  #namesVersion = 0;
   #heartbeatAt = 0;
 
   constructor(context: ServerContext, names: DeviceNames) {
     this.#context = context;
-    names.subscribe(() => (this.#devices = true));
+    this.#names = names;
   }
 
   /** How many streams are open. */
@@ -138,8 +139,8 @@ export class EventHub {
     const faults = JSON.stringify(context.faults.list());
     if (faults !== this.#faults)
       text += eventText('faults', { faults: JSON.parse((this.#faults = faults)) as unknown });
-    if (this.#devices) {
-      this.#devices = false;
+    if (this.#names.version !== this.#namesVersion) {
+      this.#namesVersion = this.#names.version;
       text += eventText('devices', {});
     }
     const now = Date.now();

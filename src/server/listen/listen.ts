@@ -42,12 +42,7 @@ const HEADERS_TIMEOUT_ENV = 'MOCKVIDEO_HEADERS_TIMEOUT_MS';
  * `headersTimeout` from {@link HEADERS_TIMEOUT_ENV} when it is set to a valid value (else ignored).
  * `connectionsCheckingInterval` only takes effect here: Node reads it when the server is created.
  */
-export function serverOptions(env: NodeJS.ProcessEnv = process.env): {
-  headersTimeout: number;
-  requestTimeout: number;
-  keepAliveTimeout: number;
-  connectionsCheckingInterval: number;
-} {
+export function serverOptions(env: NodeJS.ProcessEnv = process.env): Record<keyof typeof SERVER_LIMITS, number> {
   const shorter = Number(env[HEADERS_TIMEOUT_ENV]);
   const headersTimeout =
     Number.isInteger(shorter) && shorter >= 100 && shorter <= SERVER_LIMITS.headersTimeout

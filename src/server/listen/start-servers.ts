@@ -8,8 +8,7 @@ import {
   lanAddresses,
   type DeviceUrl,
 } from './addresses.js';
-import { listen } from './listen.js';
-import type { TlsMaterial } from './tls-certificate.js';
+import { listen, serveOn, serverOptions, type RunningServer } from './listen.js';
 
 /** How `serve` listens: HTTP, HTTPS, or both side by side. */
 export interface ListenPlan {
@@ -66,43 +65,27 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
       `${plan.certFile === undefined ? '--key needs --cert' : '--cert needs --key'}: give both PEM files (e.g. from "mkcert localhost 10.0.2.2"), or neither to use a generated certificate.`,
     );
   }
-  const wantsTls = plan.https === true || plan.httpsPort !== undefined || plan.certFile !== undefined;
-  let tls: TlsMaterial | undefined;
-  let listenHttps: typeof import('./listen-https.js').listenHttps | undefined;
-  let names: ((host: string) => boolean) | undefined;
-  if (wantsTls) {
-    const [{ certificateNames, ensureCertificate, ipv6LanAddresses, readCertificateFiles }, https] = await Promise.all([
-      import('./tls-certificate.js'),
-      import('./listen-https.js'),
-    ]);
-    listenHttps = https.listenHttps;
-    tls =
-      plan.certFile !== undefined
-        ? readCertificateFiles(plan.certFile, plan.keyFile!)
-        : await ensureCertificate(certificateHosts(plan.host, ipv6LanAddresses()), plan.certDir);
-    const cert = tls.cert;
-    names = (host) => certificateNames(cert, host);
-  }
-  const servers: Array<{
-    url: string;
-    port: number;
-    scheme: 'http' | 'https';
-    close(graceMs?: number): Promise<void>;
-  }> = [];
+  const wantsTls = plan.https || plan.httpsPort !== undefined || plan.certFile !== undefined;
+  const certs = wantsTls ? await import('./tls-certificate.js') : undefined;
+  const tls =
+    certs && plan.certFile !== undefined
+      ? certs.readCertificateFiles(plan.certFile, plan.keyFile!)
+      : await certs?.ensureCertificate(certificateHosts(plan.host, certs.ipv6LanAddresses()), plan.certDir);
+  const servers: Array<Omit<RunningServer, 'server'> & { scheme: 'http' | 'https' }> = [];
   try {
     if (!tls || plan.httpsPort !== undefined)
       servers.push({ ...(await listen(app, plan.port, plan.host)), scheme: 'http' });
-    if (tls)
+    if (tls) {
+      const https = (await import('node:https')).createServer(
+        { ...serverOptions(), cert: tls.cert, key: tls.key },
+        app,
+      );
+      const flag = plan.httpsPort !== undefined ? '--https-port' : '--port';
       servers.push({
-        ...(await listenHttps!(
-          app,
-          plan.httpsPort ?? plan.port,
-          plan.host,
-          tls,
-          plan.httpsPort !== undefined ? '--https-port' : '--port',
-        )),
+        ...(await serveOn(https, plan.httpsPort ?? plan.port, plan.host, 'https', flag)),
         scheme: 'https',
       });
+    }
   } catch (error) {
     await Promise.all(servers.map((s) => s.close()));
     throw error;
@@ -112,13 +95,13 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
   const warnings: string[] = [];
   for (const server of servers) {
     let ofServer = deviceUrls(plan.host, server.port, server.scheme);
-    if (server.scheme === 'https' && names) {
+    if (server.scheme === 'https' && tls) {
       // A URL whose host the certificate does not name would only give the device a certificate error.
-      const unnamed = ofServer.filter((u) => !names!(new URL(u.url).hostname));
+      const unnamed = ofServer.filter((u) => !certs!.certificateNames(tls.cert, new URL(u.url).hostname));
       for (const host of new Set(unnamed.map((u) => new URL(u.url).hostname))) {
         const of = unnamed.filter((u) => new URL(u.url).hostname === host);
         warnings.push(
-          `[mockvideo] Warning: the certificate ${tls!.certFile} does not name ${host}, so ${of.map((u) => u.label).join(', ')} (${of[0]!.url}) would get a certificate error: not listed. ` +
+          `[mockvideo] Warning: the certificate ${tls.certFile} does not name ${host}, so ${of.map((u) => u.label).join(', ')} (${of[0]!.url}) would get a certificate error: not listed. ` +
             `Add ${host} to the certificate (e.g. "mkcert localhost 127.0.0.1 ${host.replace(/^\[|\]$/g, '')}"), or leave out --cert and --key to use a generated one.`,
         );
       }
