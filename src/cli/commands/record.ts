@@ -75,7 +75,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       const { formatProxyLine, lostExchangeLine, startRecorder } = await import('../../server/modes/record.js');
       const { quiet, log } = args;
       const json = log === 'json' && !quiet ? jsonLines('exchange') : undefined;
-      const tally = { exchanges: 0, recorded: 0, skipped: 0, failures: 0, lost: 0, refused: 0, leaks: 0 };
+      const tally = { exchanges: 0, skipped: 0, failures: 0, lost: 0, refused: 0, leaks: 0 };
       const recorder = await startRecorder({
         ...settings,
         dir: args.out,
@@ -86,19 +86,14 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         only: args.only,
         onExchange: (entry) => {
           tally.exchanges++;
-          if (entry.recorded !== undefined) tally.recorded++;
-          else if (entry.lost?.code === 'EREDACTION') tally.refused++;
-          else if (entry.lost) tally.lost++;
-          else if (entry.status >= 500) tally.failures++;
-          else tally.skipped++;
+          const refused = entry.lost?.code === 'EREDACTION';
+          if (entry.recorded === undefined)
+            tally[refused ? 'refused' : entry.lost ? 'lost' : entry.status >= 500 ? 'failures' : 'skipped']++;
           tally.leaks += entry.leaks;
           if (json) json({ n: tally.exchanges, ...entry });
           else if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
           // Even with --quiet: a lost exchange is never silent.
-          if (entry.lost)
-            process.stderr.write(
-              entry.lost.code === 'EREDACTION' ? `${entry.lost.message}\n` : lostExchangeLine(entry),
-            );
+          if (entry.lost) process.stderr.write(refused ? `${entry.lost.message}\n` : lostExchangeLine(entry));
         },
       });
       process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${settings.upstream} into ${args.out}\n`);

@@ -54,12 +54,12 @@ function requestsPage<T extends { entry: { id: number } }>(
 }
 
 /**
- * Express middleware for everything under `/__mockvideo` (admin API, dashboard, analytics): refuses
- * what {@link foreignRequest} finds with 403 and no CORS headers, so a foreign page can neither
- * steer mockvideo nor read the journal or analytics (which hold device identifiers); and a browser's
- * cross-site fetch ({@link crossSiteFetch}): a sandboxed document (every device-facing answer is
- * one, see `DEVICE_ANSWER_HEADERS`) has an opaque origin, sends `Origin: null` and
- * `Sec-Fetch-Site: cross-site`, and is refused either way.
+ * Express middleware for everything under `/__mockvideo` (admin API, dashboard, analytics) and the
+ * analytics sink's own paths: refuses what {@link foreignRequest} finds with 403 and no CORS headers,
+ * so a foreign page can neither steer mockvideo nor read the journal or analytics (which hold device
+ * identifiers) nor post records; and a browser's cross-site fetch ({@link crossSiteFetch}): a
+ * sandboxed document (every device-facing answer is one, see `DEVICE_ANSWER_HEADERS`) has an opaque
+ * origin, sends `Origin: null` and `Sec-Fetch-Site: cross-site`, and is refused either way.
  */
 export function foreignGuard(own: ReadonlySet<string> = ownHostNames()) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -67,9 +67,9 @@ export function foreignGuard(own: ReadonlySet<string> = ownHostNames()) {
       foreignRequest(req.headers.host, req.headers.origin, own) ??
       crossSiteFetch(req.get('sec-fetch-site'), req.get('sec-fetch-mode'), req.method);
     if (!foreign) return next();
-    res
-      .status(403)
-      .json({ error: `Refused: ${foreign}. ${ADMIN_PREFIX} answers only pages and tools of this server.` });
+    res.status(403).json({
+      error: `Refused: ${foreign}. mockvideo's own calls answer only devices, pages and tools of this server.`,
+    });
   };
 }
 
@@ -97,6 +97,25 @@ function guard(context: ServerContext) {
     }
     next();
   };
+}
+
+/** An Express router's layer: a route, or a router it mounts. */
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle: { stack?: Layer[] };
+}
+
+/** The calls of `router` and the routers it mounts, as `GET|PUT /scenario`, for the 404 (so the list cannot go stale). */
+function callsOf(router: express.Router): string[] {
+  const calls = new Map<string, string[]>();
+  const walk = (stack: Layer[]) => {
+    for (const { route, handle } of stack) {
+      if (handle.stack) walk(handle.stack);
+      else if (route) calls.set(route.path, [...(calls.get(route.path) ?? []), ...Object.keys(route.methods)]);
+    }
+  };
+  walk(router.stack as Layer[]);
+  return [...calls].map(([path, methods]) => `${methods.join('|').toUpperCase()} ${path}`);
 }
 
 /**
@@ -243,25 +262,7 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.use((req: Request, res: Response) => {
-    res.status(404).json({
-      error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`,
-      calls: [
-        'GET /health',
-        'GET /scenarios',
-        'GET|PUT /scenario',
-        'GET|DELETE /requests',
-        'GET /requests/:id',
-        'GET /requests.har',
-        'GET /verify',
-        'GET|POST|DELETE /faults',
-        'GET /devices',
-        'PUT /devices/:sdevid/name',
-        'GET /start-ups',
-        'GET /state',
-        'POST /state/reset',
-        'GET|PUT /clock',
-      ],
-    });
+    res.status(404).json({ error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, calls: callsOf(router) });
   });
   // Malformed JSON bodies and the like: a clear 400, never a crash.
   router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AnalyticsStore, MAX_ANALYTICS_RECORD_BYTES, checkAnalyticsRecord } from '../../analytics/index.js';
-import { foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
+import { foreignGuard } from './admin.js';
+import { mayMutate } from './host-guard.js';
 
 /** Where the sink listens by default, and where its records are listed. */
 const ANALYTICS_PATH = '/__mockvideo/analytics';
@@ -38,12 +39,6 @@ function oversizeRecord(records: readonly unknown[]): { index: number; bytes: nu
   return undefined;
 }
 
-/** Who may change the analytics records: `adminToken` (read per request) lets other hosts empty them; `own` are this server's names (default `ownHostNames()`). */
-export interface AnalyticsGuard {
-  adminToken?: () => string | undefined;
-  own?: ReadonlySet<string>;
-}
-
 /**
  * The analytics sink ([node], Express): `POST` a record or records to {@link ANALYTICS_PATH} or any
  * of `paths`; each is checked with {@link checkAnalyticsRecord} and kept in `store` with its
@@ -51,8 +46,8 @@ export interface AnalyticsGuard {
  * "time", "record", "findings": [{ "field", "rule", "message" }] }], "total", "next"}`: the newest
  * (default 200), or with `?after=ID` those after that id (`next` is the `after` of the next page,
  * `null` at the end); `?limit=` up to 1,000, and never more than 2 MiB of records (see
- * `AnalyticsStore.page`). `DELETE` empties the list (from loopback, or with the admin token); a
- * POST from a web page (foreign `Host` or `Origin`) is refused with 403.
+ * `AnalyticsStore.page`). `DELETE` empties the list (from loopback, or with the admin token of
+ * `live`, read per request); a POST from a web page is refused with 403 (see `foreignGuard`).
  *
  * The POST answers 200 `{ "accepted": n, "records": [{ "id", "findings" }] }`, or 400 `{ error }`
  * for a body that is not JSON or form-encoded (kept too, its first 1,024 characters, with a
@@ -60,9 +55,8 @@ export interface AnalyticsGuard {
  * `MAX_ANALYTICS_RECORD_BYTES` (nothing of that body kept). Bodies are read only on these paths.
  * @see docs/contract.md#analytics-records (the delivery endpoint is unknown)
  */
-export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] = [], guard: AnalyticsGuard = {}) {
+export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[], live: { adminToken?: string }) {
   const sinkPaths = new Set([ANALYTICS_PATH, ...paths]);
-  const own = guard.own ?? ownHostNames();
   // Read as text whatever the content type (clients label JSON as text/plain too), then parsed by recordsOfBody.
   const parse = express.text({ type: () => true, limit: MAX_ANALYTICS_BODY_BYTES });
   const router = express.Router();
@@ -79,7 +73,7 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
     res.json(store.page(after, limit));
   });
   router.delete(ANALYTICS_PATH, (req, res) => {
-    if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, guard.adminToken?.())) {
+    if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, live.adminToken)) {
       res.status(403).json({
         error: `Emptying ${ANALYTICS_PATH} from another host needs the header "Authorization: Bearer <admin token>" (start mockvideo with --admin-token TOKEN).`,
       });
@@ -89,14 +83,7 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[] 
     res.status(204).end();
   });
   // A page in a browser must not post records (the sink under /__mockvideo has the admin guard; custom paths get it here).
-  router.post([...sinkPaths], (req: Request, res: Response, next: NextFunction) => {
-    const foreign = foreignRequest(req.headers.host, req.headers.origin, own);
-    if (foreign)
-      res.status(403).json({
-        error: `Refused: ${foreign}. The analytics sink takes records from devices and tools, not from web pages.`,
-      });
-    else next();
-  });
+  router.post([...sinkPaths], foreignGuard());
   router.post([...sinkPaths], parse, (req: Request, res: Response) => {
     const text = typeof req.body === 'string' ? req.body : '';
     const parsed = recordsOfBody(text, req.get('content-type'));

@@ -43,7 +43,7 @@ export async function expressHost(
     import('../admin/analytics-routes.js'),
     import('../../analytics/index.js'),
   ]);
-  const sink = analyticsRoutes(new AnalyticsStore(), analyticsPaths, { adminToken: () => context.adminToken });
+  const sink = analyticsRoutes(new AnalyticsStore(), analyticsPaths, context);
   return createApp({ context, before: [sink], ...extra });
 }
 
