@@ -7,6 +7,7 @@
  */
 import { contentTypeProblem } from '../contract/content-type.js';
 import { API_PREFIX } from '../contract/core.js';
+import { fromBase64 } from './body.js';
 import type { Recording, RecordingProblem } from './recording.js';
 
 /** What checking one recording file's value gives: the recording, or every problem found. */
@@ -18,7 +19,8 @@ export type RecordingParser = (value: unknown, file: string) => RecordingParse;
 /**
  * The rules beyond the schema's shape, for a value of the schema's shape: the path is exactly the
  * operation's (`/api/g1/<operation>`: no prefix, no `..`, no `//host`, no query, since drift sends
- * the real token to it), the body is given exactly once (`body` or `bodyBase64`), and the
+ * the real token to it), the body is given exactly once (`body` or `bodyBase64`, which must decode to
+ * whole bytes as replay reads it: `YR` or a lone last character would only fail when sent), and the
  * response's `content-type` is JSON (or text/plain; see `contentTypeProblem`): never a type a
  * browser opens as a page.
  */
@@ -43,7 +45,24 @@ export function recordingRules(recording: Recording, file: string): RecordingPro
   if ((recording.response.body === undefined) === (recording.response.bodyBase64 === undefined)) {
     problems.push({ file, path: 'response', message: 'expected exactly one of "body" (text) and "bodyBase64"' });
   }
+  if (recording.response.bodyBase64 !== undefined && !decodes(recording.response.bodyBase64)) {
+    problems.push({
+      file,
+      path: 'response.bodyBase64',
+      message: 'not base64 of whole bytes (unused bits set, or a lone last character)',
+    });
+  }
   const contentType = contentTypeProblem(recording.response.headers);
   if (contentType) problems.push({ file, path: 'response.headers.content-type', message: contentType });
   return problems;
+}
+
+/** True when `fromBase64` reads `text` (it throws on what is not base64 of whole bytes). */
+function decodes(text: string): boolean {
+  try {
+    fromBase64(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
