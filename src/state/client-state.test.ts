@@ -1,7 +1,28 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ClientStates, clientOf, stepText } from './client-state.js';
 
 describe('clientOf', () => {
+  it('reads a raw query as URLSearchParams does (first value, percent and + decoded)', () => {
+    const parsed = (q: string) => clientOf(new URLSearchParams(q));
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('_sdevid', '_anoyid', '_ts', 'x_sdevid'),
+            fc.constantFrom('', 'ab', 'a%20b', 'a+b', '%E3%81%82', '%zz', 'é'),
+          ),
+          { maxLength: 5 },
+        ),
+        (pairs) => {
+          const query = pairs.map(([k, v]) => `${k}=${v}`).join('&');
+          expect(clientOf(query, '10.0.2.2')).toBe(clientOf(new URLSearchParams(query), '10.0.2.2'));
+          expect(clientOf(query)).toBe(parsed(query));
+        },
+      ),
+    );
+  });
+
   it('names the client by _sdevid, else _anoyid, else the address, else unknown', () => {
     expect(clientOf('_region=IN&_sdevid=ab12&_anoyid=u1')).toBe('sdevid:ab12');
     expect(clientOf('_sdevid=ab%2012')).toBe('sdevid:ab 12');
