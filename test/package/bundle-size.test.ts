@@ -17,8 +17,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUDGET_GZIP_BYTES = 40 * 1024;
 /** The any-runtime libraries of the downloads (see src/routes/downloads.ts), the only ones allowed in, and only in a lazy chunk. */
 const DOWNLOAD_LIBRARIES = ['content-disposition', 'fast-png', 'iobuffer', 'jpeg-js', '@noble/hashes', 'fflate'];
-/** The one library the routes load at once: the display widths of the near-miss table (src/text-table.ts), about 2 KB gzipped. */
-const EAGER_LIBRARIES = ['fast-string-truncated-width', 'fast-string-width'];
+/**
+ * The libraries the routes load at once: the display widths of the near-miss table
+ * (src/text-table.ts), about 2 KB gzipped, and the match key's stable JSON (src/normalise/match-key.ts,
+ * reached through the replay index, which keys recordings by it), under 1 KB.
+ */
+const EAGER_LIBRARIES = ['fast-json-stable-stringify', 'fast-string-truncated-width', 'fast-string-width'];
 const libraryOf = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(path)?.[1];
 
 /** The minified browser bundle of `createHandlers`, split at lazy imports, msw left out. */
