@@ -10,8 +10,6 @@ import type { Recording } from './recording.js';
 import { recordingRules, type RecordingParse } from './recording-rules.js';
 import validateShape from './recording-shape.generated.js';
 
-export type { RecordingParse, RecordingParser } from './recording-rules.js';
-
 /** The message of {@link parseRecordingQuickly}'s one problem: the schema says what is wrong. */
 export const NOT_WELL_FORMED = 'not a well-formed recording (check it with the recording schema)';
 

@@ -1,5 +1,6 @@
 import type { NormalisationPolicy, RecordingProblem } from '../normalise/index.js';
-import { parseRecordingQuickly, type RecordingParser } from '../normalise/recording-check.js';
+import { parseRecordingQuickly } from '../normalise/recording-check.js';
+import type { RecordingParser } from '../normalise/recording-rules.js';
 import { RecordingIndex } from '../replay/recording-index.js';
 import { forEachRecordingRequest, loadRecordingParser } from './read-recordings.js';
 import { RecordingFileSource } from './recording-file-source.js';

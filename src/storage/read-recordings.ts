@@ -3,7 +3,7 @@ import { join, sep } from 'node:path';
 import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
 import type { NamedRecording, Recording, RecordingProblem } from '../normalise/index.js';
-import type { RecordingParse, RecordingParser } from '../normalise/recording-check.js';
+import type { RecordingParse, RecordingParser } from '../normalise/recording-rules.js';
 import { RECORDING_FILE, operationFolder } from './recording-names.js';
 
 /** What reading a recording folder gave: the recordings (sorted by name, so recorded order within a key) and every problem. */

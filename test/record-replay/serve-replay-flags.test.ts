@@ -21,18 +21,13 @@ afterAll(async () => {
   removeTempDirs();
 });
 
+/** `mockvideo serve --replay <the recorded folder> --port 0 --no-watch` with `flags`. */
+const serveReplay = (flags: string[], options?: Parameters<typeof startCli>[1]) =>
+  startCli(['serve', '--replay', dir, '--port', '0', '--no-watch', ...flags], options);
+
 describe('serve --replay DIR', () => {
   it('applies --fault meta/cp=status:500 (and leaves the other operations alone)', async () => {
-    const server = await startCli([
-      'serve',
-      '--replay',
-      dir,
-      '--port',
-      '0',
-      '--no-watch',
-      '--fault',
-      'meta/cp=status:500',
-    ]);
+    const server = await serveReplay(['--fault', 'meta/cp=status:500']);
     try {
       const faulted = await fetch(`${server.url}${clientPath('meta/cp')}`);
       expect(faulted.status).toBe(500);
@@ -46,13 +41,7 @@ describe('serve --replay DIR', () => {
   });
 
   it('takes --strict-requests, --journal-size and --admin-token', async () => {
-    const server = await startCli([
-      'serve',
-      '--replay',
-      dir,
-      '--port',
-      '0',
-      '--no-watch',
+    const server = await serveReplay([
       '--strict-requests',
       '--journal-size',
       '1',
@@ -72,22 +61,9 @@ describe('serve --replay DIR', () => {
   });
 
   it('takes --analytics-path and --https --https-port (as replay does): records are taken there, HTTPS is served', async () => {
-    const server = await startCli(
-      [
-        'serve',
-        '--replay',
-        dir,
-        '--port',
-        '0',
-        '--no-watch',
-        '--analytics-path',
-        '/log',
-        '--https',
-        '--https-port',
-        '0',
-      ],
-      { env: { MOCKVIDEO_HOME: mkdtempSync(join(tmpdir(), 'mockvideo-home-')) } },
-    );
+    const server = await serveReplay(['--analytics-path', '/log', '--https', '--https-port', '0'], {
+      env: { MOCKVIDEO_HOME: mkdtempSync(join(tmpdir(), 'mockvideo-home-')) },
+    });
     try {
       const posted = await fetch(`${server.url}/log`, { method: 'POST', body: '{"event":"play"}' });
       expect([posted.status, ((await posted.json()) as { accepted: number }).accepted]).toEqual([200, 1]);
