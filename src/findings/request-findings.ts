@@ -1,5 +1,5 @@
 import { COMMON_PARAMETERS, OPERATION_TABLE, type OperationName } from '../contract/core.js';
-import { decodeComponent, type RawPair } from '../normalise/index.js';
+import { queryValues, type QueryValues, type RawPair } from '../normalise/index.js';
 
 /** One way a client request breaks the contract. `rule` is stable for tools; `message` is for people. */
 export interface Finding {
@@ -29,8 +29,8 @@ const MAX_TS_SKEW_SECONDS = 86_400;
 /** What {@link requestFindings} needs to know about a request. */
 export interface RequestFacts {
   operation: OperationName;
-  /** The raw query pairs in the order sent (see `splitQuery`). */
-  query: readonly RawPair[];
+  /** The raw query pairs in the order sent (see `splitQuery`), or their decoded values (see `queryValues`). */
+  query: readonly RawPair[] | QueryValues;
   /** True when the request carried a body. */
   hasBody?: boolean;
   /** The server's clock, Unix time in **seconds**; default now. */
@@ -46,14 +46,7 @@ export interface RequestFacts {
 export function requestFindings(facts: RequestFacts): Finding[] {
   const findings: Finding[] = [];
   const add = (parameter: string, rule: FindingRule, message: string) => findings.push({ parameter, rule, message });
-  const values = new Map<string, string[]>();
-  for (const [rawName, rawValue] of facts.query) {
-    const name = decodeComponent(rawName);
-    const value = decodeComponent(rawValue);
-    const seen = values.get(name);
-    if (seen) seen.push(value);
-    else values.set(name, [value]);
-  }
+  const values = facts.query instanceof Map ? facts.query : queryValues(facts.query as readonly RawPair[]);
   const spec = OPERATION_TABLE[facts.operation];
   const refTwice = spec.extraParameters.some((p) => p.emptyBeforeCommon);
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeComponent, parseQuery, splitQuery } from './query.js';
+import { decodeComponent, parseQuery, queryValues, splitQuery } from './query.js';
 
 describe('splitQuery', () => {
   it('keeps order, repeated names and encoding as sent', () => {
@@ -43,5 +43,27 @@ describe('decodeComponent', () => {
   });
   it('inverts encodeURIComponent', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => decodeComponent(encodeURIComponent(s)) === s));
+  });
+});
+
+describe('queryValues', () => {
+  it('groups the decoded values of each name in the order sent, names in the order first sent', () => {
+    const values = queryValues(splitQuery('ref=&_model=Redmi%20Note+12&ref=com.example.videoplayer&x'));
+    expect([...values]).toEqual([
+      ['ref', ['', 'com.example.videoplayer']],
+      ['_model', ['Redmi Note 12']],
+      ['x', ['']],
+    ]);
+  });
+
+  it('holds what parseQuery gives, grouped by name', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'b', '%41', 'c+d'), fc.string())), (pairs) => {
+        const search = pairs.map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('&');
+        const grouped = new Map<string, string[]>();
+        for (const [name, value] of parseQuery(search)) grouped.set(name, [...(grouped.get(name) ?? []), value]);
+        expect(queryValues(splitQuery(search))).toEqual(grouped);
+      }),
+    );
   });
 });

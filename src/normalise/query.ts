@@ -60,3 +60,27 @@ export function decodeComponent(raw: string): string {
 export function parseQuery(search: string): Array<[string, string]> {
   return splitQuery(search).map(([name, value]) => [decodeComponent(name), decodeComponent(value)]);
 }
+
+/**
+ * Every parameter of a query, decoded (see {@link decodeComponent}): name → values in the order
+ * sent, names in the order first sent. The one decoding of a request's query that the contract
+ * findings and the replay index share (see `createRoutes`).
+ */
+export type QueryValues = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * The {@link QueryValues} of raw pairs (see {@link splitQuery}).
+ *
+ * @example queryValues(splitQuery('ref=&ref=app&_region=IN')) // Map { 'ref' → ['', 'app'], '_region' → ['IN'] }
+ */
+export function queryValues(pairs: readonly RawPair[]): QueryValues {
+  const values = new Map<string, string[]>();
+  for (const [rawName, rawValue] of pairs) {
+    const name = decodeComponent(rawName);
+    const value = decodeComponent(rawValue);
+    const seen = values.get(name);
+    if (seen) seen.push(value);
+    else values.set(name, [value]);
+  }
+  return values;
+}

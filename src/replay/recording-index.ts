@@ -1,11 +1,11 @@
 import type { OperationName } from '../contract/core.js';
 import {
-  decodeComponent,
-  ignoredBecause,
   matchKeyOf,
+  queryValues,
   type NamedRecording,
   type NormalisationPolicy,
   type QueryMultimap,
+  type QueryValues,
   type RawPair,
   type Recording,
 } from '../normalise/index.js';
@@ -117,6 +117,8 @@ export class RecordingIndex {
   readonly #single = new Map<string, Map<string, Pair>>();
   readonly #repeated = new Map<string, Pair>();
   #pairCount = 0;
+  /** The names the policy leaves out of the match key (volatile, secret, identity: see `ignoredBecause`). */
+  readonly #ignored: ReadonlySet<string>;
 
   constructor(
     recordings: ReadonlyArray<NamedRecording | RecordingRef>,
@@ -125,6 +127,7 @@ export class RecordingIndex {
   ) {
     this.policy = policy;
     this.source = source;
+    this.#ignored = new Set([...policy.volatile, ...policy.secret, ...policy.identity]);
     for (const recording of recordings) this.add(recording);
   }
 
@@ -142,7 +145,7 @@ export class RecordingIndex {
     const operation = whole ? whole.operation : (recording as RecordingRef).operation;
     const request = whole ? whole.request : (recording as RecordingRef);
     const method = request.method.toUpperCase();
-    const { key, pairs } = this.#filed(method, request.query, true)!;
+    const { key, pairs } = this.#filed(method, queryValues(request.query), true)!;
     let keys = this.#byOperation.get(operation);
     if (!keys) this.#byOperation.set(operation, (keys = new Map()));
     let sequence = keys.get(key);
@@ -155,39 +158,36 @@ export class RecordingIndex {
 
   /**
    * The recordings of one request, in recorded order, or `undefined`: `method` (any case),
-   * `operation` and the request's raw query pairs (see `splitQuery`), matched under the index's policy.
+   * `operation` and the request's raw query pairs (see `splitQuery`) or their decoded values (see
+   * `queryValues`), matched under the index's policy.
    */
-  find(method: string, operation: OperationName, query: readonly RawPair[]): readonly IndexedRecording[] | undefined {
-    const filed = this.#filed(method.toUpperCase(), query, false);
+  find(
+    method: string,
+    operation: OperationName,
+    query: readonly RawPair[] | QueryValues,
+  ): readonly IndexedRecording[] | undefined {
+    const values = query instanceof Map ? query : queryValues(query as readonly RawPair[]);
+    const filed = this.#filed(method.toUpperCase(), values, false);
     return filed && this.#byOperation.get(operation)?.get(filed.key);
   }
 
   /**
-   * A request's matching pairs, sorted by name, and the key the index files it under: the
-   * upper-case `method` and the pairs' ids (one text per match key: see `matchKeyOf`; about a tenth
-   * of its length, which makes replay of 100,000 recordings hold ~80 MB less). `undefined` when a
-   * pair is not in the index (no recording matches), unless `add` makes the pairs it lacks.
+   * A request's matching pairs and the key the index files it under: the upper-case `method` and
+   * the ids of its pairs in increasing order (one text per match key, whatever the order sent: see
+   * `matchKeyOf`; about a tenth of its length, which makes replay of 100,000 recordings hold ~80 MB
+   * less). `undefined` when a pair is not in the index (no recording matches), unless `add` makes
+   * the pairs it lacks.
    */
-  #filed(method: string, query: readonly RawPair[], add: boolean): { key: string; pairs: Pair[] } | undefined {
-    const sorted: Array<[string, string]> = [];
-    for (const [rawName, rawValue] of query) {
-      const name = decodeComponent(rawName);
-      if (!ignoredBecause(this.policy, name)) sorted.push([name, decodeComponent(rawValue)]);
-    }
-    sorted.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  #filed(method: string, values: QueryValues, add: boolean): { key: string; pairs: Pair[] } | undefined {
     const pairs: Pair[] = [];
-    const key: Array<string | number> = [method];
-    for (let i = 0; i < sorted.length;) {
-      const name = sorted[i]![0];
-      let end = i + 1;
-      while (end < sorted.length && sorted[end]![0] === name) end++;
-      const pair = this.#pair(name, end === i + 1 ? sorted[i]![1] : sorted.slice(i, end).map((p) => p[1]), add);
+    for (const [name, sent] of values) {
+      if (this.#ignored.has(name)) continue;
+      const pair = this.#pair(name, sent.length === 1 ? sent[0]! : sent, add);
       if (!pair) return undefined;
       pairs.push(pair);
-      key.push(pair.id);
-      i = end;
     }
-    return { key: key.join(' '), pairs };
+    const ids = pairs.map((pair) => pair.id).sort((a, b) => a - b);
+    return { key: `${method} ${ids.join(' ')}`, pairs };
   }
 
   /**
@@ -196,7 +196,7 @@ export class RecordingIndex {
    * for it: with one array per pair looked up, V8 moved them all to the old generation, and loading
    * 100,000 recordings took ~35% more CPU (5.9 s, not 4.3 s).
    */
-  #pair(name: string, value: string | string[], add: boolean): Pair | undefined {
+  #pair(name: string, value: string | readonly string[], add: boolean): Pair | undefined {
     const repeated = typeof value === 'string' ? undefined : pairKey(name, value);
     let byValue = repeated === undefined ? this.#single.get(name) : undefined;
     let pair = repeated === undefined ? byValue?.get(value as string) : this.#repeated.get(repeated);

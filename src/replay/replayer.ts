@@ -4,9 +4,11 @@ import {
   decodeComponent,
   matchKeyOf,
   queryMultimap,
+  queryValues,
   splitQuery,
   type NamedRecording,
   type NormalisationPolicy,
+  type QueryValues,
 } from '../normalise/index.js';
 import { closest, nearMissReport, type Difference, type NearMissReport } from './near-miss.js';
 import { RecordingIndex, type IndexedRecording } from './recording-index.js';
@@ -115,20 +117,24 @@ export class Replayer {
     return this.findOfOperation(method, operation, search, mode, address);
   }
 
-  /** {@link find} for a request whose operation is known (`meta/cp`), not read from its path. */
+  /**
+   * {@link find} for a request whose operation is known (`meta/cp`), not read from its path;
+   * `values`: the query's decoded values when the caller has them (see `queryValues`).
+   */
   findOfOperation(
     method: string,
     operation: OperationName,
     search: string,
     mode: MatchMode = this.match,
     address?: string,
+    values: QueryValues = queryValues(splitQuery(search)),
   ): Exclude<ReplayOutcome, { kind: 'not-operation' }> {
     method = method.toUpperCase();
     // HEAD is answered like GET (the host drops the body).
     if (method === 'HEAD') method = 'GET';
-    const pairs = splitQuery(search);
-    const exact = this.#index.find(method, operation, pairs);
+    const exact = this.#index.find(method, operation, values);
     if (exact) return { kind: 'exact', entry: this.#next(exact, search, address) };
+    const pairs = splitQuery(search);
     const query = queryMultimap(pairs, this.#index.policy);
     const [best] = mode === 'nearest' ? closest(this.#index, operation, query, 1) : [];
     if (best) {

@@ -7,6 +7,7 @@
 import type { FaultBoard } from '../faults/board.js';
 import type { Fault } from '../faults/fault.js';
 import type { Finding } from '../findings/index.js';
+import type { QueryValues } from '../normalise/index.js';
 import { MATCH_HEADER } from '../replay/headers.js';
 import type { NearMissReport } from '../replay/near-miss.js';
 import type { Replayer } from '../replay/replayer.js';
@@ -69,6 +70,7 @@ function withFaults(plan: Plan, faults: readonly Fault[]): Plan {
  * `recordMissing`; else the fallback when there is one (never a nearest recording: that is another
  * device's or another query's answer); else the nearest in `nearest` mode; else the near-miss 404,
  * heard by `onMiss`. Server-wide faults (taken first, once per request) change the answer.
+ * `values`: the request's decoded query, when the caller has it (see `queryValues`).
  */
 export function replayPlan(
   replay: ReplayRoutes,
@@ -76,11 +78,19 @@ export function replayPlan(
   request: RouteRequest,
   route: OperationRoute,
   findings: readonly Finding[],
+  values?: QueryValues,
 ): Plan | Promise<Plan> {
   const { replayer } = replay;
   const faults = replay.faults?.take(route.operation, request) ?? [];
   const mode = replay.recordMissing || replay.fallback ? 'strict' : replayer.match;
-  const outcome = replayer.findOfOperation(request.method, route.operation, request.query, mode, request.address);
+  const outcome = replayer.findOfOperation(
+    request.method,
+    route.operation,
+    request.query,
+    mode,
+    request.address,
+    values,
+  );
   const done = (plan: Plan) => withFaults(plan, faults);
   const miss = (): Plan => {
     if (outcome.kind !== 'miss') return { kind: 'none', route, findings };

@@ -4,7 +4,8 @@
  * @module
  */
 import type { Clock } from '../clock/clock.js';
-import { queryFindings } from '../findings/index.js';
+import { requestFindings } from '../findings/index.js';
+import { queryValues, splitQuery } from '../normalise/index.js';
 import type { Downloads, DownloadRoute } from './downloads.js';
 import { errorBody, methodNotAllowed, strictRequestsError, unknownOperation } from './errors.js';
 import type { FuzzAnswers } from './fuzz.js';
@@ -77,13 +78,20 @@ export function createRoutes(options: RoutesOptions): Routes {
 
   const operation = (request: RouteRequest, route: OperationRoute): Plan | Promise<Plan> => {
     const nowSeconds = clock ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
-    const findings = queryFindings(route.operation, request.query, hasBody(request.headers), nowSeconds);
+    // The query is split and decoded once, for the findings and the replay index.
+    const values = queryValues(splitQuery(request.query));
+    const findings = requestFindings({
+      operation: route.operation,
+      query: values,
+      hasBody: hasBody(request.headers),
+      nowSeconds,
+    });
     if (strictRequests?.() && findings.length) return answerPlan(route, findings, strictRequestsError(findings));
     if ((record || replay || fuzz) && !isRead(request.method))
       return answerPlan(route, findings, methodNotAllowed(request.method, route.operation));
     if (record) return { kind: 'pass', route, findings };
     if (fuzz) return answerPlan(route, findings, fuzz.answer(route.operation, request.query, request.address));
-    if (replay) return replayPlan(replay, recordings!, request, route, findings);
+    if (replay) return replayPlan(replay, recordings!, request, route, findings, values);
     if (!scenarios) return { kind: 'none', route, findings };
     return scenarioPlan(scenarios, request, route, findings);
   };

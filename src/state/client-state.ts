@@ -55,7 +55,9 @@ const ANOYID = /(?:^|&)_anoyid=([^&]*)/;
 function parameter(query: string | URLSearchParams, name: string, pattern: RegExp): string | null {
   if (typeof query !== 'string') return query.get(name);
   const raw = pattern.exec(query)?.[1];
-  return raw === undefined ? null : new URLSearchParams(`v=${raw}`).get('v');
+  if (raw === undefined) return null;
+  // Most ids have nothing to decode; decoding one with URLSearchParams cost replay ~3% of its CPU.
+  return /[%+]/.test(raw) ? new URLSearchParams(`v=${raw}`).get('v') : raw;
 }
 
 /** What names the client of a request (see {@link clientOf}): its query (raw, without `?`, or parsed) and the connection's address when the adapter knows it. */
