@@ -9,18 +9,13 @@
 /** JSON (`application/json`, `application/<anything>+json`) or `text/plain` (what a failing gateway writes; never rendered as a page), with any parameters. */
 const SERVABLE = /^(?:application\/(?:[\w.+-]+\+)?json|text\/plain)\s*(?:;.*)?$/i;
 
-/** True when an operation's answer may be served with `contentType` (see {@link SERVABLE}). */
-function isServableContentType(contentType: string): boolean {
-  return SERVABLE.test(contentType.trim());
-}
-
 /**
  * Why the `content-type` among `headers` (any spelling of the name) must not be served for an
  * operation, or `undefined` when it may (or is absent: JSON is the default). One sentence naming the value.
  */
 export function contentTypeProblem(headers: Readonly<Record<string, string>>): string | undefined {
   for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() === 'content-type' && !isServableContentType(value)) {
+    if (name.toLowerCase() === 'content-type' && !SERVABLE.test(value.trim())) {
       return `content-type "${value}" is not JSON: the operations answer JSON (application/json), and a browser would open another type as a page of mockvideo's origin. Set it to application/json or remove it`;
     }
   }

@@ -15,4 +15,5 @@ export * from './json-text.js';
 export * from './operations.js';
 export * from './plugin.js';
 export * from './recommended-video.js';
+export * from './recommended-video-target.js';
 export * from './settings.js';

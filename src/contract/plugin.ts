@@ -8,8 +8,6 @@ export const LOWER_HEX_32 = /^[0-9a-f]{32}$/;
 /** The pattern of the market-specific key `ext_<market>_external_url` in `market_sign`. */
 export const EXTERNAL_URL_KEY = /^ext_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*_external_url$/;
 
-export { UPGRADE_URI };
-
 /** `market_sign.nonce`: `<number>:<number>`, each signed (`-4811:28657834`). @see docs/contract.md#plugin-entry. */
 export const MARKET_NONCE = new RegExp(`^${NUMBER_SOURCE}:${NUMBER_SOURCE}$`);
 

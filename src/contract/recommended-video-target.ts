@@ -31,7 +31,7 @@ export const TARGET_PARAMETERS = [
 
 /**
  * What is wrong with an item's `target` deep link, as `[queryParameter, message]` pairs (empty when
- * nothing is). `index` is the item's zero-based place in its list, which `position` must carry.
+ * nothing is). The `position` index is checked by the list schemas, which know the item's place.
  *
  * Rules: no path; the parameters of {@link TARGET_PARAMETERS} present; `id` equals the video id of the
  * item id; `detail_id` equals the item id; `fullscreen`/`transparent` are `true`/`false`; `default`
@@ -39,7 +39,7 @@ export const TARGET_PARAMETERS = [
  *
  * @see docs/contract.md#recommended-video (the `target` link).
  */
-export function targetProblems(target: string, itemId: string, index?: number): Array<[string, string]> {
+export function targetProblems(target: string, itemId: string): Array<[string, string]> {
   const link = parseDeepLink(target);
   if (!link) return [['', 'target must be a deep link of the form <scheme>://<provider host>?<query>']];
   const problems: Array<[string, string]> = [];
@@ -68,12 +68,7 @@ export function targetProblems(target: string, itemId: string, index?: number): 
       problems.push([name, `${name} must be a percent-encoded deep link, found "${r}"`]);
   }
   const position = value('position');
-  if (position !== undefined) {
-    const m = POSITION.exec(position);
-    if (!m) problems.push(['position', `position must have the shape <placement>||||<index>, found "${position}"`]);
-    else if (index !== undefined && Number(m[2]) !== index) {
-      problems.push(['position', `position index must be the zero-based place in the list (${index}), found ${m[2]}`]);
-    }
-  }
+  if (position !== undefined && !POSITION.test(position))
+    problems.push(['position', `position must have the shape <placement>||||<index>, found "${position}"`]);
   return problems;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { item } from '../../test/support/minimal-scenario.js';
 import { buildDeepLink } from './deep-link.js';
 import { diversionSetSchema } from './diversion.js';
-import { recommendationsSchema, targetProblems } from './recommended-video.js';
+import { recommendationsSchema } from './recommended-video.js';
+import { targetProblems } from './recommended-video-target.js';
 
 describe('recommended video items', () => {
   it('accepts a well-formed list', () => {

@@ -2,14 +2,6 @@ import { z } from 'zod';
 import { parseDeepLink } from './deep-link.js';
 import { ITEM_ID, POSITION, targetProblems } from './recommended-video-target.js';
 
-export {
-  ITEM_ID,
-  POSITION,
-  RECOMMENDATION_PLACEMENT,
-  TARGET_PARAMETERS,
-  targetProblems,
-} from './recommended-video-target.js';
-
 /**
  * One recommended video item, used by `localplay/recomm` and `localplay/diversion`: the type
  * {@link recommendedVideoSchema} infers (the build checks that they are the same).
@@ -66,9 +58,8 @@ export const recommendedVideoSchema = z
     top_right_logo: z.string(),
   })
   .superRefine((item, ctx) => {
-    for (const [, message] of targetProblems(item.target, item.id)) {
-      if (!message.startsWith('position index')) ctx.addIssue({ code: 'custom', path: ['target'], message });
-    }
+    for (const [, message] of targetProblems(item.target, item.id))
+      ctx.addIssue({ code: 'custom', path: ['target'], message });
   });
 
 /**

@@ -4,6 +4,7 @@
  * Any runtime.
  * @module
  */
+import { parseDeepLink } from '../contract/deep-link.js';
 import { OPERATION_NAMES, type OperationName } from '../contract/operation-table.js';
 import { LONG_TEXT, MANY_ITEMS } from './values.js';
 
@@ -81,18 +82,6 @@ function titleClasses(text: string, into: Set<string>): void {
   if (RTL.test(text) && COMBINING.test(text)) into.add('title-mixed-script');
 }
 
-/** The raw (still percent-encoded) query values of a deep link, by name. */
-function rawQuery(link: string): Map<string, string> {
-  const values = new Map<string, string>();
-  const start = link.indexOf('?');
-  if (start < 0) return values;
-  for (const pair of link.slice(start + 1).split('&')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0) values.set(pair.slice(0, eq), pair.slice(eq + 1));
-  }
-  return values;
-}
-
 function itemClasses(items: readonly Json[], into: Set<string>): void {
   listClasses(items, into);
   const orders = new Set<unknown>();
@@ -102,7 +91,7 @@ function itemClasses(items: readonly Json[], into: Set<string>): void {
     orders.add(item.order);
     if (item.duration === 0) into.add('duration-zero');
     if (extreme(item.duration) || extreme(item.order)) into.add('integer-extreme');
-    const query = rawQuery(item.target as string);
+    const query = new Map(parseDeepLink(item.target as string)?.rawQuery);
     if (
       item.top_left_logo === '' ||
       item.top_right_logo === '' ||

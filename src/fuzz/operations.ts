@@ -34,18 +34,17 @@ export function envelope<T>(data: fc.Arbitrary<T>): fc.Arbitrary<Envelope<T>> {
   return data.map((value) => ({ data: value, msg: SUCCESS_MSG, result: SUCCESS_RESULT }));
 }
 
-/** Writes every non-ASCII UTF-16 code unit, every `/` and every `_` of a JSON text as a `\uXXXX` escape (the same JSON value). */
-function escapeNonAscii(json: string): string {
-  return json
+/**
+ * The JSON text of an answer: the service's (`toServiceJson`), or, `escaped`, with every non-ASCII
+ * UTF-16 code unit, every `/` and every `_` written as a `\uXXXX` escape (the same JSON value).
+ */
+export function answerText(value: unknown, escaped: boolean): string {
+  const text = toServiceJson(value);
+  if (!escaped) return text;
+  return text
     .replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
     .replaceAll('/', '\\u002f')
     .replaceAll('_', '\\u005f');
-}
-
-/** The JSON text of an answer: the service's (`toServiceJson`), or with non-ASCII escaped as well. */
-export function answerText(value: unknown, escaped: boolean): string {
-  const text = toServiceJson(value);
-  return escaped ? escapeNonAscii(text) : text;
 }
 
 /** A whole answer of `operation`: the envelope and its JSON text (one in eight with `\u` escapes for non-ASCII). */

@@ -10,7 +10,8 @@
 import fc from 'fast-check';
 import { encodeQueryValue } from '../contract/deep-link.js';
 import type { DiversionSet } from '../contract/diversion.js';
-import { RECOMMENDATION_PLACEMENT, type RecommendedVideo } from '../contract/recommended-video.js';
+import type { RecommendedVideo } from '../contract/recommended-video.js';
+import { RECOMMENDATION_PLACEMENT } from '../contract/recommended-video-target.js';
 import {
   appLink,
   booleanText,

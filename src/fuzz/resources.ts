@@ -130,30 +130,26 @@ export function pluginEntry(options: FuzzOptions = {}): fc.Arbitrary<PluginEntry
       ref: fc.constantFrom('', 'player', 'market'),
       params: pluginParams,
     })
-    .map((d) => {
-      const [scheme, region] = d.upgrade.split(':');
+    .map(({ md5, file, markets, upgrade, appSignature, ext_marketType, nonce, ref, params, ...d }) => {
+      const [scheme, region] = upgrade.split(':');
       const uri = encodeURIComponent(`${scheme}://player-plugin/${d.id}/${d.version}`);
-      const upgrade = `${FUZZ_ORIGIN}${API_PREFIX}/meta/upgrade?uri=${uri}&_region=${region}`;
+      const link = `${FUZZ_ORIGIN}${API_PREFIX}/meta/upgrade?uri=${uri}&_region=${region}`;
+      const externalUrls = Object.fromEntries(markets.map((market) => [`ext_${market}_external_url`, link]));
       return {
-        id: d.id,
-        name: d.name,
-        type: d.type,
-        version: d.version,
-        version_name: d.version_name,
-        updated_at: d.updated_at,
-        url: `${FUZZ_ORIGIN}/plugins/${d.md5}.${d.file}`,
-        md5: d.md5,
+        ...d,
+        url: `${FUZZ_ORIGIN}/plugins/${md5}.${file}`,
+        md5,
         vendor_market: `${appLink(d.id)}?market=details`,
         market_sign: {
           appClientId: `${d.id}_client`,
           appId: d.id,
-          appSignature: d.appSignature,
-          ext_marketType: d.ext_marketType,
-          ...Object.fromEntries(d.markets.map((market) => [`ext_${market}_external_url`, upgrade])),
-          nonce: d.nonce,
-          ref: d.ref,
+          appSignature,
+          ext_marketType,
+          ...externalUrls,
+          nonce,
+          ref,
         },
-        params: d.params,
+        params,
       };
     });
 }
