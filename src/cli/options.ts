@@ -8,18 +8,21 @@ export type ArgsOf<O extends Record<string, Options>> = {
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Camel<Capitalize<Tail>>}` : S;
 
 /**
- * A coerce step for an integer flag from `min` to `max`: `--port must be an integer from 0 to
- * 65535, got "eighty"` (yargs prints it as a usage error). No `type: 'number'` on such a flag: yargs
- * would turn "eighty" into NaN before the check could quote it.
+ * A coerce step for a number flag that `ok` accepts, else `--FLAG must be EXPECTED, got "VALUE"`
+ * (yargs prints it as a usage error). No `type: 'number'` on such a flag: yargs would turn "eighty"
+ * into NaN before the check could quote it.
  */
-export function integerFrom(flag: string, min: number, max: number) {
+export function numberFrom(flag: string, expected: string, ok: (n: number) => boolean) {
   return (value: unknown): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max)
-      throw new Error(`--${flag} must be an integer from ${min} to ${max}, got "${String(value)}"`);
+    if (!ok(n)) throw new Error(`--${flag} must be ${expected}, got "${String(value)}"`);
     return n;
   };
 }
+
+/** A coerce step for an integer flag from `min` to `max`: `--port must be an integer from 0 to 65535, got "eighty"`. */
+export const integerFrom = (flag: string, min: number, max: number) =>
+  numberFrom(flag, `an integer from ${min} to ${max}`, (n) => Number.isInteger(n) && n >= min && n <= max);
 
 /** `--port`: an integer from 0 to 65535; 0 picks a free port. */
 export const portOption = {
@@ -61,12 +64,7 @@ export const upstreamTimeoutOption = {
   type: 'number',
   default: 10,
   describe: 'Seconds the upstream has to answer completely, headers and body, before the client gets a 504',
-  coerce: (value: unknown) => {
-    const seconds = Number(value);
-    if (!Number.isFinite(seconds) || seconds <= 0)
-      throw new Error(`--upstream-timeout must be a positive number of seconds, got "${String(value)}"`);
-    return seconds;
-  },
+  coerce: numberFrom('upstream-timeout', 'a positive number of seconds', (n) => Number.isFinite(n) && n > 0),
 } satisfies Options;
 
 /** `--insecure-upstream`: accept an https upstream whose certificate does not verify. */

@@ -34,21 +34,6 @@ interface ClientCounts {
   fired: number;
 }
 
-/**
- * The counts of `client` in `clients` (one fault's), made on its first request; beyond
- * {@link MAX_CLIENTS} clients, the one that appeared first is forgotten. A `Map`, so finding the
- * oldest is one step: listing the keys of up to 4,096 clients at each new one made every new device
- * ~15× slower with four such faults.
- */
-function countsOf(clients: Map<string, ClientCounts>, client: string): ClientCounts {
-  let counts = clients.get(client);
-  if (!counts) {
-    if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value!);
-    clients.set(client, (counts = { seen: 0, fired: 0 }));
-  }
-  return counts;
-}
-
 /** Whether `planned` counts per client: in `client` state, with `times` or a `rate` (a fault that hits every request until cleared counts nothing per client). */
 function countsPerClient(planned: PlannedFault): boolean {
   return planned.state === 'client' && (planned.times !== null || (planned.fault.rate ?? 1) < 1);
@@ -128,18 +113,15 @@ export class FaultBoard {
     let delay: PlannedFault | undefined;
     let outcome: PlannedFault | undefined;
     let asking: string | undefined;
+    const countsOf = (planned: PlannedFault) =>
+      countsPerClient(planned)
+        ? this.#countsOf(planned, (asking ??= request ? clientOf(request.query, request.address) : 'unknown'))
+        : undefined;
     // In the order planned: a later fault of equal specificity replaces an earlier one.
     for (const planned of this.#planned) {
       if (planned.operation !== undefined && planned.operation !== operation) continue;
-      if (countsPerClient(planned))
-        planned.remaining =
-          planned.times === null
-            ? null
-            : planned.times -
-              countsOf(
-                this.#clientsOf(planned),
-                (asking ??= request ? clientOf(request.query, request.address) : 'unknown'),
-              ).fired;
+      if (planned.times !== null && countsPerClient(planned))
+        planned.remaining = planned.times - countsOf(planned)!.fired;
       if (planned.remaining !== null && planned.remaining <= 0) continue;
       const current = isOutcomeFault(planned.fault) ? outcome : delay;
       if (current && current.operation !== undefined && planned.operation === undefined) continue;
@@ -149,12 +131,7 @@ export class FaultBoard {
     const taken: Fault[] = [];
     for (const planned of [delay, outcome]) {
       if (!planned) continue;
-      const counts = countsPerClient(planned)
-        ? countsOf(
-            this.#clientsOf(planned),
-            (asking ??= request ? clientOf(request.query, request.address) : 'unknown'),
-          )
-        : undefined;
+      const counts = countsOf(planned);
       const seen = planned.seen++;
       if (!faultHits(planned.fault, counts ? counts.seen++ : seen)) continue;
       if (counts) counts.fired++;
@@ -165,11 +142,21 @@ export class FaultBoard {
     return taken;
   }
 
-  /** The per-client counts of a fault counted per client, made on first use. */
-  #clientsOf(planned: PlannedFault): Map<string, ClientCounts> {
+  /**
+   * The counts of `client` for `planned` (a fault counted per client), made on its first request;
+   * beyond {@link MAX_CLIENTS} clients, the one that appeared first is forgotten. A `Map`, so finding
+   * the oldest is one step: listing the keys of up to 4,096 clients at each new one made every new
+   * device ~15× slower with four such faults.
+   */
+  #countsOf(planned: PlannedFault, client: string): ClientCounts {
     let clients = this.#clientCounts.get(planned.id);
     if (!clients) this.#clientCounts.set(planned.id, (clients = new Map()));
-    return clients;
+    let counts = clients.get(client);
+    if (!counts) {
+      if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value!);
+      clients.set(client, (counts = { seen: 0, fired: 0 }));
+    }
+    return counts;
   }
 
   /** Requests seen and hit by `client` (see `clientOf`) for the planned fault `id`; `undefined` when it has none counted. */

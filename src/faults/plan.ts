@@ -3,11 +3,25 @@
  * `faultSchema`, so this module loads zod (a plain `serve` start does not load it).
  * @module
  */
+import { z } from 'zod';
 import { MockvideoError } from '../errors.js';
-import { isOperationName, OPERATION_NAMES } from '../contract/operation-table.js';
+import { OPERATION_NAMES } from '../contract/operation-table.js';
 import { MAX_TIMES, type FaultPlan } from './board.js';
 import { FAULT_KINDS, MAX_DELAY_MS } from './fault.js';
 import { faultSchema } from './fault-schema.js';
+import { STATE_SCOPES } from '../state/client-state.js';
+
+/** The plan's own fields (besides the fault's), each with what it must be. */
+const planSchema = z.object({
+  operation: z.enum(OPERATION_NAMES).optional(),
+  times: z.int().min(1).max(MAX_TIMES).optional(),
+  state: z.enum(STATE_SCOPES).optional(),
+});
+const PLAN_FIELDS: Record<keyof z.infer<typeof planSchema>, string> = {
+  operation: `one of ${OPERATION_NAMES.join(', ')} (or left out for every operation)`,
+  times: `an integer from 1 to ${MAX_TIMES}`,
+  state: '"client" (times counted per device) or "global" (counted for the whole server)',
+};
 
 /**
  * Reads a fault plan from its JSON form (admin API): `{"operation"?, "kind", "times"?, "state"?, ...fields}`.
@@ -21,32 +35,13 @@ export function parseFaultPlan(value: unknown): FaultPlan {
     );
   }
   const { operation, times, state, ...rest } = value as Record<string, unknown>;
-  const plan: Partial<FaultPlan> = {};
-  if (operation !== undefined) {
-    if (typeof operation !== 'string' || !isOperationName(operation)) {
-      throw new MockvideoError(
-        'MV_USAGE',
-        `"operation" must be one of ${OPERATION_NAMES.join(', ')} (or left out for every operation), got ${JSON.stringify(operation)}.`,
-      );
-    }
-    plan.operation = operation;
-  }
-  if (times !== undefined) {
-    if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > MAX_TIMES) {
-      throw new MockvideoError(
-        'MV_USAGE',
-        `"times" must be an integer from 1 to ${MAX_TIMES}, got ${JSON.stringify(times)}.`,
-      );
-    }
-    plan.times = times;
-  }
-  if (state !== undefined) {
-    if (state !== 'client' && state !== 'global')
-      throw new MockvideoError(
-        'MV_USAGE',
-        `"state" must be "client" (times counted per device) or "global" (counted for the whole server), got ${JSON.stringify(state)}.`,
-      );
-    plan.state = state;
+  const plan = planSchema.safeParse(value);
+  if (!plan.success) {
+    const field = plan.error.issues[0]!.path[0] as keyof typeof PLAN_FIELDS;
+    throw new MockvideoError(
+      'MV_USAGE',
+      `"${field}" must be ${PLAN_FIELDS[field]}, got ${JSON.stringify((value as Record<string, unknown>)[field])}.`,
+    );
   }
   const fault = faultSchema.safeParse(rest);
   if (!fault.success) {
@@ -55,7 +50,7 @@ export function parseFaultPlan(value: unknown): FaultPlan {
     const hint = field === 'kind' ? ` Kinds: ${FAULT_KINDS.join(', ')}.` : '';
     throw new MockvideoError('MV_USAGE', `Invalid fault: "${field}": ${issue.message}.${hint}`);
   }
-  return { ...plan, fault: fault.data } as FaultPlan;
+  return { ...plan.data, fault: fault.data };
 }
 
 /**

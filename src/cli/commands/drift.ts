@@ -6,6 +6,7 @@ import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normali
 import {
   insecureUpstreamOption,
   insecureUpstreamWarning,
+  numberFrom,
   scenariosDirOption,
   upstreamTimeoutOption,
   upstreamUrl,
@@ -24,14 +25,6 @@ interface DriftArgs extends NormaliseArgs {
   rate: number;
   json: boolean;
 }
-
-/** A positive number flag (`--concurrency`, `--rate`). */
-const positive = (flag: string, integer: boolean) => (value: unknown) => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
-    throw new Error(`--${flag} must be a positive ${integer ? 'integer' : 'number'}, got "${String(value)}"`);
-  return n;
-};
 
 /**
  * `mockvideo drift`: compares mock data with the live service, structurally and noise-aware.
@@ -81,13 +74,13 @@ export const driftCommand: CommandModule<object, DriftArgs> = {
           requiresArg: true,
           default: 2,
           describe: 'Live requests in flight at once',
-          coerce: positive('concurrency', true),
+          coerce: numberFrom('concurrency', 'a positive integer', (n) => Number.isInteger(n) && n > 0),
         })
         .option('rate', {
           requiresArg: true,
           default: 5,
           describe: 'Live requests started per second at most',
-          coerce: positive('rate', false),
+          coerce: numberFrom('rate', 'a positive number', (n) => Number.isFinite(n) && n > 0),
         })
         .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
         .example(

@@ -1,7 +1,6 @@
 import type { ArgumentsCamelCase, Argv, CommandModule, Options } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import type { FuzzAnswers } from '../../routes/fuzz.js';
-import { exitWithError } from '../exit.js';
 
 /** The fuzz flags of `serve`. */
 export interface FuzzArgs {
@@ -94,11 +93,7 @@ export const fuzzCommand: CommandModule<object, ShowArgs> = {
       )
       .example('$0 fuzz show 42:meta/plugin:3 | jq .data', 'Look at its data') as unknown as Argv<ShowArgs>,
   handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
-    try {
-      const { fuzzAnswer } = await import('../../fuzz/case.js');
-      process.stdout.write(`${asUsage('', () => fuzzAnswer(args.case)).text}\n`);
-    } catch (error) {
-      exitWithError(error);
-    }
+    const { fuzzAnswer } = await import('../../fuzz/case.js');
+    process.stdout.write(`${asUsage('', () => fuzzAnswer(args.case)).text}\n`);
   },
 };

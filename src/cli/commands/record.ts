@@ -6,6 +6,7 @@ import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normali
 import {
   hostOption,
   insecureUpstreamWarning,
+  numberFrom,
   portOption,
   recordingOptions,
   recordingSettings,
@@ -31,12 +32,7 @@ const recordOptions = {
     requiresArg: true,
     default: 32,
     describe: 'Largest upstream body to record, in MiB (a larger one gets a 502)',
-    coerce: (value: unknown) => {
-      const mib = Number(value);
-      if (!Number.isFinite(mib) || mib <= 0 || mib > 1024)
-        throw new Error(`--max-body-size must be a number of MiB from 0 to 1024, got "${String(value)}"`);
-      return mib;
-    },
+    coerce: numberFrom('max-body-size', 'a number of MiB from 0 to 1024', (n) => n > 0 && n <= 1024),
   },
   only: {
     type: 'string',
@@ -69,60 +65,55 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         'Record a test server with a self-signed certificate',
       ) as unknown as Argv<RecordArgs>,
   handler: async (args: ArgumentsCamelCase<RecordArgs>) => {
-    try {
-      const settings = recordingSettings(args);
-      // Loaded when the command runs, not at every start of the CLI.
-      const { formatProxyLine, lostExchangeLine, startRecorder } = await import('../../server/modes/record.js');
-      const { quiet, log } = args;
-      const json = log === 'json' && !quiet ? jsonLines('exchange') : undefined;
-      const tally = { exchanges: 0, skipped: 0, failures: 0, lost: 0, refused: 0, leaks: 0 };
-      const recorder = await startRecorder({
-        ...settings,
-        dir: args.out,
-        port: args.port,
-        host: args.host,
-        maxBodyBytes: Math.round(args.maxBodySize * 1024 * 1024),
-        policy: policyFromArgs(args),
-        only: args.only,
-        onExchange: (entry) => {
-          tally.exchanges++;
-          const refused = entry.lost?.code === 'EREDACTION';
-          if (entry.recorded === undefined)
-            tally[refused ? 'refused' : entry.lost ? 'lost' : entry.status >= 500 ? 'failures' : 'skipped']++;
-          tally.leaks += entry.leaks;
-          if (json) json({ n: tally.exchanges, ...entry });
-          else if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
-          // Even with --quiet: a lost exchange is never silent.
-          if (entry.lost) process.stderr.write(refused ? `${entry.lost.message}\n` : lostExchangeLine(entry));
-        },
-      });
-      process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${settings.upstream} into ${args.out}\n`);
-      process.stdout.write(dashboardLine(recorder.running.url));
-      if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(settings.upstream));
-      if (args.host === '0.0.0.0')
-        process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
-      stopOnSignals(() => {
-        recorder.stop().then(({ recorded }) => {
-          process.stdout.write(
-            `Recorded ${recorded} exchange${recorded === 1 ? '' : 's'} into ${args.out}: ${tally.exchanges} seen, ${tally.skipped} skipped (not recorded), ` +
-              `${tally.failures} failed (5xx or upstream errors, not recorded without --record-failures), ${tally.lost} lost (write errors)` +
-              `${tally.refused ? `, ${tally.refused} refused (a secret where redacting it would break the recording)` : ''}` +
-              `${tally.leaks ? `, ${tally.leaks} echo${tally.leaks === 1 ? '' : 'es'} of secrets redacted (listed on each exchange's line)` : ''}\n`,
+    const settings = recordingSettings(args);
+    // Loaded when the command runs, not at every start of the CLI.
+    const { formatProxyLine, lostExchangeLine, startRecorder } = await import('../../server/modes/record.js');
+    const { quiet, log } = args;
+    const json = log === 'json' && !quiet ? jsonLines('exchange') : undefined;
+    const tally = { exchanges: 0, skipped: 0, failures: 0, lost: 0, refused: 0, leaks: 0 };
+    const recorder = await startRecorder({
+      ...settings,
+      dir: args.out,
+      port: args.port,
+      host: args.host,
+      maxBodyBytes: Math.round(args.maxBodySize * 1024 * 1024),
+      policy: policyFromArgs(args),
+      only: args.only,
+      onExchange: (entry) => {
+        tally.exchanges++;
+        const refused = entry.lost?.code === 'EREDACTION';
+        if (entry.recorded === undefined)
+          tally[refused ? 'refused' : entry.lost ? 'lost' : entry.status >= 500 ? 'failures' : 'skipped']++;
+        tally.leaks += entry.leaks;
+        if (json) json({ n: tally.exchanges, ...entry });
+        else if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
+        // Even with --quiet: a lost exchange is never silent.
+        if (entry.lost) process.stderr.write(refused ? `${entry.lost.message}\n` : lostExchangeLine(entry));
+      },
+    });
+    process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${settings.upstream} into ${args.out}\n`);
+    process.stdout.write(dashboardLine(recorder.running.url));
+    if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(settings.upstream));
+    if (args.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
+    stopOnSignals(() => {
+      recorder.stop().then(({ recorded }) => {
+        process.stdout.write(
+          `Recorded ${recorded} exchange${recorded === 1 ? '' : 's'} into ${args.out}: ${tally.exchanges} seen, ${tally.skipped} skipped (not recorded), ` +
+            `${tally.failures} failed (5xx or upstream errors, not recorded without --record-failures), ${tally.lost} lost (write errors)` +
+            `${tally.refused ? `, ${tally.refused} refused (a secret where redacting it would break the recording)` : ''}` +
+            `${tally.leaks ? `, ${tally.leaks} echo${tally.leaks === 1 ? '' : 'es'} of secrets redacted (listed on each exchange's line)` : ''}\n`,
+        );
+        if (tally.lost)
+          process.stderr.write(
+            `[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`,
           );
-          if (tally.lost)
-            process.stderr.write(
-              `[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`,
-            );
-          if (tally.refused)
-            process.stderr.write(
-              `[mockvideo] ${tally.refused} exchange${tally.refused === 1 ? ' was' : 's were'} answered but NOT recorded: redacting a secret would have broken the recording (listed above).\n`,
-            );
-          // A session with lost exchanges is an incomplete recording: a script must be able to tell.
-          process.exit(tally.lost || tally.refused ? EXIT.problems : EXIT.ok);
-        }, exitWithError);
-      }, `[mockvideo] Stopped at once: exchanges still in flight were not recorded, nor answered ones whose recording was still waiting to be written (the files written are whole).\n`);
-    } catch (error) {
-      exitWithError(error);
-    }
+        if (tally.refused)
+          process.stderr.write(
+            `[mockvideo] ${tally.refused} exchange${tally.refused === 1 ? ' was' : 's were'} answered but NOT recorded: redacting a secret would have broken the recording (listed above).\n`,
+          );
+        // A session with lost exchanges is an incomplete recording: a script must be able to tell.
+        process.exit(tally.lost || tally.refused ? EXIT.problems : EXIT.ok);
+      }, exitWithError);
+    }, `[mockvideo] Stopped at once: exchanges still in flight were not recorded, nor answered ones whose recording was still waiting to be written (the files written are whole).\n`);
   },
 };

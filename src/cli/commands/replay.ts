@@ -158,10 +158,6 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         'Answer as slowly as the real service did',
       ) as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
-    try {
-      await runReplay(args.dir, args);
-    } catch (error) {
-      exitWithError(error);
-    }
+    await runReplay(args.dir, args);
   },
 };

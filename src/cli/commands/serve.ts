@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { SHIPPED_SCENARIOS_DIR } from '../../storage/scenario-files.js';
 import { startServeServer } from '../../server/modes/serve.js';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
-import { exitWithError, stopOnSignals } from '../exit.js';
+import { stopOnSignals } from '../exit.js';
 import { logFindings } from '../output.js';
 import { MockvideoError } from '../../errors.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
@@ -56,54 +56,48 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         'HTTP on 8787 and HTTPS on 8443 with a generated certificate',
       ) as unknown as Argv<ServeArgs>,
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
-    try {
-      const fuzzing = await fuzzAnswersOf(args);
-      if (args.replay) {
-        // Every flag of serve but --scenario is one replay shares (--fuzz: see fuzzAnswersOf).
-        if (args.scenario !== 'default')
-          throw new MockvideoError(
-            'MV_USAGE',
-            'serve --replay does not take --scenario: replay answers from recordings. Drop it, or give the scenario as "mockvideo replay DIR --fallback-scenario NAME".',
-          );
-        return await (await import('./replay.js')).runReplay(args.replay, args);
-      }
-      // The scenario parser, the fault schema and zod load only for scenario files of the user's own and --fault flags.
-      const catalog = await loadServeCatalog(args.scenariosDir);
-      const watchedDir = args.watch
-        ? (args.scenariosDir ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined))
-        : undefined;
-      const { running, context } = await startServeServer({
-        ...(await serverSettings(args)),
-        catalog,
-        scenario: args.scenario,
-        fuzz: fuzzing?.fuzz,
-        watch: watchedDir
-          ? {
-              dir: watchedDir,
-              onReload: (outcome) => {
-                if (outcome.ok)
-                  process.stdout.write(`scenarios reloaded from ${watchedDir}: version ${outcome.version} is live\n`);
-                else
-                  process.stderr.write(
-                    `${outcome.error.message}\n[mockvideo] Kept serving the last good scenarios (version ${outcome.version}).\n`,
-                  );
-              },
-            }
-          : undefined,
-      });
-      logFindings(args, context.journal);
-      process.stdout.write(`mockvideo serving scenario "${context.active.scenario}" at ${running.url}\n`);
-      process.stdout.write(
-        `  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`,
-      );
-      if (fuzzing)
-        process.stdout.write(
-          `  fuzz: seed ${fuzzing.seed}${args.fuzzCase ? `, case ${args.fuzzCase}` : ''}: every operation gets a generated answer (case in x-mockvideo-fuzz; mockvideo fuzz show <case>)\n`,
+    const fuzzing = await fuzzAnswersOf(args);
+    if (args.replay) {
+      // Every flag of serve but --scenario is one replay shares (--fuzz: see fuzzAnswersOf).
+      if (args.scenario !== 'default')
+        throw new MockvideoError(
+          'MV_USAGE',
+          'serve --replay does not take --scenario: replay answers from recordings. Drop it, or give the scenario as "mockvideo replay DIR --fallback-scenario NAME".',
         );
-      printListening(running, context);
-      stopOnSignals(() => void running.close().then(() => process.exit(0)));
-    } catch (error) {
-      exitWithError(error);
+      return await (await import('./replay.js')).runReplay(args.replay, args);
     }
+    // The scenario parser, the fault schema and zod load only for scenario files of the user's own and --fault flags.
+    const catalog = await loadServeCatalog(args.scenariosDir);
+    const watchedDir = args.watch
+      ? (args.scenariosDir ?? (existsSync(SHIPPED_SCENARIOS_DIR) ? SHIPPED_SCENARIOS_DIR : undefined))
+      : undefined;
+    const { running, context } = await startServeServer({
+      ...(await serverSettings(args)),
+      catalog,
+      scenario: args.scenario,
+      fuzz: fuzzing?.fuzz,
+      watch: watchedDir
+        ? {
+            dir: watchedDir,
+            onReload: (outcome) => {
+              if (outcome.ok)
+                process.stdout.write(`scenarios reloaded from ${watchedDir}: version ${outcome.version} is live\n`);
+              else
+                process.stderr.write(
+                  `${outcome.error.message}\n[mockvideo] Kept serving the last good scenarios (version ${outcome.version}).\n`,
+                );
+            },
+          }
+        : undefined,
+    });
+    logFindings(args, context.journal);
+    process.stdout.write(`mockvideo serving scenario "${context.active.scenario}" at ${running.url}\n`);
+    process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
+    if (fuzzing)
+      process.stdout.write(
+        `  fuzz: seed ${fuzzing.seed}${args.fuzzCase ? `, case ${args.fuzzCase}` : ''}: every operation gets a generated answer (case in x-mockvideo-fuzz; mockvideo fuzz show <case>)\n`,
+      );
+    printListening(running, context);
+    stopOnSignals(() => void running.close().then(() => process.exit(0)));
   },
 };
