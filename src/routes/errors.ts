@@ -72,12 +72,12 @@ export function refusedForwarding(reason: string) {
 }
 
 /** 500 for a request mockvideo itself failed to answer (a fault of ours, never the client's): names mockvideo. */
-export function ourFault(message: string) {
+function ourFault(message: string) {
   return errorBody(500, `mockvideo failed to answer: ${message}`);
 }
 
 /** The plan of a request the routes failed to plan (they threw or rejected with `error`): {@link ourFault}'s 500, answered and journaled as any other. */
-export function failedPlan(route: Route, error: unknown): Plan {
+export function failedPlan(route: Route, error: unknown): Extract<Plan, { kind: 'answer' }> {
   return { kind: 'answer', route, findings: [], delayMs: 0, answer: ourFault((error as Error)?.message) };
 }
 

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { API_PREFIX, OPERATION_NAMES } from '../../contract/core.js';
 import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
 import type { ServerContext } from '../context.js';
-import { answerFailure } from '../host/device-host.js';
+import { answerFailure } from '../host/answer-writer.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {

@@ -3,7 +3,7 @@ import express, { type Response } from 'express';
 import { DEFAULT_QUIET_GAP_SECONDS, startUpVerdicts } from '../../verify/index.js';
 import type { ServerContext } from '../context.js';
 import { DeviceNames, deviceSummaries } from './devices.js';
-import { EventHub } from './event-stream.js';
+import { eventStream } from './event-stream.js';
 
 /** The files `scripts/build-dashboard.mjs` writes, with their content types. */
 const FILES: Record<string, string> = {
@@ -35,13 +35,12 @@ function dashboardFolder(): URL | undefined {
 /**
  * The QA dashboard under `/__mockvideo`: the page (`GET /`), its built script and style
  * (`GET /assets/app.js`, `/assets/app.css`), the live event stream (`GET /events`, bounded: see
- * `EventHub`), and what the
- * page's device lanes read: `GET /devices` (`{ devices: DeviceSummary[] }`), `PUT
+ * `eventStream`), and what the page's device lanes read: `GET /devices` (`{ devices: DeviceSummary[] }`), `PUT
  * /devices/:sdevid/name` (`{ "name": "Pixel 7 of QA" }`; empty removes it; kept while the server
  * runs) and `GET /start-ups?gap=SECONDS` (`{ startUps: StartUpVerdict[] }`: each burst of each
  * device with the verify rules' verdict on it). The page reads and changes everything else
- * through the admin JSON API. When the dashboard is not built
- * (`npm run build` writes `dist/dashboard/`), the page answers 503 and says so.
+ * through the admin JSON API. When the dashboard is not built (`npm run build` writes
+ * `dist/dashboard/`), the page answers 503 and says so.
  */
 export function dashboardRoutes(context: ServerContext): express.Router {
   const router = express.Router({ strict: true });
@@ -77,7 +76,7 @@ export function dashboardRoutes(context: ServerContext): express.Router {
     sendFile(res, name);
   });
   const names = new DeviceNames();
-  router.get('/events', new EventHub(context, names).handler);
+  router.get('/events', eventStream(context, names));
   router.get('/devices', (_req, res) => {
     res.json({
       devices: deviceSummaries(

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { ServerContext } from '../context.js';
 import type { DeviceNames } from './devices.js';
 
@@ -35,32 +35,79 @@ function eventText(name: string, data: unknown): string {
  * Bounded: at most {@link MAX_EVENT_STREAMS} streams (429 past them); one timer of
  * {@link EVENT_TICK_MS} for all, reading the journal (never a listener on it, so a device's answer
  * never waits on a stream), each event serialised once for every stream; a stream whose reader
- * holds more than {@link MAX_STREAM_BUFFER_BYTES} unsent is closed.
+ * holds more than {@link MAX_STREAM_BUFFER_BYTES} unsent is closed. Returns the Express handler of `GET /events`.
  */
-export class EventHub {
-  readonly #context: ServerContext;
-  readonly #streams = new Set<Response>();
-  #timer: NodeJS.Timeout | undefined;
-  #lastId = 0;
-  #scenario = '';
-  #faults = '';
-  readonly #names: DeviceNames;
-  #namesVersion = 0;
-  #heartbeatAt = 0;
+export function eventStream(context: ServerContext, names: DeviceNames): RequestHandler {
+  const streams = new Set<Response>();
+  let timer: NodeJS.Timeout | undefined;
+  // What the streams were last told: the newest journal id, the scenario, the faults (as JSON), the names' version.
+  let lastId = 0;
+  let scenario = '';
+  let faults = '';
+  let namesVersion = 0;
+  let heartbeatAt = 0;
+  const stop = () => {
+    clearInterval(timer);
+    timer = undefined;
+  };
+  const start = () => {
+    lastId = context.journal.newestId ?? 0;
+    scenario = context.active.scenario;
+    faults = JSON.stringify(context.faults.list());
+    heartbeatAt = Date.now();
+    timer = setInterval(tick, EVENT_TICK_MS);
+    timer.unref();
+  };
 
-  constructor(context: ServerContext, names: DeviceNames) {
-    this.#context = context;
-    this.#names = names;
+  /** Sends every stream what changed since the last tick, as one write each. */
+  function tick(): void {
+    let text = '';
+    const { journal } = context;
+    const newest = journal.newestId;
+    // Ids keep counting after a clear: the last id sent is gone, with fewer new entries than the journal keeps, only after one.
+    if (lastId > 0 && (newest === undefined || (!journal.get(lastId) && newest - lastId < journal.limit))) {
+      text += eventText('cleared', {});
+      if (newest === undefined) lastId = 0;
+    }
+    if (newest !== undefined && newest > lastId) {
+      // Newest first, back to the last id sent (or a cleared or forgotten one), at most MAX_REQUEST_EVENTS_PER_TICK.
+      const events: string[] = [];
+      let id = newest;
+      for (
+        let exchange;
+        id > lastId && events.length < MAX_REQUEST_EVENTS_PER_TICK && (exchange = journal.get(id));
+        id--
+      )
+        events.push(eventText('request', exchange.entry));
+      if (id > lastId && journal.get(id)) text += eventText('skipped', { count: id - lastId });
+      text += events.reverse().join('');
+      lastId = newest;
+    }
+    if (context.active.scenario !== scenario)
+      text += eventText('scenario', { name: (scenario = context.active.scenario) });
+    const planned = JSON.stringify(context.faults.list());
+    if (planned !== faults) text += eventText('faults', { faults: JSON.parse((faults = planned)) as unknown });
+    if (names.version !== namesVersion) {
+      namesVersion = names.version;
+      text += eventText('devices', {});
+    }
+    if (Date.now() - heartbeatAt >= HEARTBEAT_MS) {
+      heartbeatAt = Date.now();
+      text += ': heartbeat\n\n';
+    }
+    // A stream whose reader holds too much unsent is closed.
+    for (const res of text ? streams : []) {
+      if (res.writableLength + text.length <= MAX_STREAM_BUFFER_BYTES) res.write(text);
+      else {
+        streams.delete(res);
+        res.destroy();
+        if (streams.size === 0) stop();
+      }
+    }
   }
 
-  /** How many streams are open. */
-  get size(): number {
-    return this.#streams.size;
-  }
-
-  /** The Express handler of `GET /events`. */
-  readonly handler = (req: Request, res: Response): void => {
-    if (this.#streams.size >= MAX_EVENT_STREAMS) {
+  return (req, res) => {
+    if (streams.size >= MAX_EVENT_STREAMS) {
       res
         .status(429)
         .set('retry-after', '10')
@@ -75,90 +122,18 @@ export class EventHub {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    const context = this.#context;
     res.write(
       `retry: 2000\n\n${eventText('scenario', { name: context.active.scenario })}${eventText('faults', { faults: context.faults.list() })}`,
     );
-    if (this.#streams.size === 0) this.#start();
-    this.#streams.add(res);
+    if (streams.size === 0) start();
+    streams.add(res);
     // A server shutting down ends the stream (the page reconnects to the next server, after `retry`).
     const end = () => res.end();
     context.closing.signal.addEventListener('abort', end, { once: true });
     req.on('close', () => {
-      this.#streams.delete(res);
+      streams.delete(res);
       context.closing.signal.removeEventListener('abort', end);
-      if (this.#streams.size === 0) this.#stop();
+      if (streams.size === 0) stop();
     });
   };
-
-  #start(): void {
-    const context = this.#context;
-    this.#lastId = context.journal.newestId ?? 0;
-    this.#scenario = context.active.scenario;
-    this.#faults = JSON.stringify(context.faults.list());
-    this.#heartbeatAt = Date.now();
-    this.#timer = setInterval(() => this.#tick(), EVENT_TICK_MS);
-    this.#timer.unref();
-  }
-
-  #stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-  }
-
-  /** Sends every stream what changed since the last tick, as one write each. */
-  #tick(): void {
-    const context = this.#context;
-    let text = '';
-    const { journal } = context;
-    const newest = journal.newestId;
-    // Ids keep counting after a clear: the last id sent is gone, with fewer new entries than the journal keeps, only after one.
-    if (
-      this.#lastId > 0 &&
-      (newest === undefined || (!journal.get(this.#lastId) && newest - this.#lastId < journal.limit))
-    ) {
-      text += eventText('cleared', {});
-      if (newest === undefined) this.#lastId = 0;
-    }
-    if (newest !== undefined && newest > this.#lastId) {
-      // Newest first, back to the last id sent (or a cleared or forgotten one), at most MAX_REQUEST_EVENTS_PER_TICK.
-      const events: string[] = [];
-      let id = newest;
-      for (
-        let exchange;
-        id > this.#lastId && events.length < MAX_REQUEST_EVENTS_PER_TICK && (exchange = journal.get(id));
-        id--
-      )
-        events.push(eventText('request', exchange.entry));
-      if (id > this.#lastId && journal.get(id)) text += eventText('skipped', { count: id - this.#lastId });
-      text += events.reverse().join('');
-      this.#lastId = newest;
-    }
-    if (context.active.scenario !== this.#scenario)
-      text += eventText('scenario', { name: (this.#scenario = context.active.scenario) });
-    const faults = JSON.stringify(context.faults.list());
-    if (faults !== this.#faults)
-      text += eventText('faults', { faults: JSON.parse((this.#faults = faults)) as unknown });
-    if (this.#names.version !== this.#namesVersion) {
-      this.#namesVersion = this.#names.version;
-      text += eventText('devices', {});
-    }
-    const now = Date.now();
-    if (now - this.#heartbeatAt >= HEARTBEAT_MS) {
-      this.#heartbeatAt = now;
-      text += ': heartbeat\n\n';
-    }
-    if (text) for (const res of this.#streams) this.#send(res, text);
-  }
-
-  /** Writes `text` to one stream, or closes it when its reader holds too much unsent. */
-  #send(res: Response, text: string): void {
-    if (res.writableLength + text.length > MAX_STREAM_BUFFER_BYTES) {
-      this.#streams.delete(res);
-      res.destroy();
-      if (this.#streams.size === 0) this.#stop();
-      return;
-    }
-    res.write(text);
-  }
 }

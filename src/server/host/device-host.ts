@@ -19,8 +19,6 @@ import { captureBody, journalExchange, type SentAnswer } from './journal-exchang
 import { logEntry, type RequestLogEntry } from './request-log.js';
 import { routeRequestOf } from './route-request.js';
 
-export { answerFailure } from './answer-writer.js';
-
 /** Options of {@link deviceListener}. */
 export interface DeviceHostOptions {
   context: ServerContext;

@@ -111,10 +111,56 @@ class ExchangeRecord implements DeferredExchange {
     this.json = fits ? '' : json;
   }
 
+  /**
+   * The journal's record of the exchange, made when the journal first reads it: the ISO time, the
+   * decoded `query`, the redacted `rawQuery` and the header records (redacted by the same function
+   * as recordings, see `journalView`).
+   */
   build(): NewExchange {
     const facts = this.used < 0 ? this.json : this.bytes.toString('utf8', 0, this.used);
-    const [path, search, requestHeaders, sentHeaders] = JSON.parse(facts) as [string, string, HeaderFacts, HeaderFacts];
-    return journalRecord(this, path, search, headerRecord(requestHeaders), headerRecord(sentHeaders));
+    const [path, search, sentRequestHeaders, sentHeaders] = JSON.parse(facts) as [
+      string,
+      string,
+      HeaderFacts,
+      HeaderFacts,
+    ];
+    const { status, body, method } = this;
+    const headers = headerRecord(sentHeaders);
+    const { rawQuery, ...kept } =
+      this.view ??
+      journalView(
+        {
+          method,
+          path,
+          search,
+          requestHeaders: headerRecord(sentRequestHeaders),
+          status,
+          responseHeaders: headers,
+          body: typeof body === 'string' ? body : new TextDecoder().decode(body),
+        },
+        this.policy!,
+      );
+    // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
+    const query = Object.create(null) as Record<string, string[]>;
+    for (const [name, value] of rawQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
+    const entry: NewExchange['entry'] = {
+      time: new Date(this.receivedAt).toISOString(),
+      operation: this.operation,
+      query,
+      scenario: headers[ANSWERED_BY_HEADER] ?? null,
+      status,
+      durationMs: this.durationMs,
+      findings: this.findings,
+      match: headers[MATCH_HEADER] ?? null,
+      fault: headers[FAULT_HEADER] ?? (status >= 100 ? null : 'reset'),
+    };
+    // In replay, the recording that answered (the dashboard names it per row).
+    if (headers[RECORDING_HEADER] !== undefined) entry.recording = headers[RECORDING_HEADER];
+    // Which step of a sequence the answer was (scenario stubs and replayed recordings).
+    if (headers[STEP_HEADER] !== undefined) entry.step = headers[STEP_HEADER];
+    // Under `serve --fuzz`, the case of the generated answer.
+    if (headers[FUZZ_HEADER] !== undefined) entry.fuzz = headers[FUZZ_HEADER];
+    return { entry, method, path, rawQuery, ...kept };
   }
 
   release(): void {
@@ -125,56 +171,6 @@ class ExchangeRecord implements DeferredExchange {
     this.json = '';
     if (free.length < MAX_FREE_RECORDS) free.push(this);
   }
-}
-
-/**
- * The journal's record of an exchange, made when the journal first reads it: the ISO time, the
- * decoded `query`, the redacted `rawQuery` and the header records (redacted by the same function
- * as recordings, see `journalView`).
- */
-function journalRecord(
-  record: ExchangeRecord,
-  path: string,
-  search: string,
-  requestHeaders: Record<string, string>,
-  headers: Record<string, string>,
-): NewExchange {
-  const { status, body } = record;
-  const { rawQuery, ...kept } =
-    record.view ??
-    journalView(
-      {
-        method: record.method,
-        path,
-        search,
-        requestHeaders,
-        status,
-        responseHeaders: headers,
-        body: typeof body === 'string' ? body : new TextDecoder().decode(body),
-      },
-      record.policy!,
-    );
-  // No prototype: a parameter may be called `valueOf`, `constructor` or `__proto__`.
-  const query = Object.create(null) as Record<string, string[]>;
-  for (const [name, value] of rawQuery) (query[decodeComponent(name)] ??= []).push(decodeComponent(value));
-  const entry: NewExchange['entry'] = {
-    time: new Date(record.receivedAt).toISOString(),
-    operation: record.operation,
-    query,
-    scenario: headers[ANSWERED_BY_HEADER] ?? null,
-    status,
-    durationMs: record.durationMs,
-    findings: record.findings,
-    match: headers[MATCH_HEADER] ?? null,
-    fault: headers[FAULT_HEADER] ?? (status >= 100 ? null : 'reset'),
-  };
-  // In replay, the recording that answered (the dashboard names it per row).
-  if (headers[RECORDING_HEADER] !== undefined) entry.recording = headers[RECORDING_HEADER];
-  // Which step of a sequence the answer was (scenario stubs and replayed recordings).
-  if (headers[STEP_HEADER] !== undefined) entry.step = headers[STEP_HEADER];
-  // Under `serve --fuzz`, the case of the generated answer.
-  if (headers[FUZZ_HEADER] !== undefined) entry.fuzz = headers[FUZZ_HEADER];
-  return { entry, method: record.method, path, rawQuery, ...kept };
 }
 
 /**
