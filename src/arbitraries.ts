@@ -18,7 +18,7 @@ import type { FuzzOptions } from './fuzz/values.js';
 import { diversionSet, recommendations, recommendedVideo } from './fuzz/recommended-video.js';
 import { adConfig, contentProvider, pluginEntry, settings } from './fuzz/resources.js';
 import { routeHandlers } from './msw/adapter.js';
-import { FuzzAnswers } from './routes/index.js';
+import { FuzzAnswers, type FuzzRoutesOptions } from './routes/index.js';
 
 export { EDGE_CLASSES, classesOf, type EdgeClass } from './fuzz/classes.js';
 export { caseId, fuzzAnswer, parseCase, type FuzzAnswer, type FuzzCase } from './fuzz/case.js';
@@ -54,10 +54,8 @@ export const arbitraries = {
   answer: answerArbitrary,
 };
 
-/** Options of {@link fuzzHandlers}. */
-export interface FuzzHandlersOptions extends FuzzOptions {
-  /** The run's seed (0 ≤ seed < 2^32), as `serve --fuzz <seed>` takes it. */
-  seed: number;
+/** Options of {@link fuzzHandlers}: the run's `seed` (0 ≤ seed < 2^32, as `serve --fuzz <seed>` takes it) and `beyondObserved`. */
+export interface FuzzHandlersOptions extends Omit<FuzzRoutesOptions, 'fixedCase' | 'generate'> {
   /** A case (`42:meta/plugin:3`) answered every time for its operation, as `serve --fuzz-case`. */
   fuzzCase?: string;
   /** Origin the handlers match, e.g. `https://api.example.com`; default: any origin. */
@@ -76,11 +74,5 @@ export interface FuzzHandlersOptions extends FuzzOptions {
  */
 export function fuzzHandlers(options: FuzzHandlersOptions): HttpHandler[] {
   const fixedCase = options.fuzzCase === undefined ? undefined : parseCase(options.fuzzCase);
-  const fuzz = new FuzzAnswers({
-    seed: options.seed,
-    beyondObserved: options.beyondObserved ?? false,
-    fixedCase,
-    generate: fuzzAnswer,
-  });
-  return routeHandlers({ fuzz }, options.baseUrl);
+  return routeHandlers({ fuzz: new FuzzAnswers({ ...options, fixedCase, generate: fuzzAnswer }) }, options.baseUrl);
 }

@@ -26,7 +26,6 @@ export {
 export { handlers, scenarioNames } from './msw/shipped-handlers.js';
 export { SCENARIO_HEADER } from './routes/select-scenario.js';
 export type { ClockFields } from './clock/clock.js';
-// Only what loads no zod: the scenario parser (parseScenario, shippedScenarios) is `mockvideo/scenarios`.
 export { buildCatalog, ScenarioCatalog, type CompiledScenario } from './scenarios/catalog.js';
 export type { ScenarioFile } from './scenarios/format.js';
 export type { ParsedScenario, ParseResult } from './scenarios/parse.js';

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { QueryParameterSpec } from './common-parameters.js';
 import { INTEGER_TEXT } from './number-text.js';
 
 /** The path prefix of every operation; `g1` is the interface generation. @see docs/contract.md#versioning. */
@@ -29,14 +30,9 @@ export const OPERATION_NAMES = [
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
 /** An operation-specific query parameter, beyond the common ones. @see docs/contract.md#operations (extra query parameters). */
-export interface ExtraParameter {
-  name: string;
-  /** What the value must be, in the seed's words. */
-  format: string;
+export interface ExtraParameter extends Omit<QueryParameterSpec, 'meaning'> {
   /** For `ref`: sent empty, before the common `ref`, so the parameter occurs twice. */
   emptyBeforeCommon?: boolean;
-  /** The decoded value must match this. */
-  pattern: RegExp;
 }
 
 /** One row of the seed's operations table, without the schema of `data` (see `OperationSpec` for that). */

@@ -15,15 +15,6 @@ export interface OperationSpec extends OperationInfo {
   dataSchema: z.ZodType;
 }
 
-const DATA_SCHEMAS: Readonly<Record<OperationName, z.ZodType>> = {
-  ad_config: adConfigSchema,
-  'meta/cp': contentProvidersSchema,
-  'meta/setting': settingsSchema,
-  'meta/plugin': pluginEntriesSchema,
-  'localplay/diversion': diversionSetSchema,
-  'localplay/recomm': recommendationsSchema,
-};
-
 /**
  * The operations table: for each operation its number, path, extra query parameters and the schema
  * of its `data`. All are GET with no request body, answering 200 with the envelope. Loads zod and
@@ -31,6 +22,11 @@ const DATA_SCHEMAS: Readonly<Record<OperationName, z.ZodType>> = {
  *
  * @see docs/contract.md#operations.
  */
-export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object.fromEntries(
-  Object.values(OPERATION_TABLE).map((info) => [info.name, { ...info, dataSchema: DATA_SCHEMAS[info.name] }]),
-) as unknown as Record<OperationName, OperationSpec>;
+export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = {
+  ad_config: { ...OPERATION_TABLE.ad_config, dataSchema: adConfigSchema },
+  'meta/cp': { ...OPERATION_TABLE['meta/cp'], dataSchema: contentProvidersSchema },
+  'meta/setting': { ...OPERATION_TABLE['meta/setting'], dataSchema: settingsSchema },
+  'meta/plugin': { ...OPERATION_TABLE['meta/plugin'], dataSchema: pluginEntriesSchema },
+  'localplay/diversion': { ...OPERATION_TABLE['localplay/diversion'], dataSchema: diversionSetSchema },
+  'localplay/recomm': { ...OPERATION_TABLE['localplay/recomm'], dataSchema: recommendationsSchema },
+};

@@ -151,10 +151,11 @@ export function resolveOriginPlaceholder(value: string): string {
 }
 
 /**
- * Why an `ext_<market>_external_url` value is not a `meta/upgrade` URL with `uri` and `_region`, or
- * `undefined`. A value may start with `{origin}` (see {@link resolveOriginPlaceholder}).
+ * Why an `ext_<market>_external_url` value is not a `meta/upgrade` URL with `uri` and `_region` (whose
+ * `uri` names `entry`'s `id` and `version`, when given), or `undefined`. A value may start with
+ * `{origin}` (see {@link resolveOriginPlaceholder}).
  */
-export function upgradeUrlProblem(value: string): string | undefined {
+export function upgradeUrlProblem(value: string, entry?: Pick<PluginEntry, 'id' | 'version'>): string | undefined {
   let url: URL;
   try {
     url = new URL(resolveOriginPlaceholder(value));
@@ -163,11 +164,13 @@ export function upgradeUrlProblem(value: string): string | undefined {
   }
   if (!url.pathname.endsWith('/meta/upgrade'))
     return 'ext_<market>_external_url must point at the operation meta/upgrade';
-  const uri = url.searchParams.get('uri');
-  if (uri === null || !UPGRADE_URI.test(uri))
+  const uri = UPGRADE_URI.exec(url.searchParams.get('uri') ?? '');
+  if (!uri)
     return 'ext_<market>_external_url needs a query parameter uri of the form <scheme>://player-plugin/<plugin_id>/<version>';
   if (!/^[A-Z]{2}$/.test(url.searchParams.get('_region') ?? ''))
     return 'ext_<market>_external_url needs a query parameter _region of two upper-case letters';
+  if (entry && (uri[2] !== entry.id || Number(uri[3]) !== entry.version))
+    return `uri must name this plugin and version (player-plugin/${entry.id}/${entry.version}), found player-plugin/${uri[2]}/${uri[3]}`;
   return undefined;
 }
 
@@ -233,15 +236,10 @@ export const pluginEntrySchema = z
       });
     }
     for (const [key, value] of Object.entries(entry.market_sign)) {
+      // The URL's own problems are the market_sign schema's to report.
       if (!EXTERNAL_URL_KEY.test(key) || upgradeUrlProblem(value)) continue;
-      const uri = UPGRADE_URI.exec(new URL(resolveOriginPlaceholder(value)).searchParams.get('uri')!)!;
-      if (uri[2] !== entry.id || Number(uri[3]) !== entry.version) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['market_sign', key],
-          message: `uri must name this plugin and version (player-plugin/${entry.id}/${entry.version}), found player-plugin/${uri[2]}/${uri[3]}`,
-        });
-      }
+      const problem = upgradeUrlProblem(value, entry);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['market_sign', key], message: problem });
     }
   });
 

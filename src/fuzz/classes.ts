@@ -130,12 +130,10 @@ export function classesOf(operation: OperationName, data: unknown, text: string)
         if (cp.app_icon === '' || cp.top_right_logo === '') into.add('string-empty-optional');
       }
       break;
-    case 'meta/setting': {
-      const values = Object.values(data as Json);
-      if (values.some(extreme)) into.add('integer-extreme');
+    case 'meta/setting':
+      if (Object.values(data as Json).some(extreme)) into.add('integer-extreme');
       if (UNUSUAL_NUMBER.test((data as Json).codec_level as string)) into.add('number-text-unusual');
       break;
-    }
     case 'meta/plugin':
       listClasses(data as Json[], into);
       for (const entry of data as Json[]) {
@@ -151,11 +149,9 @@ export function classesOf(operation: OperationName, data: unknown, text: string)
       }
       break;
     case 'localplay/diversion': {
-      const { end, exit, suspend } = data as Record<'end' | 'exit' | 'suspend', Json[]>;
-      const lists = new Set([end, exit, suspend]);
+      const lists = new Set(Object.values(data as Record<string, Json[]>));
       for (const items of lists) itemClasses(items, into);
-      const same = (list: Json[]) => list === end || JSON.stringify(list) === JSON.stringify(end);
-      if (lists.size > 1 && !(same(exit) && same(suspend))) into.add('diversion-arrays-differ');
+      if (new Set([...lists].map((list) => JSON.stringify(list))).size > 1) into.add('diversion-arrays-differ');
       break;
     }
     case 'localplay/recomm':
