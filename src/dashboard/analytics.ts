@@ -9,41 +9,20 @@ import type { DashboardState } from './state.js';
 const MAX_ROWS = 200;
 
 /**
- * The analytics records the sink received (newest first; the chosen device's only when one is
+ * Draws the analytics records the sink received (newest first; the chosen device's only when one is
  * chosen, linked by `_anoyid`), each with its findings and, on demand, its fields.
  */
-export class AnalyticsTable {
-  readonly #state: DashboardState;
-
-  constructor(state: DashboardState) {
-    this.#state = state;
-    state.subscribe(() => this.#draw());
-  }
-
-  #draw(): void {
-    const state = this.#state;
-    byId('analytics-section').hidden = state.mode !== 'serve';
-    const records = state.visibleAnalytics();
-    byId('analytics-count').textContent = count(records.length, 'record');
-    byId('analytics-empty').hidden = records.length > 0;
-    render(
-      repeat(
-        records.slice(0, MAX_ROWS),
-        (a) => a.id,
-        (a) => this.#row(a),
-      ),
-      byId('analytics-body'),
-    );
-  }
-
-  #row(a: AnalyticsEntry) {
-    const sdevid = this.#state.deviceOfRecord(a.record);
+export function drawAnalytics(state: DashboardState): void {
+  byId('analytics-section').hidden = state.mode !== 'serve';
+  const records = state.visibleAnalytics();
+  byId('analytics-count').textContent = count(records.length, 'record');
+  byId('analytics-empty').hidden = records.length > 0;
+  const row = (a: AnalyticsEntry) => {
+    const sdevid = state.deviceOfRecord(a.record);
     return html`<tr class=${a.findings.length ? 'has-findings' : ''}>
       <td><time datetime=${a.time}>${clockTime(a.time)}</time></td>
       <td>${
-        sdevid
-          ? this.#state.label(sdevid)
-          : html`<span class="muted" title="No request carried its _anoyid">unknown</span>`
+        sdevid ? state.label(sdevid) : html`<span class="muted" title="No request carried its _anoyid">unknown</span>`
       }</td>
       <th scope="row">
         <details>
@@ -57,5 +36,9 @@ export class AnalyticsTable {
           : html`<span class="muted">none</span>`
       }</td>
     </tr>`;
-  }
+  };
+  render(
+    repeat(records.slice(0, MAX_ROWS), (a) => a.id, row),
+    byId('analytics-body'),
+  );
 }

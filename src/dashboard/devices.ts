@@ -8,55 +8,31 @@ import type { DashboardState } from './state.js';
 /**
  * The device list: one card per `_sdevid` with its model, Android and app versions, first and last
  * request, and counts; "Show only this device" filters the whole page by it. Below, the chosen
- * device's name form (kept by the server while it runs) and its HAR.
+ * device's name form (kept by the server while it runs) and its HAR. Draws on every change of `state`.
  */
-export class DevicePanel {
-  readonly #list = byId('device-list');
-  readonly #state: DashboardState;
-  readonly #form = byId<HTMLFormElement>('device-form');
-  readonly #name = byId<HTMLInputElement>('device-name');
-  readonly #status = byId('device-status');
-
-  constructor(state: DashboardState) {
-    this.#state = state;
-    state.subscribe(() => this.#draw());
-    byId('all-devices').addEventListener('click', () => this.#choose(null));
-    this.#form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      void this.#rename();
-    });
-  }
-
-  #draw(): void {
-    const { devices, selected, analytics } = this.#state;
-    byId('devices-count').textContent = count(devices.length, 'device');
-    byId('devices-empty').hidden = devices.length > 0;
-    byId('all-devices').hidden = selected === null;
-    const records = (d: DeviceSummary) => analytics.filter((a) => this.#state.deviceOfRecord(a.record) === d.sdevid);
-    render(
-      repeat(
-        devices,
-        (d) => d.sdevid,
-        (d) => this.#card(d, records(d).length),
-      ),
-      this.#list,
-    );
-    const chosen = selected === null ? undefined : this.#state.device(selected);
-    this.#form.hidden = !chosen;
-    if (chosen) {
-      byId('device-form-label').textContent = `Name for ${deviceLabel({ sdevid: chosen.sdevid })}`;
-      if (document.activeElement !== this.#name) this.#name.value = chosen.name ?? '';
-      const har = byId<HTMLAnchorElement>('device-har');
-      const sdevid = chosen.sdevid === '(no _sdevid)' ? undefined : chosen.sdevid;
-      har.href =
-        sdevid === undefined ? harUrl({ ids: this.#state.visibleEntries().map((e) => e.id) }) : harUrl({ sdevid });
-      har.download = `mockvideo-${deviceLabel(chosen).replace(/[^\w.-]+/g, '-')}.har`;
-    }
-    byId('filter-note').textContent = chosen ? `Showing ${deviceLabel(chosen)} only.` : '';
-  }
-
-  #card(device: DeviceSummary, records: number) {
-    const chosen = this.#state.selected === device.sdevid;
+export function showDevices(state: DashboardState): void {
+  const name = byId<HTMLInputElement>('device-name');
+  const status = byId('device-status');
+  const choose = (sdevid: string | null) => {
+    status.textContent = '';
+    state.select(sdevid);
+    announce(sdevid === null ? 'Showing every device' : `Showing ${state.label(sdevid)} only`);
+  };
+  byId('all-devices').addEventListener('click', () => choose(null));
+  byId('device-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const sdevid = state.selected;
+    if (sdevid === null) return;
+    admin
+      .nameDevice(sdevid, name.value)
+      .then((answer) => {
+        status.textContent = answer.name ? `Named "${answer.name}" (kept while mockvideo runs).` : 'Name removed.';
+        return state.refresh();
+      })
+      .catch((error: unknown) => (status.textContent = `Could not name the device: ${messageOf(error)}`));
+  });
+  const card = (device: DeviceSummary, records: number) => {
+    const chosen = state.selected === device.sdevid;
     const pairs = [
       ['Model', device.model ?? '—'],
       ['Android', device.andver ?? '—'],
@@ -83,26 +59,34 @@ export class DevicePanel {
         type="button"
         class=${chosen ? '' : 'secondary'}
         aria-pressed=${chosen}
-        @click=${() => this.#choose(chosen ? null : device.sdevid)}
+        @click=${() => choose(chosen ? null : device.sdevid)}
       >${chosen ? 'Showing only this device' : 'Show only this device'}</button>
     </li>`;
-  }
-
-  #choose(sdevid: string | null): void {
-    this.#status.textContent = '';
-    this.#state.select(sdevid);
-    announce(sdevid === null ? 'Showing every device' : `Showing ${this.#state.label(sdevid)} only`);
-  }
-
-  async #rename(): Promise<void> {
-    const sdevid = this.#state.selected;
-    if (sdevid === null) return;
-    try {
-      const answer = await admin.nameDevice(sdevid, this.#name.value);
-      this.#status.textContent = answer.name ? `Named "${answer.name}" (kept while mockvideo runs).` : 'Name removed.';
-      await this.#state.refresh();
-    } catch (error) {
-      this.#status.textContent = `Could not name the device: ${messageOf(error)}`;
+  };
+  state.subscribe(() => {
+    const { devices, selected, analytics } = state;
+    byId('devices-count').textContent = count(devices.length, 'device');
+    byId('devices-empty').hidden = devices.length > 0;
+    byId('all-devices').hidden = selected === null;
+    const records = (d: DeviceSummary) => analytics.filter((a) => state.deviceOfRecord(a.record) === d.sdevid);
+    render(
+      repeat(
+        devices,
+        (d) => d.sdevid,
+        (d) => card(d, records(d).length),
+      ),
+      byId('device-list'),
+    );
+    const chosen = selected === null ? undefined : state.device(selected);
+    byId('device-form').hidden = !chosen;
+    if (chosen) {
+      byId('device-form-label').textContent = `Name for ${deviceLabel({ sdevid: chosen.sdevid })}`;
+      if (document.activeElement !== name) name.value = chosen.name ?? '';
+      const har = byId<HTMLAnchorElement>('device-har');
+      const sdevid = chosen.sdevid === '(no _sdevid)' ? undefined : chosen.sdevid;
+      har.href = sdevid === undefined ? harUrl({ ids: state.visibleEntries().map((e) => e.id) }) : harUrl({ sdevid });
+      har.download = `mockvideo-${deviceLabel(chosen).replace(/[^\w.-]+/g, '-')}.har`;
     }
-  }
+    byId('filter-note').textContent = chosen ? `Showing ${deviceLabel(chosen)} only.` : '';
+  });
 }

@@ -2,38 +2,39 @@
 // listens to /__mockvideo/events (server-sent events) for new requests, scenario and fault changes,
 // and device names. Everything it shows is drawn from one DashboardState.
 import { ADMIN, admin, harUrl, messageOf, setAdminToken, type JournalEntry, type PlannedFault } from './api.js';
-import { AnalyticsTable } from './analytics.js';
-import { FaultPanel } from './fault-panel.js';
-import { ScenarioPicker } from './scenario-picker.js';
+import { drawAnalytics } from './analytics.js';
+import { drawFaults, setUpFaultForm } from './fault-panel.js';
+import { setActiveScenario, showScenarios } from './scenario-picker.js';
 import { renderServer } from './server-panel.js';
-import { VerifyPanel } from './verify-panel.js';
-import { RequestDetailView } from './detail.js';
-import { DevicePanel } from './devices.js';
+import { showVerify } from './verify-panel.js';
+import { openDetail } from './detail.js';
+import { showDevices } from './devices.js';
 import { byId } from './dom.js';
-import { RequestTable } from './requests.js';
+import { announceRequest, drawRequests, focusRequest } from './requests.js';
 import { DashboardState, MAX_ENTRIES } from './state.js';
-import { Timeline } from './timeline.js';
+import { drawTimeline } from './timeline.js';
 
 const state = new DashboardState();
-const detail = new RequestDetailView(state);
-const open = (id: number) => {
-  table.mark(id);
-  void detail.open(id);
-};
-const table = new RequestTable(state, open);
-new DevicePanel(state);
-new Timeline(state, open);
-new AnalyticsTable(state);
-const picker = new ScenarioPicker();
-const faults = new FaultPanel();
-const verify = new VerifyPanel(() => state.selected);
-state.subscribe(() => verify.soon());
+state.subscribe(drawRequests);
+state.subscribe(drawTimeline);
+state.subscribe(drawAnalytics);
+showDevices(state);
+setUpFaultForm();
+showVerify(state);
+
+/** Opens the detail of request `id` and marks its row. */
+function open(id: number): void {
+  state.opened = id;
+  state.changed();
+  void openDetail(state, id);
+}
 
 function closeDetail(): void {
-  const id = detail.shown;
-  detail.close();
-  table.mark(undefined);
-  if (id !== undefined) table.focus(id);
+  const id = state.opened;
+  byId('detail').hidden = true;
+  state.opened = undefined;
+  state.changed();
+  if (id !== undefined) focusRequest(id);
 }
 
 /** The journal was cleared (here or elsewhere): nothing to show. */
@@ -67,15 +68,20 @@ function connect(): void {
   const on = <T>(name: string, handle: (data: T) => void) =>
     events.addEventListener(name, (event) => handle(JSON.parse((event as MessageEvent<string>).data) as T));
   on<JournalEntry>('request', (entry) => {
-    if (state.addEntry(entry)) table.announce(entry);
+    if (state.addEntry(entry)) announceRequest(state, entry);
   });
-  on<{ name: string }>('scenario', ({ name }) => picker.setActive(name));
-  on<{ faults: PlannedFault[] }>('faults', ({ faults: planned }) => faults.render(planned));
+  on<{ name: string }>('scenario', ({ name }) => setActiveScenario(name));
+  on<{ faults: PlannedFault[] }>('faults', ({ faults: planned }) => drawFaults(planned));
   events.addEventListener('devices', () => void state.refresh());
   events.addEventListener('cleared', cleared);
 }
 
 async function start(): Promise<void> {
+  // A request's buttons (its row, its bar in the timeline) carry its id in `data-open`.
+  document.addEventListener('click', (event) => {
+    const id = (event.target as Element).closest<HTMLElement>('[data-open]')?.dataset.open;
+    if (id !== undefined) open(Number(id));
+  });
   byId('detail-close').addEventListener('click', closeDetail);
   byId('detail').addEventListener('keydown', (event) => {
     if (event.key === 'Escape') closeDetail();
@@ -104,7 +110,7 @@ async function start(): Promise<void> {
   const [health, scenarios] = await Promise.all([admin.health(), admin.scenarios()]);
   state.mode = health.mode;
   renderServer(health);
-  picker.load(scenarios.active, scenarios.scenarios);
+  showScenarios(scenarios.active, scenarios.scenarios);
   state.pollAnalytics();
   connect();
 }

@@ -8,99 +8,80 @@ import type { DashboardState } from './state.js';
 /** The most rows the page shows (the journal keeps more; the newest come first). */
 const MAX_ROWS = 300;
 
+/** Says a new request to screen readers. */
+export function announceRequest(state: DashboardState, entry: JournalEntry): void {
+  const findings = entry.findings.length ? `, ${count(entry.findings.length, 'contract finding')}` : '';
+  announce(
+    `Request ${entry.id} from ${state.label(deviceOf(entry))}: ${entry.operation}, status ${entry.status || 'none'}${entry.fault ? `, fault ${entry.fault}` : ''}${findings}`,
+  );
+}
+
+/** Gives the focus to the row of request `id`, when it is shown. */
+export function focusRequest(id: number): void {
+  byId('requests-body').querySelector<HTMLButtonElement>(`tr[data-id="${id}"] button`)?.focus();
+}
+
 /**
- * The request table (newest first, only the chosen device's when one is chosen). Its columns follow
- * the mode: in `replay` the match kind (exact, nearest, fallback, miss) and the recording file that
- * answered; elsewhere the scenario. A "Step" column appears when the server reports sequence steps.
+ * Draws the request table (newest first, only the chosen device's when one is chosen), the open
+ * request's row marked. Its columns follow the mode: in `replay` the match kind (exact, nearest,
+ * fallback, miss) and the recording file that answered; elsewhere the scenario. A "Step" column
+ * appears when the server reports sequence steps.
  */
-export class RequestTable {
-  readonly #body = byId<HTMLTableSectionElement>('requests-body');
-  readonly #state: DashboardState;
-  readonly #open: (id: number) => void;
-  #selected: number | undefined;
-
-  constructor(state: DashboardState, open: (id: number) => void) {
-    this.#state = state;
-    this.#open = open;
-    state.subscribe(() => this.#draw());
-  }
-
-  /** Says a new request to screen readers. */
-  announce(entry: JournalEntry): void {
-    const findings = entry.findings.length ? `, ${count(entry.findings.length, 'contract finding')}` : '';
-    announce(
-      `Request ${entry.id} from ${this.#state.label(deviceOf(entry))}: ${entry.operation}, status ${entry.status || 'none'}${entry.fault ? `, fault ${entry.fault}` : ''}${findings}`,
-    );
-  }
-
-  /** Marks the row of request `id` as the one open (`undefined`: none). */
-  mark(id: number | undefined): void {
-    this.#selected = id;
-    this.#draw();
-  }
-
-  /** Gives the focus to the row of request `id`, when it is shown. */
-  focus(id: number): void {
-    this.#body.querySelector<HTMLButtonElement>(`tr[data-id="${id}"] button`)?.focus();
-  }
-
-  #draw(): void {
-    const state = this.#state;
-    const entries = state.visibleEntries();
-    const replay = state.mode === 'replay';
-    const steps = entries.some((e) => e.step !== undefined);
-    const cases = entries.some((e) => e.fuzz !== undefined);
-    const columns = [
-      'Time',
-      'Device',
-      'Operation',
-      'Status',
-      ...(replay ? ['Match', 'Recording'] : ['Scenario']),
-      ...(steps ? ['Step'] : []),
-      ...(cases ? ['Case'] : []),
-      'Duration',
-      'Findings',
-    ];
-    render(
-      html`<tr>${columns.map((c) => html`<th scope="col" class=${c === 'Duration' ? 'num' : nothing}>${c}</th>`)}</tr>`,
-      byId('requests-head'),
-    );
-    const row = (entry: JournalEntry) => {
-      const match = matchOf(entry, state.mode);
-      const findings = entry.findings.length;
-      return html`<tr
-        data-id=${entry.id}
-        class="${findings ? 'has-findings' : ''} ${entry.fault ? 'has-fault' : ''}"
-        ?aria-current=${entry.id === this.#selected}
-      >
-        <td><time datetime=${entry.time}>${clockTime(entry.time)}</time></td>
-        <td title=${deviceOf(entry)}>${this.#state.label(deviceOf(entry))}</td>
-        <th scope="row"><button type="button" class="link" aria-label="Show request ${entry.id}, ${entry.operation}" @click=${() => this.#open(entry.id)}>${entry.operation}</button></th>
-        <td><span class="status ${statusClass(entry.status)}">${entry.status || 'none'}</span>${entry.fault ? html`<span class="badge fault">fault: ${entry.fault}</span>` : nothing}</td>
-        ${
-          replay
-            ? html`<td>${match ? html`<span class="match ${match}">${match}</span>` : '—'}</td>
-              <td class="recording">${entry.recording ? recordingName(entry.recording) : entry.scenario ? `scenario ${entry.scenario}` : '—'}</td>`
-            : html`<td>${entry.scenario ?? '—'}</td>`
-        }
-        ${steps ? html`<td>${entry.step ?? '—'}</td>` : nothing}
-        ${cases ? html`<td>${entry.fuzz ? html`<code class="fuzz-case">${entry.fuzz}</code>` : '—'}</td>` : nothing}
-        <td class="num">${duration(entry.durationMs)}</td>
-        <td>${
-          findings
-            ? html`<span class="badge warn" title=${entry.findings.map((f) => f.message).join('\n')}>${count(findings, 'finding')}</span>`
-            : html`<span class="muted">none</span>`
-        }</td>
-      </tr>`;
-    };
-    render(
-      repeat(entries.slice(0, MAX_ROWS), (e) => e.id, row),
-      this.#body,
-    );
-    byId('requests-count').textContent =
-      `${count(entries.length, 'request')}${state.selected === null ? '' : ' of this device'}`;
-    byId('requests-empty').hidden = state.entries.size > 0;
-  }
+export function drawRequests(state: DashboardState): void {
+  const entries = state.visibleEntries();
+  const replay = state.mode === 'replay';
+  const steps = entries.some((e) => e.step !== undefined);
+  const cases = entries.some((e) => e.fuzz !== undefined);
+  const columns = [
+    'Time',
+    'Device',
+    'Operation',
+    'Status',
+    ...(replay ? ['Match', 'Recording'] : ['Scenario']),
+    ...(steps ? ['Step'] : []),
+    ...(cases ? ['Case'] : []),
+    'Duration',
+    'Findings',
+  ];
+  render(
+    html`<tr>${columns.map((c) => html`<th scope="col" class=${c === 'Duration' ? 'num' : nothing}>${c}</th>`)}</tr>`,
+    byId('requests-head'),
+  );
+  const row = (entry: JournalEntry) => {
+    const match = matchOf(entry, state.mode);
+    const findings = entry.findings.length;
+    return html`<tr
+      data-id=${entry.id}
+      class="${findings ? 'has-findings' : ''} ${entry.fault ? 'has-fault' : ''}"
+      ?aria-current=${entry.id === state.opened}
+    >
+      <td><time datetime=${entry.time}>${clockTime(entry.time)}</time></td>
+      <td title=${deviceOf(entry)}>${state.label(deviceOf(entry))}</td>
+      <th scope="row"><button type="button" class="link" aria-label="Show request ${entry.id}, ${entry.operation}" data-open=${entry.id}>${entry.operation}</button></th>
+      <td><span class="status ${statusClass(entry.status)}">${entry.status || 'none'}</span>${entry.fault ? html`<span class="badge fault">fault: ${entry.fault}</span>` : nothing}</td>
+      ${
+        replay
+          ? html`<td>${match ? html`<span class="match ${match}">${match}</span>` : '—'}</td>
+            <td class="recording">${entry.recording ? recordingName(entry.recording) : entry.scenario ? `scenario ${entry.scenario}` : '—'}</td>`
+          : html`<td>${entry.scenario ?? '—'}</td>`
+      }
+      ${steps ? html`<td>${entry.step ?? '—'}</td>` : nothing}
+      ${cases ? html`<td>${entry.fuzz ? html`<code class="fuzz-case">${entry.fuzz}</code>` : '—'}</td>` : nothing}
+      <td class="num">${duration(entry.durationMs)}</td>
+      <td>${
+        findings
+          ? html`<span class="badge warn" title=${entry.findings.map((f) => f.message).join('\n')}>${count(findings, 'finding')}</span>`
+          : html`<span class="muted">none</span>`
+      }</td>
+    </tr>`;
+  };
+  render(
+    repeat(entries.slice(0, MAX_ROWS), (e) => e.id, row),
+    byId('requests-body'),
+  );
+  byId('requests-count').textContent =
+    `${count(entries.length, 'request')}${state.selected === null ? '' : ' of this device'}`;
+  byId('requests-empty').hidden = state.entries.size > 0;
 }
 
 /** A recording file name that may wrap after its folder: `meta-cp/` then `e9b174249254-000.json`. */

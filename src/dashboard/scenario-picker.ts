@@ -3,58 +3,50 @@ import { createRef, ref } from 'lit-html/directives/ref.js';
 import { admin, messageOf, type ScenarioSummary } from './api.js';
 import { announce, byId, copyButton } from './dom.js';
 
-/** The scenario picker (for every client without a prefix) and the per-client base URLs. */
-export class ScenarioPicker {
-  readonly #select = byId<HTMLSelectElement>('scenario-picker');
-  readonly #status = byId('scenario-status');
-  #scenarios: ScenarioSummary[] = [];
-  #active = '';
+/** The scenarios of `GET /scenarios`, and the one active for every client without a prefix. */
+let scenarios: ScenarioSummary[] = [];
+let active = '';
 
-  constructor() {
-    byId<HTMLFormElement>('scenario-form').addEventListener('submit', (event) => {
-      event.preventDefault();
-      void this.#use(this.#select.value);
-    });
-    this.#select.addEventListener('change', () => this.#describe());
-  }
+function describe(): void {
+  const chosen = scenarios.find((s) => s.name === byId<HTMLSelectElement>('scenario-picker').value);
+  byId('scenario-description').textContent = chosen
+    ? `${chosen.description}${chosen.extends ? ` (extends ${chosen.extends})` : ''}`
+    : '';
+}
 
-  /** Fills the picker and the base URL table from `GET /scenarios`. */
-  load(active: string, scenarios: ScenarioSummary[]): void {
-    this.#scenarios = scenarios;
-    render(
-      scenarios.map((s) => html`<option value=${s.name}>${s.name}</option>`),
-      this.#select,
+/** Shows `name` as the active scenario (the event stream says when it changes). */
+export function setActiveScenario(name: string): void {
+  const changed = active !== '' && active !== name;
+  active = name;
+  byId('active-scenario').textContent = name;
+  const select = byId<HTMLSelectElement>('scenario-picker');
+  if (document.activeElement !== select) select.value = name;
+  describe();
+  if (changed) announce(`Scenario for all clients is now ${name}`);
+}
+
+/** Sets up the scenario picker (for every client without a prefix) and the per-client base URLs from `GET /scenarios`. */
+export function showScenarios(activeName: string, list: ScenarioSummary[]): void {
+  scenarios = list;
+  const select = byId<HTMLSelectElement>('scenario-picker');
+  render(
+    list.map((s) => html`<option value=${s.name}>${s.name}</option>`),
+    select,
+  );
+  render(list.map(baseUrl), byId('base-urls'));
+  setActiveScenario(activeName);
+  select.addEventListener('change', describe);
+  byId('scenario-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const status = byId('scenario-status');
+    admin.useScenario(select.value).then(
+      ({ name }) => {
+        setActiveScenario(name);
+        status.textContent = `Clients without a scenario prefix now get "${name}".`;
+      },
+      (error: unknown) => (status.textContent = `Could not switch: ${messageOf(error)}`),
     );
-    render(scenarios.map(baseUrl), byId('base-urls'));
-    this.setActive(active);
-  }
-
-  /** Shows `name` as the active scenario (the event stream says when it changes). */
-  setActive(name: string): void {
-    const changed = this.#active !== '' && this.#active !== name;
-    this.#active = name;
-    byId('active-scenario').textContent = name;
-    if (document.activeElement !== this.#select) this.#select.value = name;
-    this.#describe();
-    if (changed) announce(`Scenario for all clients is now ${name}`);
-  }
-
-  #describe(): void {
-    const chosen = this.#scenarios.find((s) => s.name === this.#select.value);
-    byId('scenario-description').textContent = chosen
-      ? `${chosen.description}${chosen.extends ? ` (extends ${chosen.extends})` : ''}`
-      : '';
-  }
-
-  async #use(name: string): Promise<void> {
-    try {
-      const answer = await admin.useScenario(name);
-      this.setActive(answer.name);
-      this.#status.textContent = `Clients without a scenario prefix now get "${answer.name}".`;
-    } catch (error) {
-      this.#status.textContent = `Could not switch: ${messageOf(error)}`;
-    }
-  }
+  });
 }
 
 /** A row of the base URL table: the URL that picks scenario `name` for one client. */

@@ -35,12 +35,14 @@ export class DashboardState {
   analytics: AnalyticsEntry[] = [];
   /** The `_sdevid` everything is filtered by, or `null` for every device. */
   selected: string | null = null;
-  readonly #views = new Set<() => void>();
+  /** The request whose detail is open, or `undefined`. */
+  opened: number | undefined;
+  readonly #views = new Set<(state: DashboardState) => void>();
   #drawTimer: ReturnType<typeof setTimeout> | undefined;
   #refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Calls `view` to draw after every change (batched). */
-  subscribe(view: () => void): void {
+  subscribe(view: (state: DashboardState) => void): void {
     this.#views.add(view);
   }
 
@@ -49,7 +51,7 @@ export class DashboardState {
     if (this.#drawTimer !== undefined) return;
     this.#drawTimer = setTimeout(() => {
       this.#drawTimer = undefined;
-      for (const view of this.#views) view();
+      for (const view of this.#views) view(this);
     }, 30);
   }
 

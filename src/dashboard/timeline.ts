@@ -24,167 +24,152 @@ const place = (style: { left: string; width?: string }) =>
   ref((e) => e && Object.assign((e as HTMLElement).style, style));
 
 /**
- * The start-up timeline: one lane per device (only the chosen one when a device is chosen); in it
+ * Draws the start-up timeline: one lane per device (only the chosen one when a device is chosen); in it
  * each burst of requests (a start-up, or a recommendation view) on its own time axis, a bar per
  * request from arrival to last byte coloured by status and fault, findings marked, the analytics
  * records the device sent at that time as diamonds, verify's verdict and a HAR link beside it.
- * A bar is a button: it opens the request.
+ * A bar is a button that opens the request (`data-open`, see `main.ts`).
  */
-export class Timeline {
-  readonly #state: DashboardState;
-  readonly #open: (id: number) => void;
+export function drawTimeline(state: DashboardState): void {
+  const devices = state.devices.filter((d) => state.selected === null || d.sdevid === state.selected);
+  byId('lanes-empty').hidden = devices.length > 0;
+  render(
+    repeat(
+      devices,
+      (d) => d.sdevid,
+      (device, i) => lane(state, device, i),
+    ),
+    byId('lanes'),
+  );
+}
 
-  constructor(state: DashboardState, open: (id: number) => void) {
-    this.#state = state;
-    this.#open = open;
-    state.subscribe(() => this.#draw());
+function lane(state: DashboardState, device: DeviceSummary, index: number) {
+  const bursts = state.startUps.filter((b) => b.device === device.sdevid);
+  // Each analytics record of this device goes to the latest burst that began before it (else the first).
+  const records = new Map<StartUpVerdict, AnalyticsEntry[]>();
+  for (const record of state.analytics) {
+    if (state.deviceOfRecord(record.record) !== device.sdevid || !bursts.length) continue;
+    const at = Date.parse(record.time);
+    const burst = bursts.filter((b) => b.start <= at).at(-1) ?? bursts[0]!;
+    records.set(burst, [...(records.get(burst) ?? []), record]);
   }
-
-  #draw(): void {
-    const state = this.#state;
-    const devices = state.devices.filter((d) => state.selected === null || d.sdevid === state.selected);
-    byId('lanes-empty').hidden = devices.length > 0;
-    render(
-      repeat(
-        devices,
-        (d) => d.sdevid,
-        (device, i) => this.#lane(device, i),
-      ),
-      byId('lanes'),
-    );
-  }
-
-  #lane(device: DeviceSummary, index: number) {
-    const state = this.#state;
-    const bursts = state.startUps.filter((b) => b.device === device.sdevid);
-    // Each analytics record of this device goes to the latest burst that began before it (else the first).
-    const records = new Map<StartUpVerdict, AnalyticsEntry[]>();
-    for (const record of state.analytics) {
-      if (state.deviceOfRecord(record.record) !== device.sdevid || !bursts.length) continue;
-      const at = Date.parse(record.time);
-      const burst = bursts.filter((b) => b.start <= at).at(-1) ?? bursts[0]!;
-      records.set(burst, [...(records.get(burst) ?? []), record]);
+  const facts = [
+    device.model,
+    device.andver && `Android API ${device.andver}`,
+    device.appver && `app ${device.appver}`,
+  ];
+  return html`<section class="lane" data-device=${device.sdevid} aria-labelledby="lane-${index}">
+    <h3 id="lane-${index}">${deviceLabel(device)} <span class="muted">${facts.filter(Boolean).join(' · ')}</span></h3>
+    ${repeat(
+      bursts.slice(-MAX_BURSTS).reverse(),
+      (burst) => burst.ids[0],
+      (burst) => burstView(state, burst, records.get(burst) ?? []),
+    )}
+    ${
+      bursts.length > MAX_BURSTS
+        ? html`<p class="muted">${bursts.length - MAX_BURSTS} earlier bursts are not drawn: they are in the requests below and in the device's HAR.</p>`
+        : nothing
     }
-    const facts = [
-      device.model,
-      device.andver && `Android API ${device.andver}`,
-      device.appver && `app ${device.appver}`,
-    ];
-    return html`<section class="lane" data-device=${device.sdevid} aria-labelledby="lane-${index}">
-      <h3 id="lane-${index}">${deviceLabel(device)} <span class="muted">${facts.filter(Boolean).join(' · ')}</span></h3>
-      ${repeat(
-        bursts.slice(-MAX_BURSTS).reverse(),
-        (burst) => burst.ids[0],
-        (burst) => this.#burst(burst, records.get(burst) ?? []),
+  </section>`;
+}
+
+function burstView(state: DashboardState, burst: StartUpVerdict, records: AnalyticsEntry[]) {
+  const entries = burst.ids.map((id) => state.entries.get(id)).filter((e): e is JournalEntry => e !== undefined);
+  const items: Item[] = [
+    ...entries.map((entry) => ({ kind: 'request' as const, at: Date.parse(entry.time), entry })),
+    ...records.map((record) => ({ kind: 'analytics' as const, at: Date.parse(record.time), record })),
+  ].sort((a, b) => a.at - b.at);
+  const start = Math.min(burst.start, ...items.map((i) => i.at));
+  const end = Math.max(burst.end, ...items.map((i) => i.at));
+  const span = Math.max(end - start, MIN_SPAN_MS);
+  const failed = burst.rules.filter((r) => !r.ok);
+  const what = burst.startUp ? 'Start-up' : 'Recommendations';
+  const at = clockTime(new Date(burst.start).toISOString());
+  const verdict = burst.ok ? 'ok' : 'bad';
+  return html`<article class="burst ${verdict}" aria-label="${what} at ${at}, verify ${burst.ok ? 'holds' : 'fails'}">
+    <div class="burst-head">
+      <span class="verdict ${verdict}">${
+        burst.ok ? '✓ verify holds' : `✗ ${count(failed.length, 'rule')} fail${failed.length === 1 ? 's' : ''}`
+      }</span>
+      <strong>${what} at ${at}</strong>
+      <span class="muted">${count(burst.ids.length, 'request')} · ${duration(burst.end - burst.start)}</span>
+      <a
+        class="button secondary small"
+        href=${harUrl({ ids: burst.ids })}
+        download="mockvideo-start-up-${burst.ids[0]}.har"
+        aria-label="HAR of the ${what.toLowerCase()} at ${at}"
+      >HAR</a>
+    </div>
+    ${
+      failed.length
+        ? html`<ul class="burst-rules">${failed.map((r) => html`<li><code>${r.rule}</code> ${r.message}</li>`)}</ul>`
+        : nothing
+    }
+    ${
+      burst.suspect
+        ? html`<p class="suspect">
+          Suspect: the generated answer <code>${burst.suspect}</code> came last before the app broke off. Replay it:
+          <code>mockvideo serve --fuzz-case ${burst.suspect}</code>
+        </p>`
+        : nothing
+    }
+    <div class="axis" aria-hidden="true"><span>0</span><span>${duration(span / 2)}</span><span>${duration(span)}</span></div>
+    <ol class="bars">
+      ${items.map((item) =>
+        item.kind === 'request'
+          ? bar(item.entry, item.at - start, span, state.mode)
+          : recordMark(item.record, item.at - start, span),
       )}
-      ${
-        bursts.length > MAX_BURSTS
-          ? html`<p class="muted">${bursts.length - MAX_BURSTS} earlier bursts are not drawn: they are in the requests below and in the device's HAR.</p>`
-          : nothing
-      }
-    </section>`;
-  }
+    </ol>
+  </article>`;
+}
 
-  #burst(burst: StartUpVerdict, records: AnalyticsEntry[]) {
-    const entries = burst.ids
-      .map((id) => this.#state.entries.get(id))
-      .filter((e): e is JournalEntry => e !== undefined);
-    const items: Item[] = [
-      ...entries.map((entry) => ({ kind: 'request' as const, at: Date.parse(entry.time), entry })),
-      ...records.map((record) => ({ kind: 'analytics' as const, at: Date.parse(record.time), record })),
-    ].sort((a, b) => a.at - b.at);
-    const start = Math.min(burst.start, ...items.map((i) => i.at));
-    const end = Math.max(burst.end, ...items.map((i) => i.at));
-    const span = Math.max(end - start, MIN_SPAN_MS);
-    const failed = burst.rules.filter((r) => !r.ok);
-    const what = burst.startUp ? 'Start-up' : 'Recommendations';
-    const at = clockTime(new Date(burst.start).toISOString());
-    const verdict = burst.ok ? 'ok' : 'bad';
-    return html`<article class="burst ${verdict}" aria-label="${what} at ${at}, verify ${burst.ok ? 'holds' : 'fails'}">
-      <div class="burst-head">
-        <span class="verdict ${verdict}">${
-          burst.ok ? '✓ verify holds' : `✗ ${count(failed.length, 'rule')} fail${failed.length === 1 ? 's' : ''}`
-        }</span>
-        <strong>${what} at ${at}</strong>
-        <span class="muted">${count(burst.ids.length, 'request')} · ${duration(burst.end - burst.start)}</span>
-        <a
-          class="button secondary small"
-          href=${harUrl({ ids: burst.ids })}
-          download="mockvideo-start-up-${burst.ids[0]}.har"
-          aria-label="HAR of the ${what.toLowerCase()} at ${at}"
-        >HAR</a>
-      </div>
-      ${
-        failed.length
-          ? html`<ul class="burst-rules">${failed.map((r) => html`<li><code>${r.rule}</code> ${r.message}</li>`)}</ul>`
-          : nothing
-      }
-      ${
-        burst.suspect
-          ? html`<p class="suspect">
-            Suspect: the generated answer <code>${burst.suspect}</code> came last before the app broke off. Replay it:
-            <code>mockvideo serve --fuzz-case ${burst.suspect}</code>
-          </p>`
-          : nothing
-      }
-      <div class="axis" aria-hidden="true"><span>0</span><span>${duration(span / 2)}</span><span>${duration(span)}</span></div>
-      <ol class="bars">
-        ${items.map((item) =>
-          item.kind === 'request'
-            ? this.#bar(item.entry, item.at - start, span)
-            : this.#record(item.record, item.at - start, span),
-        )}
-      </ol>
-    </article>`;
-  }
+function bar(entry: JournalEntry, offset: number, span: number, mode: string) {
+  const findings = entry.findings.length;
+  const match = matchOf(entry, mode);
+  const status = entry.status === 0 ? 'none' : String(entry.status);
+  const label = [
+    `Request ${entry.id}`,
+    entry.operation,
+    `status ${status}`,
+    entry.fault && `fault ${entry.fault}`,
+    findings && count(findings, 'finding'),
+    match && `match ${match}`,
+    entry.recording,
+    entry.step && `step ${entry.step}`,
+    entry.fuzz && `case ${entry.fuzz}`,
+    `+${duration(offset)}`,
+    `took ${duration(entry.durationMs)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const classes = `bar-row status-${statusClass(entry.status)}${entry.fault ? ' fault' : ''}${findings ? ' with-findings' : ''}`;
+  return html`<li class=${classes}>
+    <button type="button" class="bar-button" aria-label=${label} title=${label} data-open=${entry.id}>
+      <span class="bar-label"><span class="op">${entry.operation}</span> <span class="status ${statusClass(entry.status)}">${status}</span>${
+        entry.fault ? html`<span class="badge fault">⚡ ${entry.fault}</span>` : nothing
+      }${findings ? html`<span class="badge warn">⚠ ${findings}</span>` : nothing}${
+        // In replay, what was not an exact match stands out.
+        match && match !== 'exact' ? html`<span class="match ${match}">${match}</span>` : nothing
+      }</span>
+      <span class="track"><span class="bar" ${place({ left: percent(offset, span), width: percent(entry.durationMs, span) })}></span></span>
+      <span class="bar-time">${duration(entry.durationMs)}</span>
+    </button>
+  </li>`;
+}
 
-  #bar(entry: JournalEntry, offset: number, span: number) {
-    const findings = entry.findings.length;
-    const match = matchOf(entry, this.#state.mode);
-    const status = entry.status === 0 ? 'none' : String(entry.status);
-    const label = [
-      `Request ${entry.id}`,
-      entry.operation,
-      `status ${status}`,
-      entry.fault && `fault ${entry.fault}`,
-      findings && count(findings, 'finding'),
-      match && `match ${match}`,
-      entry.recording,
-      entry.step && `step ${entry.step}`,
-      entry.fuzz && `case ${entry.fuzz}`,
-      `+${duration(offset)}`,
-      `took ${duration(entry.durationMs)}`,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    const classes = `bar-row status-${statusClass(entry.status)}${entry.fault ? ' fault' : ''}${findings ? ' with-findings' : ''}`;
-    return html`<li class=${classes}>
-      <button type="button" class="bar-button" aria-label=${label} title=${label} @click=${() => this.#open(entry.id)}>
-        <span class="bar-label"><span class="op">${entry.operation}</span> <span class="status ${statusClass(entry.status)}">${status}</span>${
-          entry.fault ? html`<span class="badge fault">⚡ ${entry.fault}</span>` : nothing
-        }${findings ? html`<span class="badge warn">⚠ ${findings}</span>` : nothing}${
-          // In replay, what was not an exact match stands out.
-          match && match !== 'exact' ? html`<span class="match ${match}">${match}</span>` : nothing
-        }</span>
-        <span class="track"><span class="bar" ${place({ left: percent(offset, span), width: percent(entry.durationMs, span) })}></span></span>
-        <span class="bar-time">${duration(entry.durationMs)}</span>
-      </button>
-    </li>`;
-  }
-
-  #record(record: AnalyticsEntry, offset: number, span: number) {
-    const findings = record.findings.length;
-    const kind = recordKind(record.record);
-    const label = `Analytics record ${record.id}: ${kind}, ${findings ? count(findings, 'finding') : 'no findings'}, +${duration(offset)}`;
-    return html`<li
-      class="bar-row analytics${findings ? ' with-findings' : ''}"
-      title=${record.findings.map((f) => f.message).join('\n') || nothing}
-    >
-      <span class="bar-label"><span class="op">◆ ${kind}</span>${
-        findings ? html`<span class="badge warn">⚠ ${findings}</span>` : nothing
-      }<span class="visually-hidden">${label}</span></span>
-      <span class="track"><span class="mark" ${place({ left: percent(offset, span) })}></span></span>
-      <span class="bar-time">+${duration(offset)}</span>
-    </li>`;
-  }
+function recordMark(record: AnalyticsEntry, offset: number, span: number) {
+  const findings = record.findings.length;
+  const kind = recordKind(record.record);
+  const label = `Analytics record ${record.id}: ${kind}, ${findings ? count(findings, 'finding') : 'no findings'}, +${duration(offset)}`;
+  return html`<li
+    class="bar-row analytics${findings ? ' with-findings' : ''}"
+    title=${record.findings.map((f) => f.message).join('\n') || nothing}
+  >
+    <span class="bar-label"><span class="op">◆ ${kind}</span>${
+      findings ? html`<span class="badge warn">⚠ ${findings}</span>` : nothing
+    }<span class="visually-hidden">${label}</span></span>
+    <span class="track"><span class="mark" ${place({ left: percent(offset, span) })}></span></span>
+    <span class="bar-time">+${duration(offset)}</span>
+  </li>`;
 }

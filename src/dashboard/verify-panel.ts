@@ -1,53 +1,40 @@
 import { html, render } from 'lit-html';
-import { admin, messageOf, type VerifyReport } from './api.js';
+import { admin, messageOf } from './api.js';
 import { byId } from './dom.js';
+import type { DashboardState } from './state.js';
 
 /**
- * The `verify` report of the current journal (of the chosen device's requests when `device()` gives
- * one), checked again shortly after it changes.
+ * The `verify` report of the current journal (of the chosen device's requests when one is chosen),
+ * checked again shortly after `state` changes (a start-up sends six requests at once) and on "Run".
  */
-export class VerifyPanel {
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  readonly #report = byId('verify-report');
-  readonly #device: () => string | null;
-
-  constructor(device: () => string | null = () => null) {
-    this.#device = device;
-    render(html`<p class="muted">Checking…</p>`, this.#report);
-    byId('run-verify').addEventListener('click', () => void this.refresh());
-  }
-
-  /** Checks again after a short quiet time (a start-up sends six requests at once). */
-  soon(): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.refresh(), 400);
-  }
-
-  async refresh(): Promise<void> {
+export function showVerify(state: DashboardState): void {
+  const report = byId('verify-report');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const refresh = async () => {
     try {
-      const device = this.#device();
-      const every = device === null || device === '(no _sdevid)';
-      this.render(await admin.verify(every ? null : device));
+      const every = state.selected === null || state.selected === '(no _sdevid)';
+      const { ok, rules } = await admin.verify(every ? null : state.selected);
+      const failed = rules.filter((r) => !r.ok).length;
+      render(
+        html`<p class="verdict ${ok ? 'ok' : 'bad'}">${ok ? 'Every rule holds.' : `${failed} of ${rules.length} rules fail.`}</p>
+          <ul class="rules">
+            ${rules.map(
+              (r) => html`<li class=${r.ok ? 'ok' : 'bad'}>
+                <span class="mark" aria-hidden="true">${r.ok ? '✓' : '✗'}</span><span class="visually-hidden">${r.ok ? 'Holds: ' : 'Fails: '}</span><code>${r.rule}</code> ${r.message}
+              </li>`,
+            )}
+          </ul>`,
+        report,
+      );
       byId('verify-scope').textContent = every ? 'every device' : 'the chosen device';
     } catch (error) {
-      render(html`<p class="error">${messageOf(error)}</p>`, this.#report);
+      render(html`<p class="error">${messageOf(error)}</p>`, report);
     }
-  }
-
-  render(report: VerifyReport): void {
-    const failed = report.rules.filter((r) => !r.ok).length;
-    render(
-      html`<p class="verdict ${report.ok ? 'ok' : 'bad'}">${
-        report.ok ? 'Every rule holds.' : `${failed} of ${report.rules.length} rules fail.`
-      }</p>
-        <ul class="rules">
-          ${report.rules.map(
-            (r) => html`<li class=${r.ok ? 'ok' : 'bad'}>
-              <span class="mark" aria-hidden="true">${r.ok ? '✓' : '✗'}</span><span class="visually-hidden">${r.ok ? 'Holds: ' : 'Fails: '}</span><code>${r.rule}</code> ${r.message}
-            </li>`,
-          )}
-        </ul>`,
-      this.#report,
-    );
-  }
+  };
+  render(html`<p class="muted">Checking…</p>`, report);
+  byId('run-verify').addEventListener('click', () => void refresh());
+  state.subscribe(() => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh(), 400);
+  });
 }
