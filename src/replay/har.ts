@@ -1,4 +1,5 @@
 import type { Entry, Har, Header } from 'har-format';
+import statuses from 'statuses';
 import { operationOfPath } from '../contract/core.js';
 import { harLatency } from '../latency/latency.js';
 import {
@@ -21,17 +22,20 @@ export interface HarImport {
   leaks: number;
 }
 
+/** A HAR entry's headers that cannot be read (the entry is skipped with its message). */
+class HarHeaderError extends Error {}
+
 /**
  * A HAR entry's headers by lower-case name, repeated ones joined with `, `, in an object without a
  * prototype (a header named `constructor` is stored as sent). HTTP/2 pseudo-headers are left out.
- * @throws Error when a header is not `{ name, value }` with string values.
+ * @throws HarHeaderError when a header is not `{ name, value }` with string values.
  */
 function harHeaders(headers: readonly Header[] | undefined): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
-  if (headers !== undefined && !Array.isArray(headers)) throw new Error('its headers are not a list');
+  if (headers !== undefined && !Array.isArray(headers)) throw new HarHeaderError('its headers are not a list');
   for (const header of headers ?? []) {
     if (typeof header?.name !== 'string' || typeof header.value !== 'string')
-      throw new Error(`a header is not {"name": "…", "value": "…"}: ${JSON.stringify(header)?.slice(0, 60)}`);
+      throw new HarHeaderError(`a header is not {"name": "…", "value": "…"}: ${JSON.stringify(header)?.slice(0, 60)}`);
     const { name, value } = header;
     if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers of Chrome's export
     const key = name.toLowerCase();
@@ -103,31 +107,22 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
     }
     const started = Date.parse(entry.startedDateTime);
     let built: ReturnType<typeof buildRecording>;
-    let requestHeaders: Record<string, string>;
-    let responseHeaders: Record<string, string>;
-    try {
-      requestHeaders = harHeaders(entry.request.headers);
-      responseHeaders = harHeaders(entry.response.headers);
-    } catch (error) {
-      result.skipped.push({ url, reason: (error as Error).message });
-      continue;
-    }
     try {
       built = buildRecording(
         {
           method: entry.request.method,
           path,
           query: splitQuery(match?.[2] ?? ''),
-          requestHeaders,
+          requestHeaders: harHeaders(entry.request.headers),
           status: entry.response.status,
-          responseHeaders,
+          responseHeaders: harHeaders(entry.response.headers),
           body,
           recordedAt: new Date(Number.isNaN(started) ? 0 : started).toISOString(),
         },
         policy,
       );
     } catch (error) {
-      if (!(error instanceof RedactionRefusedError)) throw error;
+      if (!(error instanceof RedactionRefusedError || error instanceof HarHeaderError)) throw error;
       result.skipped.push({ url, reason: error.message.replace(/^\[mockvideo\] /, '') });
       continue;
     }
@@ -138,22 +133,6 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
   }
   return result;
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  200: 'OK',
-  201: 'Created',
-  204: 'No Content',
-  304: 'Not Modified',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
 
 /** Options of {@link harFromRecordings}. */
 export interface HarOptions {
@@ -221,7 +200,7 @@ export function harFromRecordings(recordings: readonly NamedRecording[], options
       },
       response: {
         status: response.status,
-        statusText: STATUS_TEXT[response.status] ?? '',
+        statusText: statuses.message[response.status] ?? '',
         httpVersion: 'HTTP/1.1',
         cookies: [],
         headers: headers(response.headers),

@@ -55,7 +55,7 @@ describe('export → import', () => {
     expect(recordingFiles(again)).toEqual(recordingFiles(dir));
   });
 
-  it('a HAR with a null entry and one of invalid base64: one line each naming the entry, the valid ones imported, no stack trace; a header named constructor kept', async () => {
+  it('a HAR with a null entry, one of invalid base64 and one with a broken header: one line each naming the entry, the valid ones imported, no stack trace; a header named constructor kept', async () => {
     const entry = (
       body: { text: string; encoding?: string },
       headers: Array<{ name: string; value: string }> = [],
@@ -97,6 +97,7 @@ describe('export → import', () => {
           ]),
           null,
           entry({ text: 'not base64 at all!', encoding: 'base64' }),
+          entry({ text: '{}' }, [{ name: 'x-broken', value: 7 } as unknown as { name: string; value: string }]),
         ],
       },
     };
@@ -110,7 +111,10 @@ describe('export → import', () => {
     expect(stdout).toMatch(
       /^skipped http:\/\/api\.example\.com\/api\/g1\/meta\/cp: response\.content\.text says base64 but is not valid base64$/m,
     );
-    expect(stdout).toMatch(/^Imported 1 recording into .*, skipped 2$/m);
+    expect(stdout).toMatch(
+      /^skipped http:\/\/api\.example\.com\/api\/g1\/meta\/cp: a header is not \{"name": "…", "value": "…"\}: \{"name":"x-broken","value":7\}$/m,
+    );
+    expect(stdout).toMatch(/^Imported 1 recording into .*, skipped 3$/m);
     const [recording] = recordingFiles(dir);
     expect(JSON.parse(recording!.text).response.headers).toMatchObject({ constructor: 'y', __proto__: 'z' });
     expect(recording!.text).toContain('"constructor": "y"');
