@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_HEADINGS, COMMAND_NAMES, loadCommands } from './command-list.js';
+import { COMMAND_HEADINGS } from './command-headings.js';
+import { COMMAND_NAMES, loadCommands } from './command-list.js';
 import { configCommand } from './commands/config.js';
 import type { Settings } from './config.js';
 

@@ -1,10 +1,13 @@
-import type { InferredOptionTypes, Options } from 'yargs';
+import type { Argv, InferredOptionTypes, Options } from 'yargs';
 import { MockvideoError } from '../errors.js';
 
 /** The parsed values of a group of yargs options, by flag name and by its camelCase alias (as a handler gets them). */
 export type ArgsOf<O extends Record<string, Options>> = {
   [K in keyof InferredOptionTypes<O> & string as K | Camel<K>]: InferredOptionTypes<O>[K];
 };
+/** The arguments a command's handler gets: what its `builder` declares. */
+export type BuiltArgs<B extends (yargs: Argv) => Argv<unknown>> = ReturnType<B> extends Argv<infer T> ? T : never;
+
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Camel<Capitalize<Tail>>}` : S;
 
 /**

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import { EXIT } from '../exit.js';
-import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
+import { normaliseOptions, policyFromArgs } from '../normalise-options.js';
 import {
   insecureUpstreamOption,
   insecureUpstreamWarning,
@@ -10,21 +10,70 @@ import {
   scenariosDirOption,
   upstreamTimeoutOption,
   upstreamUrl,
+  type BuiltArgs,
 } from '../options.js';
 import { recordingsOf } from '../recording-folder.js';
+import { COMMAND_HEADINGS } from '../command-headings.js';
 
-interface DriftArgs extends NormaliseArgs {
-  dirs: string[];
-  upstream?: string;
-  scenario?: string;
-  'scenarios-dir'?: string;
-  'query-file'?: string;
-  'upstream-timeout': number;
-  'insecure-upstream': boolean;
-  concurrency: number;
-  rate: number;
-  json: boolean;
-}
+const builder = (yargs: Argv) =>
+  normaliseOptions(
+    yargs
+      .positional('dirs', {
+        type: 'string',
+        array: true,
+        normalize: true,
+        describe: 'A recording folder (with --upstream), or two to compare offline',
+      })
+      .option('upstream', {
+        type: 'string',
+        describe: 'The live service, e.g. https://api.example.com (the only host requests go to)',
+      })
+      .option('scenario', {
+        type: 'string',
+        describe: "Compare this scenario's operations (with --upstream) instead of a recording folder",
+      })
+      .option('scenarios-dir', scenariosDirOption)
+      .option('query-file', {
+        type: 'string',
+        normalize: true,
+        describe:
+          'File with the real _st and identifiers as a query string or a client request line (also: MOCKVIDEO_QUERY, MOCKVIDEO_ST)',
+      })
+      .option('upstream-timeout', {
+        ...upstreamTimeoutOption,
+        describe: 'Seconds the live service has to answer each request completely, headers and body',
+      })
+      .option('insecure-upstream', {
+        ...insecureUpstreamOption,
+        describe:
+          'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name)',
+      })
+      .option('concurrency', {
+        requiresArg: true,
+        default: 2,
+        describe: 'Live requests in flight at once',
+        coerce: numberFrom('concurrency', 'a positive integer', (n) => Number.isInteger(n) && n > 0),
+      })
+      .option('rate', {
+        requiresArg: true,
+        default: 5,
+        describe: 'Live requests started per second at most',
+        coerce: numberFrom('rate', 'a positive number', (n) => Number.isFinite(n) && n > 0),
+      })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
+      .example(
+        '$0 drift --upstream https://api.example.com --query-file client.query recordings/session1',
+        'Are the recordings still shaped like the live service?',
+      )
+      .example(
+        '$0 drift --upstream https://api.example.com --scenario gallery',
+        'Is the gallery scenario still shaped like the live service?',
+      )
+      .example('$0 drift recordings/yesterday recordings/today', 'Compare two recording folders offline'),
+  )
+    // The lists of secret and identity parameters matter here; what is kept in stored files does not.
+    .hide('keep-identifiers')
+    .hide('redact-header');
 
 /**
  * `mockvideo drift`: compares mock data with the live service, structurally and noise-aware.
@@ -33,70 +82,10 @@ interface DriftArgs extends NormaliseArgs {
  * - `drift A B`: compares two recording folders offline.
  * Exits 1 when something other than noise differs (or the live service gave no answer), 0 otherwise.
  */
-export const driftCommand: CommandModule<object, DriftArgs> = {
-  command: 'drift [dirs..]',
-  describe:
-    'Compare recordings or a scenario with the live service (or two recording folders) by structure; exit 1 on drift',
-  builder: (yargs: Argv) =>
-    normaliseOptions(
-      yargs
-        .positional('dirs', {
-          type: 'string',
-          array: true,
-          normalize: true,
-          describe: 'A recording folder (with --upstream), or two to compare offline',
-        })
-        .option('upstream', {
-          type: 'string',
-          describe: 'The live service, e.g. https://api.example.com (the only host requests go to)',
-        })
-        .option('scenario', {
-          type: 'string',
-          describe: "Compare this scenario's operations (with --upstream) instead of a recording folder",
-        })
-        .option('scenarios-dir', scenariosDirOption)
-        .option('query-file', {
-          type: 'string',
-          normalize: true,
-          describe:
-            'File with the real _st and identifiers as a query string or a client request line (also: MOCKVIDEO_QUERY, MOCKVIDEO_ST)',
-        })
-        .option('upstream-timeout', {
-          ...upstreamTimeoutOption,
-          describe: 'Seconds the live service has to answer each request completely, headers and body',
-        })
-        .option('insecure-upstream', {
-          ...insecureUpstreamOption,
-          describe:
-            'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name)',
-        })
-        .option('concurrency', {
-          requiresArg: true,
-          default: 2,
-          describe: 'Live requests in flight at once',
-          coerce: numberFrom('concurrency', 'a positive integer', (n) => Number.isInteger(n) && n > 0),
-        })
-        .option('rate', {
-          requiresArg: true,
-          default: 5,
-          describe: 'Live requests started per second at most',
-          coerce: numberFrom('rate', 'a positive number', (n) => Number.isFinite(n) && n > 0),
-        })
-        .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
-        .example(
-          '$0 drift --upstream https://api.example.com --query-file client.query recordings/session1',
-          'Are the recordings still shaped like the live service?',
-        )
-        .example(
-          '$0 drift --upstream https://api.example.com --scenario gallery',
-          'Is the gallery scenario still shaped like the live service?',
-        )
-        .example('$0 drift recordings/yesterday recordings/today', 'Compare two recording folders offline'),
-    )
-      // The lists of secret and identity parameters matter here; what is kept in stored files does not.
-      .hide('keep-identifiers')
-      .hide('redact-header') as unknown as Argv<DriftArgs>,
-  handler: async (args: ArgumentsCamelCase<DriftArgs>) => {
+export const driftCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
+  ...COMMAND_HEADINGS.drift,
+  builder,
+  handler: async (args) => {
     const dirs = args.dirs ?? [];
     const policy = policyFromArgs(args);
     // Loaded when drift runs, not at every start of the CLI.

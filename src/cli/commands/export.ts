@@ -1,31 +1,25 @@
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
+import { COMMAND_HEADINGS } from '../command-headings.js';
+import type { BuiltArgs } from '../options.js';
 import { progressCallback } from '../progress.js';
 import { recordingsOf } from '../recording-folder.js';
 
-interface ExportArgs {
-  dir: string;
-  har: string;
-  'base-url': string;
-}
+const builder = (yargs: Argv) =>
+  yargs
+    .positional('dir', { type: 'string', demandOption: true, normalize: true, describe: 'Recording folder' })
+    .option('har', { type: 'string', demandOption: true, normalize: true, describe: 'HAR file to write' })
+    .option('base-url', {
+      type: 'string',
+      default: 'http://localhost:8787',
+      describe: 'Origin of the request URLs in the HAR',
+    })
+    .example('$0 export recordings/session1 --har session1.har', 'Open session1.har in DevTools → Network → Import');
 
 /** `mockvideo export DIR --har FILE.har`: writes a HAR 1.2 file of a recording folder (opens in Chrome DevTools). */
-export const exportCommand: CommandModule<object, ExportArgs> = {
-  command: 'export <dir>',
-  describe: 'Write a recording folder as a HAR 1.2 file',
-  builder: (yargs: Argv) =>
-    yargs
-      .positional('dir', { type: 'string', normalize: true, describe: 'Recording folder' })
-      .option('har', { type: 'string', demandOption: true, normalize: true, describe: 'HAR file to write' })
-      .option('base-url', {
-        type: 'string',
-        default: 'http://localhost:8787',
-        describe: 'Origin of the request URLs in the HAR',
-      })
-      .example(
-        '$0 export recordings/session1 --har session1.har',
-        'Open session1.har in DevTools → Network → Import',
-      ) as unknown as Argv<ExportArgs>,
-  handler: async (args: ArgumentsCamelCase<ExportArgs>) => {
+export const exportCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
+  ...COMMAND_HEADINGS.export,
+  builder,
+  handler: async (args) => {
     // Loaded when the command runs, not at every start of the CLI.
     const { harFromRecordings } = await import('../../replay/har.js');
     const recordings = await recordingsOf(args.dir, progressCallback('Reading recordings'));

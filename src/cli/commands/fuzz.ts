@@ -1,16 +1,11 @@
-import type { ArgumentsCamelCase, Argv, CommandModule, Options } from 'yargs';
+import type { Argv, CommandModule, Options } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import type { FuzzAnswers } from '../../routes/fuzz.js';
-
-/** The fuzz flags of `serve`. */
-export interface FuzzArgs {
-  fuzz?: string;
-  'fuzz-case'?: string;
-  'fuzz-beyond-observed'?: boolean;
-}
+import { COMMAND_HEADINGS } from '../command-headings.js';
+import type { ArgsOf, BuiltArgs } from '../options.js';
 
 /** The fuzz options of `serve`: `--fuzz [SEED]`, `--fuzz-case CASE`, `--fuzz-beyond-observed`. */
-export const fuzzOptions: Record<keyof FuzzArgs, Options> = {
+export const fuzzOptions = {
   fuzz: {
     type: 'string',
     describe:
@@ -26,7 +21,10 @@ export const fuzzOptions: Record<keyof FuzzArgs, Options> = {
     describe:
       'With --fuzz: also vary what the seed only observed (diversion arrays, type, placement, ref, apk_url/cp_link)',
   },
-};
+} satisfies Record<string, Options>;
+
+/** The fuzz flags of `serve`. */
+export type FuzzArgs = ArgsOf<typeof fuzzOptions>;
 
 /** Runs `read`, throwing its error as a usage error (`MV_USAGE`), after `flag: ` when given. */
 function asUsage<T>(flag: string, read: () => T): T {
@@ -68,31 +66,28 @@ export async function fuzzAnswersOf(
   return { fuzz: new FuzzAnswers({ seed, beyondObserved, fixedCase, generate: fuzzAnswer }), seed };
 }
 
-interface ShowArgs {
-  action: string;
-  case: string;
-}
+const builder = (yargs: Argv) =>
+  yargs
+    .positional('action', { type: 'string', choices: ['show'] as const, describe: 'What to do with the case' })
+    .positional('case', {
+      type: 'string',
+      demandOption: true,
+      describe: 'A case, as the x-mockvideo-fuzz header sends it: <seed>:<operation>:<call>[:beyond]',
+    })
+    .example(
+      '$0 fuzz show 42:meta/plugin:3',
+      'Print the answer serve --fuzz 42 sent for the third meta/plugin call of a device',
+    )
+    .example('$0 fuzz show 42:meta/plugin:3 | jq .data', 'Look at its data');
 
 /**
  * `mockvideo fuzz show <case>`: prints the answer of a case (the body `serve --fuzz` sent with
  * `x-mockvideo-fuzz: <case>`), byte for byte, then nothing else. Exit code 2 for a case that is none.
  */
-export const fuzzCommand: CommandModule<object, ShowArgs> = {
-  command: 'fuzz <action> <case>',
-  describe: 'Print a generated answer by its case: fuzz show 42:meta/plugin:3',
-  builder: (yargs: Argv) =>
-    yargs
-      .positional('action', { type: 'string', choices: ['show'] as const, describe: 'What to do with the case' })
-      .positional('case', {
-        type: 'string',
-        describe: 'A case, as the x-mockvideo-fuzz header sends it: <seed>:<operation>:<call>[:beyond]',
-      })
-      .example(
-        '$0 fuzz show 42:meta/plugin:3',
-        'Print the answer serve --fuzz 42 sent for the third meta/plugin call of a device',
-      )
-      .example('$0 fuzz show 42:meta/plugin:3 | jq .data', 'Look at its data') as unknown as Argv<ShowArgs>,
-  handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
+export const fuzzCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
+  ...COMMAND_HEADINGS.fuzz,
+  builder,
+  handler: async (args) => {
     const { fuzzAnswer } = await import('../../fuzz/case.js');
     process.stdout.write(`${asUsage('', () => fuzzAnswer(args.case)).text}\n`);
   },

@@ -1,35 +1,32 @@
 import { readFileSync } from 'node:fs';
 import type { Har } from 'har-format';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { MockvideoError, PREFIX } from '../../errors.js';
 import { progress, showsProgress } from '../progress.js';
-import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
+import { normaliseOptions, policyFromArgs } from '../normalise-options.js';
+import { COMMAND_HEADINGS } from '../command-headings.js';
+import type { BuiltArgs } from '../options.js';
 
-interface ImportArgs extends NormaliseArgs {
-  file: string;
-  out: string;
-}
-
-/**
- * `mockvideo import FILE.har --out DIR`: turns the `/api/g1` entries of a HAR 1.2 file into
- * recordings (redaction applies); lists the entries it skipped and why.
- */
-export const importCommand: CommandModule<object, ImportArgs> = {
-  command: 'import <file>',
-  describe: 'Turn a HAR file (DevTools, Playwright, Charles, mitmproxy) into recordings',
-  builder: (yargs: Argv) =>
-    normaliseOptions(
-      yargs.positional('file', { type: 'string', normalize: true, describe: 'A HAR 1.2 file' }).option('out', {
+const builder = (yargs: Argv) =>
+  normaliseOptions(
+    yargs
+      .positional('file', { type: 'string', demandOption: true, normalize: true, describe: 'A HAR 1.2 file' })
+      .option('out', {
         type: 'string',
         demandOption: true,
         normalize: true,
         describe: 'Recording folder to write (created if missing)',
       }),
-    ).example(
-      '$0 import session.har --out recordings/session1',
-      'Import a HAR saved from Chrome DevTools',
-    ) as unknown as Argv<ImportArgs>,
-  handler: async (args: ArgumentsCamelCase<ImportArgs>) => {
+  ).example('$0 import session.har --out recordings/session1', 'Import a HAR saved from Chrome DevTools');
+
+/**
+ * `mockvideo import FILE.har --out DIR`: turns the `/api/g1` entries of a HAR 1.2 file into
+ * recordings (redaction applies); lists the entries it skipped and why.
+ */
+export const importCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
+  ...COMMAND_HEADINGS.import,
+  builder,
+  handler: async (args) => {
     // Loaded when the command runs, not at every start of the CLI.
     const [{ recordingsFromHar }, { RecordingWriter }, { claimRecordingDir }] = await Promise.all([
       import('../../replay/har.js'),

@@ -1,18 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { ScenarioError, UnknownScenarioError } from '../../errors.js';
 import type { ParsedScenario } from '../../scenarios/parse.js';
 import { isScenarioFileName } from '../../storage/scenario-files.js';
-import { scenariosDirOption } from '../options.js';
 import { newScenarioFile, writeScenarioFile } from '../scenario-file.js';
-
-interface NewScenarioArgs {
-  name: string;
-  from: string;
-  'scenarios-dir': string;
-  force: boolean;
-}
+import { COMMAND_HEADINGS } from '../command-headings.js';
+import { scenariosDirOption, type BuiltArgs } from '../options.js';
 
 /** The parent's own (or inherited) `ad_config` stubs, to copy as the one example override. */
 function adConfigOf(name: string, parsed: readonly ParsedScenario[]): unknown {
@@ -27,6 +21,27 @@ function adConfigOf(name: string, parsed: readonly ParsedScenario[]): unknown {
   return { data: {} };
 }
 
+const builder = (yargs: Argv) =>
+  yargs
+    .positional('name', {
+      type: 'string',
+      demandOption: true,
+      describe: 'Scenario name: lowercase letters, digits, dashes',
+    })
+    .option('from', { type: 'string', default: 'default', describe: 'The scenario it extends' })
+    .option('scenarios-dir', {
+      ...scenariosDirOption,
+      alias: 'dir',
+      default: 'scenarios',
+      describe: 'Folder of scenario files to write it to (created if missing)',
+    })
+    .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
+    .example('$0 new-scenario gallery-no-ads --from gallery', 'Write scenarios/gallery-no-ads.json extending "gallery"')
+    .example(
+      '$0 new-scenario slow-plugins --scenarios-dir test/scenarios',
+      'Write it to another folder (the one serve --scenarios-dir reads)',
+    );
+
 /**
  * `mockvideo new-scenario NAME [--from default] [--scenarios-dir scenarios]` (`--dir` is an alias):
  * writes `DIR/NAME.json`, a scenario that extends another, with `$schema` and one example override
@@ -34,29 +49,10 @@ function adConfigOf(name: string, parsed: readonly ParsedScenario[]): unknown {
  * writes and the scenarios it extends (each from `DIR/<name>.json`, else shipped): a broken other
  * file in the folder does not stop it. Refuses to overwrite without `--force`.
  */
-export const newScenarioCommand: CommandModule<object, NewScenarioArgs> = {
-  command: 'new-scenario <name>',
-  describe: 'Write a new scenario file that extends another, ready to edit',
-  builder: (yargs: Argv) =>
-    yargs
-      .positional('name', { type: 'string', describe: 'Scenario name: lowercase letters, digits, dashes' })
-      .option('from', { type: 'string', default: 'default', describe: 'The scenario it extends' })
-      .option('scenarios-dir', {
-        ...scenariosDirOption,
-        alias: 'dir',
-        default: 'scenarios',
-        describe: 'Folder of scenario files to write it to (created if missing)',
-      })
-      .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
-      .example(
-        '$0 new-scenario gallery-no-ads --from gallery',
-        'Write scenarios/gallery-no-ads.json extending "gallery"',
-      )
-      .example(
-        '$0 new-scenario slow-plugins --scenarios-dir test/scenarios',
-        'Write it to another folder (the one serve --scenarios-dir reads)',
-      ) as unknown as Argv<NewScenarioArgs>,
-  handler: async (args: ArgumentsCamelCase<NewScenarioArgs>) => {
+export const newScenarioCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
+  ...COMMAND_HEADINGS['new-scenario'],
+  builder,
+  handler: async (args) => {
     // Loaded when the command runs, not at every start of the CLI.
     const [{ checkScenarios, parseScenario, shippedScenarios }, { readScenarioFiles }] = await Promise.all([
       import('../../scenarios/index.js'),

@@ -12,6 +12,7 @@ import {
   recordingSettings,
   type ArgsOf,
 } from '../options.js';
+import { COMMAND_HEADINGS } from '../command-headings.js';
 
 /** The flags of `record` besides the normalisation flags. */
 const recordOptions = {
@@ -51,8 +52,7 @@ type RecordArgs = NormaliseArgs & OutputArgs & ArgsOf<typeof recordOptions>;
  * lets exchanges in flight finish and be stored, prints the count and exits 0.
  */
 export const recordCommand: CommandModule<object, RecordArgs> = {
-  command: 'record',
-  describe: 'Proxy the real service and record every exchange into a folder',
+  ...COMMAND_HEADINGS.record,
   builder: (yargs: Argv) =>
     normaliseOptions(yargs.options(recordOptions))
       .example('$0 record --upstream https://api.example.com --out recordings/session1', 'Record a session')

@@ -10,6 +10,7 @@ import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normali
 import { insecureUpstreamWarning, recordingOptions, recordingSettings, type ArgsOf } from '../options.js';
 import { progressCallback } from '../progress.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
+import { COMMAND_HEADINGS } from '../command-headings.js';
 
 /** The flags of `replay` besides the ones it shares with `serve` (`serve --replay DIR` leaves them at their defaults). */
 const replayOptions = {
@@ -137,8 +138,7 @@ export async function runReplay(
 
 /** `mockvideo replay DIR`: serves recorded exchanges; see {@link runReplay}. Exit code 2 for a corrupt recording or a bad flag. */
 export const replayCommand: CommandModule<object, ReplayArgs> = {
-  command: 'replay <dir>',
-  describe: 'Serve a recording folder: exact matches, else the nearest recording or a near-miss report',
+  ...COMMAND_HEADINGS.replay,
   builder: (yargs: Argv) =>
     normaliseOptions(
       yargs

@@ -1,17 +1,36 @@
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { MockvideoError, formatProblem } from '../../errors.js';
 import { EXIT } from '../exit.js';
 import { recordingsOf } from '../recording-folder.js';
 import { newScenarioFile, writeScenarioFile } from '../scenario-file.js';
+import { COMMAND_HEADINGS } from '../command-headings.js';
+import type { BuiltArgs } from '../options.js';
 
-interface FromRecordingsArgs {
-  dir: string;
-  name: string;
-  device?: string;
-  'recorded-origin'?: string[];
-  'scenarios-dir': string;
-  force: boolean;
-}
+const builder = (yargs: Argv) =>
+  yargs
+    .positional('dir', { type: 'string', demandOption: true, normalize: true, describe: 'Recording folder' })
+    .option('name', {
+      type: 'string',
+      demandOption: true,
+      describe: 'Scenario name: lowercase letters, digits, dashes',
+    })
+    .option('device', {
+      type: 'string',
+      describe: "Only this device's session: its _sdevid, or the start of it (recordings made with --keep-identifiers)",
+    })
+    .option('recorded-origin', {
+      type: 'string',
+      array: true,
+      describe:
+        'Origin of the recorded service whose URLs become {origin}, e.g. the --upstream it was recorded from (repeatable; URLs to /__mockvideo/ media are found by themselves)',
+    })
+    .option('scenarios-dir', {
+      type: 'string',
+      default: 'scenarios',
+      describe: 'Folder to write it to (created if missing)',
+    })
+    .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
+    .example('$0 scenario from-recordings recordings/qa-1 --name qa-1', 'Write scenarios/qa-1.json from a QA session');
 
 /**
  * `mockvideo scenario from-recordings DIR --name NAME [--device SDEVID]`: writes
@@ -19,39 +38,11 @@ interface FromRecordingsArgs {
  * left out and how to check and serve it. Exits 1 when the file it wrote does not validate (the
  * recording breaks the contract): the problems are listed, the file is there to edit.
  */
-const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
+const fromRecordingsCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
   command: 'from-recordings <dir>',
   describe: 'Write an editable scenario file from a recording folder',
-  builder: (yargs: Argv) =>
-    yargs
-      .positional('dir', { type: 'string', normalize: true, describe: 'Recording folder' })
-      .option('name', {
-        type: 'string',
-        demandOption: true,
-        describe: 'Scenario name: lowercase letters, digits, dashes',
-      })
-      .option('device', {
-        type: 'string',
-        describe:
-          "Only this device's session: its _sdevid, or the start of it (recordings made with --keep-identifiers)",
-      })
-      .option('recorded-origin', {
-        type: 'string',
-        array: true,
-        describe:
-          'Origin of the recorded service whose URLs become {origin}, e.g. the --upstream it was recorded from (repeatable; URLs to /__mockvideo/ media are found by themselves)',
-      })
-      .option('scenarios-dir', {
-        type: 'string',
-        default: 'scenarios',
-        describe: 'Folder to write it to (created if missing)',
-      })
-      .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
-      .example(
-        '$0 scenario from-recordings recordings/qa-1 --name qa-1',
-        'Write scenarios/qa-1.json from a QA session',
-      ) as unknown as Argv<FromRecordingsArgs>,
-  handler: async (args: ArgumentsCamelCase<FromRecordingsArgs>) => {
+  builder,
+  handler: async (args) => {
     // Loaded when the command runs, not at every start of the CLI.
     const [{ shippedScenarios }, { scenarioFromRecordings }, { readRecordedOrigins }] = await Promise.all([
       import('../../scenarios/index.js'),
@@ -105,8 +96,7 @@ const fromRecordingsCommand: CommandModule<object, FromRecordingsArgs> = {
 
 /** `mockvideo scenario <action>`: making scenario files (`from-recordings`). */
 export const scenarioCommand: CommandModule<object, object> = {
-  command: 'scenario <action>',
-  describe: 'Make scenario files: scenario from-recordings DIR --name NAME',
+  ...COMMAND_HEADINGS.scenario,
   builder: (yargs: Argv) =>
     yargs
       .command(fromRecordingsCommand as unknown as CommandModule)

@@ -1,24 +1,21 @@
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { textTable } from '../../text-table.js';
-import { scenariosDirOption } from '../options.js';
+import { COMMAND_HEADINGS } from '../command-headings.js';
+import { scenariosDirOption, type BuiltArgs } from '../options.js';
 
-interface ScenariosArgs {
-  'scenarios-dir'?: string;
-  json: boolean;
-}
+const builder = (yargs: Argv) =>
+  yargs
+    .option('scenarios-dir', scenariosDirOption)
+    .option('json', { type: 'boolean', default: false, describe: 'Print JSON: [{name, description, extends}]' })
+    .example('$0 scenarios', 'List the scenarios');
 
 /** `mockvideo scenarios`: lists the scenario names with their one-line descriptions. */
-export const scenariosCommand: CommandModule<object, ScenariosArgs> = {
-  command: 'scenarios',
-  describe: 'List the scenarios with one-line descriptions',
-  builder: (yargs: Argv) =>
-    yargs
-      .option('scenarios-dir', scenariosDirOption)
-      .option('json', { type: 'boolean', default: false, describe: 'Print JSON: [{name, description, extends}]' })
-      .example('$0 scenarios', 'List the scenarios') as unknown as Argv<ScenariosArgs>,
-  handler: async (args: ArgumentsCamelCase<ScenariosArgs>) => {
-    const list = (await loadServeCatalog(args.scenariosDir as string | undefined)).list();
+export const scenariosCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
+  ...COMMAND_HEADINGS.scenarios,
+  builder,
+  handler: async (args) => {
+    const list = (await loadServeCatalog(args.scenariosDir)).list();
     if (args.json) {
       process.stdout.write(
         `${JSON.stringify(

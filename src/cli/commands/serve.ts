@@ -9,6 +9,7 @@ import { MockvideoError } from '../../errors.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
 import type { ArgsOf } from '../options.js';
 import { fuzzAnswersOf, fuzzOptions, type FuzzArgs } from './fuzz.js';
+import { COMMAND_HEADINGS } from '../command-headings.js';
 
 /** The flags of `serve` besides the ones it shares with `replay`. */
 const serveOptions = {
@@ -33,8 +34,7 @@ type ServeArgs = ServerArgs & FuzzArgs & ArgsOf<typeof serveOptions>;
  * Exit code 2 for an unknown or invalid scenario or a bad flag.
  */
 export const serveCommand: CommandModule<object, ServeArgs> = {
-  command: 'serve',
-  describe: 'Serve the six /api/g1 operations from a named scenario',
+  ...COMMAND_HEADINGS.serve,
   builder: (yargs: Argv) =>
     yargs
       .options(serveOptions)

@@ -1,15 +1,13 @@
 import { join } from 'node:path';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { formatProblem } from '../../errors.js';
 import type { NormalisationPolicy } from '../../normalise/index.js';
 import { SHIPPED_SCENARIOS_DIR, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { EXIT } from '../exit.js';
 import { progress, progressCallback } from '../progress.js';
-import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-
-interface ValidateArgs extends NormaliseArgs {
-  paths: string[];
-}
+import { normaliseOptions, policyFromArgs } from '../normalise-options.js';
+import { COMMAND_HEADINGS } from '../command-headings.js';
+import type { BuiltArgs } from '../options.js';
 
 /** Checks one recording folder: every file's format, then every body against the contract. Prints each finding; returns how many. */
 async function validateRecordings(dir: string, policy: NormalisationPolicy): Promise<number> {
@@ -31,30 +29,28 @@ async function validateRecordings(dir: string, policy: NormalisationPolicy): Pro
   return count;
 }
 
+const builder = (yargs: Argv) =>
+  normaliseOptions(
+    yargs.positional('paths', {
+      type: 'string',
+      array: true,
+      describe: "Scenario files or folders, or recording folders (default: the package's scenarios/ folder)",
+    }),
+  )
+    .example('$0 validate', 'Check the shipped scenarios')
+    .example('$0 validate my-scenarios/', 'Check every scenario file of a folder')
+    .example('$0 validate recordings/session1', 'Check every recording of a folder against the contract');
+
 /**
  * `mockvideo validate [PATH...]`: checks scenario files (or every `*.json` of folders) against the
  * contract, with `extends` resolved against the shipped scenarios; a recording folder (one holding
  * operation folders or recording files) is checked file by file and every recorded body against the
  * contract's schemas. Lists every problem (file, JSON path, rule) and exits 1 when there is any.
  */
-export const validateCommand: CommandModule<object, ValidateArgs> = {
-  command: 'validate [paths..]',
-  describe: 'Check scenario files or recording folders against the contract and list every problem',
-  builder: (yargs: Argv) =>
-    normaliseOptions(
-      yargs.positional('paths', {
-        type: 'string',
-        array: true,
-        describe: "Scenario files or folders, or recording folders (default: the package's scenarios/ folder)",
-      }),
-    )
-      .example('$0 validate', 'Check the shipped scenarios')
-      .example('$0 validate my-scenarios/', 'Check every scenario file of a folder')
-      .example(
-        '$0 validate recordings/session1',
-        'Check every recording of a folder against the contract',
-      ) as unknown as Argv<ValidateArgs>,
-  handler: async (args: ArgumentsCamelCase<ValidateArgs>) => {
+export const validateCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
+  ...COMMAND_HEADINGS.validate,
+  builder,
+  handler: async (args) => {
     // Loaded when the command runs, not at every start of the CLI.
     const { isRecordingDir } = await import('../../storage/recording-names.js');
     const given = args.paths?.length ? args.paths : [SHIPPED_SCENARIOS_DIR];
