@@ -35,7 +35,7 @@ export const serverOptions = {
     choices: ['routes', 'msw'] as const,
     default: 'routes' as const,
     describe:
-      'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through the getResponse of msw in Express (slower)',
+      'routes: the fast Node host; msw: the same answers from the MSW handlers that createHandlers() gives, through the getResponse of msw (slower)',
   },
   watch: {
     type: 'boolean',

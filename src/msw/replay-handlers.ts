@@ -3,7 +3,8 @@ import type { Clock } from '../clock/clock.js';
 import type { NamedRecording } from '../normalise/index.js';
 import { Replayer, type ReplayerOptions } from '../replay/replayer.js';
 import type { NearMissReport } from '../replay/near-miss.js';
-import type { Plan, ReplayRoutes } from '../routes/index.js';
+import type { Finding } from '../findings/index.js';
+import type { Plan, ReplayRoutes, Route, RouteRequest } from '../routes/index.js';
 import { routeHandlers } from './adapter.js';
 
 /** Options of {@link createReplayHandlers}. */
@@ -22,26 +23,32 @@ export interface ReplayHandlerOptions extends ReplayerOptions {
   clock?: Clock;
 }
 
-/** A replay fallback that asks msw `handlers` (their answer as a plan; `undefined` when none answers). */
-function handlersFallback(handlers: readonly HttpHandler[]): NonNullable<ReplayRoutes['fallback']> {
-  return async (request, route) => {
-    const url = `${request.origin}${request.path}${request.query ? `?${request.query}` : ''}`;
-    const headers = Object.entries(request.headers).flatMap(([name, value]) =>
-      value === undefined ? [] : [[name, String(value)] as [string, string]],
-    );
-    const answered = await getResponse([...handlers], new Request(url, { method: request.method, headers }));
-    if (!answered) return undefined;
-    if (answered.type === 'error')
-      return { kind: 'drop', route, findings: [], delayMs: 0, fault: 'reset' } satisfies Plan;
-    const responseHeaders: Record<string, string> = {};
-    answered.headers.forEach((value, name) => (responseHeaders[name] = value));
-    return {
-      kind: 'answer',
-      route,
-      findings: [],
-      delayMs: 0,
-      answer: { status: answered.status, headers: responseHeaders, body: new Uint8Array(await answered.arrayBuffer()) },
-    } satisfies Plan;
+/**
+ * What msw `handlers` answer to `request` (of `route`), as a plan with `findings`: their answer
+ * (status, headers, body bytes), a `drop` for a network error (`HttpResponse.error()`: the `reset`
+ * and `hang` faults), `undefined` when none answers. Rejects when the handlers fail.
+ */
+export async function handlersPlan(
+  handlers: readonly HttpHandler[],
+  request: RouteRequest,
+  route: Route,
+  findings: readonly Finding[] = [],
+): Promise<Plan | undefined> {
+  const url = `${request.origin}${request.path}${request.query ? `?${request.query}` : ''}`;
+  const headers = Object.entries(request.headers).flatMap(([name, value]) =>
+    value === undefined ? [] : [[name, String(value)] as [string, string]],
+  );
+  const answered = await getResponse([...handlers], new Request(url, { method: request.method, headers }));
+  if (!answered) return undefined;
+  if (answered.type === 'error') return { kind: 'drop', route, findings, delayMs: 0, fault: 'reset' };
+  const responseHeaders: Record<string, string> = {};
+  answered.headers.forEach((value, name) => (responseHeaders[name] = value));
+  return {
+    kind: 'answer',
+    route,
+    findings,
+    delayMs: 0,
+    answer: { status: answered.status, headers: responseHeaders, body: new Uint8Array(await answered.arrayBuffer()) },
   };
 }
 
@@ -63,10 +70,11 @@ export function createReplayHandlers(
   recordings: readonly NamedRecording[],
   options: ReplayHandlerOptions = {},
 ): HttpHandler[] {
+  const { fallback } = options;
   const replay: ReplayRoutes = {
     replayer: options.replayer ?? new Replayer(recordings, options),
     ...(options.recordMissing ? { recordMissing: true } : {}),
-    ...(options.fallback ? { fallback: handlersFallback(options.fallback) } : {}),
+    ...(fallback ? { fallback: (request, route) => handlersPlan(fallback, request, route) } : {}),
     ...(options.onMiss ? { onMiss: options.onMiss } : {}),
   };
   return routeHandlers({ replay, ...(options.clock ? { clock: options.clock } : {}) }, options.baseUrl);

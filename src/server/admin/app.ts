@@ -8,19 +8,14 @@ import { answerFailure } from '../host/answer-writer.js';
 export interface AppOptions {
   /** Middlewares run first, after the admin guard (e.g. the analytics sink); what they leave goes on. */
   before?: RequestHandler[];
-  /** With `--engine msw`: the MSW handlers as middleware (see `mswEngine`), run first. */
-  device?: RequestHandler;
-  /** Middlewares run before the 404 (e.g. the recording proxy of `--record-missing` under `--engine msw`). */
-  after?: RequestHandler[];
   /** The live state: with it, the admin API and the dashboard under `/__mockvideo` are on. */
   context?: ServerContext;
 }
 
 /**
  * The Express host, for what is not the device-facing surface (that is the routes', see
- * `deviceListener`): the MSW handlers of `--engine msw`, the admin guard on `/__mockvideo`, the
- * `before` middlewares, the admin API and dashboard (with a `context`), the `after` middlewares, then a
- * JSON 404 that points at the operations, then an error handler: the 4xx of an error that says the
+ * `deviceListener`): the admin guard on `/__mockvideo`, the `before` middlewares, the admin API
+ * and dashboard (with a `context`), then a JSON 404 that points at the operations, then an error handler: the 4xx of an error that says the
  * request is at fault (a body or path that does not parse), else a 500 naming mockvideo (never a
  * client error for a fault of ours); a closed connection once the answer has begun. The process
  * keeps serving other clients either way.
@@ -29,12 +24,9 @@ export function createApp(options: AppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', false);
-  // The device-facing surface first: its downloads under /__mockvideo are no admin calls (as in the default engine).
-  if (options.device) app.use(options.device);
   app.use(ADMIN_PREFIX, foreignGuard());
   for (const middleware of options.before ?? []) app.use(middleware);
   if (options.context) app.use(ADMIN_PREFIX, adminRouter(options.context));
-  for (const middleware of options.after ?? []) app.use(middleware);
   app.use((req: Request, res: Response) => {
     res.status(404).json({
       error: `Nothing at ${req.method} ${req.path}. mockvideo serves the operations under ${API_PREFIX}.`,

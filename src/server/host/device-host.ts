@@ -1,11 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { queryFindings, type Finding } from '../../findings/index.js';
+import type { Finding } from '../../findings/index.js';
 import {
   deviceHeaders,
   failedPlan,
-  hasBody,
   isDeviceRoute,
-  precheck,
   routeOf,
   type Plan,
   type Route,
@@ -22,19 +20,14 @@ import { routeRequestOf } from './route-request.js';
 /** Options of {@link deviceListener}. */
 export interface DeviceHostOptions {
   context: ServerContext;
-  /**
-   * The routes that answer the device-facing surface (the default engine). Without them (`--engine
-   * msw`), every request goes to `host`, which runs the MSW handlers; journal and log stay here.
-   */
-  routes?: Routes;
-  /** The Express host (admin API, dashboard, analytics, the 404 of other paths; with `--engine msw` the MSW handlers): made on first use. */
+  /** The routes that answer the device-facing surface (`createRoutes`, or with `--engine msw` the MSW handlers' `mswRoutes`). */
+  routes: Routes;
+  /** The Express host (admin API, dashboard, analytics, the 404 of other paths): made on first use. */
   host: () => RequestListener | Promise<RequestListener>;
   /** Carries out a `pass` plan: the recording proxy, which answers the request (a rejection: a fault of ours, answered 500). */
   pass?: (req: IncomingMessage, res: ServerResponse, plan: Extract<Plan, { kind: 'pass' }>) => Promise<void>;
   /** Hears each request once answered (or the client went away). */
   onRequest?: (entry: RequestLogEntry) => void;
-  /** Without `routes` (`--engine msw`): the routes' `refuse` check (see `RoutesOptions.refuse`), which the routes make themselves otherwise. */
-  refuse?: (request: RouteRequest) => string | undefined;
 }
 
 /** One request on its way: the Node objects, the routes' reading of it, and when it came (`performance.now()` and Unix milliseconds). */
@@ -44,15 +37,6 @@ interface Exchange {
   request: RouteRequest;
   start: number;
   receivedAt: number;
-}
-
-/** What was sent, read from the response (where someone else wrote it: the recording proxy, the MSW handlers). */
-function written(res: ServerResponse, body: () => string): () => SentAnswer {
-  return () => {
-    // The recording proxy hands over its redacted view: then the raw body is not read.
-    const view = journalViewOf(res);
-    return { status: res.headersSent ? res.statusCode : 0, headers: res.getHeaders(), body: view ? '' : body(), view };
-  };
 }
 
 /**
@@ -112,7 +96,17 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
       if (!pass) return toHost(exchange);
       // Set first, so that the proxy's own headers join them and the journal reads them all.
       for (const [name, value] of Object.entries(deviceHeaders({}, plan))) res.setHeader(name, value);
-      observe(exchange, plan.route, plan.findings, written(res, captureBody(res)));
+      const body = captureBody(res);
+      observe(exchange, plan.route, plan.findings, () => {
+        // The proxy hands over its redacted view of what it sent: then the raw body is not read.
+        const view = journalViewOf(res);
+        return {
+          status: res.headersSent ? res.statusCode : 0,
+          headers: res.getHeaders(),
+          body: view ? '' : body(),
+          view,
+        };
+      });
       return void pass(req, res, plan).catch((error: unknown) => answerFailure(req, res, error));
     }
     if (plan.delayMs <= 0) return ended(exchange, plan.route, plan.findings, writePlan(req, res, plan));
@@ -120,20 +114,6 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     const timer = setTimeout(() => (sent = writePlan(req, res, plan)), plan.delayMs);
     res.once('close', () => clearTimeout(timer));
     observe(exchange, plan.route, plan.findings, () => (res.writableFinished ? sent : NOT_SENT));
-  };
-
-  /** `--engine msw`: the routes' checks, then the MSW handlers in the Express host answer; the journal and the log stay here. */
-  const toMsw = (exchange: Exchange, route: Route) => {
-    const { request, res } = exchange;
-    const refused = precheck(request, route, options.refuse);
-    if (refused) return carry(exchange, { kind: 'answer', route, findings: [], delayMs: 0, answer: refused });
-    if (!isDeviceRoute(route)) return toOwnHost(exchange, route);
-    const findings =
-      route.kind === 'operation'
-        ? queryFindings(route.operation, request.query, hasBody(request.headers), context.responder.clock.nowSeconds())
-        : [];
-    observe(exchange, route, findings, written(res, captureBody(res)));
-    toHost(exchange);
   };
 
   return (req, res) => {
@@ -144,7 +124,6 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
       start: performance.now(),
       receivedAt: Date.now(),
     };
-    if (!routes) return toMsw(exchange, routeOf(exchange.request.path));
     let plan: Plan | Promise<Plan>;
     try {
       plan = routes(exchange.request);

@@ -4,12 +4,11 @@
  * @module
  */
 import type { RequestListener } from 'node:http';
-import type { RequestHandler } from 'express';
 import type { LiveSettings, ServerContext } from '../context.js';
 import type { RequestLogEntry } from '../host/request-log.js';
 import { startServers, type ListenPlan, type StartedServers } from '../listen/start-servers.js';
 
-/** Which engine answers the device-facing surface: the routes through the Node host (default), or the generated MSW handlers through msw's `getResponse` in Express (slower, same answers). */
+/** Which engine answers the device-facing surface in the Node host: the routes (default), or the generated MSW handlers through msw's `getResponse` (`mswRoutes`: slower, same answers). */
 type Engine = 'routes' | 'msw';
 
 /**
@@ -19,7 +18,7 @@ type Engine = 'routes' | 'msw';
 export interface ServerSettings extends LiveSettings, ListenPlan {
   /** `--scenarios-dir`: scenario files added to the shipped ones. */
   scenariosDir?: string;
-  /** `--engine`; default `routes`. `msw` loads Express and msw before listening. */
+  /** `--engine`; default `routes`. `msw` loads msw before listening. */
   engine?: Engine;
   /** `--analytics-path`: more paths the analytics sink takes records on, besides `/__mockvideo/analytics`. */
   analyticsPaths?: readonly string[];
@@ -36,7 +35,6 @@ export interface ServerSettings extends LiveSettings, ListenPlan {
 export async function expressHost(
   context: ServerContext,
   analyticsPaths: readonly string[] = [],
-  extra: { device?: RequestHandler; after?: RequestHandler[] } = {},
 ): Promise<RequestListener> {
   const [{ createApp }, { analyticsRoutes }, { AnalyticsStore }] = await Promise.all([
     import('../admin/app.js'),
@@ -44,7 +42,7 @@ export async function expressHost(
     import('../../analytics/index.js'),
   ]);
   const sink = analyticsRoutes(new AnalyticsStore(), analyticsPaths, context);
-  return createApp({ context, before: [sink], ...extra });
+  return createApp({ context, before: [sink] });
 }
 
 /**

@@ -1,11 +1,10 @@
-import type { RequestHandler } from 'express';
 import { RecordingError } from '../../errors.js';
 import type { NormalisationPolicy } from '../../normalise/index.js';
 import type { NearMissReport } from '../../replay/near-miss.js';
 import { Replayer, type MatchMode } from '../../replay/replayer.js';
 import { compiledShippedCatalog } from '../../scenarios/shipped-catalog.js';
 import { loadCheckedRecordingIndex, type LoadRecordingIndexOptions } from '../../storage/load-recordings.js';
-import { RECORD_MISSING_MARKS, createRoutes, scenarioFallback } from '../../routes/index.js';
+import { createRoutes, scenarioFallback } from '../../routes/index.js';
 import { createServerContext, type ServerContext } from '../context.js';
 import { deviceListener } from '../host/device-host.js';
 import type { StartedServers } from '../listen/start-servers.js';
@@ -88,40 +87,35 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     ? await (await import('./record.js')).recordInto({ ...recordMissing, dir, policy }, (named) => replayer.add(named))
     : undefined;
   const replay = { replayer, faults: context.faults, recordMissing: !!recording, onMiss: options.onMiss };
-  // The Express host (admin API, dashboard; with --engine msw the replay handlers) is loaded here, not with the command line.
-  let device: RequestHandler | undefined;
-  if (engine === 'msw') {
-    const { mswEngine } = await import('../host/msw-engine.js');
-    const { createScenarioHandlers } = await import('../../msw/handlers.js');
-    const { createReplayHandlers } = await import('../../msw/replay-handlers.js');
-    const fallback = fallbackScenario
-      ? createScenarioHandlers(context.catalog, { ...scenarios, strictRequests })
-      : undefined;
-    device = mswEngine(createReplayHandlers([], { ...replay, fallback, clock: context.responder.clock }));
-  }
-  // With the routes, the Express host (admin API, dashboard) loads on the first request that needs it, not before listening.
-  const host = () =>
-    expressHost(context, options.analyticsPaths, {
-      device,
-      after:
-        recording && device
-          ? [recording.proxy.middleware(RECORD_MISSING_MARKS) as unknown as RequestHandler]
-          : undefined,
-    });
-  const app = device ? await host() : undefined;
-  const routes = createRoutes({
-    replay: { ...replay, fallback: fallbackScenario ? scenarioFallback(scenarios) : undefined },
-    scenarios: fallbackScenario ? scenarios : undefined,
-    strictRequests,
-    clock: context.responder.clock,
-    refuse: recording?.refuse,
-  });
+  const clock = context.responder.clock;
+  const routes =
+    engine === 'msw'
+      ? (await import('../host/msw-engine.js')).mswRoutes(
+          (await import('../../msw/replay-handlers.js')).createReplayHandlers([], {
+            ...replay,
+            fallback: fallbackScenario
+              ? (await import('../../msw/handlers.js')).createScenarioHandlers(context.catalog, {
+                  ...scenarios,
+                  strictRequests,
+                })
+              : undefined,
+            clock,
+          }),
+          { clock, refuse: recording?.refuse, recordMissing: !!recording },
+        )
+      : createRoutes({
+          replay: { ...replay, fallback: fallbackScenario ? scenarioFallback(scenarios) : undefined },
+          scenarios: fallbackScenario ? scenarios : undefined,
+          strictRequests,
+          clock,
+          refuse: recording?.refuse,
+        });
+  // The Express host (admin API, dashboard) loads on the first request that needs it, not before listening.
   const listener = deviceListener({
     context,
-    routes: engine === 'routes' ? routes : undefined,
-    host: () => app ?? host(),
+    routes,
+    host: () => expressHost(context, options.analyticsPaths),
     pass: recording && ((req, res, plan) => recording.proxy.forward(req, res, plan)),
-    refuse: recording?.refuse,
     onRequest: options.onRequest,
   });
   let running: StartedServers;

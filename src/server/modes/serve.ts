@@ -64,28 +64,22 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
     faults: context.faults,
   };
   const strictRequests = () => context.strictRequests;
-  const host = async () => {
-    const device =
-      engine === 'msw'
-        ? (await import('../host/msw-engine.js')).mswEngine(
-            fuzz
-              ? (await import('../../msw/adapter.js')).routeHandlers({ scenarios, strictRequests, fuzz })
-              : (await import('../../msw/handlers.js')).createScenarioHandlers(context.catalog, {
-                  ...scenarios,
-                  strictRequests,
-                }),
-          )
-        : undefined;
-    return expressHost(context, options.analyticsPaths, { device });
-  };
-  const ready = engine === 'msw' ? await host() : undefined;
+  const routes =
+    engine === 'msw'
+      ? (await import('../host/msw-engine.js')).mswRoutes(
+          fuzz
+            ? (await import('../../msw/adapter.js')).routeHandlers({ scenarios, strictRequests, fuzz })
+            : (await import('../../msw/handlers.js')).createScenarioHandlers(context.catalog, {
+                ...scenarios,
+                strictRequests,
+              }),
+          { clock: context.responder.clock },
+        )
+      : createRoutes({ scenarios, strictRequests, clock: context.responder.clock, fuzz });
   const listener = deviceListener({
     context,
-    routes:
-      engine === 'routes'
-        ? createRoutes({ scenarios, strictRequests, clock: context.responder.clock, fuzz })
-        : undefined,
-    host: () => ready ?? host(),
+    routes,
+    host: () => expressHost(context, options.analyticsPaths),
     onRequest: options.onRequest,
   });
   const running = await listenForDevices(listener, context, options);
