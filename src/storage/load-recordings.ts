@@ -2,7 +2,7 @@ import type { NormalisationPolicy, RecordingProblem } from '../normalise/index.j
 import { parseRecordingQuickly } from '../normalise/recording-check.js';
 import type { RecordingParser } from '../normalise/recording-rules.js';
 import { RecordingIndex } from '../replay/recording-index.js';
-import { forEachRecordingRequest, loadRecordingParser } from './read-recordings.js';
+import { forEachRecording, loadRecordingParser } from './read-recordings.js';
 import { RecordingFileSource } from './recording-file-source.js';
 
 /** Options of {@link loadRecordingIndex}. */
@@ -38,15 +38,18 @@ export function loadRecordingIndex(
     options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes },
   );
   const index = new RecordingIndex([], policy, source);
-  const problems = forEachRecordingRequest(
+  const problems = forEachRecording(
     dir,
-    (name, operation, request, response) => {
-      index.add({ name, operation, method: request.method, query: request.query });
-      if (response) source.keep(name, response);
+    ({ name, recording }) => {
+      index.add({
+        name,
+        operation: recording.operation,
+        method: recording.request.method,
+        query: recording.request.query,
+      });
+      source.keep(name, recording.response);
     },
     options.parse ?? parseRecordingQuickly,
-    // Once the folder does not fit in the cache, no response is kept: none need be decoded.
-    () => source.keeping,
     options.onProgress,
   );
   return { index, problems };

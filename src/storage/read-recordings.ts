@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
+import { OPERATION_NAMES } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
 import type { NamedRecording, Recording, RecordingProblem } from '../normalise/index.js';
 import type { RecordingParse, RecordingParser } from '../normalise/recording-rules.js';
@@ -53,40 +53,6 @@ export function forEachRecording(
   parse: RecordingParser,
   onProgress?: (done: number, total: number, file: string) => void,
 ): RecordingProblem[] {
-  return walkRecordingFiles(dir, parse, onProgress, (name, recording) => visit({ name, recording }));
-}
-
-/**
- * As {@link forEachRecording} (same files, order, checks and problems), for building a replay index:
- * `visit` gets each valid recording's name, operation and request, and its response only while
- * `responseWanted()` (asked for each file) is true, else `undefined`.
- *
- * @throws MockvideoError (`MV_USAGE`) when `dir` does not exist or is not a folder.
- */
-export function forEachRecordingRequest(
-  dir: string,
-  visit: (
-    name: string,
-    operation: OperationName,
-    request: Recording['request'],
-    response: Recording['response'] | undefined,
-  ) => void,
-  parse: RecordingParser,
-  responseWanted: () => boolean,
-  onProgress?: (done: number, total: number, file: string) => void,
-): RecordingProblem[] {
-  return walkRecordingFiles(dir, parse, onProgress, (name, recording) =>
-    visit(name, recording.operation, recording.request, responseWanted() ? recording.response : undefined),
-  );
-}
-
-/** The loop of {@link forEachRecording} and {@link forEachRecordingRequest}. */
-function walkRecordingFiles(
-  dir: string,
-  parse: RecordingParser,
-  onProgress: ((done: number, total: number, file: string) => void) | undefined,
-  visit: (name: string, recording: Recording) => void,
-): RecordingProblem[] {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -138,7 +104,7 @@ function walkRecordingFiles(
       });
       continue;
     }
-    visit(name, read.recording);
+    visit({ name, recording: read.recording });
   }
   return problems;
 }

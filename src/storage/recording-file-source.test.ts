@@ -32,7 +32,7 @@ const text = async (source: RecordingFileSource, name: string) =>
   Buffer.from((await source.response(name)).body).toString('utf8');
 
 describe('RecordingFileSource', () => {
-  it('keeps what was served since the last pass and lets go of what was not (second chance), within its bytes', async () => {
+  it('lets go of the least recently served response first, within its bytes', async () => {
     const [a, b, c] = [write('a', body('a')), write('b', body('b')), write('c', body('c'))];
     const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
     await text(source, a);
@@ -47,7 +47,7 @@ describe('RecordingFileSource', () => {
     expect(source.cachedBytes).toBeLessThanOrEqual(TWO_RESPONSES);
   });
 
-  it('keeps the response just read even when every other one was used since', async () => {
+  it('keeps the response just read even when every other one was served since', async () => {
     const [d, e, f] = [write('d', body('d')), write('e', body('e')), write('f', body('f'))];
     const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
     await text(source, d);

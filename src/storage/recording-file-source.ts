@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import type { Recording } from '../normalise/index.js';
 import { parseRecordingQuickly } from '../normalise/recording-check.js';
 import {
@@ -34,30 +35,21 @@ const DEFAULT_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
 export class RecordingFileSource implements RecordingSource {
   readonly dir: string;
   readonly cacheBytes: number;
-  /**
-   * Name → response, oldest first. A hit only marks its entry `used`; room is made by the second-chance
-   * ("clock") rule: from the oldest, a used entry is unmarked and moved to the end, an unused one goes.
-   * So a hit changes no Map order (moving each hit to the end of a cache of thousands cost ~3% of
-   * replay's time), and what was served since the last pass stays.
-   */
-  readonly #cache = new Map<string, { response: RecordedResponse; bytes: number; used: boolean }>();
-  #cachedBytes = 0;
+  /** Name → response, the least recently served let go first when the bytes run out. */
+  readonly #cache: LRUCache<string, RecordedResponse>;
   /** Set by {@link keep} once a response of the folder did not fit: nothing more is kept while it is read. */
   #folderTooLarge = false;
 
   constructor(dir: string, options: RecordingFileSourceOptions = {}) {
     this.dir = dir;
     this.cacheBytes = options.cacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES;
+    // lru-cache wants a positive size; every response is larger than 1 byte, so 0 keeps none.
+    this.#cache = new LRUCache({ maxSize: Math.max(1, this.cacheBytes), sizeCalculation: sizeOf });
   }
 
   /** Bytes of responses in the cache now. */
   get cachedBytes(): number {
-    return this.#cachedBytes;
-  }
-
-  /** True while every response offered to {@link keep} has fitted: later ones may still be kept. */
-  get keeping(): boolean {
-    return !this.#folderTooLarge;
+    return this.#cache.calculatedSize;
   }
 
   /**
@@ -73,14 +65,12 @@ export class RecordingFileSource implements RecordingSource {
     // At least the body's length (a text's UTF-8 is no shorter than its length; base64 is 4/3 of the bytes): no encoding once full.
     const atLeast =
       response.body !== undefined ? response.body.length : Math.floor((response.bodyBase64 ?? '').length * 0.75);
-    if (this.#cachedBytes + atLeast <= this.cacheBytes) {
+    if (this.cachedBytes + atLeast <= this.cacheBytes) {
       const recorded = responseOf(response);
-      const bytes = sizeOf(recorded);
-      if (this.#cachedBytes + bytes <= this.cacheBytes) return this.#remember(name, recorded, bytes);
+      if (this.cachedBytes + sizeOf(recorded) <= this.cacheBytes) return void this.#cache.set(name, recorded);
     }
     this.#folderTooLarge = true;
     this.#cache.clear();
-    this.#cachedBytes = 0;
   }
 
   /**
@@ -88,13 +78,8 @@ export class RecordingFileSource implements RecordingSource {
    * @throws RecordingUnavailableError naming the file when it is gone, unreadable or no longer a valid recording.
    */
   response(name: string): RecordedResponse | Promise<RecordedResponse> {
-    const cached = this.#cache.get(name);
-    if (cached) {
-      // At once, not through a promise: a cached answer costs no microtask.
-      cached.used = true;
-      return cached.response;
-    }
-    return this.#read(name);
+    // At once, not through a promise: a cached answer costs no microtask.
+    return this.#cache.get(name) ?? this.#read(name);
   }
 
   async #read(name: string): Promise<RecordedResponse> {
@@ -124,29 +109,8 @@ export class RecordingFileSource implements RecordingSource {
         `its file is no longer a valid recording (${parsed.problems.map((p) => `${p.path || 'file'}: ${p.message}`).join('; ')})`,
       );
     const response = responseOf(parsed.recording.response);
-    const bytes = sizeOf(response);
-    if (bytes <= this.cacheBytes) {
-      this.#remember(name, response, bytes);
-      // The new entry stays (it fits alone); the others are passed over at most twice.
-      for (const [oldest, entry] of this.#cache) {
-        if (this.#cachedBytes <= this.cacheBytes) break;
-        if (oldest === name) continue;
-        this.#cache.delete(oldest);
-        if (entry.used) {
-          entry.used = false;
-          this.#cache.set(oldest, entry);
-        } else this.#cachedBytes -= entry.bytes;
-      }
-    }
+    this.#cache.set(name, response);
     return response;
-  }
-
-  #remember(name: string, response: RecordedResponse, bytes: number): void {
-    const previous = this.#cache.get(name);
-    if (previous) this.#cachedBytes -= previous.bytes;
-    this.#cache.delete(name);
-    this.#cache.set(name, { response, bytes, used: false });
-    this.#cachedBytes += bytes;
   }
 }
 
