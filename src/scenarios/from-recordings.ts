@@ -229,36 +229,17 @@ function closestExtension(
   shipped: readonly ParsedScenario[],
 ): Pick<ScenarioFromRecordings, 'file' | 'problems'> {
   const recorded = Object.keys(own.operations) as OperationName[];
-  const compiled = (stubs: Stub[] | Stub | undefined) =>
-    JSON.stringify((Array.isArray(stubs) ? stubs : stubs ? [stubs] : []).map(compileStub));
-  const chain = (scenario: ParsedScenario): ParsedScenario[] => {
-    const out: ParsedScenario[] = [];
-    for (
-      let s: ParsedScenario | undefined = scenario;
-      s && !out.includes(s);
-      s = s.extends ? shipped.find((p) => p.name === s!.extends) : undefined
-    )
-      out.push(s);
-    return out;
-  };
-  const resolvedOps = (scenario: ParsedScenario, op: OperationName) =>
-    chain(scenario).find((s) => s.operations[op])?.operations[op];
-  // A scenario with a fault overlay (slow-network, flaky, ...) would pass its faults on: not a base for recorded answers.
-  const candidates = shipped
-    .filter((scenario) => scenario.name !== name && chain(scenario).every((s) => Object.keys(s.faults).length === 0))
+  const compiledOwn = (op: OperationName) => JSON.stringify([own.operations[op]!].flat().map(compileStub));
+  // A scenario with a fault overlay (slow-network, flaky, ...) would pass its faults on: not a base for
+  // recorded answers. The catalog lists `default` first; the stable sort keeps that order on a tie.
+  const candidates = checkScenarios(shipped.filter((scenario) => scenario.name !== name))
+    .catalog.list()
+    .filter((scenario) => Object.keys(scenario.faults).length === 0)
     .map((scenario) => ({
       scenario,
-      same: recorded.filter((op) => compiled(own.operations[op]) === compiled(resolvedOps(scenario, op))),
+      same: recorded.filter((op) => compiledOwn(op) === JSON.stringify(scenario.operations[op])),
     }))
-    .sort(
-      (a, b) =>
-        b.same.length - a.same.length ||
-        (a.scenario.name === 'default'
-          ? -1
-          : b.scenario.name === 'default'
-            ? 1
-            : a.scenario.name.localeCompare(b.scenario.name)),
-    );
+    .sort((a, b) => b.same.length - a.same.length);
   const extend = ({ scenario, same }: (typeof candidates)[number]): ScenarioFromRecordings['file'] => ({
     description: own.description,
     extends: scenario.name,
