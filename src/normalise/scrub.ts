@@ -1,6 +1,6 @@
 /**
  * The one secret scrubber: finds secret values in a text however they are written (raw, percent- or
- * JSON-escaped, base64, hex; see `secretForms` and `findDecoded`), values under a secret's own name
+ * JSON-escaped, base64, hex; see `secretForms` and `searcher`), values under a secret's own name
  * (`"_st":"…"`, `_st=…`), and replaces them with their placeholders. Record, import, the journal,
  * drift and `from-recordings` all scrub with it. Pure: runs in any runtime.
  * @module
@@ -8,7 +8,7 @@
 import { SERVICE_TOKEN_PLACEHOLDER } from '../contract/core.js';
 import { REDACTED, type NormalisationPolicy } from './policy.js';
 import { decodeComponent } from './query.js';
-import { findDecoded, type Needle, type Span } from './search-text.js';
+import { searcher, type Needle, type Span } from './search-text.js';
 import { MIN_SCANNED_LENGTH, secretForms, type SecretEncoding } from './secret-forms.js';
 
 /**
@@ -113,26 +113,23 @@ export function scrubber(
     )
     .sort((a, b) => b.value.length - a.value.length);
   const patterns = namedPatterns(named.keys());
-  const needlesOf = (binary: boolean): Array<Needle<Label>> =>
-    scanned.flatMap((secret) =>
-      secretForms(secret.value, binary)
-        .filter((form) => secret.kind === 'secret' || form.encoding === 'raw')
-        .map((form) => ({
-          text: form.text,
-          label: { secret, encoding: secret.kind === 'secret' ? form.encoding : 'whole-value', plain: form.text },
-          ...(form.anyCase && secret.kind === 'secret' ? { anyCase: true } : {}),
-        })),
-    );
-  const needles = { text: needlesOf(false), binary: undefined as Array<Needle<Label>> | undefined };
+  const needles = scanned.flatMap((secret) =>
+    secretForms(secret.value)
+      .filter((form) => secret.kind === 'secret' || form.encoding === 'raw')
+      .map((form): Needle<Label> => ({
+        text: form.text,
+        label: { secret, encoding: secret.kind === 'secret' ? form.encoding : 'whole-value', plain: form.text },
+        ...(form.anyCase && secret.kind === 'secret' ? { anyCase: true } : {}),
+      })),
+  );
+  const search = {
+    text: searcher(needles, false),
+    binary: undefined as ReturnType<typeof searcher<Label>> | undefined,
+  };
   return (text, where = '', binary = false) => {
     if (text === '') return text;
-    const wanted = binary ? (needles.binary ??= needlesOf(true)) : needles.text;
-    const spans = findDecoded(
-      text,
-      wanted,
-      binary,
-      (span, label) => label.encoding !== 'whole-value' || isWholeValue(text, span),
-    );
+    const find = binary ? (search.binary ??= searcher(needles, true)) : search.text;
+    const spans = find(text, (span, label) => label.encoding !== 'whole-value' || isWholeValue(text, span));
     let out = '';
     let at = 0;
     for (const { start, end, label } of spans) {

@@ -1,6 +1,6 @@
 /**
  * The forms a secret value takes when a service echoes it: raw, base64 and hex, each of them
- * possibly percent-encoded or JSON-escaped (found by decoding the text, see `findDecoded`).
+ * possibly percent-encoded or JSON-escaped (found by `searcher`, which reads those escapes).
  * Pure: runs in any runtime.
  * @module
  */
@@ -34,18 +34,18 @@ export interface SecretForm {
 }
 
 /**
- * The plain forms of a secret value, longest first: the value itself (its UTF-8 bytes as Latin-1
- * characters in `binary` mode), its base64 (standard and URL-safe, padded or not, and the part that
- * stays the same inside a larger base64 text) and its hex. Searched for in text decoded from
- * percent-escapes and JSON escapes (see `findDecoded`), they find every encoding of {@link encodedForms}.
+ * The plain forms of a secret value, longest first: the value itself, its base64 (standard and
+ * URL-safe, padded or not, and the part that stays the same inside a larger base64 text) and its
+ * hex. Searched for however percent- or JSON-escaped (see `searcher`), they find every encoding of
+ * {@link encodedForms}.
  *
- * @example secretForms('made-up-token-1', false).map((f) => f.encoding) // ['hex', 'base64', ..., 'raw']
+ * @example secretForms('made-up-token-1').map((f) => f.encoding) // ['hex', 'base64', ..., 'raw']
  */
-export function secretForms(value: string, binary = false): SecretForm[] {
+export function secretForms(value: string): SecretForm[] {
   const bytes = utf8.encode(value);
   const standard = base64Forms(bytes, base64, base64nopad);
   const forms: SecretForm[] = [
-    { text: binary ? String.fromCharCode(...bytes) : value, encoding: 'raw' },
+    { text: value, encoding: 'raw' },
     ...standard.map((text): SecretForm => ({ text, encoding: 'base64' })),
     ...base64Forms(bytes, base64url, base64urlnopad)
       .filter((text) => !standard.includes(text))
