@@ -13,10 +13,7 @@
  */
 import type { HttpHandler } from 'msw';
 import { fuzzAnswer, parseCase } from './fuzz/case.js';
-import { answerArbitrary, dataArbitraries, envelope } from './fuzz/operations.js';
 import type { FuzzOptions } from './fuzz/values.js';
-import { diversionSet, recommendations, recommendedVideo } from './fuzz/recommended-video.js';
-import { adConfig, contentProvider, pluginEntry, settings } from './fuzz/resources.js';
 import { routeHandlers } from './msw/adapter.js';
 import { FuzzAnswers, type FuzzRoutesOptions } from './routes/index.js';
 
@@ -31,28 +28,7 @@ export type { FuzzOptions };
  * {@link FuzzOptions} (`beyondObserved`). Values are typed as `mockvideo/contract` types them.
  * @see docs/contract.md (the seed section of each resource); docs/fuzz.md (the edge classes).
  */
-export const arbitraries = {
-  /** The `data` of `ad_config`: `{}` or an object of JSON values. */
-  adConfig,
-  /** A content provider (element of `meta/cp`). */
-  contentProvider,
-  /** The runtime settings (`meta/setting`). */
-  settings,
-  /** A plugin entry (element of `meta/plugin`). */
-  pluginEntry,
-  /** A recommended video item at place 0 of its list. */
-  recommendedVideo,
-  /** The `data` of `localplay/recomm`: items whose `position` runs in list order. */
-  recommendations,
-  /** The `data` of `localplay/diversion`: `end`, `exit`, `suspend` in descending `order`. */
-  diversionSet,
-  /** The `data` arbitrary of each operation, by operation name. */
-  operations: dataArbitraries,
-  /** The envelope `{ data, msg: "OK", result: 1 }` around a `data` arbitrary. */
-  envelope,
-  /** A whole answer of an operation: `{ value, text }`, the text as the service writes it. */
-  answer: answerArbitrary,
-};
+export * as arbitraries from './fuzz/arbitraries.js';
 
 /** Options of {@link fuzzHandlers}: the run's `seed` (0 ≤ seed < 2^32, as `serve --fuzz <seed>` takes it) and `beyondObserved`. */
 export interface FuzzHandlersOptions extends Omit<FuzzRoutesOptions, 'fixedCase' | 'generate'> {
