@@ -1,4 +1,4 @@
-import type { Argv, Options } from 'yargs';
+import type { Options } from 'yargs';
 import type { ArgsOf } from './options.js';
 import { resolvePolicy, type NormalisationPolicy, type PolicyOverrides } from '../normalise/index.js';
 
@@ -14,8 +14,14 @@ const list = (describe: string) =>
         .filter(Boolean),
   }) as const;
 
-/** The normalisation flags shared by record, replay, import, validate and drift. */
-const normaliseFlags = {
+/**
+ * The normalisation flags shared by record, replay, import, validate and drift, for
+ * `yargs.options(...)`: `--volatile`, `--secret`, `--identity`, `--keep-identifiers`,
+ * `--redact-header`, `--secret-cookie` and `--secret-value`. Like every flag, they can also come from
+ * the config file (`{"volatile": ["_nonce", "_ts"], "keep-identifiers": true}`) or from
+ * `MOCKVIDEO_VOLATILE=_nonce,_ts` and the like.
+ */
+export const normaliseFlags = {
   volatile: list('Parameters left out of the match key (replaces the default: _nonce,_ts)'),
   secret: list('Parameters stored as <SERVICE_TOKEN> and left out of the match key (replaces the default: _st)'),
   identity: list(
@@ -38,16 +44,6 @@ const normaliseFlags = {
 
 /** The parsed values of the normalisation flags. */
 export type NormaliseArgs = Partial<ArgsOf<typeof normaliseFlags>>;
-
-/**
- * Adds `--volatile`, `--secret`, `--identity`, `--keep-identifiers`, `--redact-header`,
- * `--secret-cookie` and `--secret-value` to a command. Like every flag, they can also come from the
- * config file (`mockvideo.config.json` or `--config FILE`: `{"volatile": ["_nonce", "_ts"],
- * "keep-identifiers": true}`) or from `MOCKVIDEO_VOLATILE=_nonce,_ts` and the like.
- */
-export function normaliseOptions<T>(yargs: Argv<T>): Argv<T & NormaliseArgs> {
-  return yargs.options(normaliseFlags) as unknown as Argv<T & NormaliseArgs>;
-}
 
 /**
  * The policy of the flags (which yargs has already merged with the config file and environment):

@@ -180,23 +180,17 @@ export function parseClockSetting(value: unknown): ClockSetting {
       'The clock is a JSON object: {"frozen": "2026-01-31T12:00:00Z"}, {"offset": "-2d"}, or {} for real time.',
     );
   const { frozen, offset, ...rest } = value as Record<string, unknown>;
-  const unknown = Object.keys(rest);
-  if (unknown.length)
-    throw new MockvideoError('MV_USAGE', `Unknown clock field "${unknown[0]}": the fields are "frozen" and "offset".`);
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined)
+    throw new MockvideoError('MV_USAGE', `Unknown clock field "${unknown}": the fields are "frozen" and "offset".`);
   const setting: ClockSetting = {};
-  if (frozen !== undefined && frozen !== null) {
-    if (typeof frozen !== 'string' && typeof frozen !== 'number')
-      throw new MockvideoError(
-        'MV_USAGE',
-        `"frozen" must be an ISO 8601 time or Unix seconds, got ${JSON.stringify(frozen)}.`,
-      );
-    setting.frozenAt = parseMoment(frozen);
-  }
-  if (offset !== undefined && offset !== null) {
-    if (typeof offset !== 'string' && typeof offset !== 'number')
-      throw new MockvideoError('MV_USAGE', `"offset" must be a duration such as "-2d", got ${JSON.stringify(offset)}.`);
-    setting.offsetMs = parseDuration(String(offset));
-  }
+  const given = (field: unknown, name: string, expected: string): field is string | number => {
+    if (field === undefined || field === null) return false;
+    if (typeof field === 'string' || typeof field === 'number') return true;
+    throw new MockvideoError('MV_USAGE', `"${name}" must be ${expected}, got ${JSON.stringify(field)}.`);
+  };
+  if (given(frozen, 'frozen', 'an ISO 8601 time or Unix seconds')) setting.frozenAt = parseMoment(frozen);
+  if (given(offset, 'offset', 'a duration such as "-2d"')) setting.offsetMs = parseDuration(String(offset));
   return setting;
 }
 

@@ -32,11 +32,10 @@ export const answerStatusSchema = z
     "a status of 204, 205 or 304 cannot carry the answer's body",
   );
 
+const ms = z.number().int().min(0).max(MAX_DELAY_MS);
 const delayMs = z.union([
-  z.number().int().min(0).max(MAX_DELAY_MS),
-  z
-    .tuple([z.number().int().min(0).max(MAX_DELAY_MS), z.number().int().min(0).max(MAX_DELAY_MS)])
-    .refine(([a, b]) => a <= b, 'a delay range is [min, max] with min ≤ max'),
+  ms,
+  z.tuple([ms, ms]).refine(([a, b]) => a <= b, 'a delay range is [min, max] with min ≤ max'),
 ]);
 
 /**

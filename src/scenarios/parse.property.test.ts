@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../contract/index.js';
-import { FAULT_KINDS } from '../faults/index.js';
+import { FAULT_KINDS } from '../faults/fault.js';
 import { parseScenario, parseScenarioText, type ParseResult } from './parse.js';
 import { SHIPPED_SCENARIO_FILES } from './shipped.generated.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
 import { EXIT } from '../exit.js';
-import { normaliseOptions, policyFromArgs } from '../normalise-options.js';
+import { normaliseFlags, policyFromArgs } from '../normalise-options.js';
 import {
   insecureUpstreamOption,
   insecureUpstreamWarning,
@@ -16,61 +16,59 @@ import { recordingsOf } from '../recording-folder.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 
 const builder = (yargs: Argv) =>
-  normaliseOptions(
-    yargs
-      .positional('dirs', {
-        type: 'string',
-        array: true,
-        normalize: true,
-        describe: 'A recording folder (with --upstream), or two to compare offline',
-      })
-      .option('upstream', {
-        type: 'string',
-        describe: 'The live service, e.g. https://api.example.com (the only host requests go to)',
-      })
-      .option('scenario', {
-        type: 'string',
-        describe: "Compare this scenario's operations (with --upstream) instead of a recording folder",
-      })
-      .option('scenarios-dir', scenariosDirOption)
-      .option('query-file', {
-        type: 'string',
-        normalize: true,
-        describe:
-          'File with the real _st and identifiers as a query string or a client request line (also: MOCKVIDEO_QUERY, MOCKVIDEO_ST)',
-      })
-      .option('upstream-timeout', {
-        ...upstreamTimeoutOption,
-        describe: 'Seconds the live service has to answer each request completely, headers and body',
-      })
-      .option('insecure-upstream', {
-        ...insecureUpstreamOption,
-        describe:
-          'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name)',
-      })
-      .option('concurrency', {
-        requiresArg: true,
-        default: 2,
-        describe: 'Live requests in flight at once',
-        coerce: numberFrom('concurrency', 'a positive integer', (n) => Number.isInteger(n) && n > 0),
-      })
-      .option('rate', {
-        requiresArg: true,
-        default: 5,
-        describe: 'Live requests started per second at most',
-        coerce: numberFrom('rate', 'a positive number', (n) => Number.isFinite(n) && n > 0),
-      })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
-      .example(
-        '$0 drift --upstream https://api.example.com --query-file client.query recordings/session1',
-        'Are the recordings still shaped like the live service?',
-      )
-      .example(
-        '$0 drift --upstream https://api.example.com --scenario gallery',
-        'Is the gallery scenario still shaped like the live service?',
-      )
-      .example('$0 drift recordings/yesterday recordings/today', 'Compare two recording folders offline'),
-  )
+  yargs
+    .positional('dirs', {
+      type: 'string',
+      array: true,
+      normalize: true,
+      describe: 'A recording folder (with --upstream), or two to compare offline',
+    })
+    .option('upstream', {
+      type: 'string',
+      describe: 'The live service, e.g. https://api.example.com (the only host requests go to)',
+    })
+    .option('scenario', {
+      type: 'string',
+      describe: "Compare this scenario's operations (with --upstream) instead of a recording folder",
+    })
+    .option('scenarios-dir', scenariosDirOption)
+    .option('query-file', {
+      type: 'string',
+      normalize: true,
+      describe:
+        'File with the real _st and identifiers as a query string or a client request line (also: MOCKVIDEO_QUERY, MOCKVIDEO_ST)',
+    })
+    .option('upstream-timeout', {
+      ...upstreamTimeoutOption,
+      describe: 'Seconds the live service has to answer each request completely, headers and body',
+    })
+    .option('insecure-upstream', {
+      ...insecureUpstreamOption,
+      describe: 'Accept an https upstream whose certificate does not verify (self-signed, unknown CA, wrong host name)',
+    })
+    .option('concurrency', {
+      requiresArg: true,
+      default: 2,
+      describe: 'Live requests in flight at once',
+      coerce: numberFrom('concurrency', 'a positive integer', (n) => Number.isInteger(n) && n > 0),
+    })
+    .option('rate', {
+      requiresArg: true,
+      default: 5,
+      describe: 'Live requests started per second at most',
+      coerce: numberFrom('rate', 'a positive number', (n) => Number.isFinite(n) && n > 0),
+    })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
+    .example(
+      '$0 drift --upstream https://api.example.com --query-file client.query recordings/session1',
+      'Are the recordings still shaped like the live service?',
+    )
+    .example(
+      '$0 drift --upstream https://api.example.com --scenario gallery',
+      'Is the gallery scenario still shaped like the live service?',
+    )
+    .example('$0 drift recordings/yesterday recordings/today', 'Compare two recording folders offline')
+    .options(normaliseFlags)
     // The lists of secret and identity parameters matter here; what is kept in stored files does not.
     .hide('keep-identifiers')
     .hide('redact-header');

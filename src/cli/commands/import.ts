@@ -3,21 +3,21 @@ import type { Har } from 'har-format';
 import type { Argv, CommandModule } from 'yargs';
 import { MockvideoError, PREFIX } from '../../errors.js';
 import { progress, showsProgress } from '../progress.js';
-import { normaliseOptions, policyFromArgs } from '../normalise-options.js';
+import { normaliseFlags, policyFromArgs } from '../normalise-options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import type { BuiltArgs } from '../options.js';
 
 const builder = (yargs: Argv) =>
-  normaliseOptions(
-    yargs
-      .positional('file', { type: 'string', demandOption: true, normalize: true, describe: 'A HAR 1.2 file' })
-      .option('out', {
-        type: 'string',
-        demandOption: true,
-        normalize: true,
-        describe: 'Recording folder to write (created if missing)',
-      }),
-  ).example('$0 import session.har --out recordings/session1', 'Import a HAR saved from Chrome DevTools');
+  yargs
+    .positional('file', { type: 'string', demandOption: true, normalize: true, describe: 'A HAR 1.2 file' })
+    .option('out', {
+      type: 'string',
+      demandOption: true,
+      normalize: true,
+      describe: 'Recording folder to write (created if missing)',
+    })
+    .options(normaliseFlags)
+    .example('$0 import session.har --out recordings/session1', 'Import a HAR saved from Chrome DevTools');
 
 /**
  * `mockvideo import FILE.har --out DIR`: turns the `/api/g1` entries of a HAR 1.2 file into

@@ -2,7 +2,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { OPERATION_NAMES } from '../../contract/core.js';
 import { EXIT, exitWithError, stopOnSignals } from '../exit.js';
 import { dashboardLine, jsonLines, type OutputArgs } from '../output.js';
-import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
+import { normaliseFlags, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import {
   hostOption,
   insecureUpstreamWarning,
@@ -54,7 +54,9 @@ type RecordArgs = NormaliseArgs & OutputArgs & ArgsOf<typeof recordOptions>;
 export const recordCommand: CommandModule<object, RecordArgs> = {
   ...COMMAND_HEADINGS.record,
   builder: (yargs: Argv) =>
-    normaliseOptions(yargs.options(recordOptions))
+    yargs
+      .options(recordOptions)
+      .options(normaliseFlags)
       .example('$0 record --upstream https://api.example.com --out recordings/session1', 'Record a session')
       .example(
         '$0 record --upstream https://api.example.com --out recordings/session1 --only meta/plugin',

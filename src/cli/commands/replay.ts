@@ -1,12 +1,12 @@
 // This module loads only when replay runs (see command-list.ts), so what replay runs is imported here.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { MockvideoError } from '../../errors.js';
+import { MockvideoError, formatProblem } from '../../errors.js';
 import { formatNearMissReport } from '../../replay/near-miss.js';
 import { startReplayServer } from '../../server/modes/replay.js';
 import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
 import { watchFolder } from '../../storage/watch-folder.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
-import { normaliseOptions, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
+import { normaliseFlags, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { insecureUpstreamWarning, recordingOptions, recordingSettings, type ArgsOf } from '../options.js';
 import { progressCallback } from '../progress.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
@@ -82,46 +82,41 @@ export async function runReplay(
   );
   printListening(running, replay.context);
   if (recordMissing?.insecureUpstream) process.stderr.write(insecureUpstreamWarning(recordMissing.upstream));
-  // One reload at a time (a large folder takes seconds to read), and
-  // one more after it when the folder changed meanwhile; a reload followed by another is not applied.
+  // One reload at a time (a large folder takes seconds to read), and one more after it when the
+  // folder changed meanwhile; a reload followed by another is not applied.
   let reloading = false;
   let changedAgain = false;
-  const reload = (): void => {
-    if (reloading) {
-      changedAgain = true;
-      return;
-    }
+  const reload = async (): Promise<void> => {
+    changedAgain = true;
+    if (reloading) return;
     reloading = true;
-    loadCheckedRecordingIndex(dir, policy)
-      .then(
-        ({ index, problems }) => {
-          if (changedAgain) return;
-          if (problems.length) {
-            const list = problems.map((p) => `  ${p.file}${p.path ? ` at ${p.path}` : ''}: ${p.message}`).join('\n');
-            process.stderr.write(
-              `[mockvideo] The changed recordings have problems:\n${list}\n[mockvideo] Kept serving the last good recordings.\n`,
-            );
-            return;
-          }
-          replay.replayer.replaceRecordings(index);
-          const count = index.size;
-          process.stdout.write(`recordings reloaded from ${dir}: ${count} recording${count === 1 ? '' : 's'} live\n`);
-        },
-        (error: Error) =>
-          process.stderr.write(`[mockvideo] ${error.message}\n[mockvideo] Kept serving the last good recordings.\n`),
-      )
-      .finally(() => {
-        reloading = false;
-        if (changedAgain) {
-          changedAgain = false;
-          reload();
+    while (changedAgain) {
+      changedAgain = false;
+      try {
+        const { index, problems } = await loadCheckedRecordingIndex(dir, policy);
+        if (changedAgain) continue;
+        if (problems.length) {
+          const list = problems.map((p) => `  ${formatProblem({ ...p, source: p.file })}`).join('\n');
+          process.stderr.write(
+            `[mockvideo] The changed recordings have problems:\n${list}\n[mockvideo] Kept serving the last good recordings.\n`,
+          );
+          continue;
         }
-      });
+        replay.replayer.replaceRecordings(index);
+        const count = index.size;
+        process.stdout.write(`recordings reloaded from ${dir}: ${count} recording${count === 1 ? '' : 's'} live\n`);
+      } catch (error) {
+        process.stderr.write(
+          `[mockvideo] ${(error as Error).message}\n[mockvideo] Kept serving the last good recordings.\n`,
+        );
+      }
+    }
+    reloading = false;
   };
   // Not with --record-missing, which writes into the folder.
   const watcher =
     args.watch && !recordMissing
-      ? watchFolder({ dir, depth: 1, accepts: (file) => file.endsWith('.json'), onChange: reload })
+      ? watchFolder({ dir, depth: 1, accepts: (file) => file.endsWith('.json'), onChange: () => void reload() })
       : undefined;
   stopOnSignals(() => {
     void watcher?.close();
@@ -140,16 +135,15 @@ export async function runReplay(
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   ...COMMAND_HEADINGS.replay,
   builder: (yargs: Argv) =>
-    normaliseOptions(
-      yargs
-        .positional('dir', {
-          type: 'string',
-          normalize: true,
-          describe: 'Recording folder (from "mockvideo record" or "mockvideo import")',
-        })
-        .options(replayOptions)
-        .options(serverOptions),
-    )
+    yargs
+      .positional('dir', {
+        type: 'string',
+        normalize: true,
+        describe: 'Recording folder (from "mockvideo record" or "mockvideo import")',
+      })
+      .options(replayOptions)
+      .options(serverOptions)
+      .options(normaliseFlags)
       .example('$0 replay recordings/session1', 'Replay a session on http://127.0.0.1:8787')
       .example('$0 replay recordings/session1 --match strict', 'Explain every request that was not recorded')
       .example('$0 replay recordings/session1 --fallback-scenario default', 'Answer what is missing from a scenario')

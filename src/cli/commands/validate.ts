@@ -5,7 +5,7 @@ import type { NormalisationPolicy } from '../../normalise/index.js';
 import { SHIPPED_SCENARIOS_DIR, scenarioFilesAt } from '../../storage/scenario-files.js';
 import { EXIT } from '../exit.js';
 import { progress, progressCallback } from '../progress.js';
-import { normaliseOptions, policyFromArgs } from '../normalise-options.js';
+import { normaliseFlags, policyFromArgs } from '../normalise-options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import type { BuiltArgs } from '../options.js';
 
@@ -16,8 +16,7 @@ async function validateRecordings(dir: string, policy: NormalisationPolicy): Pro
     import('../../storage/read-recordings.js'),
   ]);
   const { recordings, problems } = await readRecordingDir(dir, progressCallback('Checking recordings'));
-  for (const p of problems)
-    process.stdout.write(`✗ ${join(dir, p.file)}${p.path ? ` at ${p.path}` : ''}: ${p.message}\n`);
+  for (const p of problems) process.stdout.write(`✗ ${formatProblem({ ...p, source: join(dir, p.file) })}\n`);
   const findings = recordings.flatMap((r) => checkRecording(r, policy));
   for (const f of findings) process.stdout.write(`✗ ${formatFinding({ ...f, recording: join(dir, f.recording) })}\n`);
   const bad = new Set([...problems.map((p) => p.file), ...findings.map((f) => f.recording)]).size;
@@ -30,13 +29,13 @@ async function validateRecordings(dir: string, policy: NormalisationPolicy): Pro
 }
 
 const builder = (yargs: Argv) =>
-  normaliseOptions(
-    yargs.positional('paths', {
+  yargs
+    .positional('paths', {
       type: 'string',
       array: true,
       describe: "Scenario files or folders, or recording folders (default: the package's scenarios/ folder)",
-    }),
-  )
+    })
+    .options(normaliseFlags)
     .example('$0 validate', 'Check the shipped scenarios')
     .example('$0 validate my-scenarios/', 'Check every scenario file of a folder')
     .example('$0 validate recordings/session1', 'Check every recording of a folder against the contract');

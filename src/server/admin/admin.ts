@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { MockvideoError } from '../../errors.js';
-import { parseFaultPlan } from '../../faults/index.js';
+import { parseFaultPlan } from '../../faults/plan.js';
 import { writeJournalHar } from '../../journal/index.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../../verify/index.js';
 import type { ServerContext } from '../context.js';
