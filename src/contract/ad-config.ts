@@ -1,11 +1,6 @@
 import { z } from 'zod';
 
-/**
- * The `data` of `ad_config`: a JSON object, empty when no advertisement configuration applies.
- * Its fields when not empty are not shown in the seed, so any object is accepted.
- *
- * @see docs/contract.md#ad-configuration.
- */
+/** The schema of {@link AdConfig}: any JSON object (its fields are not shown in the seed). @see docs/contract.md#ad-configuration. */
 export const adConfigSchema = z.record(z.string(), z.unknown());
 
 /**

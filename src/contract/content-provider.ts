@@ -23,12 +23,7 @@ export interface ContentProvider {
   cp_link: string;
 }
 
-/**
- * The schema of a {@link ContentProvider}: `apk_url`, `app_icon`, `top_right_logo` and `cp_link` may
- * be empty strings; a non-empty `cp_link` must be a deep link `{app_scheme}://<target>?<query>`.
- *
- * @see docs/contract.md#content-provider.
- */
+/** The schema of a {@link ContentProvider} (its fields' docstrings say what each holds). @see docs/contract.md#content-provider. */
 export const contentProviderSchema = z.strictObject({
   id: z.string().min(1),
   name: z.string(),

@@ -32,12 +32,7 @@ export interface DiversionSet {
   suspend: RecommendedVideo[];
 }
 
-/**
- * The schema of a {@link DiversionSet}: `{ end, exit, suspend }`, each an array of recommended video
- * items in descending `order` (equal values may repeat).
- *
- * @see docs/contract.md#diversion-set.
- */
+/** The schema of a {@link DiversionSet}: each array in descending `order` (equal values may repeat). @see docs/contract.md#diversion-set. */
 export const diversionSetSchema = z.strictObject({
   end: descendingList,
   exit: descendingList,

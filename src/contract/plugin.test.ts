@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { pluginEntrySchema, resolveOriginPlaceholder, upgradeUrlProblem } from './plugin.js';
+import { pluginEntrySchema, upgradeUrlProblem } from './plugin.js';
 
 const uri = encodeURIComponent('videoplayer://player-plugin/cp1/2');
 
 describe('{origin} in plugin URLs', () => {
-  it('reads a leading {origin} as an absolute origin and leaves other URLs alone', () => {
-    expect(resolveOriginPlaceholder('{origin}/api/g1/meta/upgrade')).toBe('http://origin.invalid/api/g1/meta/upgrade');
-    expect(resolveOriginPlaceholder('https://x.example/a')).toBe('https://x.example/a');
-  });
-
   it('accepts an upgrade link that starts with {origin}, and still checks its path and query', () => {
     expect(upgradeUrlProblem(`{origin}/api/g1/meta/upgrade?uri=${uri}&_region=IN`)).toBeUndefined();
+    expect(upgradeUrlProblem(`https://x.example/api/g1/meta/upgrade?uri=${uri}&_region=IN`)).toBeUndefined();
+    expect(upgradeUrlProblem(`x{origin}/api/g1/meta/upgrade?uri=${uri}&_region=IN`)).toMatch(/absolute URL/);
     expect(upgradeUrlProblem(`{origin}/api/g1/meta/other?uri=${uri}&_region=IN`)).toMatch(/meta\/upgrade/);
     expect(upgradeUrlProblem('/api/g1/meta/upgrade')).toMatch(/absolute URL/);
   });

@@ -53,12 +53,7 @@ export interface PluginParams {
   version_code?: string;
 }
 
-/**
- * The schema of {@link PluginParams}: flags are `true` or `false` as text; `signature` is 32
- * lowercase hex; `version_code` is a number as text.
- *
- * @see docs/contract.md#plugin-entry (`params`).
- */
+/** The schema of {@link PluginParams} (its fields' docstrings say what each holds). @see docs/contract.md#plugin-entry (`params`). */
 export const pluginParamsSchema = z.strictObject({
   apk_name: z.string().optional(),
   class_name: z.string().optional(),
@@ -105,11 +100,8 @@ export interface MarketSign {
 }
 
 /**
- * The schema of {@link MarketSign}: `nonce` has the form `<number>:<number>`; exactly the keys below
- * plus at least one `ext_<market>_external_url`, a URL to the operation `meta/upgrade` with the
- * query parameters `uri` and `_region`.
- *
- * @see docs/contract.md#plugin-entry (`market_sign`).
+ * The schema of {@link MarketSign}: exactly its keys, with at least one `ext_<market>_external_url`
+ * (checked by {@link upgradeUrlProblem}). @see docs/contract.md#plugin-entry (`market_sign`).
  */
 export const marketSignSchema = z
   .object({
@@ -142,23 +134,14 @@ export const marketSignSchema = z
   });
 
 /**
- * URLs in scenario data may start with `{origin}`, which the server replaces with the origin the
- * client used. Checks read such a URL as if it started with `http://origin.invalid`.
- * @example resolveOriginPlaceholder('{origin}/api/g1/meta/upgrade') // 'http://origin.invalid/api/g1/meta/upgrade'
- */
-export function resolveOriginPlaceholder(value: string): string {
-  return value.startsWith('{origin}') ? `http://origin.invalid${value.slice('{origin}'.length)}` : value;
-}
-
-/**
  * Why an `ext_<market>_external_url` value is not a `meta/upgrade` URL with `uri` and `_region` (whose
  * `uri` names `entry`'s `id` and `version`, when given), or `undefined`. A value may start with
- * `{origin}` (see {@link resolveOriginPlaceholder}).
+ * `{origin}` (scenario data: the server writes the client's origin there), read as `http://origin.invalid`.
  */
 export function upgradeUrlProblem(value: string, entry?: Pick<PluginEntry, 'id' | 'version'>): string | undefined {
   let url: URL;
   try {
-    url = new URL(resolveOriginPlaceholder(value));
+    url = new URL(value.replace(/^\{origin\}/, 'http://origin.invalid'));
   } catch {
     return 'ext_<market>_external_url must be an absolute URL';
   }
@@ -206,10 +189,8 @@ export interface PluginEntry {
 }
 
 /**
- * The schema of a {@link PluginEntry}: `updated_at` is Unix time in **seconds**; `md5` is 32
- * lowercase hex and the file name in `url` equals `md5` plus an extension; every
- * `ext_<market>_external_url` names this plugin's `id` and `version` in its `uri`.
- *
+ * The schema of a {@link PluginEntry}, with the rules across its fields: the file name in `url` is `md5`
+ * plus an extension; every `ext_<market>_external_url` names this `id` and `version` in its `uri`.
  * @see docs/contract.md#plugin-entry.
  */
 export const pluginEntrySchema = z

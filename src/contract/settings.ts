@@ -68,12 +68,7 @@ const integerFields = Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, z
   [K in (typeof INTEGER_SETTINGS)[number]]: z.ZodNumber;
 };
 
-/**
- * The schema of {@link Settings}: `codec_level` is a string holding a number; `disable_codec_name`
- * a string where `none` means no codec is disabled; all other fields are integers.
- *
- * @see docs/contract.md#runtime-settings.
- */
+/** The schema of {@link Settings} (its fields' docstrings say what each holds). @see docs/contract.md#runtime-settings. */
 export const settingsSchema = z.strictObject({
   codec_level: z.string().regex(NUMBER_TEXT, 'codec_level must be a string holding a number, e.g. "3" or "-1.5"'),
   disable_codec_name: z.string(),
