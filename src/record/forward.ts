@@ -3,7 +3,7 @@
  * routes passed on, and the headers of the upstream's answer it passes back. Pure.
  * @module
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { API_PREFIX } from '../contract/core.js';
 import { forwardPath, type Route } from '../routes/path.js';
 import { dropped, flat, requestTarget } from './wire.js';
@@ -26,14 +26,6 @@ export interface ForwardedRequest {
   headers: Record<string, string>;
 }
 
-/** A request as Node (or Express, with `originalUrl`) gives it. */
-interface IncomingLike {
-  method?: string | undefined;
-  url?: string | undefined;
-  originalUrl?: string | undefined;
-  headers: IncomingHttpHeaders;
-}
-
 /**
  * What the recorder sends its upstream for a request the routes passed on to `route`: the route's
  * own path (so `/api/g1/./meta/setting` goes as `/api/g1/meta/setting`, and nothing reaches a path
@@ -42,10 +34,14 @@ interface IncomingLike {
  * @throws Error for a route that is never forwarded (not an operation nor `meta/upgrade`): a fault of ours.
  * @example forwardedRequest({ method: 'GET', url: '/api/g1/./meta/cp?a=1', headers: {} }, routeOf('/api/g1/./meta/cp'), 'api.example.com').target // '/api/g1/meta/cp?a=1'
  */
-export function forwardedRequest(req: IncomingLike, route: Route, upstreamHost: string): ForwardedRequest {
+export function forwardedRequest(
+  req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>,
+  route: Route,
+  upstreamHost: string,
+): ForwardedRequest {
   const path = forwardPath(route);
   if (path === undefined) throw new Error(`the routes passed ${route.path} on, which is not an operation`);
-  const sent = requestTarget(req.originalUrl ?? req.url ?? '/');
+  const sent = requestTarget(req.url ?? '/');
   const at = sent.indexOf('?');
   const requestHeaders = flat(req.headers);
   const unforwarded = dropped(requestHeaders);

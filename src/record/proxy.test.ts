@@ -1,9 +1,12 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { journalViewOf, type JournalView } from '../journal/journal-view.js';
 import { DEFAULT_POLICY } from '../normalise/index.js';
-import { createRecordingProxy, type ProxyLogEntry } from './proxy.js';
+import type { PassMarks } from '../routes/request.js';
+import { routeOf } from '../routes/path.js';
+import type { ProxyLogEntry } from './exchange-log.js';
+import { createRecordingProxy, type RecordingProxy } from './proxy.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -14,6 +17,12 @@ async function listen(server: Server): Promise<string> {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** What the device host does for a request the routes pass on: forward it with the route of its path. */
+function passOn(proxy: RecordingProxy, marks?: PassMarks) {
+  return (req: IncomingMessage, res: ServerResponse) =>
+    void proxy.forward(req, res, { route: routeOf(req.url!.split('?', 1)[0]!), marks });
 }
 
 function get(url: string): Promise<number> {
@@ -59,9 +68,7 @@ describe('recording proxy memory budget (issues 21.5, 34.4)', () => {
       store: writes.store,
       onExchange: (e) => log.push(e),
     });
-    const front = await listen(
-      createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())),
-    );
+    const front = await listen(createServer(passOn(proxy)));
     try {
       // Three answers whose recordings wait for the disk hold 1.8 MB: the budget is full.
       for (const n of [1, 2, 3]) expect(await get(`${front}/api/g1/meta/cp?n=${n}`)).toBe(200);
@@ -110,9 +117,7 @@ describe('recording proxy: when the client is answered', () => {
       onRecorded: (r) => recorded.push(r.name),
       onExchange: (e) => log.push(e),
     });
-    const front = await listen(
-      createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())),
-    );
+    const front = await listen(createServer(passOn(proxy)));
     try {
       // The write never finishes until told: the answer comes anyway.
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
@@ -140,11 +145,7 @@ describe('recording proxy: when the client is answered', () => {
     const held = heldStore();
     const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store });
     const front = await listen(
-      createServer((req, res) =>
-        proxy.middleware({ recorded: { 'x-mockvideo-match': 'recorded' }, passthrough: {} })(req, res, () =>
-          res.writeHead(404).end(),
-        ),
-      ),
+      createServer(passOn(proxy, { recorded: { 'x-mockvideo-match': 'recorded' }, passthrough: {} })),
     );
     try {
       let answered = false;
@@ -179,9 +180,7 @@ describe('recording proxy: when the client is answered', () => {
       store: failing,
       onExchange: (e) => log.push(e),
     });
-    const front = await listen(
-      createServer((req, res) => proxy.middleware()(req, res, () => res.writeHead(404).end())),
-    );
+    const front = await listen(createServer(passOn(proxy)));
     try {
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
       await proxy.drain();
@@ -216,7 +215,7 @@ describe('recording proxy: when the client is answered', () => {
       createServer((req, res) => {
         // As the device host reads it: when the response closes.
         res.once('close', () => atClose.push(journalViewOf(res)));
-        proxy.middleware()(req, res, () => res.writeHead(404).end());
+        passOn(proxy)(req, res);
       }),
     );
     try {

@@ -9,7 +9,7 @@ import {
   type Recording,
 } from '../normalise/index.js';
 import { deviceHeaders } from '../routes/answer-headers.js';
-import { routeOf, type Route } from '../routes/path.js';
+import type { Route } from '../routes/path.js';
 import type { PassMarks } from '../routes/request.js';
 import { askUpstream, type UpstreamAnswer } from './ask-upstream.js';
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, InFlightBudget } from './budget.js';
@@ -17,9 +17,6 @@ import type { ProxyLogEntry } from './exchange-log.js';
 import { forwardedRequest, passedBackHeaders, type ForwardedRequest } from './forward.js';
 import { problemAnswer } from './upstream-problem.js';
 import { journalFactsOf, recordingOf, whyNotRecorded, type RecordChoice } from './what-to-record.js';
-import { requestTarget } from './wire.js';
-
-export type { ProxyLogEntry } from './exchange-log.js';
 
 /** The default largest upstream body, in bytes, as received and as decoded (32 MiB: far above any answer of the six operations). */
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -61,7 +58,7 @@ export interface RecordingProxyOptions extends RecordChoice {
   onExchange?: (entry: ProxyLogEntry) => void;
 }
 
-/** A recording reverse proxy: the exchange of a `pass` plan, a middleware, and a way to wait for exchanges in flight. */
+/** A recording reverse proxy: the exchange of a `pass` plan, and a way to wait for exchanges in flight. */
 export interface RecordingProxy {
   /**
    * Forwards one request the routes passed on (`route`: an operation or `meta/upgrade`) and answers
@@ -73,10 +70,6 @@ export interface RecordingProxy {
     res: ServerResponse,
     pass: { route: Route; marks?: PassMarks | undefined },
   ) => Promise<void>;
-  /** A Node/Express middleware (after the MSW handlers of `--engine msw`) that forwards GET and HEAD to an operation (routed by `routeOf`) with `marks`, and leaves others to `next()`. */
-  middleware: (
-    marks?: PassMarks,
-  ) => (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void) => void;
   /** Resolves when every exchange in flight has been answered and its recording stored (or dropped whole). */
   drain: () => Promise<void>;
   /** Closes the upstream connections. */
@@ -153,7 +146,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   }
 
   async function exchange(
-    req: IncomingMessage & { originalUrl?: string },
+    req: IncomingMessage,
     res: ServerResponse,
     route: Route,
     marks: PassMarks | undefined,
@@ -228,23 +221,13 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
     }
   }
 
-  const forward: RecordingProxy['forward'] = (req, res, pass) => {
-    const done = exchange(req, res, pass.route, pass.marks);
-    const settled = done.catch(() => undefined);
-    inFlight.add(settled);
-    void settled.finally(() => inFlight.delete(settled));
-    return done;
-  };
-
   return {
-    forward,
-    middleware: (marks) => (req, res, next) => {
-      const target = requestTarget(req.originalUrl ?? req.url ?? '/');
-      const route = routeOf(target.split('?', 1)[0]!);
-      if (route.kind !== 'operation' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-      forward(req, res, { route, marks }).catch((error: unknown) => {
-        if (!res.headersSent) next(error);
-      });
+    forward: (req, res, pass) => {
+      const done = exchange(req, res, pass.route, pass.marks);
+      const settled = done.catch(() => undefined);
+      inFlight.add(settled);
+      void settled.finally(() => inFlight.delete(settled));
+      return done;
     },
     drain: async () => {
       while (inFlight.size) await Promise.allSettled([...inFlight]);

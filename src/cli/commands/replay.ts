@@ -60,7 +60,7 @@ export async function runReplay(
   const recorder = args.recordMissing ? await import('../../server/modes/record.js') : undefined;
   const recordMissing = recorder && {
     ...recordingSettings({ ...(args as ReplayArgs), upstream: args.upstream! }),
-    onExchange: (entry: import('../../record/index.js').ProxyLogEntry) => {
+    onExchange: (entry: import('../../record/exchange-log.js').ProxyLogEntry) => {
       process.stdout.write(`  ${recorder.formatProxyLine(entry)}\n`);
       if (entry.lost) process.stderr.write(recorder.lostExchangeLine(entry));
     },

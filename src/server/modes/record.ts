@@ -1,6 +1,7 @@
 import { PREFIX } from '../../errors.js';
 import type { NamedRecording } from '../../normalise/index.js';
-import { createRecordingProxy, type ProxyLogEntry, type RecordingProxyOptions } from '../../record/index.js';
+import type { ProxyLogEntry } from '../../record/exchange-log.js';
+import { createRecordingProxy, type RecordingProxyOptions } from '../../record/proxy.js';
 import { claimRecordingDir } from '../../storage/claim-recording-dir.js';
 import { RecordingWriter } from '../../storage/recording-writer.js';
 import { missingFolders, removeEmptyFolders } from '../../storage/created-folders.js';
