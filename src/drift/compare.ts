@@ -7,7 +7,7 @@
 import { OPERATIONS, envelopeSchema, type OperationName } from '../contract/index.js';
 import { formatJsonPath } from '../errors.js';
 import { isVolatile, volatilePaths } from './noise.js';
-import { compareShapes, shapeOf, type Shape } from './shape.js';
+import { compareShapes, isWithin, shapeOf, type Shape } from './shape.js';
 
 /** One answer: its HTTP status and body text (`undefined` when the body is not text). */
 export interface DriftAnswer {
@@ -164,13 +164,7 @@ export function compareAnswers(
     );
     // A violation at or around a place already reported (a field whose type changed breaks its schema too) is not listed again.
     const structural = [...rows, ...noise].filter((r) => r.path !== '(status)').map((r) => r.path);
-    const related = (a: string, b: string) =>
-      a === b ||
-      a.startsWith(`${b}.`) ||
-      a.startsWith(`${b}[`) ||
-      b.startsWith(`${a}.`) ||
-      b.startsWith(`${a}[`) ||
-      a === '(body)';
+    const related = (a: string, b: string) => isWithin(a, b) || isWithin(b, a) || a === '(body)';
     for (const { path, rule } of fresh.values()) {
       if (!structural.some((p) => related(path, p)))
         rows.push({ path, recorded: 'keeps the contract', live: cell(rule, 60), kind: 'contract' });
@@ -179,12 +173,6 @@ export function compareAnswers(
   return { differences: dedupe(rows), noise: dedupe(noise) };
 }
 
-function dedupe(rows: DriftRow[]): DriftRow[] {
-  const seen = new Set<string>();
-  return rows.filter((row) => {
-    const key = `${row.kind}\u0000${row.path}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
+/** The rows without a repeated kind and path (the first kept). */
+const dedupe = (rows: DriftRow[]) =>
+  rows.filter((row, i) => rows.findIndex((r) => r.kind === row.kind && r.path === row.path) === i);

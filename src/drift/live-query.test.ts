@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../normalise/policy.js';
-import { clientQuery, liveQueryOf, liveValues, parseQueryText, queryString } from './live-query.js';
+import { clientQuery, liveQueryOf, liveValues, queryString } from './live-query.js';
 import { valueScrubber } from '../normalise/scrub.js';
 
 describe('liveQueryOf', () => {
@@ -38,7 +38,7 @@ describe('liveQueryOf', () => {
 
 describe('live values', () => {
   it('reads a query string, a request line or name=value lines, comments left out; MOCKVIDEO_ST wins for the token', () => {
-    expect(parseQueryText('# mine\nGET /api/g1/meta/cp?_st=a%2Bb&x=1\ny=2\n')).toEqual([
+    expect([...liveValues(['# mine\nGET /api/g1/meta/cp?_st=a%2Bb&x=1\ny=2\n'])]).toEqual([
       ['_st', 'a%2Bb'],
       ['x', '1'],
       ['y', '2'],

@@ -14,40 +14,24 @@ import {
   type OperationName,
 } from '../contract/core.js';
 import { REDACTED, type NormalisationPolicy } from '../normalise/policy.js';
-import { decodeComponent, type RawPair } from '../normalise/query.js';
-
-/**
- * Reads query text: a query string (`_st=…&_sdevid=…`), a whole request line or URL (the part after
- * `?` is taken), or one `name=value` per line; `#` starts a comment line. Values stay as written
- * (percent-encoded as a client sends them).
- *
- * @example parseQueryText('GET /api/g1/meta/cp?_st=abc&_sdevid=0f…') // [['_st', 'abc'], ['_sdevid', '0f…']]
- */
-export function parseQueryText(text: string): RawPair[] {
-  const pairs: RawPair[] = [];
-  for (let line of text.split(/\r?\n/)) {
-    line = line.trim();
-    if (!line || line.startsWith('#')) continue;
-    const at = line.indexOf('?');
-    if (at >= 0) line = line.slice(at + 1);
-    for (const part of line.split('&')) {
-      if (!part) continue;
-      const eq = part.indexOf('=');
-      pairs.push(eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)]);
-    }
-  }
-  return pairs;
-}
+import { decodeComponent, splitQuery, type RawPair } from '../normalise/query.js';
 
 /**
  * The real values for live requests, by decoded parameter name (raw, percent-encoded values): the
- * pairs of `queryText` (a `--query-file` or `MOCKVIDEO_QUERY`), then `token` (`MOCKVIDEO_ST`, the
- * plain `_st`) over them.
+ * pairs of each `queryTexts` (a `--query-file` or `MOCKVIDEO_QUERY`: a query string
+ * `_st=…&_sdevid=…`, a whole request line or URL whose part after `?` is taken, or one `name=value`
+ * per line; `#` starts a comment line), then `token` (`MOCKVIDEO_ST`, the plain `_st`) over them.
+ *
+ * @example liveValues(['GET /api/g1/meta/cp?_st=abc&_sdevid=0f…']) // Map { '_st' → 'abc', '_sdevid' → '0f…' }
  */
 export function liveValues(queryTexts: ReadonlyArray<string | undefined>, token?: string): Map<string, string> {
   const values = new Map<string, string>();
-  for (const text of queryTexts)
-    if (text !== undefined) for (const [name, value] of parseQueryText(text)) values.set(decodeComponent(name), value);
+  for (const line of queryTexts.flatMap((text) => text?.split(/\r?\n/) ?? [])) {
+    const trimmed = line.trim();
+    if (trimmed && !trimmed.startsWith('#'))
+      for (const [name, value] of splitQuery(trimmed.slice(trimmed.indexOf('?') + 1)))
+        values.set(decodeComponent(name), value);
+  }
   if (token) values.set('_st', encodeURIComponent(token));
   return values;
 }

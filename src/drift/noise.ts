@@ -4,7 +4,7 @@
  * volatile. Pure, any runtime.
  * @module
  */
-import { compareShapes, fieldPath, shapeOf } from './shape.js';
+import { compareShapes, fieldPath, isWithin, shapeOf } from './shape.js';
 
 /** One volatile place: its path (`[]` for any item) and an example value from each live answer. */
 export interface NoisePath {
@@ -73,7 +73,5 @@ export function volatilePaths(first: unknown, second: unknown): NoisePath[] {
  * varies keeps its structure checked (a varying `updated_at` that turns from number to string is drift).
  */
 export function isVolatile(path: string, noise: readonly NoisePath[]): boolean {
-  return noise.some(
-    (n) => n.structural && (path === n.path || path.startsWith(`${n.path}.`) || path.startsWith(`${n.path}[`)),
-  );
+  return noise.some((n) => n.structural && isWithin(path, n.path));
 }

@@ -76,6 +76,10 @@ export function fieldPath(path: string, key: string): string {
   return path ? `${path}.${name}` : name;
 }
 
+/** True when `path` is `place` or lies inside it (`data[].x.y` inside `data[].x`). */
+export const isWithin = (path: string, place: string) =>
+  path === place || path.startsWith(`${place}.`) || path.startsWith(`${place}[`);
+
 /**
  * The structural differences from `recorded` to `live`:
  * - `added` / `removed`: a field present on one side only (in any object seen at that place; the

@@ -51,17 +51,6 @@ export function decodeComponent(raw: string): string {
 }
 
 /**
- * Splits and decodes a raw query string into `[name, value]` pairs in the order sent. Never throws,
- * even on malformed percent-encoding.
- *
- * @example parseQuery('ref=&is_from_gallery=true&ref=com.example.videoplayer')
- * // [['ref', ''], ['is_from_gallery', 'true'], ['ref', 'com.example.videoplayer']]
- */
-export function parseQuery(search: string): Array<[string, string]> {
-  return splitQuery(search).map(([name, value]) => [decodeComponent(name), decodeComponent(value)]);
-}
-
-/**
  * Every parameter of a query, decoded (see {@link decodeComponent}): name → values in the order
  * sent, names in the order first sent. The one decoding of a request's query that the contract
  * findings and the replay index share (see `createRoutes`).

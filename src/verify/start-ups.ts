@@ -22,18 +22,9 @@ export interface StartUpVerdict {
   /**
    * Under `serve --fuzz`, for a start-up that breaks a rule: the case of the last generated answer
    * it got (`42:meta/plugin:3`), the suspect: an app that crashes on an answer stops calling, or
-   * starts again. See {@link fuzzSuspect}.
+   * starts again.
    */
   suspect?: string;
-}
-
-/**
- * The suspect of a start-up that broke verify's rules: the case (`fuzz` of the journal entry) of
- * the last generated answer it got, or `undefined` when none of its answers was generated.
- */
-function fuzzSuspect(entries: readonly JournalEntry[]): string | undefined {
-  for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.fuzz !== undefined) return entries[i]!.fuzz;
-  return undefined;
 }
 
 /**
@@ -51,7 +42,7 @@ export function startUpVerdicts(
     const rules = burst.startUp ? report.rules : report.rules.filter((r) => r.rule === 'requests-keep-the-contract');
     const arrivals = burst.entries.map((e) => Date.parse(e.time));
     const ok = rules.every((r) => r.ok);
-    const suspect = burst.startUp && !ok ? fuzzSuspect(burst.entries) : undefined;
+    const suspect = burst.startUp && !ok ? burst.entries.filter((e) => e.fuzz !== undefined).at(-1)?.fuzz : undefined;
     return {
       ...(suspect !== undefined ? { suspect } : {}),
       device: burst.device,
