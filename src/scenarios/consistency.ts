@@ -1,6 +1,6 @@
 import { ITEM_ID, type OperationName } from '../contract/core.js';
 import { formatJsonPath, type ScenarioProblem } from '../errors.js';
-import type { Stub, StubResponse } from './format.js';
+import type { Stub } from './format.js';
 
 /** Where an operation's stubs were defined: the file, and the stubs (after `extends` is resolved). */
 export interface OperationOrigin {
@@ -8,12 +8,6 @@ export interface OperationOrigin {
   /** True when the file wrote the operation as a list (paths then carry an index). */
   listed: boolean;
   stubs: Stub[];
-}
-
-/** Every response of a stub, with the JSON path of its `data` relative to the stub. */
-function responsesOf(stub: Stub): Array<{ response: StubResponse; at: PropertyKey[] }> {
-  if (stub.sequence) return stub.sequence.map((response, i) => ({ response, at: ['sequence', i] }));
-  return [{ response: stub as StubResponse, at: [] }];
 }
 
 /**
@@ -26,10 +20,11 @@ export function eachData(
   visit: (data: unknown, path: PropertyKey[], source: string) => void,
 ): void {
   origin?.stubs.forEach((stub, index) => {
-    for (const { response, at } of responsesOf(stub)) {
-      if (response.data === undefined) continue;
-      visit(response.data, ['operations', op, ...(origin.listed ? [index] : []), ...at, 'data'], origin.source);
-    }
+    const at = ['operations', op, ...(origin.listed ? [index] : [])];
+    const responses = stub.sequence?.map((response, i) => [response, [...at, 'sequence', i]] as const) ?? [
+      [stub, at] as const,
+    ];
+    for (const [{ data }, path] of responses) if (data !== undefined) visit(data, [...path, 'data'], origin.source);
   });
 }
 

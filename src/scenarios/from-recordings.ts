@@ -47,8 +47,7 @@ export interface ScenarioFromRecordings {
 
 /** Recordings of one device: `_sdevid` equal to, or starting with, `device`. @throws Error when the recordings hold no device ids or none matches. */
 function ofDevice(recordings: readonly NamedRecording[], device: string): NamedRecording[] {
-  const idOf = (named: NamedRecording) =>
-    named.recording.request.query.find(([name]) => decodeComponent(name) === '_sdevid')?.[1];
+  const idOf = (named: NamedRecording) => queryValues(named, '_sdevid')[0];
   const ids = new Set(recordings.map(idOf).filter((id): id is string => id !== undefined && id !== REDACTED));
   if (ids.size === 0)
     throw new Error(
@@ -83,12 +82,9 @@ function withOriginPlaceholder(text: string, origin: string): string {
   return text.split(origin.replaceAll('/', '\\/')).join(ORIGIN_PLACEHOLDER).split(origin).join(ORIGIN_PLACEHOLDER);
 }
 
-/** The `is_from_gallery` value of a recorded request (its last one), or `undefined`. */
-function galleryOf(named: NamedRecording): string | undefined {
-  return named.recording.request.query
-    .filter(([name]) => decodeComponent(name) === 'is_from_gallery')
-    .map(([, value]) => decodeComponent(value))
-    .pop();
+/** The values of query parameter `name` (compared decoded) of a recorded request, as recorded. */
+function queryValues(named: NamedRecording, name: string): string[] {
+  return named.recording.request.query.filter(([n]) => decodeComponent(n) === name).map(([, value]) => value);
 }
 
 /**
@@ -98,19 +94,13 @@ function galleryOf(named: NamedRecording): string | undefined {
 function responseOf(text: string, status: number): StubResponse {
   const extra: StubResponse = status === 200 ? {} : { status };
   try {
-    const value = JSON.parse(text) as Record<string, unknown>;
-    if (
-      value &&
-      typeof value === 'object' &&
-      !Array.isArray(value) &&
-      Object.keys(value).join() === 'data,msg,result' &&
-      typeof value.msg === 'string' &&
-      typeof value.result === 'number'
-    ) {
+    // Re-serialising the envelope gives back `text` only for an object of exactly these keys, in this order.
+    const { data, msg, result } = (JSON.parse(text) ?? {}) as Record<string, unknown>;
+    if (data !== undefined && typeof msg === 'string' && typeof result === 'number') {
       const candidate: StubResponse = {
-        data: value.data,
-        ...(value.msg !== SUCCESS_MSG ? { msg: value.msg } : {}),
-        ...(value.result !== SUCCESS_RESULT ? { result: value.result } : {}),
+        data,
+        ...(msg !== SUCCESS_MSG ? { msg } : {}),
+        ...(result !== SUCCESS_RESULT ? { result } : {}),
         ...extra,
       };
       if (prepareResponse(candidate).body === text) return candidate;
@@ -171,24 +161,25 @@ export function scenarioFromRecordings(
     const variants = new Map<string | undefined, StubResponse[]>();
     for (const named of recordings) {
       if (named.recording.operation !== operation) continue;
+      const { method } = named.recording.request;
       const { status, body } = named.recording.response;
-      if (named.recording.request.method !== 'GET') {
-        notes.push(
-          `${named.name}: a ${named.recording.request.method} request; a scenario answers GET requests, so it was left out`,
-        );
+      const leftOut =
+        method !== 'GET'
+          ? `a ${method} request; a scenario answers GET requests, so it was left out`
+          : body === undefined
+            ? 'the body is not UTF-8 text; left out'
+            : !servable(status)
+              ? `status ${status} cannot be served by a stub; left out`
+              : undefined;
+      if (leftOut !== undefined) {
+        notes.push(`${named.name}: ${leftOut}`);
         continue;
       }
-      if (body === undefined) {
-        notes.push(`${named.name}: the body is not UTF-8 text; left out`);
-        continue;
-      }
-      if (!servable(status)) {
-        notes.push(`${named.name}: status ${status} cannot be served by a stub; left out`);
-        continue;
-      }
-      const variant = operation === 'localplay/diversion' ? galleryOf(named) : undefined;
+      const gallery = queryValues(named, 'is_from_gallery').pop();
+      const variant =
+        operation === 'localplay/diversion' && gallery !== undefined ? decodeComponent(gallery) : undefined;
       const list = variants.get(variant) ?? variants.set(variant, []).get(variant)!;
-      list.push(responseOf(textOf(body), status));
+      list.push(responseOf(textOf(body!), status));
     }
     if (variants.size === 0) continue;
     const stubs = [...variants]
