@@ -103,18 +103,16 @@ export class Journal {
   }
 
   /**
-   * Adds an exchange, or what makes it when it is first read (a function, or a
-   * {@link DeferredExchange}: a request that no one looks at pays only for keeping its facts), and
-   * tells the listeners. Returns the id it gets. `bytes` is what it holds of bodies (default: its
+   * Adds an exchange, or what makes it when it is first read (a {@link DeferredExchange}: a request
+   * that no one looks at pays only for keeping its facts), and tells the listeners. Returns the id it gets. `bytes` is what it holds of bodies (default: its
    * `responseBody` length when given as an object): beyond `maxBytes` in all, the oldest exchanges
    * are forgotten.
    */
   add(
-    exchange: NewExchange | DeferredExchange | (() => NewExchange),
-    bytes = 'responseBody' in exchange ? exchange.responseBody.length : 0,
+    exchange: NewExchange | DeferredExchange,
+    bytes = 'build' in exchange ? 0 : exchange.responseBody.length,
   ): number {
-    const deferred =
-      typeof exchange === 'function' ? { build: exchange } : 'build' in exchange ? exchange : { build: () => exchange };
+    const deferred = 'build' in exchange ? exchange : { build: () => exchange };
     const kept: Kept = { id: this.#nextId++, bytes, deferred, built: undefined };
     if (this.limit > 0) {
       this.#kept.push(kept);

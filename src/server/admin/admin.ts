@@ -247,12 +247,7 @@ export function adminRouter(context: ServerContext): express.Router {
       });
       return;
     }
-    try {
-      res.status(201).json(context.faults.add(parseFaultPlan(req.body)));
-    } catch (error) {
-      if (!(error instanceof MockvideoError)) throw error;
-      res.status(400).json({ error: error.message.replace(/^\[mockvideo\] /, '') });
-    }
+    res.status(201).json(context.faults.add(parseFaultPlan(req.body)));
   });
 
   router.delete('/faults', (_req, res) => {
@@ -264,8 +259,10 @@ export function adminRouter(context: ServerContext): express.Router {
   router.use((req: Request, res: Response) => {
     res.status(404).json({ error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, calls: callsOf(router) });
   });
-  // Malformed JSON bodies and the like: a clear 400, never a crash.
+  // A value a call cannot take (a fault plan, a clock setting: `MockvideoError`), malformed JSON bodies and the like: a clear 400, never a crash.
   router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof MockvideoError)
+      return void res.status(400).json({ error: error.message.replace(/^\[mockvideo\] /, '') });
     res
       .status(error.status && error.status < 500 ? error.status : 500)
       .json({ error: `Cannot read this admin call: ${error.message}` });

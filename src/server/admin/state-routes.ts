@@ -1,6 +1,5 @@
 import express from 'express';
 import { parseClockSetting } from '../../clock/clock.js';
-import { MockvideoError } from '../../errors.js';
 import type { ServerContext } from '../context.js';
 
 /** The client named by an admin call's `?_sdevid=`, `?_anoyid=` or `?client=` (as `clientOf` names it), or `undefined` for all. */
@@ -38,13 +37,9 @@ export function stateRoutes(context: ServerContext): express.Router {
   });
 
   router.put('/clock', (req, res) => {
-    try {
-      clock.set(parseClockSetting(req.body));
-      res.json(clock.view());
-    } catch (error) {
-      if (!(error instanceof MockvideoError)) throw error;
-      res.status(400).json({ error: error.message.replace(/^\[mockvideo\] /, '') });
-    }
+    // A setting it cannot take throws MockvideoError: the admin router answers it 400.
+    clock.set(parseClockSetting(req.body));
+    res.json(clock.view());
   });
   return router;
 }

@@ -15,20 +15,21 @@ function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * The IPv4 addresses of this machine on its networks (not loopback, not link-local), from
- * `os.networkInterfaces()`, as `[interface name, address]` pairs.
+ * The addresses of this machine on its networks that a device may use, from
+ * `os.networkInterfaces()`, as `[interface name, address]` pairs: of `family` IPv4 (default), not
+ * loopback nor link-local (`169.254.0.0/16`); of IPv6, not loopback nor link-local (`fe80::/10`,
+ * which needs an interface name a URL cannot carry well).
  */
 export function lanAddresses(
   interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces(),
+  family: 'IPv4' | 'IPv6' = 'IPv4',
 ): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const [name, infos] of Object.entries(interfaces)) {
-    for (const info of infos ?? []) {
-      if (info.family === 'IPv4' && !info.internal && !info.address.startsWith('169.254.'))
-        out.push([name, info.address]);
-    }
-  }
-  return out;
+  const linkLocal = family === 'IPv4' ? /^169\.254\./ : /^fe[89ab]/i;
+  return Object.entries(interfaces).flatMap(([name, infos]) =>
+    (infos ?? [])
+      .filter((info) => info.family === family && !info.internal && !linkLocal.test(info.address))
+      .map((info): [string, string] => [name, info.address]),
+  );
 }
 
 /** One way a device reaches the server: who uses it, and the URL or hint. */

@@ -36,18 +36,11 @@ export interface StartedServers {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The names a generated certificate must cover: localhost, loopback, the emulator's host address, the LAN addresses (IPv4 and `ipv6`) and `host`. */
-function certificateHosts(host: string, ipv6: readonly string[] = []): string[] {
-  const hosts = [
-    'localhost',
-    '127.0.0.1',
-    '::1',
-    ANDROID_EMULATOR_HOST,
-    ...lanAddresses().map(([, address]) => address),
-    ...ipv6,
-  ];
-  if (!isWildcardHost(host) && !hosts.includes(host)) hosts.push(host);
-  return hosts;
+/** The names a generated certificate must cover: localhost, loopback, the emulator's host address, the LAN addresses (IPv4 and IPv6) and `host`. */
+function certificateHosts(host: string): string[] {
+  const lan = [...lanAddresses(), ...lanAddresses(undefined, 'IPv6')].map(([, address]) => address);
+  const hosts = ['localhost', '127.0.0.1', '::1', ANDROID_EMULATOR_HOST, ...lan];
+  return [...new Set(isWildcardHost(host) ? hosts : [...hosts, host])];
 }
 
 /**
@@ -70,7 +63,7 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
   const tls =
     certs && plan.certFile !== undefined
       ? certs.readCertificateFiles(plan.certFile, plan.keyFile!)
-      : await certs?.ensureCertificate(certificateHosts(plan.host, certs.ipv6LanAddresses()), plan.certDir);
+      : await certs?.ensureCertificate(certificateHosts(plan.host), plan.certDir);
   const servers: Array<Omit<RunningServer, 'server'> & { scheme: 'http' | 'https' }> = [];
   try {
     if (!tls || plan.httpsPort !== undefined)

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { certificateNames, ensureCertificate, ipv6LanAddresses, mockvideoHome } from './tls-certificate.js';
+import { lanAddresses } from './addresses.js';
+import { certificateNames, ensureCertificate, mockvideoHome } from './tls-certificate.js';
 
 describe('ensureCertificate', () => {
   it('makes a CA and a server certificate for the hosts, reuses them, and remakes only the server one for a new host', async () => {
@@ -39,11 +40,22 @@ describe('what a certificate names', () => {
 
   it('lists the IPv6 LAN addresses a device can use, not loopback or link-local ones', () => {
     expect(
-      ipv6LanAddresses({
-        lo: [info('::1', 'IPv6', true)],
-        eth0: [info('10.1.2.3', 'IPv4'), info('fe80::1', 'IPv6'), info('2001:db8::7', 'IPv6'), info('fd00::5', 'IPv6')],
-      }),
-    ).toEqual(['2001:db8::7', 'fd00::5']);
+      lanAddresses(
+        {
+          lo: [info('::1', 'IPv6', true)],
+          eth0: [
+            info('10.1.2.3', 'IPv4'),
+            info('fe80::1', 'IPv6'),
+            info('2001:db8::7', 'IPv6'),
+            info('fd00::5', 'IPv6'),
+          ],
+        },
+        'IPv6',
+      ),
+    ).toEqual([
+      ['eth0', '2001:db8::7'],
+      ['eth0', 'fd00::5'],
+    ]);
   });
 
   it('generates a certificate that names IPv6 addresses, and reads its names', async () => {

@@ -1,8 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir, networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
+import { homedir } from 'node:os';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import type { generate as Generate } from 'selfsigned';
 import { MockvideoError } from '../../errors.js';
 
 /** A certificate and key to serve TLS with, and where they are on disk. */
@@ -30,20 +31,10 @@ export function mockvideoHome(env: NodeJS.ProcessEnv = process.env): string {
 
 const DAY_MS = 86_400_000;
 
-/**
- * The IPv6 addresses of this machine on its networks that a device may use (not loopback, not
- * link-local `fe80::/10`, which needs an interface name a URL cannot carry well), for a generated
- * certificate to name beside the IPv4 ones.
- */
-export function ipv6LanAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces()): string[] {
-  const out: string[] = [];
-  for (const infos of Object.values(interfaces)) {
-    for (const info of infos ?? []) {
-      if (info.family === 'IPv6' && !info.internal && !/^fe[89ab]/i.test(info.address) && !out.includes(info.address))
-        out.push(info.address);
-    }
-  }
-  return out;
+/** True when `cert` names `host`, a DNS name or an IP address (IPv6 with or without brackets). */
+function names(cert: X509Certificate, host: string): boolean {
+  const name = host.replace(/^\[|\]$/g, '');
+  return (isIP(name) ? cert.checkIP(name) : cert.checkHost(name)) !== undefined;
 }
 
 /**
@@ -53,109 +44,104 @@ export function ipv6LanAddresses(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>
  * certificate.
  */
 export function certificateNames(pem: string, host: string): boolean {
-  const name = host.replace(/^\[|\]$/g, '');
   try {
-    const cert = new X509Certificate(pem);
-    return (isIP(name) ? cert.checkIP(name) : cert.checkHost(name)) !== undefined;
+    return names(new X509Certificate(pem), host);
   } catch {
     return false;
   }
 }
 
-/** True when `pem` is a certificate valid for at least another day that names every host of `hosts`. */
-function stillGood(pem: string, hosts: readonly string[], caPem?: string): boolean {
+/** True when `pem` is a certificate valid for at least another day that names every host of `hosts` (and is signed by `caPem`, when given). */
+function stillGood(pem: string | undefined, hosts: readonly string[], caPem?: string): boolean {
   try {
-    const cert = new X509Certificate(pem);
+    const cert = new X509Certificate(pem!);
     if (Date.parse(cert.validTo) - Date.now() < DAY_MS) return false;
     if (caPem && !cert.verify(new X509Certificate(caPem).publicKey)) return false;
-    return hosts.every((h) => (isIP(h) ? cert.checkIP(h) !== undefined : cert.checkHost(h) !== undefined));
+    return hosts.every((host) => names(cert, host));
   } catch {
     return false;
   }
 }
 
-/** The server certificate followed by its CA, one PEM block a line apart. */
-function chain(...pems: string[]): string {
-  return pems.map((p) => `${p.trim()}\n`).join('');
-}
-
-function write(file: string, text: string, secret = false): void {
-  writeFileSync(file, text);
-  if (secret) chmodSync(file, 0o600);
+/** The text of `file`, or `undefined` when there is none. */
+function readIfThere(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
 /**
  * A server certificate for `hosts` (DNS names and IP addresses), signed by a local "mockvideo
  * development CA", both kept in `dir` (default {@link mockvideoHome}): `ca.pem` / `ca-key.pem` (valid
- * 10 years: install `ca.pem` on a device once) and `cert.pem` / `key.pem` (valid 365 days). Both are
- * reused while valid; the server certificate is made again when it expires within a day or does not
- * name every host (e.g. a new LAN address). Keys are EC P-256, signatures SHA-256 (library `selfsigned`).
+ * 10 years: install `ca.pem` on a device once) and `cert.pem` / `key.pem` (valid 365 days); keys
+ * are written mode 600. Both are reused while valid; the server certificate is made again when it
+ * expires within a day or does not name every host (e.g. a new LAN address). Keys are EC P-256,
+ * signatures SHA-256 (library `selfsigned`).
  *
  * @throws MockvideoError (`MV_USAGE`) when `dir` cannot be written.
  */
 export async function ensureCertificate(hosts: readonly string[], dir: string = mockvideoHome()): Promise<TlsMaterial> {
   // Loaded on first use: most servers never generate a certificate.
   const { generate } = await import('selfsigned');
-  const caFile = join(dir, 'ca.pem');
-  const caKeyFile = join(dir, 'ca-key.pem');
-  const certFile = join(dir, 'cert.pem');
-  const keyFile = join(dir, 'key.pem');
-  try {
-    mkdirSync(dir, { recursive: true });
-    let ca =
-      existsSync(caFile) && existsSync(caKeyFile)
-        ? { cert: readFileSync(caFile, 'utf8'), key: readFileSync(caKeyFile, 'utf8') }
-        : undefined;
-    if (!ca || !stillGood(ca.cert, [])) {
-      const made = await generate(
-        [
-          { name: 'commonName', value: 'mockvideo development CA' },
-          { name: 'organizationName', value: 'mockvideo' },
-        ],
-        {
-          keyType: 'ec',
-          algorithm: 'sha256',
-          notAfterDate: new Date(Date.now() + 3650 * DAY_MS),
-          extensions: [
-            { name: 'basicConstraints', cA: true, critical: true },
-            { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-          ],
-        },
-      );
-      ca = { cert: made.cert, key: made.private };
-      write(caFile, `${ca.cert.trim()}\n`);
-      write(caKeyFile, ca.key, true);
-    }
-    if (existsSync(certFile) && existsSync(keyFile)) {
-      const cert = readFileSync(certFile, 'utf8');
-      if (stillGood(cert, hosts, ca.cert))
-        return {
-          cert: chain(cert, ca.cert),
-          key: readFileSync(keyFile, 'utf8'),
-          certFile,
-          keyFile,
-          caFile,
-          generated: false,
-        };
-    }
-    const made = await generate([{ name: 'commonName', value: 'mockvideo' }], {
+  const [caFile, caKeyFile, certFile, keyFile] = ['ca.pem', 'ca-key.pem', 'cert.pem', 'key.pem'].map((name) =>
+    join(dir, name),
+  ) as [string, string, string, string];
+  /** Makes a certificate valid for `days`, writes it and its key to `files`. */
+  const make = async (files: [string, string], days: number, ...[attrs, options]: Parameters<typeof Generate>) => {
+    const made = await generate(attrs, {
       keyType: 'ec',
       algorithm: 'sha256',
-      notAfterDate: new Date(Date.now() + 365 * DAY_MS),
-      ca,
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: hosts.map((h) => (isIP(h) ? { type: 7 as const, ip: h } : { type: 2 as const, value: h })),
-        },
-      ],
+      notAfterDate: new Date(Date.now() + days * DAY_MS),
+      ...options,
     });
-    write(certFile, `${made.cert.trim()}\n`);
-    write(keyFile, made.private, true);
-    return { cert: chain(made.cert, ca.cert), key: made.private, certFile, keyFile, caFile, generated: true };
+    writeFileSync(files[0], `${made.cert.trim()}\n`);
+    writeFileSync(files[1], made.private);
+    chmodSync(files[1], 0o600);
+    return { cert: made.cert, key: made.private };
+  };
+  try {
+    mkdirSync(dir, { recursive: true });
+    const [caCert, caKey] = [readIfThere(caFile), readIfThere(caKeyFile)];
+    const ca =
+      caKey && stillGood(caCert, [])
+        ? { cert: caCert!, key: caKey }
+        : await make(
+            [caFile, caKeyFile],
+            3650,
+            [
+              { name: 'commonName', value: 'mockvideo development CA' },
+              { name: 'organizationName', value: 'mockvideo' },
+            ],
+            {
+              extensions: [
+                { name: 'basicConstraints', cA: true, critical: true },
+                { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+              ],
+            },
+          );
+    const [cert, key] = [readIfThere(certFile), readIfThere(keyFile)];
+    const made =
+      key && stillGood(cert, hosts, ca.cert)
+        ? undefined
+        : await make([certFile, keyFile], 365, [{ name: 'commonName', value: 'mockvideo' }], {
+            ca,
+            extensions: [
+              { name: 'basicConstraints', cA: false },
+              { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+              { name: 'extKeyUsage', serverAuth: true },
+              {
+                name: 'subjectAltName',
+                altNames: hosts.map((h) => (isIP(h) ? { type: 7 as const, ip: h } : { type: 2 as const, value: h })),
+              },
+            ],
+          });
+    return {
+      // The server certificate followed by its CA.
+      cert: `${(made?.cert ?? cert!).trim()}\n${ca.cert.trim()}\n`,
+      key: made?.key ?? key!,
+      certFile,
+      keyFile,
+      caFile,
+      generated: made !== undefined,
+    };
   } catch (error) {
     if (error instanceof MockvideoError) throw error;
     throw new MockvideoError(
