@@ -4,16 +4,12 @@
  * imports that one).
  * @module
  */
+export * from './core.js';
 export * from './ad-config.js';
-export * from './common-parameters.js';
 export * from './content-provider.js';
-export * from './deep-link.js';
 export * from './diversion.js';
-export * from './envelope.js';
 export * from './envelope-schema.js';
-export * from './json-text.js';
 export * from './operations.js';
 export * from './plugin.js';
 export * from './recommended-video.js';
-export * from './recommended-video-target.js';
 export * from './settings.js';

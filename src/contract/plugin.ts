@@ -117,16 +117,10 @@ export const marketSignSchema = z
     const known = new Set(['appClientId', 'appId', 'appSignature', 'ext_marketType', 'nonce', 'ref']);
     const extra = Object.keys(sign).filter((key) => !known.has(key));
     for (const key of extra) {
-      if (!EXTERNAL_URL_KEY.test(key)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [key],
-          message: `unknown market_sign field "${key}"; allowed: ${[...known].join(', ')}, ext_<market>_external_url`,
-        });
-        continue;
-      }
-      const problem = upgradeUrlProblem(sign[key] as string);
-      if (problem) ctx.addIssue({ code: 'custom', path: [key], message: problem });
+      const message = EXTERNAL_URL_KEY.test(key)
+        ? upgradeUrlProblem(sign[key]!)
+        : `unknown market_sign field "${key}"; allowed: ${[...known].join(', ')}, ext_<market>_external_url`;
+      if (message) ctx.addIssue({ code: 'custom', path: [key], message });
     }
     if (!extra.some((key) => EXTERNAL_URL_KEY.test(key))) {
       ctx.addIssue({ code: 'custom', path: [], message: 'market_sign must have an ext_<market>_external_url field' });
