@@ -86,11 +86,6 @@ export function matchOf(entry: Pick<JournalEntry, 'match' | 'status'>, mode: str
   return mode === 'replay' && entry.status === 404 ? 'miss' : null;
 }
 
-/** Quotes `text` for a POSIX shell: `'it'\''s'`. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 /** Request headers a `curl` command leaves out: curl sets them itself, or they describe the old connection. */
 const CURL_SKIPS = new Set([
   'host',
@@ -116,6 +111,7 @@ export function curlCommand(
   },
 ): string {
   const search = request.query.map(([name, value]) => `${name}=${value}`).join('&');
+  const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`; // 'it'\''s'
   const parts = ['curl'];
   if (request.method !== 'GET') parts.push('-X', request.method);
   parts.push(shellQuote(`${origin}${request.path}${search ? `?${search}` : ''}`));

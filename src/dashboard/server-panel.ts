@@ -30,14 +30,6 @@ export function detailLabel(key: string): string {
 }
 
 /**
- * Whether a scenario answers clients: always in `serve`; in `replay` only with a fallback scenario
- * (`fallbackScenario` in `GET /health`); never in `record`.
- */
-function scenarioAnswers(health: Health): boolean {
-  return health.mode === 'serve' || (health.mode === 'replay' && typeof health.fallbackScenario === 'string');
-}
-
-/**
  * Shows the mode, its details and the device URLs. The header names what answers: the scenario in
  * `serve`, the recording folder (and the fallback scenario, if any) in `replay`, the upstream in
  * `record`; the scenario picker is shown only where a scenario answers.
@@ -49,7 +41,8 @@ export function renderServer(health: Health): void {
       (typeof value === 'string' || typeof value === 'number'),
   );
   byId('mode').textContent = health.mode;
-  const scenario = scenarioAnswers(health);
+  // A scenario answers clients always in `serve`, in `replay` only as the fallback, never in `record`.
+  const scenario = health.mode === 'serve' || (health.mode === 'replay' && typeof health.fallbackScenario === 'string');
   byId('scenario-pill').hidden = !scenario;
   byId('scenario-pill-label').textContent = health.mode === 'replay' ? 'fallback scenario' : 'scenario';
   byId('scenario-section').hidden = !scenario;

@@ -12,10 +12,6 @@ const MAX_BURSTS = 12;
 /** The shortest time axis, in milliseconds, so that a burst of 2-ms answers does not fill the width with one bar. */
 const MIN_SPAN_MS = 40;
 
-/** One thing on a burst's time axis: a request (arrival to last byte) or an analytics record (one instant). */
-type Item =
-  { kind: 'request'; at: number; entry: JournalEntry } | { kind: 'analytics'; at: number; record: AnalyticsEntry };
-
 /** Where on the axis, in percent of its width. */
 const percent = (ms: number, span: number) => `${Math.min(100, Math.max(0, (ms / span) * 100)).toFixed(2)}%`;
 
@@ -75,13 +71,15 @@ function lane(state: DashboardState, device: DeviceSummary, index: number) {
 
 function burstView(state: DashboardState, burst: StartUpVerdict, records: AnalyticsEntry[]) {
   const entries = burst.ids.map((id) => state.entries.get(id)).filter((e): e is JournalEntry => e !== undefined);
-  const items: Item[] = [
-    ...entries.map((entry) => ({ kind: 'request' as const, at: Date.parse(entry.time), entry })),
-    ...records.map((record) => ({ kind: 'analytics' as const, at: Date.parse(record.time), record })),
-  ].sort((a, b) => a.at - b.at);
-  const start = Math.min(burst.start, ...items.map((i) => i.at));
-  const end = Math.max(burst.end, ...items.map((i) => i.at));
-  const span = Math.max(end - start, MIN_SPAN_MS);
+  const times = [...entries, ...records].map((item) => Date.parse(item.time));
+  const start = Math.min(burst.start, ...times);
+  const span = Math.max(Math.max(burst.end, ...times) - start, MIN_SPAN_MS);
+  // Requests (arrival to last byte) and analytics records (one instant) on one time axis, in time order.
+  const offset = (item: { time: string }) => Date.parse(item.time) - start;
+  const marks = [
+    ...entries.map((entry) => [offset(entry), bar(entry, offset(entry), span, state.mode)] as const),
+    ...records.map((record) => [offset(record), recordMark(record, offset(record), span)] as const),
+  ].sort(([a], [b]) => a - b);
   const failed = burst.rules.filter((r) => !r.ok);
   const what = burst.startUp ? 'Start-up' : 'Recommendations';
   const at = clockTime(new Date(burst.start).toISOString());
@@ -115,11 +113,7 @@ function burstView(state: DashboardState, burst: StartUpVerdict, records: Analyt
     }
     <div class="axis" aria-hidden="true"><span>0</span><span>${duration(span / 2)}</span><span>${duration(span)}</span></div>
     <ol class="bars">
-      ${items.map((item) =>
-        item.kind === 'request'
-          ? bar(item.entry, item.at - start, span, state.mode)
-          : recordMark(item.record, item.at - start, span),
-      )}
+      ${marks.map(([, mark]) => mark)}
     </ol>
   </article>`;
 }

@@ -10,14 +10,7 @@
  */
 import { OPERATION_NAMES, SUCCESS_MSG, SUCCESS_RESULT, type OperationName } from '../contract/core.js';
 import type { ScenarioProblem } from '../errors.js';
-import {
-  DEFAULT_POLICY,
-  REDACTED,
-  decodeComponent,
-  valueScrubber,
-  type NamedRecording,
-  type NormalisationPolicy,
-} from '../normalise/index.js';
+import { DEFAULT_POLICY, REDACTED, decodeComponent, valueScrubber, type NamedRecording } from '../normalise/index.js';
 import { checkScenarios } from './catalog.js';
 import { ORIGIN_PLACEHOLDER, compileStub, prepareResponse } from './compile.js';
 import type { Stub, StubResponse } from './format.js';
@@ -35,7 +28,6 @@ export interface FromRecordingsOptions {
   shipped: readonly ParsedScenario[];
   /** Where the recordings came from, for the description. */
   from?: string;
-  policy?: NormalisationPolicy;
 }
 
 /** The scenario file, what was left out and why, and the problems `validate` would report (none when it validates). */
@@ -135,7 +127,6 @@ export function scenarioFromRecordings(
   all: readonly NamedRecording[],
   options: FromRecordingsOptions,
 ): ScenarioFromRecordings {
-  const policy = options.policy ?? DEFAULT_POLICY;
   const notes: string[] = [];
   const recordings = [...(options.device !== undefined ? ofDevice(all, options.device) : all)].sort(
     (a, b) => a.recording.recordedAt.localeCompare(b.recording.recordedAt) || a.name.localeCompare(b.name),
@@ -148,7 +139,7 @@ export function scenarioFromRecordings(
     recordings.flatMap(({ recording }) =>
       recording.request.query.map(([name, value]) => [decodeComponent(name), value] as const),
     ),
-    policy,
+    DEFAULT_POLICY,
   );
   const textOf = (body: string) => {
     let text = body;
