@@ -51,9 +51,7 @@ function byKey(recordings: readonly NamedRecording[]): Map<string, NamedRecordin
   const groups = new Map<string, NamedRecording[]>();
   for (const named of recordings) {
     const key = `${named.recording.operation}\u0000${named.recording.matchKey}`;
-    const group = groups.get(key);
-    if (group) group.push(named);
-    else groups.set(key, [named]);
+    (groups.get(key) ?? groups.set(key, []).get(key)!).push(named);
   }
   return groups;
 }

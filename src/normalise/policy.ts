@@ -48,10 +48,11 @@ export const DEFAULT_POLICY: NormalisationPolicy = Object.freeze({
   secretValues: Object.freeze([]),
 });
 
+/** The lists of a policy, each of names. */
+const LISTS = ['volatile', 'secret', 'identity', 'headers', 'secretCookies', 'secretValues'] as const;
+
 /** A partial policy, as read from flags or a config file. */
-export type PolicyOverrides = Partial<
-  Record<'volatile' | 'secret' | 'identity' | 'headers' | 'secretCookies' | 'secretValues', readonly string[]>
-> & { keepIdentity?: boolean };
+export type PolicyOverrides = Partial<Record<(typeof LISTS)[number], readonly string[]>> & { keepIdentity?: boolean };
 
 function nameList(value: unknown, field: string, source: string): string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && v !== '')) {
@@ -71,19 +72,12 @@ function nameList(value: unknown, field: string, source: string): string[] {
  * @example resolvePolicy({ volatile: ['_nonce', '_ts', '_rnd'] })
  */
 export function resolvePolicy(overrides: PolicyOverrides = {}, source = 'normalisation policy'): NormalisationPolicy {
-  const volatile = overrides.volatile ? nameList(overrides.volatile, 'volatile', source) : DEFAULT_POLICY.volatile;
-  const secret = overrides.secret ? nameList(overrides.secret, 'secret', source) : DEFAULT_POLICY.secret;
-  const identity = overrides.identity ? nameList(overrides.identity, 'identity', source) : DEFAULT_POLICY.identity;
-  const headers = overrides.headers ? nameList(overrides.headers, 'headers', source) : [];
-  const secretCookies = overrides.secretCookies ? nameList(overrides.secretCookies, 'secretCookies', source) : [];
-  const secretValues = overrides.secretValues ? nameList(overrides.secretValues, 'secretValues', source) : [];
+  const lists = Object.fromEntries(
+    LISTS.map((list) => [list, overrides[list] ? nameList(overrides[list], list, source) : DEFAULT_POLICY[list]]),
+  ) as Record<(typeof LISTS)[number], readonly string[]>;
   const seen = new Map<string, string>();
-  for (const [list, names] of [
-    ['volatile', volatile],
-    ['secret', secret],
-    ['identity', identity],
-  ] as const) {
-    for (const name of names) {
+  for (const list of ['volatile', 'secret', 'identity'] as const) {
+    for (const name of lists[list]) {
       const other = seen.get(name);
       if (other && other !== list)
         throw new MockvideoError(
@@ -97,13 +91,9 @@ export function resolvePolicy(overrides: PolicyOverrides = {}, source = 'normali
     throw new MockvideoError('MV_USAGE', `${source}: "keepIdentity" must be true or false.`);
   }
   return Object.freeze({
-    volatile: Object.freeze([...volatile]),
-    secret: Object.freeze([...secret]),
-    identity: Object.freeze([...identity]),
+    ...(Object.fromEntries(LISTS.map((list) => [list, Object.freeze([...lists[list]])])) as typeof lists),
+    headers: Object.freeze([...new Set([...CREDENTIAL_HEADERS, ...lists.headers.map((h) => h.toLowerCase())])]),
     keepIdentity: overrides.keepIdentity ?? false,
-    headers: Object.freeze([...new Set([...CREDENTIAL_HEADERS, ...headers.map((h) => h.toLowerCase())])]),
-    secretCookies: Object.freeze([...secretCookies]),
-    secretValues: Object.freeze([...secretValues]),
   });
 }
 

@@ -163,7 +163,7 @@ export function scrubber(
 export function valueScrubber(
   values: Iterable<readonly [name: string, value: string]>,
   policy: NormalisationPolicy,
-): (text: string) => string {
+): Scrub {
   const secrets: Secret[] = [];
   for (const [name, raw] of values) {
     const placeholder = policy.secret.includes(name)
@@ -175,6 +175,5 @@ export function valueScrubber(
       for (const value of new Set([raw, decodeComponent(raw)]))
         secrets.push({ label: name, value, placeholder, kind: 'secret' });
   }
-  const scrub = scrubber(secrets);
-  return (text) => scrub(text);
+  return scrubber(secrets);
 }

@@ -51,9 +51,7 @@ export function bursts(entries: readonly JournalEntry[], quietGapSeconds = DEFAU
   const byDevice = new Map<string, JournalEntry[]>();
   for (const entry of entries) {
     const device = entry.query._sdevid?.[0] ?? '(no _sdevid)';
-    const list = byDevice.get(device);
-    if (list) list.push(entry);
-    else byDevice.set(device, [entry]);
+    (byDevice.get(device) ?? byDevice.set(device, []).get(device)!).push(entry);
   }
   const result: Burst[] = [];
   for (const [device, list] of byDevice) {
@@ -84,19 +82,14 @@ export function verifyJournal(
   const groups = bursts(operationEntries, quietGapSeconds);
   const startUps = groups.filter((b) => b.startUp);
   const rules: RuleResult[] = [];
+  /** Adds a rule's outcome: failed when there is a `failure` message. */
+  const check = (rule: VerifyRule, failure: string | false, success: string) =>
+    rules.push({ rule, ok: !failure, message: failure || success });
 
-  rules.push(
-    startUps.length
-      ? {
-          rule: 'start-up-seen',
-          ok: true,
-          message: `${startUps.length} start-up${startUps.length === 1 ? '' : 's'} from ${new Set(startUps.map((b) => b.device)).size} device(s)`,
-        }
-      : {
-          rule: 'start-up-seen',
-          ok: false,
-          message: 'no start-up in the journal: start playback of a local video in the app, then verify',
-        },
+  check(
+    'start-up-seen',
+    !startUps.length && 'no start-up in the journal: start playback of a local video in the app, then verify',
+    `${startUps.length} start-up${startUps.length === 1 ? '' : 's'} from ${new Set(startUps.map((b) => b.device)).size} device(s)`,
   );
 
   const wrong: string[] = [];
@@ -109,48 +102,41 @@ export function verifyJournal(
     if (problems.length)
       wrong.push(`device ${shortDevice(burst.device)} at ${burst.entries[0]!.time}: ${problems.join(', ')}`);
   }
-  rules.push({
-    rule: 'start-up-calls-each-operation-once',
-    ok: wrong.length === 0,
-    message: wrong.length
-      ? `each operation once (meta/setting at most twice) per start-up; ${wrong.join('; ')}`
-      : `every start-up called each operation once (meta/setting at most twice)`,
-  });
+  check(
+    'start-up-calls-each-operation-once',
+    wrong.length > 0 && `each operation once (meta/setting at most twice) per start-up; ${wrong.join('; ')}`,
+    'every start-up called each operation once (meta/setting at most twice)',
+  );
 
   const diversions = operationEntries.filter((e) => e.operation === 'localplay/diversion');
   const missing = diversions.filter((e) => !['true', 'false'].includes(e.query.is_from_gallery?.[0] ?? ''));
-  rules.push({
-    rule: 'diversion-carries-is_from_gallery',
-    ok: missing.length === 0,
-    message: missing.length
-      ? `${missing.length} of ${diversions.length} diversion calls lack is_from_gallery=true|false (request ids ${missing.map((e) => e.id).join(', ')})`
-      : `${diversions.length} diversion call(s), each with is_from_gallery`,
-  });
+  check(
+    'diversion-carries-is_from_gallery',
+    missing.length > 0 &&
+      `${missing.length} of ${diversions.length} diversion calls lack is_from_gallery=true|false (request ids ${missing.map((e) => e.id).join(', ')})`,
+    `${diversions.length} diversion call(s), each with is_from_gallery`,
+  );
 
   const orphans = groups.filter(
     (b, i) => !b.startUp && !groups.slice(0, i).some((p) => p.startUp && p.device === b.device),
   );
-  rules.push({
-    rule: 'recommendations-after-start-up',
-    ok: orphans.length === 0,
-    message: orphans.length
-      ? `localplay/recomm fetched without a start-up before it: ${orphans.map((b) => `device ${shortDevice(b.device)} at ${b.entries[0]!.time}`).join('; ')}`
-      : 'every recommendation view followed a start-up of its device',
-  });
+  check(
+    'recommendations-after-start-up',
+    orphans.length > 0 &&
+      `localplay/recomm fetched without a start-up before it: ${orphans.map((b) => `device ${shortDevice(b.device)} at ${b.entries[0]!.time}`).join('; ')}`,
+    'every recommendation view followed a start-up of its device',
+  );
 
-  const withFindings = operationEntries.filter((e) => e.findings.length);
-  rules.push({
-    rule: 'requests-keep-the-contract',
-    ok: withFindings.length === 0,
-    message: withFindings.length
-      ? `${withFindings.length} request(s) break the contract, e.g. #${withFindings[0]!.id} ${withFindings[0]!.operation}: ${withFindings[0]!.findings
-          .slice(0, 3)
-          .map((f) => f.message)
-          .join(
-            '; ',
-          )}${withFindings[0]!.findings.length > 3 ? ` (and ${withFindings[0]!.findings.length - 3} more)` : ''}`
-      : 'no contract findings',
-  });
+  const [first, ...others] = operationEntries.filter((e) => e.findings.length);
+  check(
+    'requests-keep-the-contract',
+    first !== undefined &&
+      `${others.length + 1} request(s) break the contract, e.g. #${first.id} ${first.operation}: ${first.findings
+        .slice(0, 3)
+        .map((f) => f.message)
+        .join('; ')}${first.findings.length > 3 ? ` (and ${first.findings.length - 3} more)` : ''}`,
+    'no contract findings',
+  );
   return { ok: rules.every((r) => r.ok), rules };
 }
 
