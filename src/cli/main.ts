@@ -74,7 +74,7 @@ export async function main(args?: string[]): Promise<void> {
       if (message === null) exitWithError(error);
       const flags = [...settings.flagsOf(invoked), 'config', 'help', 'version'];
       process.stderr.write(
-        `${PREFIX} ${withFlagSuggestions(message ?? error?.message ?? '', flags)}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`,
+        `${PREFIX} ${withFlagSuggestions((message ?? error?.message ?? '').replace(`${PREFIX} `, ''), flags)}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`,
       );
       process.exit(EXIT.badInput);
     })

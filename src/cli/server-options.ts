@@ -97,7 +97,8 @@ export const serverOptions = {
     requiresArg: true,
     describe:
       'Recorded latencies (recordings, stub "latency"): recorded, none, or a factor (0.5 = twice as fast). Default: none for replay, recorded for serve',
-    coerce: named('latency', parseLatencySetting),
+    // Its message names the flag already.
+    coerce: (value: unknown) => parseLatencySetting(String(value)),
   },
   https: {
     type: 'boolean',

@@ -47,6 +47,7 @@ describe('bad input at start', () => {
   it.each([
     [['serve', '--port', 'eighty'], /--port must be an integer from 0 to 65535, got "eighty"/],
     [['serve', '--port', '70000'], /--port must be an integer from 0 to 65535/],
+    [['serve', '--latency', 'slow'], /^\[mockvideo\] --latency slow: expected "recorded", "none" or a factor/m],
     [['serve', '--colour', 'blue'], /Unknown argument: colour/],
     [['sreve'], /Unknown argument: sreve|Did you mean serve/],
   ])('a bad flag or command (%j) exits 2 and names it', async (args, message) => {
