@@ -1,15 +1,12 @@
 import type { CommandModule } from 'yargs';
 import { COMMAND_HEADINGS } from './command-headings.js';
 
-/** Names a table of loaders by their keys, the loaded modules' types left open. */
-const loaders = <K extends string>(table: Record<K, () => Promise<unknown>>) => table;
-
 /**
  * The commands that take settings (all but `config`), in the order `mockvideo --help` lists them, each
  * with the loader of its module: a start loads only the modules of the commands named on its command
  * line (see {@link loadCommands}).
  */
-const LOADERS = loaders({
+const LOADERS = {
   serve: async () => (await import('./commands/serve.js')).serveCommand,
   scenarios: async () => (await import('./commands/scenarios.js')).scenariosCommand,
   validate: async () => (await import('./commands/validate.js')).validateCommand,
@@ -22,7 +19,7 @@ const LOADERS = loaders({
   drift: async () => (await import('./commands/drift.js')).driftCommand,
   scenario: async () => (await import('./commands/scenario.js')).scenarioCommand,
   fuzz: async () => (await import('./commands/fuzz.js')).fuzzCommand,
-});
+} satisfies Record<string, () => Promise<unknown>>;
 
 /** A command that takes settings, by the name typed after `mockvideo`. */
 export type CommandName = keyof typeof LOADERS;

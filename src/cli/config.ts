@@ -157,19 +157,16 @@ async function loadConfigFile(file: string, commands: readonly CommandOptions[])
         `${file}: unknown setting "${name}". Settings are the flags of the commands: ${[...all].sort().join(', ')}.`,
       );
     }
-    const isBoolean = commands.some((c) => c.booleans.has(name));
-    const isArray = commands.some((c) => c.arrays.has(name));
-    const ok = isBoolean
-      ? typeof value === 'boolean'
-      : isArray
-        ? Array.isArray(value) && value.every((v) => typeof v === 'string')
-        : ['string', 'number'].includes(typeof value);
-    if (!ok) {
+    const [expected, ok] = commands.some((c) => c.booleans.has(name))
+      ? ['true or false', typeof value === 'boolean']
+      : commands.some((c) => c.arrays.has(name))
+        ? ['a list of strings', Array.isArray(value) && value.every((v) => typeof v === 'string')]
+        : ['a string or a number', ['string', 'number'].includes(typeof value)];
+    if (!ok)
       throw new MockvideoError(
         'MV_USAGE',
-        `${file}: setting "${name}" must be ${isBoolean ? 'true or false' : isArray ? 'a list of strings' : 'a string or a number'}, got ${JSON.stringify(value)}.`,
+        `${file}: setting "${name}" must be ${expected}, got ${JSON.stringify(value)}.`,
       );
-    }
   }
   return protectedSettings(() => file, settings);
 }

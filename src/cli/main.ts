@@ -5,7 +5,7 @@ import { COMMAND_NAMES, commandStandIn, isCommandName, type AnyCommand } from '.
 import { withFlagSuggestions } from './did-you-mean.js';
 import { outputOptions } from './output.js';
 import { EXIT, exitWithError } from './exit.js';
-import { readSettings, type Settings } from './config.js';
+import { readSettings } from './config.js';
 
 const COMPLETION_DESCRIBE = 'Print a shell completion script (bash/zsh): mockvideo completion >> ~/.bashrc';
 
@@ -37,14 +37,9 @@ export async function main(args?: string[]): Promise<void> {
   });
   // The first argument that names a command (a flag's value, like `--config x.json`, may come first).
   const invoked = argv.find(isCommandName) ?? '';
-  let settings: Settings;
-  let layers: Record<string, unknown>;
-  try {
-    settings = await readSettings(argv, process.cwd(), process.env);
-    layers = settings.layersOf(invoked);
-  } catch (error) {
-    exitWithError(error);
-  }
+  const { settings, layers } = await readSettings(argv, process.cwd(), process.env)
+    .then((settings) => ({ settings, layers: settings.layersOf(invoked) }))
+    .catch(exitWithError);
   const configCommand = argv.includes('config') ? (await import('./commands/config.js')).configCommand : undefined;
   const cli = yargs(argv);
   // yargs prints the script for `completion --help` too: asked for help, a plain command shows it.

@@ -51,12 +51,9 @@ export const scenariosDirOption = {
 
 /** Checks `--upstream`: an http(s) URL. @throws MockvideoError (`MV_USAGE`). */
 export function upstreamUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  if (!URL.canParse(value))
     throw new MockvideoError('MV_USAGE', `--upstream must be a URL like https://api.example.com, got "${value}".`);
-  }
+  const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new MockvideoError('MV_USAGE', `--upstream must be http:// or https://, got "${value}".`);
   return url.toString().replace(/\/$/, '');

@@ -3,14 +3,8 @@ import type { SonicBoom } from 'sonic-boom';
 import pc from 'picocolors';
 import type { Options } from 'yargs';
 import type { Journal } from '../journal/index.js';
+import type { ArgsOf } from './options.js';
 import { formatLogLine, type RequestLogEntry } from '../server/host/request-log.js';
-
-/** How a command reports requests: `--log text|json`, `--quiet`, `--verbose`. */
-export interface OutputArgs {
-  log: 'text' | 'json';
-  quiet: boolean;
-  verbose: boolean;
-}
 
 /** The global output flags, for the yargs root. */
 export const outputOptions = {
@@ -28,6 +22,9 @@ export const outputOptions = {
   },
   verbose: { type: 'boolean', default: false, global: true, describe: "Also print each request's contract findings" },
 } satisfies Record<string, Options>;
+
+/** How a command reports requests: `--log text|json`, `--quiet`, `--verbose`. */
+export type OutputArgs = ArgsOf<typeof outputOptions>;
 
 function paintStatus(line: string, status: number): string {
   const paint = status === 0 || status >= 500 ? pc.red : status >= 400 ? pc.yellow : pc.green;

@@ -9,11 +9,8 @@ export interface Progress {
 }
 
 /** True when a progress bar may be drawn: stderr is a terminal and `CI` is not set. */
-export function showsProgress(
-  stream: NodeJS.WriteStream = process.stderr,
-  env: NodeJS.ProcessEnv = process.env,
-): boolean {
-  return Boolean(stream.isTTY) && !env.CI;
+export function showsProgress(): boolean {
+  return Boolean(process.stderr.isTTY) && !process.env.CI;
 }
 
 /**

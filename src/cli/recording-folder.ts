@@ -14,7 +14,7 @@ export async function recordingsOf(
   if (problems.length)
     throw new RecordingError(
       dir,
-      problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
+      problems.map((p) => ({ ...p, source: p.file })),
     );
   return recordings;
 }

@@ -46,30 +46,26 @@ function boundedOffset(text: string, ms: number): number {
   return ms;
 }
 
+/** ISO 8601 with a time zone, to the minute at least. */
+const ISO_MOMENT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
 /**
  * A moment in **milliseconds** since the Unix epoch: ISO 8601 with a time zone
  * (`2026-01-31T12:00:00Z`), or Unix time in seconds (`1769860800`).
  * @throws MockvideoError (`MV_USAGE`) naming the value and the forms.
  */
 export function parseMoment(text: string | number): number {
-  const ms = typeof text === 'number' || /^\d{1,11}$/.test(text) ? Number(text) * 1000 : momentOfIso(text);
+  const seconds = typeof text === 'number' || /^\d{1,11}$/.test(text);
+  const ms = seconds ? Number(text) * 1000 : ISO_MOMENT.test(text) ? Date.parse(text) : NaN;
+  if (!seconds && Number.isNaN(ms))
+    throw new MockvideoError(
+      'MV_USAGE',
+      `"${text}" is not a moment: write ISO 8601 with a time zone, e.g. 2026-01-31T12:00:00Z, or Unix time in seconds.`,
+    );
   if (!(ms >= 0 && ms <= LATEST_CLOCK_MS))
     throw new MockvideoError(
       'MV_USAGE',
       `"${text}" is outside the times a clock reads: from 1970-01-01T00:00:00Z (0) to 9999-12-31T23:59:59Z (253402300799).`,
-    );
-  return ms;
-}
-
-/** The milliseconds of an ISO 8601 time with a time zone. @throws MockvideoError (`MV_USAGE`) otherwise. */
-function momentOfIso(text: string): number {
-  const ms = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/.test(text)
-    ? Date.parse(text)
-    : NaN;
-  if (Number.isNaN(ms))
-    throw new MockvideoError(
-      'MV_USAGE',
-      `"${text}" is not a moment: write ISO 8601 with a time zone, e.g. 2026-01-31T12:00:00Z, or Unix time in seconds.`,
     );
   return ms;
 }

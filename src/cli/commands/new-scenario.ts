@@ -8,19 +8,6 @@ import { newScenarioFile, writeScenarioFile } from '../scenario-file.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import { scenariosDirOption, type BuiltArgs } from '../options.js';
 
-/** The parent's own (or inherited) `ad_config` stubs, to copy as the one example override. */
-function adConfigOf(name: string, parsed: readonly ParsedScenario[]): unknown {
-  for (
-    let s = parsed.find((p) => p.name === name);
-    s;
-    s = s.extends ? parsed.find((p) => p.name === s!.extends) : undefined
-  ) {
-    const stubs = s.operations.ad_config;
-    if (stubs) return stubs.length === 1 ? stubs[0] : stubs;
-  }
-  return { data: {} };
-}
-
 const builder = (yargs: Argv) =>
   yargs
     .positional('name', {
@@ -80,10 +67,12 @@ export const newScenarioCommand: CommandModule<object, BuiltArgs<typeof builder>
       name = scenario.extends;
     }
     const parent = args.from;
+    // The one example override: a copy of the parent's own (or inherited) `ad_config` answer.
+    const stubs = chain.find((s) => s.operations.ad_config)?.operations.ad_config;
     const scenario = {
       description: `Like ${parent}, except for the operations below. (Say in one line what this scenario is for.)`,
       extends: parent,
-      operations: { ad_config: adConfigOf(parent, [...shipped, ...chain]) },
+      operations: { ad_config: !stubs ? { data: {} } : stubs.length === 1 ? stubs[0] : stubs },
     };
     // What it writes is checked with its parents only.
     const written = parseScenario(args.name, scenario, target.shown);
