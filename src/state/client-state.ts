@@ -151,11 +151,6 @@ export class ClientStates {
     return entry.counters;
   }
 
-  /** The counters of `client` as they are, without noting a request (for faults counted per client: see `FaultBoard`). */
-  peek(client: string): Counters | undefined {
-    return this.#clients.get(client)?.counters;
-  }
-
   /**
    * Starts counters again: of one client, or of every client and the server's. Returns how many
    * clients were reset (a client reset later starts with a start-up again).

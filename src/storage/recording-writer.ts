@@ -48,13 +48,12 @@ export interface QueuedRecording {
 export class RecordingWriter {
   readonly dir: string;
   readonly #next = new Map<string, number>();
-  readonly #syncing = new Set<Promise<void>>();
+  /** Settles when the last batch of flushes to the disk is done. */
+  #syncing: Promise<void> = Promise.resolve();
   readonly #unsynced: string[] = [];
   readonly #toSync: Array<[file: string, name: string]> = [];
   #syncTimer: NodeJS.Timeout | undefined;
   readonly #pendingReplace: Set<OperationName>;
-  /** Operation folders made by this writer (made again when a write finds one gone). */
-  readonly #folders = new Set<string>();
   /** Settles when the last recording handed over is written (or failed): the next one is written after it. */
   #last: Promise<unknown> = Promise.resolve();
   /** The upstream whose origin is still to be added to the folder (with the first recording: a recorder that never records leaves no file). */
@@ -130,24 +129,11 @@ export class RecordingWriter {
     return name;
   }
 
-  /** Writes `recording` to `name` in the folder, atomically. @throws the file system's error. */
+  /** Writes `recording` to `name` in the folder, atomically, making its folder (again) if it is gone. @throws the file system's error. */
   async #writeFile(name: string, recording: Recording): Promise<void> {
-    const folder = join(this.dir, name, '..');
     const file = join(this.dir, name);
-    const text = formatRecording(recording);
-    if (!this.#folders.has(folder)) {
-      makeFolder(folder);
-      this.#folders.add(folder);
-    }
-    try {
-      await writeFileAtomically(file, text);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-      // The folder was removed, or replaced by a file, since it was made: made again (or reported), then written.
-      makeFolder(folder);
-      await writeFileAtomically(file, text);
-    }
+    makeFolder(dirname(file));
+    await writeFileAtomically(file, formatRecording(recording));
     this.#syncLater(file, name);
   }
 
@@ -156,11 +142,11 @@ export class RecordingWriter {
     this.#toSync.push([file, name]);
     // One batch a second at most: a disk flush holds up the renames that follow it on many file
     // systems, so syncing each file as it comes would slow every recorded exchange after it.
-    this.#syncTimer ??= setTimeout(() => void this.#syncBatch(), SYNC_BATCH_MS);
+    this.#syncTimer ??= setTimeout(() => this.#syncBatch(), SYNC_BATCH_MS);
   }
 
   /** Flushes the files written since the last batch, and their folders (the renames), to the disk. */
-  #syncBatch(): Promise<void> {
+  #syncBatch(): void {
     clearTimeout(this.#syncTimer);
     this.#syncTimer = undefined;
     const batch = this.#toSync.splice(0);
@@ -175,7 +161,7 @@ export class RecordingWriter {
     // A few at a time: the file system commits flushes that wait together at once, so the batch
     // takes less time and less of the disk's and the processor's (the answers go on meanwhile).
     const limit = pLimit(SYNC_CONCURRENCY);
-    const done = (async () => {
+    this.#syncing = this.#syncing.then(async () => {
       const failures = await Promise.all(
         batch.map(([file, name]) =>
           limit(() => sync(file)).then(
@@ -187,9 +173,7 @@ export class RecordingWriter {
       for (const failure of failures) if (failure !== undefined) this.#unsynced.push(failure);
       // A folder cannot be opened for syncing everywhere (Windows): the files themselves are what matters.
       for (const folder of new Set(batch.map(([file]) => dirname(file)))) await sync(folder).catch(() => undefined);
-    })().finally(() => this.#syncing.delete(done));
-    this.#syncing.add(done);
-    return done;
+    });
   }
 
   /**
@@ -198,8 +182,8 @@ export class RecordingWriter {
    */
   async flush(): Promise<string[]> {
     for (let last; last !== this.#last;) await (last = this.#last);
-    if (this.#toSync.length) void this.#syncBatch();
-    while (this.#syncing.size) await Promise.allSettled([...this.#syncing]);
+    if (this.#toSync.length) this.#syncBatch();
+    await this.#syncing;
     return this.#unsynced.splice(0);
   }
 }
