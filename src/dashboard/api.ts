@@ -62,16 +62,6 @@ export interface FaultRequest {
   result?: number;
 }
 
-/** An admin call that failed; `message` is the server's `error`, `status` the HTTP status. */
-class AdminError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
 /** The message of a failed call, for a status line. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -105,19 +95,16 @@ async function call<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, 
   try {
     json = text === '' ? {} : JSON.parse(text);
   } catch {
-    throw new AdminError(
-      `${method} ${ADMIN}${path} answered ${response.status} with text that is not JSON.`,
-      response.status,
-    );
+    throw new Error(`${method} ${ADMIN}${path} answered ${response.status} with text that is not JSON.`);
   }
   if (!response.ok) {
     if (response.status === 403) window.dispatchEvent(new CustomEvent('mockvideo:forbidden'));
-    throw new AdminError(json.error ?? `${method} ${ADMIN}${path} answered ${response.status}.`, response.status);
+    throw new Error(json.error ?? `${method} ${ADMIN}${path} answered ${response.status}.`);
   }
   return json as T;
 }
 
-/** The admin API calls the page makes. Each rejects with an {@link AdminError} carrying the server's message. */
+/** The admin API calls the page makes. Each rejects with an `Error` carrying the server's message (`error`). */
 export const admin = {
   health: () => call<Health>('GET', '/health'),
   scenarios: () => call<{ active: string; scenarios: ScenarioSummary[] }>('GET', '/scenarios'),
@@ -136,12 +123,8 @@ export const admin = {
   nameDevice: (sdevid: string, name: string) =>
     call<{ sdevid: string; name: string | null }>('PUT', `/devices/${encodeURIComponent(sdevid)}/name`, { name }),
   startUps: () => call<{ startUps: StartUpVerdict[] }>('GET', '/start-ups'),
-  /** The analytics sink's records; none where the server has no sink (`replay`, `record`: 404). */
-  analytics: () =>
-    call<{ records: AnalyticsEntry[] }>('GET', '/analytics').catch((error: unknown) => {
-      if (error instanceof AdminError && error.status === 404) return { records: [] };
-      throw error;
-    }),
+  /** The analytics sink's records (`serve` and `replay` have the sink; the page reads it in `serve`). */
+  analytics: () => call<{ records: AnalyticsEntry[] }>('GET', '/analytics'),
 };
 
 /**

@@ -5,7 +5,7 @@ import { compileStub, type CompiledStub } from './compile.js';
 import { consistencyProblems, eachData, type OperationOrigin } from './consistency.js';
 import type { Fault } from '../faults/fault.js';
 import type { ScenarioFaults, Stub } from './format.js';
-import { inheritStubData, parentDataOf } from './inherit-data.js';
+import { inheritStubData } from './inherit-data.js';
 import type { ParsedScenario } from './parse.js';
 
 /** A scenario file that failed to parse: its name, where it is, and the scenario it names in `extends`, if any. */
@@ -135,8 +135,7 @@ export function checkScenarios(
     for (const [op, given] of Object.entries(scenario.operations) as Array<[OperationName, Stub[]]>) {
       const origin: OperationOrigin = { source: scenario.source, listed: scenario.listed.has(op), stubs: given };
       if (scenario.inheritsData?.has(op)) {
-        const parentData = parentDataOf(inherited.operations[op]?.stubs);
-        origin.stubs = given.map((stub) => inheritStubData(stub, parentData));
+        origin.stubs = inheritStubData(given, inherited.operations[op]?.stubs);
         eachData(origin, op, (data, at, source) => {
           for (const issue of scenario.checkData?.(op, data) ?? []) {
             const missing =

@@ -34,15 +34,14 @@ export function inheritData(parent: unknown, own: unknown): unknown {
   return merge(parent, own);
 }
 
-/** The data a child's stubs complete theirs from: the parent's first stub's (for a sequence, its first response's). */
-export function parentDataOf(stubs: readonly Stub[] | undefined): unknown {
-  const first = stubs?.[0];
-  return first?.sequence ? first.sequence[0]?.data : first?.data;
-}
-
-/** `stub` with every response's `data` completed from `parent` (see {@link inheritData}); responses without data stay as they are. */
-export function inheritStubData(stub: Stub, parent: unknown): Stub {
+/**
+ * `stubs` with every response's `data` completed (see {@link inheritData}) from the data of the
+ * parent's first stub (for a sequence, its first response's); responses without data stay as they are.
+ */
+export function inheritStubData(stubs: readonly Stub[], parentStubs: readonly Stub[] | undefined): Stub[] {
+  const first = parentStubs?.[0];
+  const parent = first?.sequence ? first.sequence[0]?.data : first?.data;
   const complete = <R extends StubResponse>(response: R): R =>
     response.data === undefined ? response : { ...response, data: inheritData(parent, response.data) };
-  return stub.sequence ? { ...stub, sequence: stub.sequence.map(complete) } : complete(stub);
+  return stubs.map((stub) => (stub.sequence ? { ...stub, sequence: stub.sequence.map(complete) } : complete(stub)));
 }
