@@ -46,11 +46,6 @@ export class AnalyticsStore {
     this.maxBytes = maxBytes;
   }
 
-  /** Bytes of records kept. */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
   /**
    * Keeps `record` with its `findings`; drops the oldest when full. `bytes` is its size (default:
    * its JSON text's length); callers refuse records over {@link MAX_ANALYTICS_RECORD_BYTES} first.
@@ -68,11 +63,6 @@ export class AnalyticsStore {
     while (this.#kept.length > this.limit || (this.#bytes > this.maxBytes && this.#kept.length > 1))
       this.#bytes -= this.#kept.shift()!.bytes;
     return entry;
-  }
-
-  /** Every kept entry, oldest first. */
-  list(): AnalyticsEntry[] {
-    return this.#kept.map((kept) => kept.entry);
   }
 
   /**

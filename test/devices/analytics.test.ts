@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYTICS_COMMON_FIELDS } from '../../src/analytics/index.js';
+import { ANALYTICS_COMMON_FIELDS } from '../../src/analytics/record-checks.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 
 const common = Object.fromEntries(ANALYTICS_COMMON_FIELDS.map((f) => [f, f === '_ts' ? '1795322072' : 'v']));

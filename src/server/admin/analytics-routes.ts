@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { AnalyticsStore, MAX_ANALYTICS_RECORD_BYTES, checkAnalyticsRecord } from '../../analytics/index.js';
+import { checkAnalyticsRecord } from '../../analytics/record-checks.js';
+import { AnalyticsStore, MAX_ANALYTICS_RECORD_BYTES } from '../../analytics/store.js';
 import { foreignGuard } from './admin.js';
 import { mayMutate } from './host-guard.js';
 

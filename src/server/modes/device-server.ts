@@ -39,7 +39,7 @@ export async function expressHost(
   const [{ createApp }, { analyticsRoutes }, { AnalyticsStore }] = await Promise.all([
     import('../admin/app.js'),
     import('../admin/analytics-routes.js'),
-    import('../../analytics/index.js'),
+    import('../../analytics/store.js'),
   ]);
   const sink = analyticsRoutes(new AnalyticsStore(), analyticsPaths, context);
   return createApp({ context, before: [sink] });
