@@ -12,5 +12,5 @@ export * from './recording.js';
 export * from './redact.js';
 export * from './build-recording.js';
 export * from './scrub.js';
-export { MIN_SCANNED_LENGTH, encodedForms } from './secret-forms.js';
+export { MIN_SCANNED_LENGTH } from './secret-forms.js';
 export * from './cookies.js';

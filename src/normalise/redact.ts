@@ -9,7 +9,7 @@ import { storeBody, toBase64, toBinaryString, type StoredBody } from './body.js'
 import { redactCookieHeader, redactSetCookie } from './cookies.js';
 import { REDACTED, type NormalisationPolicy } from './policy.js';
 import { decodeComponent, type RawPair } from './query.js';
-import { Tally, scrubber, type Redaction, type Secret } from './scrub.js';
+import { scrubber, type Redaction, type Secret } from './scrub.js';
 
 /** One HTTP exchange as seen on the wire, before redaction. Header names in any case. */
 export interface Exchange {
@@ -124,8 +124,8 @@ export function redactExchange(exchange: Exchange, policy: NormalisationPolicy):
   };
   const requestHeaders = storedHeaders(exchange.requestHeaders, UNSTORED_REQUEST_HEADERS);
   const responseHeaders = storedHeaders(exchange.responseHeaders, UNSTORED_RESPONSE_HEADERS);
-  const tally = new Tally();
-  const scan = scrubber(secrets, { named, tally });
+  const redactions: Redaction[] = [];
+  const scan = scrubber(secrets, { named, redactions });
   const scanHeaders = (headers: Record<string, string>, side: string) => {
     for (const name of Object.keys(headers))
       if (headers[name] !== REDACTED) headers[name] = scan(headers[name]!, `${side}.headers.${name}`);
@@ -150,6 +150,6 @@ export function redactExchange(exchange: Exchange, policy: NormalisationPolicy):
     requestHeaders,
     responseHeaders,
     body,
-    redactions: tally.list(),
+    redactions,
   };
 }

@@ -41,20 +41,6 @@ export interface Secret {
 /** Replaces the secrets of a text; `where` names the text in the redactions, `binary` for a text of one byte per character. */
 export type Scrub = (text: string, where?: string, binary?: boolean) => string;
 
-/** Counts replacements by secret, place and encoding. */
-export class Tally {
-  readonly #counts = new Map<string, Redaction>();
-  add(secret: string, where: string, encoding: Redaction['encoding']): void {
-    const key = `${secret}\u0000${where}\u0000${encoding}`;
-    const known = this.#counts.get(key);
-    if (known) known.count++;
-    else this.#counts.set(key, { secret, where, encoding, count: 1 });
-  }
-  list(): Redaction[] {
-    return [...this.#counts.values()];
-  }
-}
-
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What comes before an URL query value: `?name=`, `&name=`, a query string's first `name=` (also `\u0026` and `%26` for `&`, `%3D` and `\u003d` for `=`). */
@@ -97,14 +83,20 @@ type Label = { secret: Secret; encoding: SecretEncoding | 'whole-value'; plain: 
  * The scrubber of a set of secrets: every occurrence of a secret of at least
  * {@link MIN_SCANNED_LENGTH} characters in any encoding, of an identity as a whole value, and
  * (with `named`, by parameter name) any value under such a name whatever its length, becomes the
- * placeholder; each replacement is counted in `tally` when given. Never throws.
+ * placeholder; each replacement is counted in `redactions` (by secret, place and encoding) when
+ * given. Never throws.
  *
  * @example scrubber([{ label: '_st', value: 'made-up-token-1', placeholder: '<SERVICE_TOKEN>', kind: 'secret' }])('x=bWFkZS11cC10b2tlbi0x') // 'x=<SERVICE_TOKEN>'
  */
 export function scrubber(
   secrets: readonly Secret[],
-  { named = new Map(), tally }: { named?: ReadonlyMap<string, string>; tally?: Tally } = {},
+  { named = new Map(), redactions }: { named?: ReadonlyMap<string, string>; redactions?: Redaction[] } = {},
 ): Scrub {
+  const count = (secret: string, where: string, encoding: Redaction['encoding']) => {
+    const known = redactions?.find((r) => r.secret === secret && r.where === where && r.encoding === encoding);
+    if (known) known.count++;
+    else redactions?.push({ secret, where, encoding, count: 1 });
+  };
   const seen = new Set<string>();
   const scanned = secrets
     .filter(
@@ -134,7 +126,7 @@ export function scrubber(
     let at = 0;
     for (const { start, end, label } of spans) {
       const encoding = label.encoding === 'raw' ? textEncoding(text.slice(start, end), label.plain) : label.encoding;
-      tally?.add(label.secret.label, where, encoding);
+      count(label.secret.label, where, encoding);
       out += text.slice(at, start) + label.secret.placeholder;
       at = end;
     }
@@ -144,7 +136,7 @@ export function scrubber(
         const placeholder = named.get(name)!;
         if (value === '' || value === placeholder || value === SERVICE_TOKEN_PLACEHOLDER || value === REDACTED)
           return whole;
-        tally?.add(name, where, 'named');
+        count(name, where, 'named');
         return `${before}${placeholder}${after}`;
       });
     return out;

@@ -36,8 +36,8 @@ export interface SecretForm {
 /**
  * The plain forms of a secret value, longest first: the value itself, its base64 (standard and
  * URL-safe, padded or not, and the part that stays the same inside a larger base64 text) and its
- * hex. Searched for however percent- or JSON-escaped (see `searcher`), they find every encoding of
- * {@link encodedForms}.
+ * hex. Searched for however percent- or JSON-escaped (see `searcher`), they find every encoding a service writes
+ * (`encodedForms` in the tests lists them).
  *
  * @example secretForms('made-up-token-1').map((f) => f.encoding) // ['hex', 'base64', ..., 'raw']
  */
@@ -53,33 +53,4 @@ export function secretForms(value: string): SecretForm[] {
     { text: hex.encode(bytes), encoding: 'hex', anyCase: true },
   ];
   return forms.sort((a, b) => b.text.length - a.text.length);
-}
-
-/** `\uXXXX`: a UTF-16 code unit as a JSON escape. */
-const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/**
- * Every literal form of a value that the scrubber finds, for tests and leak checks: raw, percent
- * (both hex cases, `+`), JSON escapes (`\/`, `\u0026`, `\u003d`, all `\uXXXX`), base64 (standard,
- * URL-safe, padded and not) and hex (both cases).
- */
-export function encodedForms(value: string): string[] {
-  const bytes = utf8.encode(value);
-  const component = encodeURIComponent(value);
-  const json = JSON.stringify(value).slice(1, -1);
-  const forms = [
-    value,
-    component,
-    component.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
-    component.replace(/%20/g, '+'),
-    encodeURI(value),
-    json,
-    json.replace(/\//g, '\\/'),
-    json.replace(/[&=<>']/g, unicodeEscape),
-    value.split('').map(unicodeEscape).join(''),
-    ...[base64, base64nopad, base64url, base64urlnopad].map((coder) => coder.encode(bytes)),
-    hex.encode(bytes),
-    hex.encode(bytes).toUpperCase(),
-  ];
-  return [...new Set(forms)].filter((form) => form.length >= MIN_SCANNED_LENGTH);
 }

@@ -1,7 +1,7 @@
 // Property tests (fixed seed and run count: test/support/fast-check.ts) for protections of issue #9
 // that the properties next to the code did not catch when they were weakened one at a time (each
 // property here failed with its protection taken out):
-// - redaction: the existing property checks the forms `encodedForms` itself lists, so dropping a
+// - redaction: the existing property checks the forms `encodedForms` (test/support) lists, so dropping a
 //   form (lower-case hex, `+` for space, JSON-escaped, `\u0026`, reserved characters left alone)
 //   went unnoticed by it; here the forms are spelled out independently of the code. A secret (`_st`)
 //   is found anywhere; an identifier only as a whole value (issue 21: never inside other text);

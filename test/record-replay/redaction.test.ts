@@ -2,10 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/contract/index.js';
-import { encodedForms } from '../../src/normalise/index.js';
 import { startCli } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
-import { getBytes, recordSession, recordingFiles, tempDir } from '../support/recordings.js';
+import { encodedForms, getBytes, recordSession, recordingFiles, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { useUpstream } from '../support/upstream.js';
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, type OperationName } from '../../src/contract/index.js';
-import { encodedForms } from '../../src/normalise/index.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { CLIENT_COMMON_QUERY, clientPath } from '../support/client.js';
-import { eventually, getBytes, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
+import { encodedForms, eventually, getBytes, recordingFiles, removeTempDirs, tempDir } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 

@@ -1,6 +1,37 @@
+import { base64, base64nopad, base64url, base64urlnopad, hex } from '@scure/base';
+import { MIN_SCANNED_LENGTH } from '../../src/normalise/index.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/** `\uXXXX`: a UTF-16 code unit as a JSON escape. */
+const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Every literal form of a value that the scrubber must find, for leak checks: raw, percent (both hex
+ * cases, `+`), JSON escapes (`\/`, `\u0026`, `\u003d`, all `\uXXXX`), base64 (standard, URL-safe,
+ * padded and not) and hex (both cases).
+ */
+export function encodedForms(value: string): string[] {
+  const bytes = new TextEncoder().encode(value);
+  const component = encodeURIComponent(value);
+  const json = JSON.stringify(value).slice(1, -1);
+  const forms = [
+    value,
+    component,
+    component.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    component.replace(/%20/g, '+'),
+    encodeURI(value),
+    json,
+    json.replace(/\//g, '\\/'),
+    json.replace(/[&=<>']/g, unicodeEscape),
+    value.split('').map(unicodeEscape).join(''),
+    ...[base64, base64nopad, base64url, base64urlnopad].map((coder) => coder.encode(bytes)),
+    hex.encode(bytes),
+    hex.encode(bytes).toUpperCase(),
+  ];
+  return [...new Set(forms)].filter((form) => form.length >= MIN_SCANNED_LENGTH);
+}
 
 const created: string[] = [];
 
