@@ -12,6 +12,7 @@ import { OPERATION_NAMES, SUCCESS_MSG, SUCCESS_RESULT, type OperationName } from
 import type { ScenarioProblem } from '../errors.js';
 import { DEFAULT_POLICY, REDACTED, decodeComponent, valueScrubber, type NamedRecording } from '../normalise/index.js';
 import { checkScenarios } from './catalog.js';
+import { answerStatusSchema } from '../faults/fault-schema.js';
 import { ORIGIN_PLACEHOLDER, compileStub, prepareResponse } from './compile.js';
 import type { Stub, StubResponse } from './format.js';
 import { parseScenario, type ParsedScenario } from './parse.js';
@@ -111,9 +112,6 @@ function stubOf(responses: StubResponse[], when?: Record<string, string>): Stub 
   return responses.length === 1 ? { ...condition, ...responses[0]! } : { ...condition, sequence: responses };
 }
 
-/** The statuses a stub may answer with (see `answerStatusSchema`). */
-const servable = (status: number) => status >= 200 && status <= 599 && ![204, 205, 304].includes(status);
-
 /**
  * Builds a scenario file from a recording session. Recordings are taken in recorded order
  * (`recordedAt`, then file name); bodies kept as base64 (not UTF-8) and answers with a status a stub
@@ -159,7 +157,7 @@ export function scenarioFromRecordings(
           ? `a ${method} request; a scenario answers GET requests, so it was left out`
           : body === undefined
             ? 'the body is not UTF-8 text; left out'
-            : !servable(status)
+            : !answerStatusSchema.safeParse(status).success
               ? `status ${status} cannot be served by a stub; left out`
               : undefined;
       if (leftOut !== undefined) {
