@@ -55,42 +55,29 @@ interface ResolvedSetting {
   source: 'flag' | 'env' | 'file' | 'default';
 }
 
-/** What a command accepts, the global output flags included: its option names (kebab-case), their defaults and kinds. */
+/**
+ * What a command accepts, the global output flags included: its option names (kebab-case) in
+ * `keys`, and yargs' own tables of their defaults, kinds (`boolean`, `array`) and other names
+ * (`alias`: `s` for `scenario`).
+ */
 interface CommandOptions {
   keys: Set<string>;
-  defaults: Record<string, unknown>;
-  booleans: Set<string>;
-  arrays: Set<string>;
-  /** Other names of an option (`s` for `scenario`), by option name. */
-  aliases: Record<string, string[]>;
+  default: Record<string, unknown>;
+  boolean: string[];
+  array: string[];
+  alias: Record<string, string[]>;
 }
 
 /** Reads a command module's options by building it on a throwaway yargs instance. */
 function commandOptions(command: AnyCommand): CommandOptions {
   const y = yargs([]).options(outputOptions);
   const built = (typeof command.builder === 'function' ? command.builder(y as never) : y) ?? y;
-  const o = (
-    built as unknown as {
-      getOptions(): {
-        key: object;
-        default: Record<string, unknown>;
-        boolean: string[];
-        array: string[];
-        alias: Record<string, string[]>;
-      };
-    }
-  ).getOptions();
+  const o = (built as unknown as { getOptions(): Omit<CommandOptions, 'keys'> & { key: object } }).getOptions();
   const aliasNames = new Set(Object.values(o.alias).flat());
   const keys = Object.keys(o.key).filter(
     (k) => k !== 'help' && k !== 'version' && !aliasNames.has(k) && (k.length > 1 || !/^[a-z]$/.test(k)),
   );
-  return {
-    keys: new Set(keys),
-    defaults: o.default,
-    booleans: new Set(o.boolean),
-    arrays: new Set(o.array),
-    aliases: o.alias,
-  };
+  return { ...o, keys: new Set(keys) };
 }
 
 /** `scenariosDir` and `scenarios_dir` → `scenarios-dir`, as the flags are written. */
@@ -157,9 +144,9 @@ async function loadConfigFile(file: string, commands: readonly CommandOptions[])
         `${file}: unknown setting "${name}". Settings are the flags of the commands: ${[...all].sort().join(', ')}.`,
       );
     }
-    const [expected, ok] = commands.some((c) => c.booleans.has(name))
+    const [expected, ok] = commands.some((c) => c.boolean.includes(name))
       ? ['true or false', typeof value === 'boolean']
-      : commands.some((c) => c.arrays.has(name))
+      : commands.some((c) => c.array.includes(name))
         ? ['a list of strings', Array.isArray(value) && value.every((v) => typeof v === 'string')]
         : ['a string or a number', ['string', 'number'].includes(typeof value)];
     if (!ok)
@@ -181,9 +168,9 @@ function envSettings(env: NodeJS.ProcessEnv, options: CommandOptions): Record<st
   for (const key of options.keys) {
     const value = env[variable(key)];
     if (value === undefined) continue;
-    out[key] = options.booleans.has(key)
+    out[key] = options.boolean.includes(key)
       ? !['0', 'false', 'no', ''].includes(value.toLowerCase())
-      : options.arrays.has(key)
+      : options.array.includes(key)
         ? value.split(',').filter(Boolean)
         : value;
   }
@@ -237,13 +224,13 @@ export async function readSettings(argv: readonly string[], cwd: string, env: No
       const written = givenFlagNames(argv);
       const parsed = new Map(Object.entries(flags).map(([k, v]) => [kebab(k), v]));
       const given = (name: string) =>
-        [name, ...(known.aliases[name] ?? []).map(kebab)].find((n) => written.has(n) && parsed.has(n));
+        [name, ...(known.alias[name] ?? []).map(kebab)].find((n) => written.has(n) && parsed.has(n));
       return [...known.keys].sort().map((name): ResolvedSetting => {
         const as = given(name);
         if (as !== undefined) return { name, value: parsed.get(as), source: 'flag' };
         if (name in fromEnv) return { name, value: fromEnv[name], source: 'env' };
         if (name in fromFile) return { name, value: fromFile[name], source: 'file' };
-        return { name, value: known.defaults[name], source: 'default' };
+        return { name, value: known.default[name], source: 'default' };
       });
     },
   };

@@ -26,15 +26,12 @@ export const outputOptions = {
 /** How a command reports requests: `--log text|json`, `--quiet`, `--verbose`. */
 export type OutputArgs = ArgsOf<typeof outputOptions>;
 
-function paintStatus(line: string, status: number): string {
-  const paint = status === 0 || status >= 500 ? pc.red : status >= 400 ? pc.yellow : pc.green;
-  return line.replace(/ (\d{3}|0) /, (_match, code: string) => ` ${paint(code)} `);
-}
-
 /** A log line as written: its status painted when the terminal shows colours, else unchanged. */
-const lineOf: (entry: RequestLogEntry) => string = pc.isColorSupported
-  ? (entry) => paintStatus(formatLogLine(entry), entry.status)
-  : formatLogLine;
+function lineOf(entry: RequestLogEntry): string {
+  if (!pc.isColorSupported) return formatLogLine(entry);
+  const paint = entry.status === 0 || entry.status >= 500 ? pc.red : entry.status >= 400 ? pc.yellow : pc.green;
+  return formatLogLine(entry).replace(/ (\d{3}|0) /, (_match, code: string) => ` ${paint(code)} `);
+}
 
 /**
  * A writer of one JSON object per line on stdout (pino): `{"level": "info", "time": ISO, ...fields,

@@ -66,12 +66,10 @@ export function parseFaultPlan(value: unknown): FaultPlan {
  * @throws MockvideoError (`MV_USAGE`) naming the flag, the operations and the kinds.
  */
 export function parseFaultFlag(flag: string): FaultPlan {
-  const eq = flag.lastIndexOf('=');
-  const target = eq < 0 ? '*' : flag.slice(0, eq);
-  const [kind, arg] = (eq < 0 ? flag : flag.slice(eq + 1)).split(/:(.*)/s) as [string, string | undefined];
+  const [, target = '*', kind = '', arg = ''] = /^(?:(.*)=)?([^:]*)(?::(.*))?$/s.exec(flag)!;
   const value: Record<string, unknown> = { kind };
   if (target !== '*') value.operation = target;
-  if (arg !== undefined && arg !== '') {
+  if (arg !== '') {
     if (kind === 'delay') {
       const range = /^(\d+)-(\d+)$/.exec(arg);
       value.ms = range ? [Number(range[1]), Number(range[2])] : Number(arg);
