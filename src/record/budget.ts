@@ -25,16 +25,6 @@ export class InFlightBudget {
     this.limit = limit;
   }
 
-  /** Bytes held now. */
-  get held(): number {
-    return this.#held;
-  }
-
-  /** Exchanges waiting to start. */
-  get waiting(): number {
-    return this.#waiting.length;
-  }
-
   /** `undefined` when an exchange may start now (fewer than `limit` bytes held), else a promise that resolves when it may. */
   admit(): Promise<void> | undefined {
     if (this.#held < this.limit) return undefined;

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { OPERATION_NAMES } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
-import type { NamedRecording, Recording, RecordingProblem } from '../normalise/index.js';
-import type { RecordingParse, RecordingParser } from '../normalise/recording-rules.js';
+import type { NamedRecording, RecordingProblem } from '../normalise/index.js';
+import type { RecordingParser } from '../normalise/recording-rules.js';
 import { RECORDING_FILE, operationFolder } from './recording-names.js';
 
 /** What reading a recording folder gave: the recordings (sorted by name, so recorded order within a key) and every problem. */
@@ -72,26 +72,31 @@ export function forEachRecording(
       });
   const files = OPERATION_NAMES.filter((operation) => names.includes(operationFolder(operation))).flatMap(
     (operation) => {
-      // One folder string per operation, shared by the names of its files (a replay index keeps 100,000 names).
       const folder = operationFolder(operation);
-      const prefix = `${folder}/`;
-      const folderPath = join(dir, folder);
-      return readdirSync(folderPath)
+      return readdirSync(join(dir, folder))
         .sort()
         .filter((file) => file.endsWith('.json'))
-        .map((file) => ({ operation, folder, prefix, folderPath, file }));
+        .map((file) => ({ operation, folder, file }));
     },
   );
   for (let done = 0; done < files.length; done++) {
-    const { operation, folder, prefix, folderPath, file } = files[done]!;
-    const name = prefix + file;
+    const { operation, folder, file } = files[done]!;
+    const name = `${folder}/${file}`;
     onProgress?.(done + 1, files.length, name);
     if (!RECORDING_FILE.test(file)) {
       problems.push({ file: name, path: '', message: 'not a recording file name (<12 hex>-<NNN>.json)' });
       continue;
     }
-    // The file name is plain (checked above): no need to join and normalise a path per file.
-    const read = readRecordingFile(folderPath + sep + file, name, parse);
+    let value: unknown;
+    try {
+      value = JSON.parse(readFileSync(join(dir, folder, file), 'utf8'));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const message = code ? `cannot be read (${code})` : `not valid JSON: ${(error as Error).message}`;
+      problems.push({ file: name, path: '', message });
+      continue;
+    }
+    const read = parse(value, name);
     if (!read.ok) {
       problems.push(...read.problems);
       continue;
@@ -107,29 +112,4 @@ export function forEachRecording(
     visit({ name, recording: read.recording });
   }
   return problems;
-}
-
-/** Reads and checks one recording file with `parse`; `name` is how problems name it. Never throws. */
-function readRecordingFile(
-  path: string,
-  name: string,
-  parse: RecordingParser,
-): (RecordingParse & { ok: false }) | { ok: true; recording: Recording } {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return {
-      ok: false,
-      problems: [
-        {
-          file: name,
-          path: '',
-          message: code ? `cannot be read (${code})` : `not valid JSON: ${(error as Error).message}`,
-        },
-      ],
-    };
-  }
-  return parse(value, name);
 }
