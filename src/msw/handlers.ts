@@ -34,15 +34,9 @@ export interface ScenarioHandlerOptions {
  * @see docs/contract.md#operations.
  */
 export function createScenarioHandlers(catalog: ScenarioCatalog, options: ScenarioHandlerOptions): HttpHandler[] {
-  const scenarios = {
-    responder: options.responder ?? new ScenarioResponder(catalog),
-    activeScenario: options.activeScenario,
-    ...(options.faults ? { faults: options.faults } : {}),
-  };
-  return routeHandlers(
-    { scenarios, ...(options.strictRequests ? { strictRequests: options.strictRequests } : {}) },
-    options.baseUrl,
-  );
+  const { activeScenario, faults, strictRequests } = options;
+  const scenarios = { responder: options.responder ?? new ScenarioResponder(catalog), activeScenario, faults };
+  return routeHandlers({ scenarios, strictRequests }, options.baseUrl);
 }
 
 /** What every form of {@link CreateHandlersOptions} takes. */
@@ -98,9 +92,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler
   const catalog = options.catalog ?? shippedCatalog();
   const scenario = options.scenario ?? 'default';
   catalog.get(scenario);
-  const handlerOptions: ScenarioHandlerOptions = { activeScenario: () => scenario };
-  if (options.clock !== undefined)
-    handlerOptions.responder = new ScenarioResponder(catalog, { clock: new Clock(parseClockSetting(options.clock)) });
-  if (options.baseUrl !== undefined) handlerOptions.baseUrl = options.baseUrl;
-  return createScenarioHandlers(catalog, handlerOptions);
+  const clock = options.clock === undefined ? undefined : new Clock(parseClockSetting(options.clock));
+  const responder = clock && new ScenarioResponder(catalog, { clock });
+  return createScenarioHandlers(catalog, { activeScenario: () => scenario, responder, baseUrl: options.baseUrl });
 }

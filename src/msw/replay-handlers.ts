@@ -70,12 +70,12 @@ export function createReplayHandlers(
   recordings: readonly NamedRecording[],
   options: ReplayHandlerOptions = {},
 ): HttpHandler[] {
-  const { fallback } = options;
+  const { fallback, recordMissing, onMiss } = options;
   const replay: ReplayRoutes = {
     replayer: options.replayer ?? new Replayer(recordings, options),
-    ...(options.recordMissing ? { recordMissing: true } : {}),
-    ...(fallback ? { fallback: (request, route) => handlersPlan(fallback, request, route) } : {}),
-    ...(options.onMiss ? { onMiss: options.onMiss } : {}),
+    recordMissing,
+    fallback: fallback && ((request, route) => handlersPlan(fallback, request, route)),
+    onMiss,
   };
-  return routeHandlers({ replay, ...(options.clock ? { clock: options.clock } : {}) }, options.baseUrl);
+  return routeHandlers({ replay, clock: options.clock }, options.baseUrl);
 }

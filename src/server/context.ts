@@ -18,7 +18,7 @@ type ServerMode = 'serve' | 'replay' | 'record';
  */
 export interface ServerContext {
   mode: ServerMode;
-  /** The scenarios served: the responder's (a reload replaces them there, see {@link replaceCatalog}). */
+  /** The scenarios served: the responder's (a reload of `serve --watch` replaces them there). */
   readonly catalog: ScenarioCatalog;
   active: { scenario: string };
   responder: ScenarioResponder;
@@ -68,10 +68,7 @@ export interface LiveSettings {
 }
 
 /** What {@link createServerContext} needs; the rest has defaults. */
-export interface ServerContextOptions extends LiveSettings {
-  mode: ServerMode;
-  /** The scenarios served: the responder's (a reload replaces them there, see {@link replaceCatalog}). */
-  readonly catalog: ScenarioCatalog;
+export interface ServerContextOptions extends LiveSettings, Pick<ServerContext, 'mode' | 'catalog'> {
   scenario: string;
   policy?: NormalisationPolicy;
   details?: Record<string, string>;
@@ -107,16 +104,4 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     details: options.details ?? {},
     closing: new AbortController(),
   };
-}
-
-/**
- * Serves `catalog` from the next request on (a reload of the scenario files): every sequence starts
- * again and `catalogVersion` counts up. When the active scenario is gone from the new catalog,
- * nothing changes and the error says so.
- * @throws UnknownScenarioError (nothing replaced) when the active scenario is not in `catalog`.
- */
-export function replaceCatalog(context: ServerContext, catalog: ScenarioCatalog): void {
-  catalog.get(context.active.scenario);
-  context.responder.replaceCatalog(catalog);
-  context.catalogVersion++;
 }

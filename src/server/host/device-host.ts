@@ -124,16 +124,14 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
       start: performance.now(),
       receivedAt: Date.now(),
     };
+    const failed = (error: unknown) => carry(exchange, failedPlan(routeOf(exchange.request.path), error));
     let plan: Plan | Promise<Plan>;
     try {
       plan = routes(exchange.request);
     } catch (error) {
-      plan = failedPlan(routeOf(exchange.request.path), error);
+      return failed(error);
     }
     if (!(plan instanceof Promise)) return carry(exchange, plan);
-    plan.then(
-      (ready) => carry(exchange, ready),
-      (error: unknown) => carry(exchange, failedPlan(routeOf(exchange.request.path), error)),
-    );
+    plan.then((ready) => carry(exchange, ready), failed);
   };
 }

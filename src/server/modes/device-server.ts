@@ -1,10 +1,13 @@
 /**
  * What `serve` and `replay` share around their routes: the settings of their common flags, the
- * Express host (admin API, dashboard, analytics sink) and listening for devices (HTTP and HTTPS).
+ * Node host with the Express host (admin API, dashboard, analytics sink) behind it, and listening
+ * for devices (HTTP and HTTPS).
  * @module
  */
 import type { RequestListener } from 'node:http';
+import type { Routes } from '../../routes/index.js';
 import type { LiveSettings, ServerContext } from '../context.js';
+import { deviceListener, type DeviceHostOptions } from '../host/device-host.js';
 import type { RequestLogEntry } from '../host/request-log.js';
 import { startServers, type ListenPlan, type StartedServers } from '../listen/start-servers.js';
 
@@ -29,33 +32,31 @@ export interface ServerSettings extends LiveSettings, ListenPlan {
 }
 
 /**
- * The Express host of `serve` and `replay` for `context` (see `createApp`), with the analytics sink
- * on `/__mockvideo/analytics` and `analyticsPaths`; Express and the sink load here, on first use.
- */
-export async function expressHost(
-  context: ServerContext,
-  analyticsPaths: readonly string[] = [],
-): Promise<RequestListener> {
-  const [{ createApp }, { analyticsRoutes }, { AnalyticsStore }] = await Promise.all([
-    import('../admin/app.js'),
-    import('../admin/analytics-routes.js'),
-    import('../../analytics/store.js'),
-  ]);
-  const sink = analyticsRoutes(new AnalyticsStore(), analyticsPaths, context);
-  return createApp({ context, before: [sink] });
-}
-
-/**
- * Listens for devices as `settings` say (see {@link startServers}), telling `context` how devices
- * reach it (`GET /health` lists them). `close()` first ends the long-lived answers (the dashboard's
- * event streams), which would otherwise hold the shutdown up.
+ * Serves `routes` for `context` in the Node host (see `deviceListener`; `pass` carries out `pass`
+ * plans) and listens for devices as `settings` say (see {@link startServers}), telling `context` how
+ * devices reach it (`GET /health` lists them). What the routes leave goes to the Express host (see
+ * `createApp`: admin API, dashboard, the analytics sink on `/__mockvideo/analytics` and
+ * `settings.analyticsPaths`), loaded with Express on the first request that needs it. `close()`
+ * first ends the long-lived answers (the dashboard's event streams), which would otherwise hold the
+ * shutdown up.
  * @throws MockvideoError (`MV_USAGE`) for a port in use, a host this machine does not have, or bad `--cert`/`--key`.
  */
 export async function listenForDevices(
-  listener: RequestListener,
   context: ServerContext,
+  routes: Routes,
   settings: ServerSettings,
+  pass?: DeviceHostOptions['pass'],
 ): Promise<StartedServers> {
+  const host = async () => {
+    const [{ createApp }, { analyticsRoutes }, { AnalyticsStore }] = await Promise.all([
+      import('../admin/app.js'),
+      import('../admin/analytics-routes.js'),
+      import('../../analytics/store.js'),
+    ]);
+    const sink = analyticsRoutes(new AnalyticsStore(), settings.analyticsPaths ?? [], context);
+    return createApp({ context, before: [sink] });
+  };
+  const listener = deviceListener({ context, routes, host, pass, onRequest: settings.onRequest });
   const started = await (settings.listen ? settings.listen(listener) : startServers(listener, settings));
   context.deviceUrls = started.deviceUrls;
   return {

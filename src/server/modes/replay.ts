@@ -6,9 +6,8 @@ import { compiledShippedCatalog } from '../../scenarios/shipped-catalog.js';
 import { loadCheckedRecordingIndex, type LoadRecordingIndexOptions } from '../../storage/load-recordings.js';
 import { createRoutes, scenarioFallback } from '../../routes/index.js';
 import { createServerContext, type ServerContext } from '../context.js';
-import { deviceListener } from '../host/device-host.js';
 import type { StartedServers } from '../listen/start-servers.js';
-import { expressHost, listenForDevices, type ServerSettings } from './device-server.js';
+import { listenForDevices, type ServerSettings } from './device-server.js';
 import type { RecordingOptions } from './record.js';
 
 /** Options of {@link startReplayServer}: the settings `serve` shares (see `ServerSettings`), how the folder is read (`cacheBytes`, `onProgress`), and replay's own. */
@@ -40,7 +39,7 @@ export interface RunningReplay {
  * responses are read from their files when served, beyond a bounded cache), then serves them through
  * the routes (`createRoutes` with `replay`) in the Node host, with an optional fallback scenario and
  * the `--record-missing` proxy; the admin API and dashboard in Express. With `engine: 'msw'` the
- * generated replay handlers (`createReplayHandlers`) answer instead, inside Express.
+ * generated replay handlers (`createReplayHandlers`) answer instead, as the Node host's routes (`mswRoutes`).
  *
  * @throws RecordingError naming every corrupt or broken file: replay refuses to start.
  * @throws UnknownScenarioError / ScenarioError for a bad fallback scenario.
@@ -110,17 +109,14 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
           clock,
           refuse: recording?.refuse,
         });
-  // The Express host (admin API, dashboard) loads on the first request that needs it, not before listening.
-  const listener = deviceListener({
-    context,
-    routes,
-    host: () => expressHost(context, options.analyticsPaths),
-    pass: recording && ((req, res, plan) => recording.proxy.forward(req, res, plan)),
-    onRequest: options.onRequest,
-  });
   let running: StartedServers;
   try {
-    running = await listenForDevices(listener, context, options);
+    running = await listenForDevices(
+      context,
+      routes,
+      options,
+      recording && ((req, res, plan) => recording.proxy.forward(req, res, plan)),
+    );
   } catch (error) {
     await recording?.release();
     throw error;

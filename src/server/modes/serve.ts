@@ -1,9 +1,8 @@
 import { createRoutes, type FuzzAnswers } from '../../routes/index.js';
 import type { ScenarioCatalog } from '../../scenarios/catalog.js';
-import { createServerContext, replaceCatalog, type ServerContext } from '../context.js';
-import { deviceListener } from '../host/device-host.js';
+import { createServerContext, type ServerContext } from '../context.js';
 import type { StartedServers } from '../listen/start-servers.js';
-import { expressHost, listenForDevices, type ServerSettings } from './device-server.js';
+import { listenForDevices, type ServerSettings } from './device-server.js';
 
 /** Options of {@link startServeServer}: the shared settings, and serve's own. */
 export interface ServeServerOptions extends ServerSettings {
@@ -29,7 +28,11 @@ export interface RunningServe {
   context: ServerContext;
 }
 
-/** Watches `watch.dir` and puts each good reload live in `context` (the watcher's modules are loaded only then). */
+/**
+ * Watches `watch.dir` and puts each good reload live in `context` from the next request on: every
+ * sequence starts again and `catalogVersion` counts up. A reload without the active scenario
+ * replaces nothing and fails with UnknownScenarioError. The watcher's modules are loaded only then.
+ */
 async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServerOptions['watch']>) {
   const { watchScenarios } = await import('../../storage/watch-scenarios.js');
   return watchScenarios({
@@ -37,8 +40,9 @@ async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServ
     onReload: (outcome) => {
       try {
         if (!outcome.ok) throw outcome.error;
-        replaceCatalog(context, outcome.catalog);
-        watch.onReload({ ok: true, version: context.catalogVersion });
+        outcome.catalog.get(context.active.scenario);
+        context.responder.replaceCatalog(outcome.catalog);
+        watch.onReload({ ok: true, version: ++context.catalogVersion });
       } catch (error) {
         watch.onReload({ ok: false, error: error as Error, version: context.catalogVersion });
       }
@@ -51,7 +55,7 @@ async function watchCatalog(context: ServerContext, watch: NonNullable<ServeServ
  * through the Node host, with the journal, contract findings, faults and the admin API. The Express
  * host (admin API, dashboard, analytics) is loaded on the first request that needs it, so `serve`
  * answers its first operation without loading Express or msw. With `engine: 'msw'` the generated
- * MSW handlers answer instead, inside the Express host.
+ * MSW handlers answer instead, as the Node host's routes (`mswRoutes`).
  * @throws UnknownScenarioError for an unknown scenario; the listen error when the port is taken.
  */
 export async function startServeServer(options: ServeServerOptions): Promise<RunningServe> {
@@ -63,26 +67,16 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
     activeScenario: () => context.active.scenario,
     faults: context.faults,
   };
-  const strictRequests = () => context.strictRequests;
+  const planned = { scenarios, strictRequests: () => context.strictRequests, clock: context.responder.clock, fuzz };
+  // With --engine msw, the MSW handlers of these routes (the ones createHandlers gives) answer.
   const routes =
     engine === 'msw'
       ? (await import('../host/msw-engine.js')).mswRoutes(
-          fuzz
-            ? (await import('../../msw/adapter.js')).routeHandlers({ scenarios, strictRequests, fuzz })
-            : (await import('../../msw/handlers.js')).createScenarioHandlers(context.catalog, {
-                ...scenarios,
-                strictRequests,
-              }),
-          { clock: context.responder.clock },
+          (await import('../../msw/adapter.js')).routeHandlers(planned),
+          planned,
         )
-      : createRoutes({ scenarios, strictRequests, clock: context.responder.clock, fuzz });
-  const listener = deviceListener({
-    context,
-    routes,
-    host: () => expressHost(context, options.analyticsPaths),
-    onRequest: options.onRequest,
-  });
-  const running = await listenForDevices(listener, context, options);
+      : createRoutes(planned);
+  const running = await listenForDevices(context, routes, options);
   // Not awaited: the server answers while the watcher loads and starts.
   const watcher = watch
     ? watchCatalog(context, watch).catch((error: Error) => {
