@@ -80,12 +80,14 @@ export function formatJsonPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /**
- * Thrown when recording files are corrupt or hand-broken: replay refuses to start. `problems` lists
- * every one found (file relative to the recording folder, JSON path, rule).
+ * Thrown when recording files are corrupt or hand-broken: replay refuses to start. Takes every problem
+ * found as the reader reports it (`{ file, path, message }`: file relative to the recording folder,
+ * JSON path, rule); `problems` lists them as `{ source, path, message }`.
  */
 export class RecordingError extends MockvideoError {
   readonly problems: readonly ScenarioProblem[];
-  constructor(dir: string, problems: readonly ScenarioProblem[]) {
+  constructor(dir: string, found: readonly { file: string; path: string; message: string }[]) {
+    const problems = found.map(({ file, path, message }) => ({ source: file, path, message }));
     super(
       'MV_RECORDING_INVALID',
       `Invalid recording${problems.length === 1 ? '' : 's'} in ${dir}:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}\nFix or delete the file${problems.length === 1 ? '' : 's'} (or re-record), then run "mockvideo validate ${dir}".`,

@@ -89,10 +89,6 @@ export function createReplayHandlers(
     return createReplayHandlersFor(typeof source === 'string' ? [] : source, options);
   // What matching needs is indexed; the responses stay in their files beyond a bounded cache (8 MiB, filled while reading).
   const { index, problems } = loadRecordingIndex(source, options.policy ?? DEFAULT_POLICY, { parse: parseRecording });
-  if (problems.length)
-    throw new RecordingError(
-      source,
-      problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
-    );
+  if (problems.length) throw new RecordingError(source, problems);
   return createReplayHandlersFor([], { ...options, replayer: new Replayer(index, options) });
 }

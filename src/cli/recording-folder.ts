@@ -11,10 +11,6 @@ export async function recordingsOf(
 ): Promise<NamedRecording[]> {
   const { readRecordingDir } = await import('../storage/read-recordings.js');
   const { recordings, problems } = await readRecordingDir(dir, onProgress);
-  if (problems.length)
-    throw new RecordingError(
-      dir,
-      problems.map((p) => ({ ...p, source: p.file })),
-    );
+  if (problems.length) throw new RecordingError(dir, problems);
   return recordings;
 }

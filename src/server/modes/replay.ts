@@ -47,11 +47,7 @@ export interface RunningReplay {
 export async function startReplayServer(options: ReplayServerOptions): Promise<RunningReplay> {
   const { dir, policy, fallbackScenario, recordMissing, engine = 'routes' } = options;
   const { index, problems } = await loadCheckedRecordingIndex(dir, policy, options);
-  if (problems.length)
-    throw new RecordingError(
-      dir,
-      problems.map((p) => ({ source: p.file, path: p.path, message: p.message })),
-    );
+  if (problems.length) throw new RecordingError(dir, problems);
   // The live state (journal, findings, admin API, dashboard); its active scenario answers the misses
   // when there is a fallback, and can be switched like in `serve`. Without a fallback no request is
   // answered from a scenario: the catalog compiled at build time is all the admin API lists, and no
