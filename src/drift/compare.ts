@@ -92,6 +92,8 @@ export function compareAnswers(
 ): Comparison {
   const rows: DriftRow[] = [];
   const noise: DriftRow[] = [];
+  /** Lists a row as a difference, or as noise when what it shows varies between the live answers. */
+  const add = (row: DriftRow, varies: boolean) => (varies ? noise.push({ ...row, kind: 'noise' }) : rows.push(row));
   const recordedJson = recorded.map(parsed);
   const liveJson = live.map(parsed);
   const liveValues = liveJson.filter((p) => p !== undefined).map((p) => p.value);
@@ -107,16 +109,9 @@ export function compareAnswers(
 
   const recordedStatuses = new Set(recorded.map((a) => a.status));
   const liveStatuses = new Set(live.map((a) => a.status));
-  const newStatus = [...liveStatuses].filter((s) => !recordedStatuses.has(s));
-  if (newStatus.length) {
-    const row: DriftRow = {
-      path: '(status)',
-      recorded: [...recordedStatuses].join('|'),
-      live: [...liveStatuses].join('|'),
-      kind: 'status',
-    };
-    if (liveStatuses.size > 1) noise.push({ ...row, kind: 'noise' });
-    else rows.push(row);
+  if ([...liveStatuses].some((s) => !recordedStatuses.has(s))) {
+    const row = { path: '(status)', recorded: [...recordedStatuses].join('|'), live: [...liveStatuses].join('|') };
+    add({ ...row, kind: 'status' }, liveStatuses.size > 1);
   }
 
   if (recordedJson.some((p) => p !== undefined) && liveJson.some((p) => p === undefined)) {
@@ -130,9 +125,8 @@ export function compareAnswers(
     const statusChanged = rows.some((r) => r.kind === 'status');
     for (const difference of compareShapes(union(recordedValues), union(liveValues))) {
       if (statusChanged && !isEnvelopePath(difference.path)) continue;
-      const row: DriftRow = { ...difference, kind: isEnvelopePath(difference.path) ? 'envelope' : difference.kind };
-      if (isVolatile(difference.path, learned)) noise.push({ ...row, kind: 'noise' });
-      else rows.push(row);
+      const kind = isEnvelopePath(difference.path) ? 'envelope' : difference.kind;
+      add({ ...difference, kind }, isVolatile(difference.path, learned));
     }
     for (const field of ['result', 'msg']) {
       const valuesOf = (values: unknown[]) =>
@@ -144,14 +138,8 @@ export function compareAnswers(
       const before = valuesOf(recordedValues);
       const now = valuesOf(liveValues);
       if (!before.size || !now.size || [...now].every((v) => before.has(v))) continue;
-      const row: DriftRow = {
-        path: field,
-        recorded: cell([...before].join(' | ')),
-        live: cell([...now].join(' | ')),
-        kind: 'envelope',
-      };
-      if (now.size > 1) noise.push({ ...row, kind: 'noise' });
-      else rows.push(row);
+      const row = { path: field, recorded: cell([...before].join(' | ')), live: cell([...now].join(' | ')) };
+      add({ ...row, kind: 'envelope' }, now.size > 1);
     }
     const known = new Set<string>();
     recordedJson.forEach(

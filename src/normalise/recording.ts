@@ -51,16 +51,11 @@ export interface RecordingProblem {
   message: string;
 }
 
-/** A copy of a JSON value with the keys of every object sorted (array-index keys come first anyway, as objects keep them). */
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
-  );
-}
+/** A `JSON.stringify` replacer that sorts the keys of every object (array-index keys come first anyway, as objects keep them). */
+const sortKeys = (_key: string, value: unknown) =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+    : value;
 
 /** An array of plain values (strings, numbers, booleans, null) as `JSON.stringify` indents it. */
 const PLAIN_ARRAY = /\[\n\s*(?:(?:"(?:[^"\\]|\\.)*"|[-\w.+]+),\n\s*)*(?:"(?:[^"\\]|\\.)*"|[-\w.+]+)\n\s*\]/g;
@@ -70,7 +65,7 @@ const PLAIN_ARRAY = /\[\n\s*(?:(?:"(?:[^"\\]|\\.)*"|[-\w.+]+),\n\s*)*(?:"(?:[^"\
  * (a query pair) on one line, a trailing newline. Deterministic, so recordings diff well in git.
  */
 export function formatRecording(recording: Recording): string {
-  const text = JSON.stringify(sorted(recording), null, 2);
+  const text = JSON.stringify(recording, sortKeys, 2);
   // JSON text holds no newline inside a string: every one found here is indentation.
   return `${text.replace(PLAIN_ARRAY, (array) => array.replace(/,\n\s*/g, ', ').replace(/\n\s*/g, ''))}\n`;
 }
