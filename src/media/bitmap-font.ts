@@ -8,7 +8,8 @@
 export const GLYPH_WIDTH = 5;
 export const GLYPH_HEIGHT = 7;
 
-const GLYPHS: Readonly<Record<string, readonly number[]>> = {
+/** Each glyph's seven rows of five bits, most significant bit on the left. */
+export const GLYPHS: Readonly<Record<string, readonly number[]>> = {
   '0': [0x0e, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0e],
   '1': [0x04, 0x0c, 0x04, 0x04, 0x04, 0x04, 0x0e],
   '2': [0x0e, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1f],
@@ -59,11 +60,4 @@ const GLYPHS: Readonly<Record<string, readonly number[]>> = {
  */
 export function drawableText(text: string): string {
   return [...text.toUpperCase()].filter((c) => c in GLYPHS).join('');
-}
-
-/** True when the font pixel (`x`, `y`) of glyph `char` is set; false outside the glyph or for an unknown character. */
-export function glyphPixel(char: string, x: number, y: number): boolean {
-  const rows = GLYPHS[char];
-  if (!rows || x < 0 || y < 0 || x >= GLYPH_WIDTH || y >= GLYPH_HEIGHT) return false;
-  return ((rows[y]! >> (GLYPH_WIDTH - 1 - x)) & 1) === 1;
 }

@@ -1,6 +1,6 @@
 import { encode as encodePng } from 'fast-png';
 import jpeg from 'jpeg-js';
-import { GLYPH_HEIGHT, GLYPH_WIDTH, drawableText, glyphPixel } from './bitmap-font.js';
+import { GLYPHS, GLYPH_HEIGHT, GLYPH_WIDTH, drawableText } from './bitmap-font.js';
 import type { MediaRequest } from './media-path.js';
 
 /** 32-bit FNV-1a hash of a string: the deterministic source of a placeholder's colour. */
@@ -50,9 +50,11 @@ export function placeholderPixels(width: number, height: number, label: string, 
   const left = Math.floor((width - (text.length * advance - 1) * scale) / 2);
   const top = Math.floor((height - GLYPH_HEIGHT * scale) / 2);
   [...text].forEach((char, i) => {
+    // drawableText keeps only characters with a glyph.
+    const rows = GLYPHS[char]!;
     for (let gy = 0; gy < GLYPH_HEIGHT; gy++) {
       for (let gx = 0; gx < GLYPH_WIDTH; gx++) {
-        if (!glyphPixel(char, gx, gy)) continue;
+        if (((rows[gy]! >> (GLYPH_WIDTH - 1 - gx)) & 1) === 0) continue;
         for (let dy = 0; dy < scale; dy++) {
           for (let dx = 0; dx < scale; dx++) {
             const x = left + (i * advance + gx) * scale + dx;

@@ -107,7 +107,16 @@ export class RecordingWriter {
     }
     const written = this.#last
       .then(() => new Promise((resolve) => setImmediate(resolve)))
-      .then(() => this.#writeFile(name, recording))
+      .then(async () => {
+        // Its folder is made (again, if it is gone) before each write.
+        const file = join(this.dir, name);
+        makeFolder(dirname(file));
+        await writeFileAtomically(file, formatRecording(recording));
+        // Flushed to the disk later, in a batch: one a second at most, as a flush holds up the renames
+        // that follow it on many file systems (syncing each file would slow every exchange after it).
+        this.#toSync.push([file, name]);
+        this.#syncTimer ??= setTimeout(() => this.#syncBatch(), SYNC_BATCH_MS);
+      })
       .catch((error: unknown) => {
         throw new RecordingWriteError(this.dir, name, error);
       });
@@ -127,22 +136,6 @@ export class RecordingWriter {
     const { name, written } = this.queue(recording);
     await written;
     return name;
-  }
-
-  /** Writes `recording` to `name` in the folder, atomically, making its folder (again) if it is gone. @throws the file system's error. */
-  async #writeFile(name: string, recording: Recording): Promise<void> {
-    const file = join(this.dir, name);
-    makeFolder(dirname(file));
-    await writeFileAtomically(file, formatRecording(recording));
-    this.#syncLater(file, name);
-  }
-
-  /** Flushes a written file, and its folder (the rename), to the disk without holding up the writer's caller. */
-  #syncLater(file: string, name: string): void {
-    this.#toSync.push([file, name]);
-    // One batch a second at most: a disk flush holds up the renames that follow it on many file
-    // systems, so syncing each file as it comes would slow every recorded exchange after it.
-    this.#syncTimer ??= setTimeout(() => this.#syncBatch(), SYNC_BATCH_MS);
   }
 
   /** Flushes the files written since the last batch, and their folders (the renames), to the disk. */

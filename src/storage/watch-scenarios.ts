@@ -1,4 +1,3 @@
-import { MockvideoError } from '../errors.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { isScenarioFileName } from './scenario-files.js';
 import { loadServeCatalog } from './serve-catalog.js';
@@ -36,11 +35,8 @@ export function watchScenarios(options: WatchOptions): FolderWatcher {
         .then(() => loadServeCatalog(options.dir))
         .then(
           (catalog) => options.onReload({ ok: true, catalog }),
-          (error: unknown) =>
-            options.onReload({
-              ok: false,
-              error: error instanceof Error ? error : new MockvideoError('MV_SCENARIO_INVALID', String(error)),
-            }),
+          // loadServeCatalog throws only errors (ScenarioError, MockvideoError, the file system's).
+          (error: unknown) => options.onReload({ ok: false, error: error as Error }),
         )
         // An onReload that throws fails as it did when reloads were synchronous; the next reload still runs.
         .catch((error: unknown) =>
