@@ -56,13 +56,12 @@ const fromRecordingsCommand: CommandModule<object, BuiltArgs<typeof builder>> = 
         `--name "${args.name}" is the name of a shipped scenario: a file of that name would replace it for every scenario that extends it. Pick another --name, e.g. "${args.name}-recorded".`,
       );
     }
-    for (const origin of args.recordedOrigin ?? []) {
-      if (!URL.canParse(origin))
-        throw new MockvideoError(
-          'MV_USAGE',
-          `--recorded-origin must be a URL like https://api.example.com, got "${origin}".`,
-        );
-    }
+    const badOrigin = args.recordedOrigin?.find((origin) => !URL.canParse(origin));
+    if (badOrigin !== undefined)
+      throw new MockvideoError(
+        'MV_USAGE',
+        `--recorded-origin must be a URL like https://api.example.com, got "${badOrigin}".`,
+      );
     const recordings = await recordingsOf(args.dir);
     let made;
     try {
