@@ -39,10 +39,7 @@ function emptyShape(): Shape {
 
 /** The JSON type of a parsed JSON value. */
 function typeOf(value: unknown): JsonType {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  const type = typeof value;
-  return type === 'object' ? 'object' : type === 'number' || type === 'boolean' ? type : 'string';
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : (typeof value as JsonType);
 }
 
 /**

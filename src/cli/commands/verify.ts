@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { MockvideoError } from '../../errors.js';
-import type { VerifyReport } from '../../verify/index.js';
+import type { VerifyReport } from '../../verify/verify.js';
 import { EXIT } from '../exit.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import type { BuiltArgs } from '../options.js';
@@ -41,7 +41,7 @@ export const verifyCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
       );
     }
     // Loaded when the command runs, not at every start of the CLI.
-    const { formatReport } = await import('../../verify/index.js');
+    const { formatReport } = await import('../../verify/verify.js');
     process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     process.exitCode = report.ok ? EXIT.ok : EXIT.problems;
   },

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { MockvideoError } from '../../errors.js';
 import { parseFaultPlan } from '../../faults/plan.js';
 import { writeJournalHar } from '../../journal/index.js';
-import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../../verify/index.js';
+import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../../verify/verify.js';
 import type { ServerContext } from '../context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import { crossSiteFetch, foreignRequest, mayMutate, ownHostNames } from './host-guard.js';

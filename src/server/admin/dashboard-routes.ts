@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import express, { type Response } from 'express';
-import { DEFAULT_QUIET_GAP_SECONDS, startUpVerdicts } from '../../verify/index.js';
+import { startUpVerdicts } from '../../verify/start-ups.js';
+import { DEFAULT_QUIET_GAP_SECONDS } from '../../verify/verify.js';
 import type { ServerContext } from '../context.js';
 import { DeviceNames, deviceSummaries } from './devices.js';
 import { eventStream } from './event-stream.js';
