@@ -43,50 +43,21 @@ export function journalToHar(
   return har;
 }
 
-/** Where {@link writeJournalHar} writes: a Node response or any stream with `write`, `end` and `drain`. */
-export interface HarSink {
-  write(chunk: string): boolean;
-  end(): void;
-  once(event: 'drain' | 'close', listener: () => void): unknown;
-}
-
 /**
- * Writes the journal as a HAR 1.2 log (the same text as {@link journalToHar} gives) to `sink` entry
- * by entry, waiting for `drain` when the sink is full, so a journal of large bodies is never one string
- * in memory. Resolves when the log is written, or when the sink closes early.
+ * The journal as a HAR 1.2 log (the same text as {@link journalToHar} gives) in pieces: the head,
+ * then entry by entry, so that a journal of large bodies is never one string in memory (a server
+ * streams them with `Readable.from`, which waits for a slow reader).
  */
-export async function writeJournalHar(
-  sink: HarSink,
+export function* journalHarText(
   exchanges: readonly JournalExchange[],
   baseUrl: string,
   version?: string,
   serverIPAddress?: string,
-): Promise<void> {
-  let closed = false;
-  // The wait for `drain` in progress, ended early when the sink closes.
-  let waiting: (() => void) | undefined;
-  sink.once('close', () => {
-    closed = true;
-    waiting?.();
-  });
+): Generator<string> {
   // The head (creator, the page starting at the first exchange) with its entries written one by one after it.
   const { log } = journalToHar(exchanges.slice(0, 1), baseUrl, version, serverIPAddress);
-  const head = JSON.stringify({ log: { ...log, entries: [] } });
-  const write = async (text: string) => {
-    if (sink.write(text) || closed) return;
-    await new Promise<void>((resolve) => {
-      waiting = resolve;
-      sink.once('drain', resolve);
-    });
-    waiting = undefined;
-  };
-  await write(head.slice(0, -3));
-  for (let i = 0; i < exchanges.length && !closed; i++)
-    await write(
-      `${i ? ',' : ''}${JSON.stringify(journalToHar([exchanges[i]!], baseUrl, version, serverIPAddress).log.entries[0])}`,
-    );
-  if (!closed) {
-    sink.write(']}}');
-    sink.end();
-  }
+  yield JSON.stringify({ log: { ...log, entries: [] } }).slice(0, -3);
+  for (const [i, exchange] of exchanges.entries())
+    yield `${i ? ',' : ''}${JSON.stringify(journalToHar([exchange], baseUrl, version, serverIPAddress).log.entries[0])}`;
+  yield ']}}';
 }

@@ -81,20 +81,12 @@ export function journalView(
     },
     { ...policy, keepIdentity: true },
   );
-  if (recorded) {
-    const { response } = recorded.recording;
-    return {
-      rawQuery: parts.query,
-      requestHeaders: parts.requestHeaders,
-      responseHeaders: response.headers,
-      responseBody: journalBody(response.body ?? response.bodyBase64 ?? '', recorded.file),
-    };
-  }
+  const response = recorded?.recording.response ?? { headers: parts.responseHeaders, ...parts.body };
   return {
     rawQuery: parts.query,
     requestHeaders: parts.requestHeaders,
-    responseHeaders: parts.responseHeaders,
-    responseBody: journalBody(parts.body.body ?? parts.body.bodyBase64 ?? ''),
+    responseHeaders: response.headers,
+    responseBody: journalBody(response.body ?? response.bodyBase64 ?? '', recorded?.file),
   };
 }
 

@@ -1,7 +1,8 @@
+import { Readable, pipeline } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { MockvideoError } from '../../errors.js';
 import { parseFaultPlan } from '../../faults/plan.js';
-import { writeJournalHar } from '../../journal/index.js';
+import { journalHarText } from '../../journal/index.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../../verify/verify.js';
 import type { ServerContext } from '../context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
@@ -190,13 +191,10 @@ export function adminRouter(context: ServerContext): express.Router {
     // `?ids=3,5,8`: only these requests (the dashboard's HAR of one start-up). Written entry by entry.
     const ids = query(req).get('ids')?.split(',').map(Number);
     const exchanges = context.journal.exchanges(journalFilter(req)).filter((x) => !ids || ids.includes(x.entry.id));
-    void writeJournalHar(
-      res,
-      exchanges,
-      `${req.protocol}://${req.get('host') ?? 'localhost'}`,
-      undefined,
-      req.socket.localAddress?.replace(/^::ffff:/, ''),
-    );
+    const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    const har = journalHarText(exchanges, origin, undefined, req.socket.localAddress?.replace(/^::ffff:/, ''));
+    // A client gone early ends the stream (the error is that client's alone).
+    pipeline(Readable.from(har), res, () => undefined);
   });
 
   router.get('/requests/:id', (req, res) => {

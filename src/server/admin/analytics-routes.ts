@@ -114,8 +114,7 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[],
       error: `This body is over ${MAX_ANALYTICS_BODY_BYTES} bytes, the most the analytics sink reads at once: send fewer records per request (each at most ${MAX_ANALYTICS_RECORD_BYTES} bytes). Nothing was kept (${req.method} ${req.path}).`,
     });
   });
-  router.use(ANALYTICS_PATH, (req: Request, res: Response, next: NextFunction) => {
-    if (req.path !== '/') return next();
+  router.all(ANALYTICS_PATH, (req: Request, res: Response) => {
     res
       .status(405)
       .set('allow', 'GET, POST, DELETE')
