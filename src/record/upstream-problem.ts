@@ -55,19 +55,16 @@ export function problemAnswer(
   const { cause } = problem;
   const note = `upstream ${cause.kind === 'timeout' ? 'timed out' : 'failed'}: ${cause.code}`;
   const slow = `Nothing was recorded. If the service is only slow, raise --upstream-timeout (now ${seconds}).`;
-  const timedOut = (error: string) => ({ answer: upstreamFailed(504, error, upstream, cause.code), note });
-  if (cause.code === 'UND_ERR_HEADERS_TIMEOUT')
-    return timedOut(
-      `[mockvideo] The upstream ${upstream} sent no answer to ${request} within ${seconds} s (${cause.code}). ${slow}`,
-    );
-  if (cause.code === 'UND_ERR_BODY_TIMEOUT')
-    return timedOut(
-      `[mockvideo] The upstream ${upstream} did not finish its answer to ${request} within ${seconds} s: ${problem.received} body bytes had arrived (${cause.code}). ${slow}`,
-    );
-  if (cause.kind === 'timeout')
-    return timedOut(
-      `[mockvideo] The upstream ${upstream} did not answer ${request} in time: ${cause.message} (${cause.code}). ${slow}`,
-    );
+  if (cause.kind === 'timeout') {
+    const late =
+      cause.code === 'UND_ERR_HEADERS_TIMEOUT'
+        ? `sent no answer to ${request} within ${seconds} s`
+        : cause.code === 'UND_ERR_BODY_TIMEOUT'
+          ? `did not finish its answer to ${request} within ${seconds} s: ${problem.received} body bytes had arrived`
+          : `did not answer ${request} in time: ${cause.message}`;
+    const error = `[mockvideo] The upstream ${upstream} ${late} (${cause.code}). ${slow}`;
+    return { answer: upstreamFailed(504, error, upstream, cause.code), note };
+  }
   if (cause.kind === 'certificate') {
     const error = `[mockvideo] The TLS certificate of the upstream ${upstream} does not verify, so ${request} was not sent: ${cause.message} (${cause.code}). Nothing was recorded. Trust its CA with NODE_EXTRA_CA_CERTS=ca.pem, or, for a test server you trust, start with --insecure-upstream (the certificate is then not checked).`;
     return { answer: upstreamFailed(502, error, upstream, cause.code), note };

@@ -75,17 +75,14 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
       `${PREFIX} Lost the lock on ${dir} (${error.message}): was the folder removed? Recording goes on, but another recorder could now write into it.\n`,
     );
   const take = () => lock(dir, { lockfilePath, stale: 10_000, update: 2_000, realpath: false, onCompromised });
+  const inUse = `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`;
   let release: () => Promise<void>;
   try {
     release = await take();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
     const dead = deadOwner(dir);
-    if (dead === undefined)
-      throw new MockvideoError(
-        'MV_USAGE',
-        `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`,
-      );
+    if (dead === undefined) throw new MockvideoError('MV_USAGE', inUse);
     rmSync(lockfilePath, { recursive: true, force: true });
     process.stderr.write(
       `${PREFIX} Took over the lock on ${dir}: its owner, process ${dead}, is gone (it was stopped without releasing it).\n`,
@@ -93,10 +90,7 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
     try {
       release = await take();
     } catch {
-      throw new MockvideoError(
-        'MV_USAGE',
-        `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`,
-      );
+      throw new MockvideoError('MV_USAGE', inUse);
     }
   }
   try {

@@ -108,10 +108,15 @@ export class RecordingWriter {
     const written = this.#last
       .then(() => new Promise((resolve) => setImmediate(resolve)))
       .then(async () => {
-        // Its folder is made (again, if it is gone) before each write.
         const file = join(this.dir, name);
-        makeFolder(dirname(file));
-        await writeFileAtomically(file, formatRecording(recording));
+        const text = formatRecording(recording);
+        // Its folder is made when a write finds it missing (the first of its operation, or removed
+        // since), never before each write: a mkdir waits for the disk's flushes, holding up the answers.
+        await writeFileAtomically(file, text).catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') throw error;
+          makeFolder(dirname(file));
+          await writeFileAtomically(file, text);
+        });
         // Flushed to the disk later, in a batch: one a second at most, as a flush holds up the renames
         // that follow it on many file systems (syncing each file would slow every exchange after it).
         this.#toSync.push([file, name]);
