@@ -22,9 +22,9 @@ export type RecordingParser = (value: unknown, file: string) => RecordingParse;
  * the real token to it), the body is given exactly once (`body` or `bodyBase64`, which must decode to
  * whole bytes as replay reads it: `YR` or a lone last character would only fail when sent), and the
  * response's `content-type` is JSON (or text/plain; see `contentTypeProblem`): never a type a
- * browser opens as a page.
+ * browser opens as a page. Gives the recording when it keeps them all, else every problem.
  */
-export function recordingRules(recording: Recording, file: string): RecordingProblem[] {
+export function recordingRules(recording: Recording, file: string): RecordingParse {
   const problems: RecordingProblem[] = [];
   if (recording.request.path !== `${API_PREFIX}/${recording.operation}`) {
     problems.push({
@@ -54,7 +54,7 @@ export function recordingRules(recording: Recording, file: string): RecordingPro
   }
   const contentType = contentTypeProblem(recording.response.headers);
   if (contentType) problems.push({ file, path: 'response.headers.content-type', message: contentType });
-  return problems;
+  return problems.length ? { ok: false, problems } : { ok: true, recording };
 }
 
 /** True when `fromBase64` reads `text` (it throws on what is not base64 of whole bytes). */

@@ -54,7 +54,5 @@ export function parseRecording(value: unknown, file: string): RecordingParse {
       })),
     };
   }
-  const recording = parsed.data as Recording;
-  const problems = recordingRules(recording, file);
-  return problems.length ? { ok: false, problems } : { ok: true, recording };
+  return recordingRules(parsed.data as Recording, file);
 }
