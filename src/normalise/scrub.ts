@@ -8,7 +8,7 @@
 import { SERVICE_TOKEN_PLACEHOLDER } from '../contract/core.js';
 import { REDACTED, type NormalisationPolicy } from './policy.js';
 import { decodeComponent } from './query.js';
-import { searcher, type Needle, type Span } from './search-text.js';
+import { escapeRegex, searcher, type Needle, type Span } from './search-text.js';
 import { MIN_SCANNED_LENGTH, secretForms, type SecretEncoding } from './secret-forms.js';
 
 /**
@@ -40,8 +40,6 @@ export interface Secret {
 
 /** Replaces the secrets of a text; `where` names the text in the redactions, `binary` for a text of one byte per character. */
 export type Scrub = (text: string, where?: string, binary?: boolean) => string;
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What comes before an URL query value: `?name=`, `&name=`, a query string's first `name=` (also `\u0026` and `%26` for `&`, `%3D` and `\u003d` for `=`). */
 const URL_VALUE_BEFORE = /(?:^|[?&;"]|\\[uU]0026|%26)[^=&?#\s"\\]{1,64}(?:=|%3[dD]|\\[uU]003[dD])$/;
@@ -114,14 +112,13 @@ export function scrubber(
         ...(form.anyCase && secret.kind === 'secret' ? { anyCase: true } : {}),
       })),
   );
-  const search = {
-    text: searcher(needles, false),
-    binary: undefined as ReturnType<typeof searcher<Label>> | undefined,
-  };
+  const searchers: Array<ReturnType<typeof searcher<Label>>> = [];
   return (text, where = '', binary = false) => {
     if (text === '') return text;
-    const find = binary ? (search.binary ??= searcher(needles, true)) : search.text;
-    const spans = find(text, (span, label) => label.encoding !== 'whole-value' || isWholeValue(text, span));
+    const spans = (searchers[+binary] ??= searcher(needles, binary))(
+      text,
+      (span, label) => label.encoding !== 'whole-value' || isWholeValue(text, span),
+    );
     let out = '';
     let at = 0;
     for (const { start, end, label } of spans) {

@@ -20,7 +20,8 @@ export interface Needle<L> {
   anyCase?: boolean;
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `text` as a regex source that matches it literally. */
+export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Each hex digit's value as a regex source that matches it in either case. */
 const DIGIT = [...'0123456789abcdef'].map((d) => (d > '9' ? `[${d}${d.toUpperCase()}]` : d));
