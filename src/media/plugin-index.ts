@@ -25,51 +25,39 @@ export interface ServedPackage {
  * whatever `md5` the entry declares: when two entries declare the same file, the one whose bytes
  * really have that MD5 wins.
  */
-export class PluginPackageIndex {
-  readonly #files = new Map<string, ServedPackage>();
-
-  constructor(catalog: ScenarioCatalog) {
-    for (const scenario of catalog.names) {
-      for (const entry of pluginEntries(catalog, scenario)) {
-        if (
-          typeof entry.id !== 'string' ||
-          typeof entry.version !== 'number' ||
-          typeof entry.url !== 'string' ||
-          typeof entry.md5 !== 'string'
-        )
-          continue;
-        const file = entry.url.split(/[?#]/)[0]!.split('/').pop() ?? '';
-        if (!file) continue;
-        const known = this.#files.get(file);
-        if (known && known.id === entry.id && known.version === entry.version) {
-          if (!known.scenarios.includes(scenario)) known.scenarios.push(scenario);
-          continue;
-        }
-        const bytes = pluginPackage({ id: entry.id, version: entry.version, type: String(entry.type ?? '') });
-        const servedMd5 = md5Hex(bytes);
-        if (known && known.servedMd5 === known.declaredMd5) continue;
-        this.#files.set(file, {
-          file,
-          id: entry.id,
-          version: entry.version,
-          declaredMd5: entry.md5,
-          servedMd5,
-          size: bytes.length,
-          contentType: packageContentType(file),
-          scenarios: [scenario],
-          bytes,
-        });
+export function pluginPackages(catalog: ScenarioCatalog): Map<string, ServedPackage> {
+  const files = new Map<string, ServedPackage>();
+  for (const scenario of catalog.names) {
+    for (const entry of pluginEntries(catalog, scenario)) {
+      if (
+        typeof entry.id !== 'string' ||
+        typeof entry.version !== 'number' ||
+        typeof entry.url !== 'string' ||
+        typeof entry.md5 !== 'string'
+      )
+        continue;
+      const file = entry.url.split(/[?#]/)[0]!.split('/').pop() ?? '';
+      if (!file) continue;
+      const known = files.get(file);
+      if (known && known.id === entry.id && known.version === entry.version) {
+        if (!known.scenarios.includes(scenario)) known.scenarios.push(scenario);
+        continue;
       }
+      const bytes = pluginPackage({ id: entry.id, version: entry.version, type: String(entry.type ?? '') });
+      const servedMd5 = md5Hex(bytes);
+      if (known && known.servedMd5 === known.declaredMd5) continue;
+      files.set(file, {
+        file,
+        id: entry.id,
+        version: entry.version,
+        declaredMd5: entry.md5,
+        servedMd5,
+        size: bytes.length,
+        contentType: packageContentType(file),
+        scenarios: [scenario],
+        bytes,
+      });
     }
   }
-
-  /** The package served at file name `file` (`<md5>.<ext>`), or `undefined`. */
-  get(file: string): ServedPackage | undefined {
-    return this.#files.get(file);
-  }
-
-  /** Every package, without bytes, for `GET /__mockvideo/plugins`. */
-  list(): Array<Omit<ServedPackage, 'bytes'>> {
-    return [...this.#files.values()].map(({ bytes: _bytes, ...rest }) => rest);
-  }
+  return files;
 }

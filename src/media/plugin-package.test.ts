@@ -1,7 +1,7 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ScenarioCatalog, compileStub, type CompiledScenario } from '../scenarios/index.js';
-import { PluginPackageIndex } from './plugin-index.js';
+import { pluginPackages } from './plugin-index.js';
 import { md5Hex, packageContentType, pluginPackage } from './plugin-package.js';
 
 const streamly = { id: 'streamly', version: 12, type: 'player_plugin' };
@@ -48,12 +48,12 @@ function scenarioWithPlugins(
   } as unknown as CompiledScenario;
 }
 
-describe('PluginPackageIndex', () => {
+describe('pluginPackages', () => {
   const genuine = md5Hex(pluginPackage(streamly));
   const wrong = md5Hex('other bytes');
 
   it('serves each entry its package at <md5>.<ext>; a wrong md5 is served the real package, so the check fails', () => {
-    const index = new PluginPackageIndex(
+    const index = pluginPackages(
       new ScenarioCatalog([
         scenarioWithPlugins('ok', [{ ...streamly, md5: genuine }]),
         scenarioWithPlugins('bad', [{ ...streamly, md5: wrong }]),
@@ -67,7 +67,7 @@ describe('PluginPackageIndex', () => {
   });
 
   it('when two entries claim one file, the one whose bytes have that md5 wins', () => {
-    const index = new PluginPackageIndex(
+    const index = pluginPackages(
       new ScenarioCatalog([
         scenarioWithPlugins('a', [{ id: 'streamly', version: 99, md5: genuine }]),
         scenarioWithPlugins('b', [{ ...streamly, md5: genuine }]),

@@ -1,7 +1,7 @@
 import { create as contentDisposition } from 'content-disposition';
 import { APK_PREFIX, PLUGIN_PREFIX, parseMediaPath } from '../media/media-path.js';
 import { placeholderImage } from '../media/placeholder-image.js';
-import { PluginPackageIndex } from '../media/plugin-index.js';
+import { pluginPackages, type ServedPackage } from '../media/plugin-index.js';
 import { packageContentType, providerPackage } from '../media/plugin-package.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { JSON_CONTENT_TYPE } from '../scenarios/compile.js';
@@ -31,7 +31,7 @@ export type DownloadRoute = Extract<Route, { kind: 'media' | 'plugins' | 'apk' }
  */
 export class Downloads {
   readonly #catalog: () => ScenarioCatalog;
-  #packages: { catalog: ScenarioCatalog; index: PluginPackageIndex } | undefined;
+  #packages: { catalog: ScenarioCatalog; index: Map<string, ServedPackage> } | undefined;
   /** Generated answers (images, provider packages) by path and query, oldest first. */
   readonly #made = new Map<string, Answer>();
 
@@ -41,9 +41,9 @@ export class Downloads {
   }
 
   /** The plugin packages of the catalog now, indexed once per catalog. */
-  #index(): PluginPackageIndex {
+  #index(): Map<string, ServedPackage> {
     const catalog = this.#catalog();
-    if (this.#packages?.catalog !== catalog) this.#packages = { catalog, index: new PluginPackageIndex(catalog) };
+    if (this.#packages?.catalog !== catalog) this.#packages = { catalog, index: pluginPackages(catalog) };
     return this.#packages.index;
   }
 
@@ -55,14 +55,14 @@ export class Downloads {
         return {
           status: 200,
           headers: { 'content-type': JSON_CONTENT_TYPE },
-          body: JSON.stringify({ packages: index.list() }),
+          body: JSON.stringify({ packages: [...index.values()].map(({ bytes: _bytes, ...rest }) => rest) }),
         };
       const served = index.get(route.file);
       if (!served)
         return errorBody(
           404,
           `No plugin package ${route.file}. mockvideo serves the files named by the url of each plugin entry of the loaded scenarios ("{origin}${PLUGIN_PREFIX}<md5>.<ext>").`,
-          { files: index.list().map((p) => p.file) },
+          { files: [...index.keys()] },
         );
       const headers = { 'content-type': served.contentType, 'content-disposition': contentDisposition(served.file) };
       return { status: 200, headers, body: served.bytes };
