@@ -33,10 +33,7 @@ export function loadRecordingIndex(
   policy: NormalisationPolicy,
   options: LoadRecordingIndexOptions = {},
 ): { index: RecordingIndex; problems: RecordingProblem[] } {
-  const source = new RecordingFileSource(
-    dir,
-    options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes },
-  );
+  const source = new RecordingFileSource(dir, options.cacheBytes);
   const index = new RecordingIndex([], policy, source);
   const problems = forEachRecording(
     dir,

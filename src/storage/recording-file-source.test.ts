@@ -34,7 +34,7 @@ const text = async (source: RecordingFileSource, name: string) =>
 describe('RecordingFileSource', () => {
   it('lets go of the least recently served response first, within its bytes', async () => {
     const [a, b, c] = [write('a', body('a')), write('b', body('b')), write('c', body('c'))];
-    const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
+    const source = new RecordingFileSource(dir, TWO_RESPONSES);
     await text(source, a);
     await text(source, b);
     await text(source, a); // a hit: a is used again, b is not
@@ -49,7 +49,7 @@ describe('RecordingFileSource', () => {
 
   it('keeps the response just read even when every other one was served since', async () => {
     const [d, e, f] = [write('d', body('d')), write('e', body('e')), write('f', body('f'))];
-    const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
+    const source = new RecordingFileSource(dir, TWO_RESPONSES);
     await text(source, d);
     await text(source, e);
     await text(source, d);
@@ -69,7 +69,7 @@ describe('RecordingFileSource.keep (while the folder is read)', () => {
 
   it('holds a folder that fits from memory: a file changed later is still served as it was read', async () => {
     const [g, h] = [write('g', body('g')), write('h', body('h'))];
-    const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
+    const source = new RecordingFileSource(dir, TWO_RESPONSES);
     source.keep(g, recording(body('g')));
     source.keep(h, recording(body('h')));
     write('g', body('x'));
@@ -81,7 +81,7 @@ describe('RecordingFileSource.keep (while the folder is read)', () => {
 
   it('keeps nothing of a folder that does not fit: every answer is read from its file, then the served ones are kept', async () => {
     const [i, j, k] = [write('i', body('i')), write('j', body('j')), write('k', body('k'))];
-    const source = new RecordingFileSource(dir, { cacheBytes: TWO_RESPONSES });
+    const source = new RecordingFileSource(dir, TWO_RESPONSES);
     for (const name of [i, j, k]) source.keep(name, recording(body(name[8]!)));
     expect(source.cachedBytes).toBe(0);
     write('i', body('y'));

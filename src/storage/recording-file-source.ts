@@ -11,12 +11,6 @@ import {
 } from '../replay/recording-source.js';
 import { loadRecordingParser } from './read-recordings.js';
 
-/** Options of {@link RecordingFileSource}. */
-export interface RecordingFileSourceOptions {
-  /** Bytes of responses (bodies and headers) kept in memory, most recently served first; default 8 MiB. 0 reads every answer from its file. */
-  cacheBytes?: number;
-}
-
 /** The default response cache of {@link RecordingFileSource}: 8 MiB. */
 const DEFAULT_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
 
@@ -40,9 +34,10 @@ export class RecordingFileSource implements RecordingSource {
   /** Set by {@link keep} once a response of the folder did not fit: nothing more is kept while it is read. */
   #folderTooLarge = false;
 
-  constructor(dir: string, options: RecordingFileSourceOptions = {}) {
+  /** @param cacheBytes bytes of responses (bodies and headers) kept in memory; 0 reads every answer from its file. */
+  constructor(dir: string, cacheBytes = DEFAULT_RESPONSE_CACHE_BYTES) {
     this.dir = dir;
-    this.cacheBytes = options.cacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES;
+    this.cacheBytes = cacheBytes;
     // lru-cache wants a positive size; every response is larger than 1 byte, so 0 keeps none.
     this.#cache = new LRUCache({ maxSize: Math.max(1, this.cacheBytes), sizeCalculation: sizeOf });
   }
