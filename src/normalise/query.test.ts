@@ -67,4 +67,16 @@ describe('queryValues', () => {
       }),
     );
   });
+
+  it('reads a query string as it reads its pairs, whatever the string', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', '=', '&', '?', '%41', '+', 'é', '%zz', '')).map((parts) => parts.join('')),
+        (search) => {
+          expect(queryValues(search)).toEqual(queryValues(splitQuery(search)));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });

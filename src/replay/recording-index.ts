@@ -117,6 +117,7 @@ export class RecordingIndex {
   readonly #single = new Map<string, Map<string, Pair>>();
   readonly #repeated = new Map<string, Pair>();
   #pairCount = 0;
+  #sequenceCount = 0;
   /** The names the policy leaves out of the match key (volatile, secret, identity: see `ignoredBecause`). */
   readonly #ignored: ReadonlySet<string>;
 
@@ -152,6 +153,7 @@ export class RecordingIndex {
     if (!sequence) keys.set(key, (sequence = []));
     const entry = new Entry(recording.name, operation, method, pairs, whole, sequence, this);
     sequence.push(entry);
+    if (sequence.length === 2) this.#sequenceCount++;
     this.#all.push(entry);
     return entry;
   }
@@ -275,6 +277,11 @@ export class RecordingIndex {
   /** Every recording, in the order given. */
   all(): readonly IndexedRecording[] {
     return this.#all;
+  }
+
+  /** Whether a match key has more than one recording (a sequence, served in recorded order). */
+  get hasSequences(): boolean {
+    return this.#sequenceCount > 0;
   }
 
   /** The number of distinct match keys. */

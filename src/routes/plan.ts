@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock/clock.js';
 import { requestFindings } from '../findings/index.js';
-import { queryValues, splitQuery } from '../normalise/index.js';
+import { queryValues } from '../normalise/index.js';
 import type { Downloads, DownloadRoute } from './downloads.js';
 import { errorBody, methodNotAllowed, strictRequestsError, unknownOperation } from './errors.js';
 import type { FuzzAnswers } from './fuzz.js';
@@ -79,7 +79,7 @@ export function createRoutes(options: RoutesOptions): Routes {
   const operation = (request: RouteRequest, route: OperationRoute): Plan | Promise<Plan> => {
     const nowSeconds = clock ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
     // The query is split and decoded once, for the findings and the replay index.
-    const values = queryValues(splitQuery(request.query));
+    const values = queryValues(request.query);
     const findings = requestFindings({
       operation: route.operation,
       query: values,
