@@ -1,10 +1,10 @@
 import type { OperationName } from '../contract/core.js';
-import { splitQuery } from '../normalise/index.js';
+import { queryValues } from '../normalise/index.js';
 import { requestFindings, type Finding } from './request-findings.js';
 
 /**
  * The findings of a request to `operation` whose raw query string (without `?`) is `search`:
- * `requestFindings` of its split pairs. `nowSeconds` is Unix time in **seconds** (default: now).
+ * `requestFindings` of its decoded values (`queryValues`). `nowSeconds` is Unix time in **seconds** (default: now).
  * Never throws.
  *
  * @example queryFindings('meta/cp', '_region=IN&_nonce=42&_ts=1718000000', false)
@@ -15,5 +15,5 @@ export function queryFindings(
   hasBody: boolean,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Finding[] {
-  return requestFindings({ operation, query: splitQuery(search), hasBody, nowSeconds });
+  return requestFindings({ operation, query: queryValues(search), hasBody, nowSeconds });
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { splitQuery } from '../normalise/index.js';
+import { queryValues } from '../normalise/index.js';
 import { clientPath } from '../../test/support/client.js';
 import { requestFindings, type FindingRule } from './request-findings.js';
 import type { OperationName } from '../contract/index.js';
 
 const NOW = 1_795_322_072;
 const queryOf = (operation: OperationName, edit: (q: string) => string = (q) => q) =>
-  splitQuery(
+  queryValues(
     edit(
       clientPath(operation)
         .split('?')[1]!
@@ -104,6 +104,8 @@ describe('requestFindings', () => {
   });
 
   it('never throws on malformed encoding or odd pairs', () => {
-    expect(() => requestFindings({ operation: 'meta/cp', query: splitQuery('%E0%A4%A=%zz&&=&ref&ref') })).not.toThrow();
+    expect(() =>
+      requestFindings({ operation: 'meta/cp', query: queryValues('%E0%A4%A=%zz&&=&ref&ref') }),
+    ).not.toThrow();
   });
 });

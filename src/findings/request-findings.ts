@@ -1,5 +1,5 @@
 import { COMMON_PARAMETERS, OPERATION_TABLE, type OperationName } from '../contract/core.js';
-import { queryValues, type QueryValues, type RawPair } from '../normalise/index.js';
+import type { QueryValues } from '../normalise/index.js';
 
 /** One way a client request breaks the contract. `rule` is stable for tools; `message` is for people. */
 export interface Finding {
@@ -29,8 +29,8 @@ const MAX_TS_SKEW_SECONDS = 86_400;
 /** What {@link requestFindings} needs to know about a request. */
 export interface RequestFacts {
   operation: OperationName;
-  /** The raw query pairs in the order sent (see `splitQuery`), or their decoded values (see `queryValues`). */
-  query: readonly RawPair[] | QueryValues;
+  /** The query's decoded values by name, in the order sent (see `queryValues`). */
+  query: QueryValues;
   /** True when the request carried a body. */
   hasBody?: boolean;
   /** The server's clock, Unix time in **seconds**; default now. */
@@ -41,12 +41,12 @@ export interface RequestFacts {
  * Checks one request against the seed's "Common query parameters" and "Operations" tables and
  * returns every finding (empty for a correct request). Pure; never throws.
  *
- * @example requestFindings({ operation: 'meta/cp', query: splitQuery('_region=india') })
+ * @example requestFindings({ operation: 'meta/cp', query: queryValues('_region=india') })
  */
 export function requestFindings(facts: RequestFacts): Finding[] {
   const findings: Finding[] = [];
   const add = (parameter: string, rule: FindingRule, message: string) => findings.push({ parameter, rule, message });
-  const values = facts.query instanceof Map ? facts.query : queryValues(facts.query as readonly RawPair[]);
+  const values = facts.query;
   const spec = OPERATION_TABLE[facts.operation];
   const refTwice = spec.extraParameters.some((p) => p.emptyBeforeCommon);
 

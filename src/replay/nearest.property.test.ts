@@ -5,6 +5,7 @@ import {
   DEFAULT_POLICY,
   matchKey,
   queryMultimap,
+  queryValues,
   type NamedRecording,
   type QueryMultimap,
   type RawPair,
@@ -115,7 +116,7 @@ describe('nearest search of the index', () => {
                 key,
           )
           .map((r) => r.name);
-        const found = index.find(recording.request.method, recording.operation, recording.request.query);
+        const found = index.find(recording.request.method, recording.operation, queryValues(recording.request.query));
         expect(found?.map((entry) => entry.name)).toEqual(expected);
         expect(found?.[0]?.key).toBe(key);
       }),

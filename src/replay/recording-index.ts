@@ -6,7 +6,6 @@ import {
   type NormalisationPolicy,
   type QueryMultimap,
   type QueryValues,
-  type RawPair,
   type Recording,
 } from '../normalise/index.js';
 import { stepText } from '../state/client-state.js';
@@ -105,7 +104,7 @@ function differenceCount(recorded: readonly Pair[], requested: ReadonlyMap<strin
  *
  * @example
  * const index = new RecordingIndex(recordings, DEFAULT_POLICY);
- * index.find('GET', 'meta/cp', splitQuery('_region=IN')) // [recording] or undefined
+ * index.find('GET', 'meta/cp', queryValues('_region=IN')) // [recording] or undefined
  */
 export class RecordingIndex {
   readonly policy: NormalisationPolicy;
@@ -160,15 +159,9 @@ export class RecordingIndex {
 
   /**
    * The recordings of one request, in recorded order, or `undefined`: `method` (any case),
-   * `operation` and the request's raw query pairs (see `splitQuery`) or their decoded values (see
-   * `queryValues`), matched under the index's policy.
+   * `operation` and the request's decoded query (see `queryValues`), matched under the index's policy.
    */
-  find(
-    method: string,
-    operation: OperationName,
-    query: readonly RawPair[] | QueryValues,
-  ): readonly IndexedRecording[] | undefined {
-    const values = query instanceof Map ? query : queryValues(query as readonly RawPair[]);
+  find(method: string, operation: OperationName, values: QueryValues): readonly IndexedRecording[] | undefined {
     const filed = this.#filed(method.toUpperCase(), values, false);
     return filed && this.#byOperation.get(operation)?.get(filed.key);
   }

@@ -70,7 +70,7 @@ function withFaults(plan: Plan, faults: readonly Fault[]): Plan {
  * `recordMissing`; else the fallback when there is one (never a nearest recording: that is another
  * device's or another query's answer); else the nearest in `nearest` mode; else the near-miss 404,
  * heard by `onMiss`. Server-wide faults (taken first, once per request) change the answer.
- * `values`: the request's decoded query, when the caller has it (see `queryValues`).
+ * `values`: the request's decoded query (see `queryValues`), read once by the routes.
  */
 export function replayPlan(
   replay: ReplayRoutes,
@@ -78,7 +78,7 @@ export function replayPlan(
   request: RouteRequest,
   route: OperationRoute,
   findings: readonly Finding[],
-  values?: QueryValues,
+  values: QueryValues,
 ): Plan | Promise<Plan> {
   const { replayer } = replay;
   const faults = replay.faults?.take(route.operation, request) ?? [];
