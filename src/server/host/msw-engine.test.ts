@@ -2,6 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandlers } from '../../msw/handlers.js';
 import { shippedCatalog } from '../../scenarios/index.js';
 import { createApp } from '../admin/app.js';
 import { createServerContext } from '../context.js';
@@ -47,6 +48,7 @@ describe('mswRoutes (--engine msw) in the Node host', () => {
       http.get('*/api/g1/x/fault', () => {
         throw new TypeError('handlers broke');
       }),
+      ...createHandlers({ scenario: 'default' }),
     ];
     const context = createServerContext({ mode: 'serve', catalog: shippedCatalog(), scenario: 'default' });
     const routes = mswRoutes(handlers, { clock: context.responder.clock });
@@ -56,13 +58,30 @@ describe('mswRoutes (--engine msw) in the Node host', () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  it('writes the answer of the handlers: status, headers, body; no body for HEAD', async () => {
+  it("writes the answer of the handlers: status, headers, body; for HEAD the GET answer's headers, no body", async () => {
     expect(await send(base, 'GET', '/api/g1/x/answer')).toMatchObject({
       status: 201,
       headers: { 'x-a': '1', 'set-cookie': ['a=1'] },
       body: `from ${base}`,
     });
-    expect(await send(base, 'HEAD', '/api/g1/x/answer')).toMatchObject({ status: 201, body: '' });
+    // As the default engine answers HEAD: the headers of the GET answer (its content-length too), no body.
+    expect(await send(base, 'HEAD', '/api/g1/x/answer')).toMatchObject({
+      status: 201,
+      headers: { 'content-length': String(`from ${base}`.length) },
+      body: '',
+    });
+  });
+
+  it("answers HEAD to an operation with the GET answer's headers (content-length included) and no body, as the default engine", async () => {
+    const get = await send(base, 'GET', '/api/g1/meta/cp?_region=IN');
+    const head = await send(base, 'HEAD', '/api/g1/meta/cp?_region=IN');
+    if (get === 'reset' || head === 'reset') throw new Error('the connection was reset');
+    expect(get.body.length).toBeGreaterThan(0);
+    expect([head.status, head.headers['content-length'], head.body]).toEqual([
+      200,
+      String(Buffer.byteLength(get.body)),
+      '',
+    ]);
   });
 
   it('closes the connection for a network error (HttpResponse.error(), status 0) and keeps serving', async () => {

@@ -41,7 +41,10 @@ export function mswRoutes(handlers: readonly HttpHandler[], options: MswRoutesOp
       route.kind === 'operation'
         ? queryFindings(route.operation, request.query, hasBody(request.headers), options.clock.nowSeconds())
         : [];
-    const planned = await handlersPlan(handlers, request, route, findings);
+    // HEAD is asked as GET, as the routes answer it: the host writes the GET answer's headers
+    // (its content-length too) and drops the body; msw's own HEAD answer has no body to measure.
+    const asked = request.method === 'HEAD' ? { ...request, method: 'GET' } : request;
+    const planned = await handlersPlan(handlers, asked, route, findings);
     if (planned) return planned;
     return options.recordMissing
       ? { kind: 'pass', route, findings, marks: RECORD_MISSING_MARKS }
