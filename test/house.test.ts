@@ -1,7 +1,7 @@
 // The house checks, run by `npm test` like every other test: the formatter, the linter, the
-// dead-code check and the layer rules (docs/architecture.md, "The house checks"). Each runs its
+// type-check of src/, test/ and scripts/, the dead-code check and the layer rules (docs/architecture.md, "The house checks"). Each runs its
 // npm script, so what fails here is what a developer runs by hand: `npm run lint`, `npm run
-// format:check`, `npm run knip`, `npm run layers` (`npm run format` fixes the formatting).
+// format:check`, `npm run typecheck`, `npm run knip`, `npm run layers` (`npm run format` fixes the formatting).
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,7 @@ describe('the house checks', () => {
   it.concurrent.each([
     ['format:check', 'the formatter (Prettier) finds every file formatted'],
     ['lint', 'the linter (ESLint, typescript-eslint) finds nothing'],
+    ['typecheck', 'TypeScript finds no type error in src/, test/ and scripts/'],
     ['knip', 'knip finds no unused file, export or dependency'],
     ['layers', 'dependency-cruiser finds no import against the layer rules'],
   ])(

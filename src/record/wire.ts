@@ -1,32 +1,20 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { promisify } from 'node:util';
+import { HOP_BY_HOP_HEADERS, flatValue } from '../contract/http-wire.js';
 import { brotliDecompress, gunzip, inflate, type ZlibOptions } from 'node:zlib';
 
-/** Headers that belong to one connection: never forwarded either way. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'proxy-connection',
-  'proxy-authorization',
-  'host',
-]);
-
-/** Header values as one string each (repeated values joined with `, `), names in lower case. */
+/** Header values as one string each (see `flatValue`), names in lower case. */
 export function flat(
   headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers))
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) out[name.toLowerCase()] = flatValue(value)!;
   return out;
 }
 
 /**
- * The headers not to forward of a message: the hop-by-hop ones ({@link HOP_BY_HOP}) and every header
+ * The headers not to forward of a message: the hop-by-hop ones (`HOP_BY_HOP_HEADERS`) and every header
  * its `Connection` header names (`Connection: close, x-secret-hop`), lower case.
  * @example dropped({ connection: 'keep-alive, X-Hop' }).has('x-hop') // true
  */
@@ -35,7 +23,7 @@ export function dropped(headers: Readonly<Record<string, string>>): ReadonlySet<
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
-  return named.length ? new Set([...HOP_BY_HOP, ...named]) : HOP_BY_HOP;
+  return named.length ? new Set([...HOP_BY_HOP_HEADERS, ...named]) : HOP_BY_HOP_HEADERS;
 }
 
 /** A decoded body over its limit: `limit` in bytes. */

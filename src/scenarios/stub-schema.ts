@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { contentTypeProblem } from '../contract/content-type.js';
+import { FRAMING_HEADERS, HEADER_NAME, HEADER_VALUE, headerProblem } from '../contract/http-wire.js';
 import { envelopeSchema } from '../contract/envelope-schema.js';
 import { OPERATIONS, type OperationName } from '../contract/operations.js';
 import { answerStatusSchema, faultSchema } from '../faults/fault-schema.js';
@@ -21,11 +22,6 @@ const queryCondition = z
 const when = z
   .strictObject({ query: queryCondition.optional() })
   .describe('Conditions on the request; a stub without "when" matches every request.');
-
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** An HTTP header value: tab and printable Latin-1, no control characters (no line break). */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** Adds the problem `message` at `path` below the value being checked. */
 function problem(ctx: z.core.$RefinementCtx, path: PropertyKey[], message: string): void {
@@ -49,10 +45,9 @@ function responseShape(data: z.ZodType) {
       )
       .superRefine((headers, ctx) => {
         for (const name of Object.keys(headers)) {
-          if (!HEADER_NAME.test(name))
-            problem(ctx, [name], `"${name}" is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`);
+          if (!HEADER_NAME.test(name)) problem(ctx, [name], headerProblem(name, '')!);
           // Both framing headers together make Node clients refuse the answer (issue 34); one alone can lie about the body.
-          else if (['transfer-encoding', 'content-length'].includes(name.toLowerCase()))
+          else if (FRAMING_HEADERS.has(name.toLowerCase()))
             problem(ctx, [name], `"${name}" is not set by a stub: mockvideo frames the body itself; remove it`);
         }
         const contentType = contentTypeProblem(headers);
