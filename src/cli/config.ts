@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import yargs from 'yargs';
 import { IDENTITY_PARAMETERS, SECRET_PARAMETERS } from '../contract/core.js';
 import { MockvideoError } from '../errors.js';
+import { REDACTED } from '../normalise/policy.js';
 import { COMMAND_NAMES, loadCommands, type AnyCommand, type CommandName } from './command-list.js';
 import { outputOptions } from './output.js';
 
@@ -20,6 +21,45 @@ const COMMAND_LINE_ONLY: Readonly<Record<string, string>> = {
   'insecure-upstream': 'it stops checking who receives the real token',
   'keep-identifiers': 'it writes real device identifiers into the recordings',
 };
+
+/**
+ * Settings a config file may not give, each with why: a config file is found from the working
+ * folder upward, so a cloned repository could open the journal and admin control to the network, or
+ * make `record` forward requests for other host names (DNS rebinding). The command line and the
+ * environment (both set by the person running mockvideo) may.
+ */
+const NOT_FROM_A_FILE: Readonly<Record<string, { why: string; value: string }>> = {
+  host: { why: 'it decides who on the network reaches the journal and admin control', value: 'HOST' },
+  'admin-token': { why: 'it lets other hosts steer mockvideo', value: 'TOKEN' },
+  'allow-host': { why: 'it decides which host names record forwards requests for', value: 'NAME' },
+};
+
+/** Settings whose values are secret: `mockvideo config` shows them as {@link REDACTED}, with their source. */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set(['admin-token', 'secret-value']);
+
+/** A secret setting's value as shown: each value {@link REDACTED} (a list keeps its length), nothing given stays so. */
+function redactedValue(value: unknown): unknown {
+  if (value === undefined || value === null || value === '') return value;
+  return Array.isArray(value) ? value.map(() => REDACTED) : REDACTED;
+}
+
+/** The environment variable of a setting: `journal-size` → `MOCKVIDEO_JOURNAL_SIZE`. */
+const variableOf = (name: string) => `MOCKVIDEO_${name.toUpperCase().replace(/-/g, '_')}`;
+
+/**
+ * Refuses a setting of {@link NOT_FROM_A_FILE} in the config file `file`.
+ * @throws MockvideoError (`MV_USAGE`) naming the file, the setting, why, and where to give it instead.
+ */
+function refuseFromFile(file: string, settings: Record<string, unknown>): void {
+  for (const name of Object.keys(settings)) {
+    const rule = NOT_FROM_A_FILE[name];
+    if (rule === undefined) continue;
+    throw new MockvideoError(
+      'MV_USAGE',
+      `${file}: "${name}" is taken from the command line or the environment only (${rule.why}). Remove it there and pass --${name} ${rule.value} on the command line or as ${variableOf(name)}.`,
+    );
+  }
+}
 
 /**
  * The settings of a config file or of environment variables, made safe: `secret` and `identity`
@@ -155,6 +195,7 @@ async function loadConfigFile(file: string, commands: readonly CommandOptions[])
         `${file}: setting "${name}" must be ${expected}, got ${JSON.stringify(value)}.`,
       );
   }
+  refuseFromFile(file, settings);
   return protectedSettings(() => file, settings);
 }
 
@@ -163,10 +204,9 @@ async function loadConfigFile(file: string, commands: readonly CommandOptions[])
  * `journal-size`, `a,b` for a list; see {@link protectedSettings}.
  */
 function envSettings(env: NodeJS.ProcessEnv, options: CommandOptions): Record<string, unknown> {
-  const variable = (key: string) => `MOCKVIDEO_${key.toUpperCase().replace(/-/g, '_')}`;
   const out: Record<string, unknown> = {};
   for (const key of options.keys) {
-    const value = env[variable(key)];
+    const value = env[variableOf(key)];
     if (value === undefined) continue;
     out[key] = options.boolean.includes(key)
       ? !['0', 'false', 'no', ''].includes(value.toLowerCase())
@@ -174,7 +214,7 @@ function envSettings(env: NodeJS.ProcessEnv, options: CommandOptions): Record<st
         ? value.split(',').filter(Boolean)
         : value;
   }
-  return protectedSettings((name) => `The environment variable ${variable(name)}`, out);
+  return protectedSettings((name) => `The environment variable ${variableOf(name)}`, out);
 }
 
 /** The command modules a start loads, the config file, and the settings below the flags. */
@@ -187,7 +227,10 @@ export interface Settings {
   flagsOf(command: string): string[];
   /** What the config file and then the `MOCKVIDEO_*` variables over it set for `command`: yargs' config layer. */
   layersOf(command: string): Record<string, unknown>;
-  /** Every setting of `command` with its value and source; `flags` are those yargs parsed (strict off). */
+  /**
+   * Every setting of `command` with its value and source; `flags` are those yargs parsed (strict
+   * off). The values of secret settings (`admin-token`, `secret-value`) are {@link REDACTED}.
+   */
   resolve(command: string, flags: Record<string, unknown>): ResolvedSetting[];
 }
 
@@ -225,12 +268,16 @@ export async function readSettings(argv: readonly string[], cwd: string, env: No
       const parsed = new Map(Object.entries(flags).map(([k, v]) => [kebab(k), v]));
       const given = (name: string) =>
         [name, ...(known.alias[name] ?? []).map(kebab)].find((n) => written.has(n) && parsed.has(n));
-      return [...known.keys].sort().map((name): ResolvedSetting => {
+      const setting = (name: string): ResolvedSetting => {
         const as = given(name);
         if (as !== undefined) return { name, value: parsed.get(as), source: 'flag' };
         if (name in fromEnv) return { name, value: fromEnv[name], source: 'env' };
         if (name in fromFile) return { name, value: fromFile[name], source: 'file' };
         return { name, value: known.default[name], source: 'default' };
+      };
+      return [...known.keys].sort().map((name) => {
+        const resolved = setting(name);
+        return SECRET_SETTINGS.has(name) ? { ...resolved, value: redactedValue(resolved.value) } : resolved;
       });
     },
   };

@@ -156,3 +156,67 @@ describe('settings that send the real token somewhere are taken from the command
     expect(code).toBe(0);
   });
 });
+
+// Issue 39, M2: `mockvideo config` printed --secret-value (a raw service token) and --admin-token in clear.
+describe('"mockvideo config" shows secret values redacted, with their source', () => {
+  const SECRET = 'made-up-service-token-0123456789';
+  it.each([
+    ['serve', 'admin-token'],
+    ['record', 'secret-value'],
+    ['import', 'secret-value'],
+  ])(
+    'config --for %s: %s, given as a flag or in the environment, is in neither the table nor --json',
+    async (command, name) => {
+      for (const [flags, env, source] of [
+        [[`--${name}`, SECRET], {}, 'flag'],
+        [[], { [`MOCKVIDEO_${name.toUpperCase().replace('-', '_')}`]: SECRET }, 'env'],
+      ] as const) {
+        for (const json of [false, true]) {
+          const { code, stdout } = await runCli(['config', '--for', command, ...(json ? ['--json'] : []), ...flags], {
+            env,
+          });
+          expect(code).toBe(0);
+          expect(stdout).not.toContain(SECRET);
+          if (json) {
+            const setting = JSON.parse(stdout).settings.find((s: { name: string }) => s.name === name);
+            expect(setting.source).toBe(source);
+            expect([setting.value].flat()).toEqual(['<REDACTED>']);
+          } else expect(stdout).toMatch(new RegExp(`^${name} +\\[?"<REDACTED>"\\]? +\\(${source}\\)$`, 'm'));
+        }
+      }
+    },
+  );
+});
+
+// Issue 39, M3: a config file found from the working folder upward could set host 0.0.0.0, admin-token and allow-host.
+describe('settings that open the server to other hosts come from the command line or the environment only', () => {
+  it.each([
+    [{ host: '0.0.0.0' }, 'host', ['serve', '--port', '0']],
+    [{ 'admin-token': 'made-up-admin-token' }, 'admin-token', ['serve', '--port', '0']],
+    [{ adminToken: 'made-up-admin-token' }, 'admin-token', ['serve', '--port', '0']],
+    [{ 'allow-host': ['rebind.example'] }, 'allow-host', ['record', '--out', 'r', '--upstream', 'http://127.0.0.1:9']],
+  ])(
+    'a config file with %j stops the command at start (exit 2) with one line naming the file',
+    async (settings, name, argv) => {
+      const { code, stderr } = await runCli(argv, { cwd: project(settings) });
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr.trim()).toMatch(
+        new RegExp(
+          `^\\[mockvideo\\] .*mockvideo\\.config\\.json: "${name}" is taken from the command line or the environment only \\(.*\\)\\. Remove it there and pass --${name} .* on the command line or as MOCKVIDEO_${name.toUpperCase().replace('-', '_')}\\.$`,
+        ),
+      );
+    },
+  );
+
+  it('the environment still may: MOCKVIDEO_HOST is shown as the source of host', async () => {
+    const { code, stdout } = await runCli(['config', '--json'], { env: { MOCKVIDEO_HOST: '0.0.0.0' } });
+    expect(code).toBe(0);
+    const { settings } = JSON.parse(stdout);
+    expect(settings.find((s: { name: string }) => s.name === 'host')).toEqual({
+      name: 'host',
+      value: '0.0.0.0',
+      source: 'env',
+    });
+  });
+});
