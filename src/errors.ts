@@ -96,3 +96,89 @@ export class RecordingError extends MockvideoError {
     this.problems = problems;
   }
 }
+
+/** The offset of the first character of `text` at which JSON's grammar (RFC 8259) fails, or `text.length` when the text ends too soon; `-1` for JSON. */
+function jsonErrorOffset(text: string): number {
+  const n = text.length;
+  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  const open: string[] = [];
+  let i = 0;
+  const space = () => {
+    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  /** Reads a string at `i` (a `"`); false where it breaks, `i` on the bad character. */
+  const string = () => {
+    for (i++; i < n;) {
+      const c = text[i]!;
+      if (c === '"') return ++i > 0;
+      if (c < ' ') return false;
+      if (c !== '\\') i++;
+      else if ('"\\/bfnrt'.includes(text[i + 1] ?? '')) i += 2;
+      else if (text[i + 1] === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
+      else return false;
+    }
+    return false;
+  };
+  let state: 'value' | 'key' | 'after' = 'value';
+  for (;;) {
+    space();
+    const c = text[i];
+    if (state === 'key') {
+      if (c !== '"' || !string()) return i;
+      space();
+      if (text[i] !== ':') return i;
+      i++;
+      state = 'value';
+    } else if (state === 'value') {
+      state = 'after';
+      if (c === '{' || c === '[') {
+        i++;
+        space();
+        if (text[i] === (c === '{' ? '}' : ']')) i++;
+        else state = open.push(c) && c === '{' ? 'key' : 'value';
+      } else if (c === '"') {
+        if (!string()) return i;
+      } else if (c !== undefined && /[-\d]/.test(c)) {
+        NUMBER.lastIndex = i;
+        if (!NUMBER.test(text)) return i + 1;
+        i = NUMBER.lastIndex;
+      } else {
+        const literal = ['true', 'false', 'null'].find((word) => text.startsWith(word, i));
+        if (!literal) return i;
+        i += literal.length;
+      }
+    } else {
+      const top = open.at(-1);
+      if (top === undefined) return i < n ? i : -1;
+      if (c === ',') {
+        i++;
+        state = top === '{' ? 'key' : 'value';
+      } else if (c === (top === '{' ? '}' : ']')) {
+        i++;
+        open.pop();
+      } else return i;
+    }
+  }
+}
+
+/**
+ * Why `text` is not JSON, in one line naming where and never quoting it (a file's content stays out
+ * of every message: V8 quotes the text around a bad token, `"secret…" is not valid JSON`):
+ * `invalid JSON (line 3, column 7): Expected ',' or '}' after property value`. `error` is what
+ * `JSON.parse(text)` threw; its words are kept only when they quote nothing.
+ * @example jsonSyntaxProblem(error, 'made-up text') // 'invalid JSON (line 1, column 1): unexpected character'
+ */
+export function jsonSyntaxProblem(error: unknown, text: string): string {
+  const offset = jsonErrorOffset(text);
+  const before = text.slice(0, Math.max(0, offset));
+  const where =
+    offset < 0 ? '' : ` (line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')})`;
+  const said = error instanceof Error ? error.message.replace(/ (?:in JSON )?at position \d+.*$/s, '') : '';
+  const cause =
+    said && !/["']|^Unexpected token/.test(said.replace(/'[,:}\]]'/g, ''))
+      ? said
+      : offset >= text.length
+        ? 'the text ends too soon'
+        : 'unexpected character';
+  return `invalid JSON${where}: ${cause}`;
+}

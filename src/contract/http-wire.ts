@@ -19,6 +19,9 @@ const NOT_SENDABLE_ALL = /[^\t\x20-\x7e\x80-\xff]/gu;
 /** The headers that frame a message body: mockvideo frames every body it sends itself, so no answer of data carries them. */
 export const FRAMING_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding']);
 
+/** Statuses whose answers carry no content (RFC 9110 §15.3.5, §15.3.6, §15.4.5): Node sends none, the Fetch API refuses one. */
+export const BODILESS_STATUSES: readonly number[] = [204, 205, 304];
+
 /** Headers that belong to one connection (RFC 9110 §7.6.1), never stored or passed on, plus `host`. */
 export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
   'connection',
@@ -38,8 +41,9 @@ export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
  * @example headerProblem('x-a', 'one\ntwo') // '"x-a" has a control character …'
  */
 export function headerProblem(name: string, value: string): string | undefined {
+  // Quoted as JSON: a name with a line break still makes one line.
   if (!HEADER_NAME.test(name))
-    return `"${name}" is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`;
+    return `${JSON.stringify(name)} is not a header name: an HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`;
   if (NOT_SENDABLE.test(value))
     return `"${name}" has a control character (CR, LF, NUL, …) or a character above U+00FF in its value, which HTTP/1.1 cannot carry`;
   return undefined;

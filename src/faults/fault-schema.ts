@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BODILESS_STATUSES } from '../contract/http-wire.js';
 import { FAULT_DEFAULTS, MAX_DELAY_MS } from './fault.js';
 
 const share = {
@@ -14,9 +15,6 @@ const share = {
     .optional()
     .describe('Seed of the deterministic choice of which requests a rate hits; default 1.'),
 };
-
-/** Statuses whose answers cannot carry a body (the Fetch API refuses one, and every answer here has one). */
-const BODILESS_STATUSES = [204, 205, 304];
 
 /**
  * The HTTP status of an answer mockvideo makes: 200–599 and not 204, 205 or 304 (every answer has a

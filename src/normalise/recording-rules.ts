@@ -7,6 +7,8 @@
  */
 import { contentTypeProblem } from '../contract/content-type.js';
 import { API_PREFIX } from '../contract/core.js';
+import { BODILESS_STATUSES, FRAMING_HEADERS, headerProblem } from '../contract/http-wire.js';
+import { formatJsonPath } from '../errors.js';
 import { fromBase64 } from './body.js';
 import type { Recording, RecordingProblem } from './recording.js';
 
@@ -17,9 +19,59 @@ export type RecordingParse = { ok: true; recording: Recording } | { ok: false; p
 export type RecordingParser = (value: unknown, file: string) => RecordingParse;
 
 /**
+ * The problems of the headers of one side of a recording, each naming its field
+ * (`response.headers["x-echo"]`) in the words of the stub schema: a name that is no HTTP token, a
+ * value the wire cannot carry (`headerProblem`: CR, LF, NUL, above U+00FF; replay would fail to send
+ * it, drift to ask with it), a framing header (`FRAMING_HEADERS`: replay frames the body itself, and
+ * with both, clients refuse the answer).
+ */
+function headerProblems(recording: Recording, side: 'request' | 'response', file: string): RecordingProblem[] {
+  const problems: RecordingProblem[] = [];
+  for (const [name, value] of Object.entries(recording[side].headers)) {
+    const path = formatJsonPath([side, 'headers', name]);
+    const problem = headerProblem(name, value);
+    if (problem) problems.push({ file, path, message: problem });
+    else if (FRAMING_HEADERS.has(name.toLowerCase()))
+      problems.push({
+        file,
+        path,
+        message: `"${name}" is not stored in a recording: mockvideo frames the body itself; remove it`,
+      });
+  }
+  return problems;
+}
+
+/**
+ * The problems of a recorded status a device cannot be answered with: a 1xx is an interim answer
+ * (the device would wait for the final one), a 204, 205 or 304 carries no body (`BODILESS_STATUSES`).
+ */
+function statusProblems(response: Recording['response'], file: string): RecordingProblem[] {
+  const { status } = response;
+  if (status < 200)
+    return [
+      {
+        file,
+        path: 'response.status',
+        message: `${status} is an interim answer, not the final one: the device would wait for another; record the final answer`,
+      },
+    ];
+  const body = response.body !== undefined ? 'body' : 'bodyBase64';
+  if (BODILESS_STATUSES.includes(status) && (response[body] ?? '') !== '')
+    return [
+      {
+        file,
+        path: `response.${body}`,
+        message: `a ${status} answer has no body: give an empty one ("") or another status`,
+      },
+    ];
+  return [];
+}
+
+/**
  * The rules beyond the schema's shape, for a value of the schema's shape: the path is exactly the
  * operation's (`/api/g1/<operation>`: no prefix, no `..`, no `//host`, no query, since drift sends
- * the real token to it), the body is given exactly once (`body` or `bodyBase64`, which must decode to
+ * the real token to it), every header can be sent as recorded (see {@link headerProblems}), the
+ * status is a final answer that carries its body (see {@link statusProblems}), the body is given exactly once (`body` or `bodyBase64`, which must decode to
  * whole bytes as replay reads it: `YR` or a lone last character would only fail when sent), and the
  * response's `content-type` is JSON (or text/plain; see `contentTypeProblem`): never a type a
  * browser opens as a page. Gives the recording when it keeps them all, else every problem.
@@ -30,18 +82,11 @@ export function recordingRules(recording: Recording, file: string): RecordingPar
     problems.push({
       file,
       path: 'request.path',
-      message: `"${recording.request.path}" is not the path of operation ${recording.operation}: expected exactly "${API_PREFIX}/${recording.operation}"`,
+      message: `${JSON.stringify(recording.request.path)} is not the path of operation ${recording.operation}: expected exactly "${API_PREFIX}/${recording.operation}"`,
     });
   }
-  const headerNames = Object.keys(recording.response.headers).map((name) => name.toLowerCase());
-  if (headerNames.includes('transfer-encoding')) {
-    // Replay frames the body itself: a recorded framing header would be sent beside its own (Node clients refuse both).
-    problems.push({
-      file,
-      path: 'response.headers',
-      message: `"transfer-encoding" is not stored in a recording (replay frames the body itself${headerNames.includes('content-length') ? '; with "content-length" too, clients refuse the answer' : ''}); remove it`,
-    });
-  }
+  for (const side of ['request', 'response'] as const) problems.push(...headerProblems(recording, side, file));
+  problems.push(...statusProblems(recording.response, file));
   if ((recording.response.body === undefined) === (recording.response.bodyBase64 === undefined)) {
     problems.push({ file, path: 'response', message: 'expected exactly one of "body" (text) and "bodyBase64"' });
   }

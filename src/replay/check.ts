@@ -1,5 +1,6 @@
 import { OPERATIONS, envelopeSchema } from '../contract/index.js';
-import { formatJsonPath } from '../errors.js';
+import { BODILESS_STATUSES } from '../contract/http-wire.js';
+import { formatJsonPath, jsonSyntaxProblem } from '../errors.js';
 import { recordedBodyBytes, matchKey, type NamedRecording, type NormalisationPolicy } from '../normalise/index.js';
 
 /** One finding of {@link checkRecording}: the recording, its operation, the JSON path in the body and the rule. */
@@ -20,7 +21,8 @@ export function formatFinding(finding: RecordingFinding): string {
  * Checks one recording against the contract: a 2xx body must be JSON, the envelope
  * `{ data, msg, result }` with the operation's `data` schema (every zod issue is one finding); the
  * stored match key must be the one its request gives under `policy` (else the file was edited or
- * recorded under another policy). Bodies of other statuses are not checked: the seed shows no failure body.
+ * recorded under another policy). Bodies of other statuses are not checked: the seed shows no failure
+ * body, and a 204 or 205 has none. A finding never quotes the body.
  *
  * @example checkRecording({ name, recording }, DEFAULT_POLICY) // [] when it keeps the contract
  * @see docs/contract.md#envelope and each operation's resource table.
@@ -36,16 +38,18 @@ export function checkRecording({ name, recording }: NamedRecording, policy: Norm
       path: 'matchKey',
       rule: `is not the key of the stored request (${expectedKey}); re-record it or fix the file`,
     });
-  if (recording.response.status < 200 || recording.response.status > 299) return findings;
+  const { status } = recording.response;
+  if (status < 200 || status > 299 || BODILESS_STATUSES.includes(status)) return findings;
+  const text = new TextDecoder().decode(recordedBodyBytes(recording.response));
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(recordedBodyBytes(recording.response)));
+    body = JSON.parse(text);
   } catch (error) {
     findings.push({
       recording: name,
       operation,
       path: '',
-      rule: `the response body is not JSON: ${(error as Error).message}`,
+      rule: `the response body is ${jsonSyntaxProblem(error, text)}`,
     });
     return findings;
   }

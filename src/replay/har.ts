@@ -12,6 +12,7 @@ import {
   type NormalisationPolicy,
   type Recording,
 } from '../normalise/index.js';
+import { recordingRules } from '../normalise/recording-rules.js';
 import { PACKAGE_VERSION } from '../version.generated.js';
 
 /** What {@link recordingsFromHar} made of a HAR: recordings in `startedDateTime` order, and the entries it skipped with why. */
@@ -73,7 +74,9 @@ function entryProblem(entry: unknown): string | undefined {
 
 /**
  * Turns a HAR 1.2 log (from Chrome DevTools, Playwright's `recordHar`, Charles or mitmproxy) into
- * recordings of the six `/api/g1` operations, redacted under `policy`; other entries are skipped.
+ * recordings of the six `/api/g1` operations, redacted under `policy`; other entries are skipped, and
+ * so are those whose recording replay could not send (see `recordingRules`: decoded header text
+ * above U+00FF or with a line break, a 1xx, a 304 with a body), each with the field and why.
  * The path and query are taken from `request.url` as written (encoding kept).
  *
  * @example recordingsFromHar(JSON.parse(text) as Har, DEFAULT_POLICY).recordings
@@ -124,6 +127,12 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
     } catch (error) {
       if (!(error instanceof RedactionRefusedError || error instanceof HarHeaderError)) throw error;
       result.skipped.push({ url, reason: error.message.replace(/^\[mockvideo\] /, '') });
+      continue;
+    }
+    // What replay could not send (a header the wire cannot carry, a 1xx, a 304 with a body) is never written.
+    const checked = recordingRules(built.recording, url);
+    if (!checked.ok) {
+      result.skipped.push({ url, reason: checked.problems.map((p) => `${p.path}: ${p.message}`).join('; ') });
       continue;
     }
     const latency = harLatency(entry.timings);

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { nestingProblem, sizeProblem } from './limits.js';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
 import { resolveNowIn } from '../clock/clock.js';
-import { formatJsonPath, type ScenarioProblem } from '../errors.js';
+import { formatJsonPath, jsonSyntaxProblem, type ScenarioProblem } from '../errors.js';
 import { scenarioFaultsSchema, scenarioHeaderSchema, type ScenarioFaults, type Stub } from './format.js';
 import { dataSchemaOf, stubSchemas } from './stub-schema.js';
 import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
@@ -134,19 +134,12 @@ export function parseScenario(name: string, value: unknown, source: string): Par
 export function parseScenarioText(name: string, text: string, source: string): ParseResult {
   const tooLarge = sizeProblem(text, source);
   if (tooLarge) return { ok: false, problems: [tooLarge] };
+  const json = text.replace(/^\uFEFF/, '');
   let value: unknown;
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    value = JSON.parse(json);
   } catch (error) {
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message);
-    let where = '';
-    if (position) {
-      const before = text.slice(0, Number(position[1]));
-      const line = before.split('\n').length;
-      where = ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
-    }
-    return { ok: false, problems: [{ source, path: '', message: `invalid JSON${where}: ${message}` }] };
+    return { ok: false, problems: [{ source, path: '', message: jsonSyntaxProblem(error, json) }] };
   }
   return parseScenario(name, value, source);
 }

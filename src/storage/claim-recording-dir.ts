@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { MockvideoError, PREFIX } from '../errors.js';
+import { readFolderFileSync } from './folder-file.js';
 
 /** The file next to the lock that names its owner: `{"pid": 1234, "host": "laptop"}`. */
 const LOCK_OWNER_FILE = '.mockvideo.lock.owner';
@@ -33,7 +34,8 @@ function isAlive(pid: number): boolean {
 /** The owner of the lock on `dir` when it is a process of this machine that is gone, else `undefined`. */
 function deadOwner(dir: string): number | undefined {
   try {
-    const owner = JSON.parse(readFileSync(join(dir, LOCK_OWNER_FILE), 'utf8')) as { pid?: unknown; host?: unknown };
+    const { text = '' } = readFolderFileSync(dir, join(dir, LOCK_OWNER_FILE), 'recording folder');
+    const owner = JSON.parse(text) as { pid?: unknown; host?: unknown };
     if (typeof owner.pid !== 'number' || owner.host !== hostname() || owner.pid === process.pid) return undefined;
     return isAlive(owner.pid) ? undefined : owner.pid;
   } catch {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, formatRecording, matchKey, type NamedRecording, type Recording } from '../normalise/index.js';
 import { parseRecordingQuickly } from '../normalise/recording-check.js';
+import { jsonSyntaxProblem } from '../errors.js';
 import { forEachRecording } from './read-recordings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mockvideo-read-'));
@@ -20,12 +21,12 @@ function recording(region: string, body: string): Recording {
   };
 }
 
-/** The problem the loader gives for a file whose text does not parse: JSON.parse's own message. */
+/** The problem the loader gives for a file whose text does not parse: where, never the text (see `jsonSyntaxProblem`). */
 function jsonProblem(file: string, text: string) {
   try {
     JSON.parse(text);
   } catch (error) {
-    return { file, path: '', message: `not valid JSON: ${(error as Error).message}` };
+    return { file, path: '', message: jsonSyntaxProblem(error, text) };
   }
   throw new Error(`${file} parses`);
 }
@@ -65,7 +66,11 @@ describe('forEachRecording reading files', () => {
     expect(seen.map((s) => s.recording)).toEqual([small, large, huge, after]);
     expect(problems).toEqual([
       jsonProblem('meta-cp/111111111111-000.json', files['111111111111-000.json']!),
-      { file: 'meta-cp/222222222222-000.json', path: '', message: 'cannot be read (EISDIR)' },
+      {
+        file: 'meta-cp/222222222222-000.json',
+        path: '',
+        message: 'not a regular file (a folder); only regular files are read',
+      },
       jsonProblem('meta-cp/dddddddddddd-000.json', files['dddddddddddd-000.json']!),
       jsonProblem('meta-cp/eeeeeeeeeeee-000.json', ''),
       jsonProblem('meta-cp/ffffffffffff-000.json', files['ffffffffffff-000.json']!),

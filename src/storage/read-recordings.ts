@@ -1,15 +1,39 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATION_NAMES } from '../contract/core.js';
-import { MockvideoError } from '../errors.js';
+import { MockvideoError, jsonSyntaxProblem } from '../errors.js';
 import type { NamedRecording, RecordingProblem } from '../normalise/index.js';
 import type { RecordingParser } from '../normalise/recording-rules.js';
+import { leavesFolder, readFolderFileSync } from './folder-file.js';
 import { RECORDING_FILE, operationFolder } from './recording-names.js';
 
 /** What reading a recording folder gave: the recordings (sorted by name, so recorded order within a key) and every problem. */
 export interface RecordingFiles {
   recordings: NamedRecording[];
   problems: RecordingProblem[];
+}
+
+/** How problems name the folder a recording file must stay in. */
+export const RECORDING_FOLDER = 'recording folder';
+
+/**
+ * The value of recording file `name` (relative to `dir`), or why there is none, in one line that
+ * never quotes the file: it is no regular file or leaves the folder (see `readFolderFileSync`), cannot
+ * be read, or is not JSON.
+ */
+function recordingValue(dir: string, name: string): { value: unknown; problem?: undefined } | { problem: string } {
+  let read;
+  try {
+    read = readFolderFileSync(dir, join(dir, name), RECORDING_FOLDER);
+  } catch (error) {
+    return { problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})` };
+  }
+  if (read.problem !== undefined) return read;
+  try {
+    return { value: JSON.parse(read.text) };
+  } catch (error) {
+    return { problem: jsonSyntaxProblem(error, read.text) };
+  }
 }
 
 /**
@@ -73,6 +97,11 @@ export function forEachRecording(
   const files = OPERATION_NAMES.filter((operation) => names.includes(operationFolder(operation))).flatMap(
     (operation) => {
       const folder = operationFolder(operation);
+      const leaves = leavesFolder(dir, join(dir, folder), RECORDING_FOLDER);
+      if (leaves) {
+        problems.push({ file: folder, path: '', message: leaves });
+        return [];
+      }
       return readdirSync(join(dir, folder))
         .sort()
         .filter((file) => file.endsWith('.json'))
@@ -87,16 +116,12 @@ export function forEachRecording(
       problems.push({ file: name, path: '', message: 'not a recording file name (<12 hex>-<NNN>.json)' });
       continue;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(readFileSync(join(dir, folder, file), 'utf8'));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const message = code ? `cannot be read (${code})` : `not valid JSON: ${(error as Error).message}`;
-      problems.push({ file: name, path: '', message });
+    const value = recordingValue(dir, name);
+    if (value.problem !== undefined) {
+      problems.push({ file: name, path: '', message: value.problem });
       continue;
     }
-    const read = parse(value, name);
+    const read = parse(value.value, name);
     if (!read.ok) {
       problems.push(...read.problems);
       continue;

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import type { ScenarioProblem } from '../errors.js';
 import type { BrokenScenario } from '../scenarios/catalog.js';
 import { SCENARIO_NAME } from '../scenarios/format.js';
 import { parseScenarioText, type ParsedScenario } from '../scenarios/parse.js';
+import { readFolderFileSync } from './folder-file.js';
 
 /** What reading scenario files gave: the parsed scenarios and every problem (files that failed are left out). */
 export interface ScenarioFiles {
@@ -21,8 +21,9 @@ function displayPath(file: string): string {
 /**
  * Reads scenario files (each `<name>.json`, the name from the file name) and parses them (with the
  * scenario format's zod schemas, which this module loads). Never throws for a bad file: unreadable
- * files, invalid JSON, bad names and contract violations all come back as problems naming the file
- * (relative to the working folder) and the JSON path.
+ * files, files that are no regular file (a FIFO is refused, never waited on) or a symbolic link
+ * leaving their folder, invalid JSON, bad names and contract violations all come back as problems
+ * naming the file (relative to the working folder) and the JSON path, never quoting its text.
  */
 export function readScenarioFiles(files: readonly string[]): ScenarioFiles {
   const scenarios: ParsedScenario[] = [];
@@ -41,7 +42,12 @@ export function readScenarioFiles(files: readonly string[]): ScenarioFiles {
     }
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      const read = readFolderFileSync(dirname(file), file, 'scenario folder');
+      if (read.problem !== undefined) {
+        problems.push({ source, path: '', message: read.problem });
+        continue;
+      }
+      text = read.text;
     } catch (error) {
       problems.push({ source, path: '', message: `cannot read the file: ${(error as Error).message}` });
       continue;

@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readFolderFileSync } from './folder-file.js';
 
 /**
  * The file of a recording folder naming the upstreams it was recorded from: `{"origins":
@@ -15,7 +16,8 @@ const RECORDED_ORIGINS_FILE = '.mockvideo-origins';
  */
 export function readRecordedOrigins(dir: string): string[] {
   try {
-    const { origins } = JSON.parse(readFileSync(join(dir, RECORDED_ORIGINS_FILE), 'utf8')) as { origins?: unknown };
+    const { text = '' } = readFolderFileSync(dir, join(dir, RECORDED_ORIGINS_FILE), 'recording folder');
+    const { origins } = JSON.parse(text) as { origins?: unknown };
     return Array.isArray(origins) ? origins.filter((o): o is string => typeof o === 'string' && URL.canParse(o)) : [];
   } catch {
     return [];

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { jsonSyntaxProblem } from '../errors.js';
 import type { Recording } from '../normalise/index.js';
 import { parseRecordingQuickly } from '../normalise/recording-check.js';
 import {
@@ -9,7 +9,8 @@ import {
   type RecordedResponse,
   type RecordingSource,
 } from '../replay/recording-source.js';
-import { loadRecordingParser } from './read-recordings.js';
+import { readFolderFile } from './folder-file.js';
+import { RECORDING_FOLDER, loadRecordingParser } from './read-recordings.js';
 
 /** The default response cache of {@link RecordingFileSource}: 8 MiB. */
 const DEFAULT_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
@@ -80,8 +81,11 @@ export class RecordingFileSource implements RecordingSource {
   async #read(name: string): Promise<RecordedResponse> {
     let text: string;
     try {
-      text = await readFile(join(this.dir, name), 'utf8');
+      const read = await readFolderFile(this.dir, join(this.dir, name), RECORDING_FOLDER);
+      if (read.problem !== undefined) throw new RecordingUnavailableError(name, `its file is ${read.problem}`);
+      text = read.text;
     } catch (error) {
+      if (error instanceof RecordingUnavailableError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       throw new RecordingUnavailableError(
         name,
@@ -94,7 +98,7 @@ export class RecordingFileSource implements RecordingSource {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new RecordingUnavailableError(name, `its file is no longer valid JSON (${(error as Error).message})`);
+      throw new RecordingUnavailableError(name, `its file is now ${jsonSyntaxProblem(error, text)}`);
     }
     let parsed = parseRecordingQuickly(value, name);
     if (!parsed.ok) parsed = (await loadRecordingParser())(value, name);

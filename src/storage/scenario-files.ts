@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MockvideoError } from '../errors.js';
 import { SHIPPED_SCENARIO_FILES } from '../scenarios/shipped.generated.js';
+import { readFolderFileSync } from './folder-file.js';
 
 /** The folder of the scenarios shipped in the package (`<package>/scenarios`). */
 export const SHIPPED_SCENARIOS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../scenarios');
@@ -42,7 +43,9 @@ function sameAsShipped(file: string): boolean {
   const shipped = SHIPPED_SCENARIO_FILES[basename(file, '.json')];
   if (shipped === undefined) return false;
   try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const { text } = readFolderFileSync(dirname(file), file, 'scenario folder');
+    if (text === undefined) return false;
+    const value = JSON.parse(text) as Record<string, unknown>;
     delete value.$schema;
     return JSON.stringify(value) === JSON.stringify(shipped);
   } catch {

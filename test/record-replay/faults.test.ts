@@ -251,7 +251,7 @@ describe('broken recordings', () => {
 
     const replay = await runCli(['replay', dir, '--port', '0']);
     expect(replay.code).toBe(2);
-    expect(replay.stderr).toContain(`${cp.name}: not valid JSON`);
+    expect(replay.stderr).toMatch(new RegExp(`${cp.name}: invalid JSON \\(line \\d+, column \\d+\\)`));
     expect(replay.stderr).toContain(`${plugin.name} at response.status`);
 
     const validate = await runCli(['validate', dir]);

@@ -5,6 +5,7 @@ import { OPERATION_NAMES } from '../../src/contract/index.js';
 import { DEFAULT_POLICY } from '../../src/normalise/index.js';
 import { startReplayServer, type RunningReplay } from '../../src/server/modes/replay.js';
 import { clientPath } from '../support/client.js';
+import { canMakeFifo, makeFifo } from '../support/fifo.js';
 import { getBytes, recordSession, recordingFiles, removeTempDirs } from '../support/recordings.js';
 import { OTHER_SESSION, clientPathWith } from '../support/sessions.js';
 import { startUpstream } from '../support/upstream.js';
@@ -68,10 +69,31 @@ describe('replay reads responses from the recording files when served', () => {
     const broken = await getBytes(`${replay.running.url}${clientPathWith('meta/setting', OTHER_SESSION)}`);
     expect(broken.status).toBe(500);
     expect(JSON.parse(broken.body.toString()).error).toContain(
-      `Cannot serve recording ${file.name}: its file is no longer valid JSON`,
+      `Cannot serve recording ${file.name}: its file is now invalid JSON (line 1, column`,
     );
     writeFileSync(join(dir, file.name), file.text);
   });
+
+  it.skipIf(!canMakeFifo)(
+    'a recording made a FIFO after start answers 500 at once, never waiting on it (issue 39 L7)',
+    async () => {
+      const file = recordingFiles(dir).find((f) => f.name.startsWith('ad_config/'))!;
+      rmSync(join(dir, file.name));
+      makeFifo(join(dir, file.name));
+      try {
+        const fifo = await getBytes(`${replay.running.url}${clientPathWith('ad_config', OTHER_SESSION)}`, {
+          signal: AbortSignal.timeout(10_000),
+        });
+        expect(fifo.status).toBe(500);
+        expect(JSON.parse(fifo.body.toString()).error).toContain(
+          `Cannot serve recording ${file.name}: its file is not a regular file (a FIFO)`,
+        );
+      } finally {
+        rmSync(join(dir, file.name));
+        writeFileSync(join(dir, file.name), file.text);
+      }
+    },
+  );
 });
 
 describe('the response cache', () => {

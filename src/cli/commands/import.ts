@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Har } from 'har-format';
 import type { Argv, CommandModule } from 'yargs';
-import { MockvideoError, PREFIX } from '../../errors.js';
+import { MockvideoError, PREFIX, jsonSyntaxProblem } from '../../errors.js';
 import { progress, showsProgress } from '../progress.js';
 import { normaliseFlags, policyFromArgs } from '../normalise-options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
@@ -34,12 +34,16 @@ export const importCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
       import('../../storage/claim-recording-dir.js'),
     ]);
     let har: Har;
+    let text = '';
     try {
-      har = JSON.parse(readFileSync(args.file, 'utf8')) as Har;
+      text = readFileSync(args.file, 'utf8');
+      har = JSON.parse(text) as Har;
     } catch (error) {
+      // Never the file's text: V8's message quotes it.
+      const code = (error as NodeJS.ErrnoException).code;
       throw new MockvideoError(
         'MV_USAGE',
-        `Cannot read the HAR file ${args.file}: ${(error as Error).message}. Save it again from DevTools ("Save all as HAR with content").`,
+        `Cannot read the HAR file ${args.file}: ${code ?? jsonSyntaxProblem(error, text)}. Save it again from DevTools ("Save all as HAR with content").`,
       );
     }
     if (!Array.isArray(har?.log?.entries))
