@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYTICS_COMMON_FIELDS, ANALYTICS_RECORD_KINDS, checkAnalyticsRecord } from './record-checks.js';
+import {
+  ANALYTICS_COMMON_FIELDS,
+  ANALYTICS_RECORD_KINDS,
+  MAX_FINDINGS_PER_RECORD,
+  checkAnalyticsRecord,
+} from './record-checks.js';
 
 const common = Object.fromEntries(ANALYTICS_COMMON_FIELDS.map((f) => [f, f === '_ts' ? '1795322072' : 'x']));
 const extras: Record<string, Record<string, string>> = {
@@ -56,5 +61,28 @@ describe('checkAnalyticsRecord', () => {
     expect(
       rules({ ...common, event: 'auto_login', module: 'account', append: '{result', st: 'x', _page: 'p' }),
     ).toEqual(['append:json-text']);
+  });
+});
+
+describe('checkAnalyticsRecord is bounded (issue 39, H3)', () => {
+  it('lists at most MAX_FINDINGS_PER_RECORD findings, then counts the rest; names and values are cut', () => {
+    const record = Object.fromEntries([
+      ['n'.repeat(5000), { nested: 'x'.repeat(5000) }],
+      ...Array.from({ length: 900 }, (_, i) => [`f${i}`, i]),
+    ]);
+    const findings = checkAnalyticsRecord(record);
+    expect(findings).toHaveLength(MAX_FINDINGS_PER_RECORD + 1);
+    expect(findings.at(-1)).toEqual({
+      field: '',
+      rule: 'more',
+      message: `${901 + 18 - MAX_FINDINGS_PER_RECORD} more findings not listed (at most ${MAX_FINDINGS_PER_RECORD} per record)`,
+    });
+    expect(findings[0]!.field).toBe(`${'n'.repeat(80)}…`);
+    expect(Math.max(...findings.map((f) => f.message.length))).toBeLessThan(300);
+  });
+
+  it('lists every finding of a record missing all its fields', () => {
+    expect(rules({}).every((rule) => !rule.endsWith(':more'))).toBe(true);
+    expect(rules({})).toHaveLength(ANALYTICS_COMMON_FIELDS.length + 1);
   });
 });

@@ -36,12 +36,40 @@ export const ANALYTICS_RECORD_KINDS: Readonly<Record<string, readonly string[]>>
 /** The fields of the later client version's records, besides the common ones. @see docs/contract.md#analytics-records: "A later client version …". */
 const ANALYTICS_EVENT_FIELDS = ['event', 'module', 'append', 'st', '_page'] as const;
 
-/** One problem of a record: the field (`''` for the record), a stable rule name, and a sentence. */
+/**
+ * One problem of a record: the field (`''` for the record; a name over {@link MAX_SHOWN} characters
+ * is cut, ending in `…`), a stable rule name (`more`: findings past {@link MAX_FINDINGS_PER_RECORD},
+ * counted, not listed), and a sentence.
+ */
 export interface AnalyticsFinding {
   field: string;
   rule:
-    'object' | 'string' | 'required' | 'kind' | 'known-type' | 'deep-link' | 'milliseconds' | 'seconds' | 'json-text';
+    | 'object'
+    | 'string'
+    | 'required'
+    | 'kind'
+    | 'known-type'
+    | 'deep-link'
+    | 'milliseconds'
+    | 'seconds'
+    | 'json-text'
+    | 'more';
   message: string;
+}
+
+/**
+ * The most findings listed for one record; the rest are counted in a last `more` finding. A record
+ * with every common field missing has 18, so all of a real record's findings are listed, and the
+ * sink's answer and store stay bounded (issue 39: 30 KB of records answered 19.5 MB of findings).
+ */
+export const MAX_FINDINGS_PER_RECORD = 24;
+
+/** The most characters of a field name or value a finding quotes; a longer one is cut, ending in `…`. */
+const MAX_SHOWN = 80;
+
+/** `text` cut to {@link MAX_SHOWN} characters (`…` marks the cut). */
+function shown(text: string): string {
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
 }
 
 /**
@@ -51,6 +79,8 @@ export interface AnalyticsFinding {
  * extra fields, or of the later `event` shape with `event`, `module`, `append`, `st`, `_page`
  * (`kind` when it is neither). Values: `target` a deep link (`deep-link`); `at` Unix time in
  * milliseconds (`milliseconds`); `duration` whole seconds (`seconds`); `append` a JSON text (`json-text`).
+ * At most {@link MAX_FINDINGS_PER_RECORD} are listed, then one `more` finding counts the rest; names
+ * and values are quoted up to 80 characters.
  *
  * @example checkAnalyticsRecord({ type: 'click' }) // [{ field: '_device', rule: 'required', … }, …]
  * @see docs/contract.md#analytics-records.
@@ -61,67 +91,65 @@ export function checkAnalyticsRecord(record: unknown): AnalyticsFinding[] {
   }
   const fields = record as Record<string, unknown>;
   const findings: AnalyticsFinding[] = [];
+  let unlisted = 0;
+  const report = (field: string, rule: AnalyticsFinding['rule'], message: string) => {
+    if (findings.length < MAX_FINDINGS_PER_RECORD) findings.push({ field: shown(field), rule, message });
+    else unlisted++;
+  };
   for (const [field, value] of Object.entries(fields)) {
     if (typeof value !== 'string')
-      findings.push({
+      report(
         field,
-        rule: 'string',
-        message: `${field} must be a string (records are flat maps of string fields), got ${JSON.stringify(value)}`,
-      });
+        'string',
+        `${shown(field)} must be a string (records are flat maps of string fields), got ${shown(JSON.stringify(value) ?? String(value))}`,
+      );
   }
   const text = (field: string) => (typeof fields[field] === 'string' ? (fields[field] as string) : undefined);
   const require = (names: readonly string[], why: string) => {
-    for (const name of names)
-      if (!(name in fields)) findings.push({ field: name, rule: 'required', message: `${name} is missing (${why})` });
+    for (const name of names) if (!(name in fields)) report(name, 'required', `${name} is missing (${why})`);
   };
   require(ANALYTICS_COMMON_FIELDS, 'a common field of every record');
   if ('type' in fields) {
     const type = text('type') ?? '';
     const extra = ANALYTICS_RECORD_KINDS[type];
     if (!extra)
-      findings.push({
-        field: 'type',
-        rule: 'known-type',
-        message: `type "${type}" is not a known record kind; known: ${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}`,
-      });
+      report(
+        'type',
+        'known-type',
+        `type "${shown(type)}" is not a known record kind; known: ${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}`,
+      );
     else require(extra, `an extra field of type ${type}`);
   } else if ('event' in fields) {
     require(ANALYTICS_EVENT_FIELDS, 'a field of the event/module/append shape');
   } else {
-    findings.push({
-      field: 'type',
-      rule: 'kind',
-      message: `a record needs "type" (${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}) or, in the later shape, "event" with "module" and "append"`,
-    });
+    report(
+      'type',
+      'kind',
+      `a record needs "type" (${Object.keys(ANALYTICS_RECORD_KINDS).join(', ')}) or, in the later shape, "event" with "module" and "append"`,
+    );
   }
   const target = text('target');
   if (target !== undefined && !parseDeepLink(target))
-    findings.push({
-      field: 'target',
-      rule: 'deep-link',
-      message: `target must be a deep link <scheme>://<target>?<query>, got "${target}"`,
-    });
+    report('target', 'deep-link', `target must be a deep link <scheme>://<target>?<query>, got "${shown(target)}"`);
   const at = text('at');
   if (at !== undefined && !/^\d{12,14}$/.test(at))
-    findings.push({
-      field: 'at',
-      rule: 'milliseconds',
-      message: `at must be Unix time in milliseconds (13 digits), got "${at}"`,
-    });
+    report('at', 'milliseconds', `at must be Unix time in milliseconds (13 digits), got "${shown(at)}"`);
   const duration = text('duration');
   if (duration !== undefined && !/^\d+$/.test(duration))
-    findings.push({ field: 'duration', rule: 'seconds', message: `duration must be whole seconds, got "${duration}"` });
+    report('duration', 'seconds', `duration must be whole seconds, got "${shown(duration)}"`);
   const append = text('append');
   if (append !== undefined) {
     try {
       JSON.parse(append);
     } catch {
-      findings.push({
-        field: 'append',
-        rule: 'json-text',
-        message: `append must be a JSON text (e.g. {"result":"success"}), got "${append}"`,
-      });
+      report('append', 'json-text', `append must be a JSON text (e.g. {"result":"success"}), got "${shown(append)}"`);
     }
   }
+  if (unlisted > 0)
+    findings.push({
+      field: '',
+      rule: 'more',
+      message: `${unlisted} more finding${unlisted === 1 ? '' : 's'} not listed (at most ${MAX_FINDINGS_PER_RECORD} per record)`,
+    });
   return findings;
 }

@@ -11,7 +11,7 @@ export interface AnalyticsEntry {
 /** The most bytes of one record (its JSON text): a larger one is refused with 413 (docs/security.md, "Bounds"). */
 export const MAX_ANALYTICS_RECORD_BYTES = 64 * 1024;
 
-/** The most bytes of records the store keeps in all (their JSON texts); beyond them the oldest go. */
+/** The most bytes of records the store keeps in all (their JSON texts and their findings'); beyond them the oldest go. */
 const MAX_ANALYTICS_BYTES = 8 * 1024 * 1024;
 
 /** The most records one listing gives (`GET /__mockvideo/analytics?limit=`), and its default. */
@@ -48,7 +48,8 @@ export class AnalyticsStore {
 
   /**
    * Keeps `record` with its `findings`; drops the oldest when full. `bytes` is its size (default:
-   * its JSON text's length); callers refuse records over {@link MAX_ANALYTICS_RECORD_BYTES} first.
+   * its JSON text's length; the sink adds its findings'); callers refuse records over
+   * {@link MAX_ANALYTICS_RECORD_BYTES} first.
    * Returns the entry.
    */
   add(

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { checkAnalyticsRecord } from '../../analytics/record-checks.js';
+import { postOverBounds } from '../../analytics/post-bounds.js';
+import { checkAnalyticsRecord, type AnalyticsFinding } from '../../analytics/record-checks.js';
 import { AnalyticsStore, MAX_ANALYTICS_RECORD_BYTES } from '../../analytics/store.js';
 import { foreignGuard } from './admin.js';
 import { mayMutate } from './host-guard.js';
@@ -7,13 +8,19 @@ import { mayMutate } from './host-guard.js';
 /** Where the sink listens by default, and where its records are listed. */
 const ANALYTICS_PATH = '/__mockvideo/analytics';
 
-/** The records of a request body: a JSON object, a JSON array of objects, or a form-encoded body (one record). */
-function recordsOfBody(text: string, contentType = ''): { records: unknown[] } | { error: string } {
+/**
+ * The records of a request body: a JSON object, a JSON array of objects, or a form-encoded body (one
+ * record); `over` (the sentence of a 413) for a JSON text over the bounds of `postOverBounds`,
+ * found before it is parsed.
+ */
+function recordsOfBody(text: string, contentType = ''): { records: unknown[] } | { error: string } | { over: string } {
   const trimmed = text.trim();
   if (trimmed === '')
     return { error: 'The body is empty: send a JSON object, a JSON array of objects, or a form-encoded record.' };
   const form = () => ({ records: [Object.fromEntries(new URLSearchParams(trimmed))] });
   if (/application\/x-www-form-urlencoded/i.test(contentType)) return form();
+  const over = postOverBounds(trimmed);
+  if (over) return { over };
   try {
     const value: unknown = JSON.parse(trimmed);
     return { records: Array.isArray(value) ? value : [value] };
@@ -31,13 +38,25 @@ const MAX_ANALYTICS_BODY_BYTES = 1024 * 1024;
 /** The most characters kept of a body that is neither JSON nor form-encoded (kept as a record with its finding). */
 const UNREADABLE_KEPT = 1024;
 
-/** The first record of `records` whose JSON text is over {@link MAX_ANALYTICS_RECORD_BYTES}: its index and size, or `undefined`. */
-function oversizeRecord(records: readonly unknown[]): { index: number; bytes: number } | undefined {
+/**
+ * What the sink keeps of `records`: each with its findings and its size (the bytes of its JSON and
+ * of its findings'), or the first record over {@link MAX_ANALYTICS_RECORD_BYTES} (its index and
+ * size). All of it is worked out before anything is kept, so a refused body keeps nothing.
+ */
+function prepareRecords(
+  records: readonly unknown[],
+):
+  | { prepared: Array<{ record: unknown; findings: AnalyticsFinding[]; bytes: number }> }
+  | { index: number; bytes: number } {
+  const prepared = [];
   for (let index = 0; index < records.length; index++) {
-    const bytes = Buffer.byteLength(JSON.stringify(records[index]) ?? '');
+    const record = records[index];
+    const bytes = Buffer.byteLength(JSON.stringify(record) ?? '');
     if (bytes > MAX_ANALYTICS_RECORD_BYTES) return { index, bytes };
+    const findings = checkAnalyticsRecord(record);
+    prepared.push({ record, findings, bytes: bytes + JSON.stringify(findings).length });
   }
-  return undefined;
+  return { prepared };
 }
 
 /**
@@ -50,10 +69,13 @@ function oversizeRecord(records: readonly unknown[]): { index: number; bytes: nu
  * `AnalyticsStore.page`). `DELETE` empties the list (from loopback, or with the admin token of
  * `live`, read per request); a POST from a web page is refused with 403 (see `foreignGuard`).
  *
- * The POST answers 200 `{ "accepted": n, "records": [{ "id", "findings" }] }`, or 400 `{ error }`
- * for a body that is not JSON or form-encoded (kept too, its first 1,024 characters, with a
- * finding), or 413 `{ error }` for a body over {@link MAX_ANALYTICS_BODY_BYTES} or a record over
- * `MAX_ANALYTICS_RECORD_BYTES` (nothing of that body kept). Bodies are read only on these paths.
+ * The POST answers 200 `{ "accepted": n, "records": [{ "id", "findings" }] }` (at most
+ * `MAX_RECORDS_PER_POST` records of at most `MAX_FINDINGS_PER_RECORD` + 1 findings: under 1 MiB),
+ * or 400 `{ error }` for a body that is not JSON or form-encoded (kept too, its first 1,024
+ * characters, with a finding), or 413 `{ error }` naming the bound for a body over
+ * {@link MAX_ANALYTICS_BODY_BYTES}, over the records or objects of `postOverBounds` (found on the
+ * text, before it is parsed), or with a record over `MAX_ANALYTICS_RECORD_BYTES`: nothing of such a
+ * body is kept, its records being checked before any is. Bodies are read only on these paths.
  * @see docs/contract.md#analytics-records (the delivery endpoint is unknown)
  */
 export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[], live: { adminToken?: string }) {
@@ -88,6 +110,10 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[],
   router.post([...sinkPaths], parse, (req: Request, res: Response) => {
     const text = typeof req.body === 'string' ? req.body : '';
     const parsed = recordsOfBody(text, req.get('content-type'));
+    if ('over' in parsed) {
+      res.status(413).json({ error: `${parsed.over} Nothing of this body was kept (${req.method} ${req.path}).` });
+      return;
+    }
     if ('error' in parsed) {
       const kept =
         text.length > UNREADABLE_KEPT
@@ -97,14 +123,14 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[],
       res.status(400).json({ error: `${parsed.error} (${req.method} ${req.path})` });
       return;
     }
-    const oversize = oversizeRecord(parsed.records);
-    if (oversize) {
+    const checked = prepareRecords(parsed.records);
+    if (!('prepared' in checked)) {
       res.status(413).json({
-        error: `Record ${oversize.index} of this body is ${oversize.bytes} bytes of JSON; the analytics sink keeps records of at most ${MAX_ANALYTICS_RECORD_BYTES} bytes. Nothing of this body was kept (${req.method} ${req.path}).`,
+        error: `Record ${checked.index} of this body is ${checked.bytes} bytes of JSON; the analytics sink keeps records of at most ${MAX_ANALYTICS_RECORD_BYTES} bytes. Nothing of this body was kept (${req.method} ${req.path}).`,
       });
       return;
     }
-    const kept = parsed.records.map((record) => store.add(record, checkAnalyticsRecord(record)));
+    const kept = checked.prepared.map(({ record, findings, bytes }) => store.add(record, findings, new Date(), bytes));
     res.json({ accepted: kept.length, records: kept.map(({ id, findings }) => ({ id, findings })) });
   });
   // A body over the limit: a clear 413 (not the host's 500), for the sink's paths only.
