@@ -1,3 +1,5 @@
+import { distance } from 'fastest-levenshtein';
+
 /** The prefix of every message mockvideo prints or throws. */
 export const PREFIX = '[mockvideo]';
 
@@ -53,12 +55,49 @@ export class ScenarioError extends MockvideoError {
   }
 }
 
-/** Thrown for a scenario name that is not loaded; the message lists the known names. */
+/**
+ * The candidate closest to `typed` (edit distance, library `fastest-levenshtein`), when it is close
+ * enough to be a typo: at most a third of the longer word's letters apart (at least 2, at most 3;
+ * a swap of two letters, `prot` for `port`, is 2).
+ * `undefined` when none is, or `typed` is a candidate itself.
+ *
+ * @example closestName('galery', ['default', 'gallery']) // 'gallery'
+ */
+export function closestName(typed: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    if (candidate === typed) return undefined;
+    const d = distance(typed.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  if (best === undefined) return undefined;
+  const limit = Math.min(3, Math.max(2, Math.floor(Math.max(typed.length, best.length) / 3)));
+  return bestDistance <= limit ? best : undefined;
+}
+
+/**
+ * ` Did you mean "gallery"?` when `typed` is a typo of one of `known` (see {@link closestName}),
+ * else `''`: the hint every "unknown scenario" message ends with (the CLI, `createHandlers`, the
+ * `/scenarios/<name>` prefix, the admin API's `PUT /__mockvideo/scenario`).
+ */
+export function didYouMean(typed: string, known: Iterable<string>): string {
+  const closest = closestName(typed, known);
+  return closest === undefined ? '' : ` Did you mean "${closest}"?`;
+}
+
+/**
+ * Thrown for a scenario name that is not loaded; the message lists the known names and, for a typo
+ * of one, ends with `Did you mean "gallery"?`.
+ */
 export class UnknownScenarioError extends MockvideoError {
   readonly scenario: string;
   readonly known: readonly string[];
   constructor(scenario: string, known: readonly string[]) {
-    super('MV_SCENARIO_UNKNOWN', `Unknown scenario "${scenario}". Known scenarios: ${known.join(', ')}.`);
+    super(
+      'MV_SCENARIO_UNKNOWN',
+      `Unknown scenario "${scenario}". Known scenarios: ${known.join(', ')}.${didYouMean(scenario, known)}`,
+    );
     this.name = 'UnknownScenarioError';
     this.scenario = scenario;
     this.known = known;

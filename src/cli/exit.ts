@@ -1,17 +1,15 @@
-import { MockvideoError, UnknownScenarioError } from '../errors.js';
-import { closestName } from './did-you-mean.js';
+import { MockvideoError } from '../errors.js';
 
 /** Exit codes: 0 success; 1 checks found problems (`validate`); 2 bad input (flag, scenario, file). */
 export const EXIT = { ok: 0, problems: 1, badInput: 2 } as const;
 
 /**
  * Prints a mockvideo error (or any error) to stderr and exits with code 2 (bad input) or 1. An
- * unknown scenario name that is a typo of a known one gets `Did you mean "gallery"?`.
+ * unknown scenario name that is a typo of a known one says `Did you mean "gallery"?` (its message, see `UnknownScenarioError`).
  */
 export function exitWithError(error: unknown): never {
   if (error instanceof MockvideoError) {
-    const closest = error instanceof UnknownScenarioError ? closestName(error.scenario, error.known) : undefined;
-    process.stderr.write(`${error.message}${closest ? ` Did you mean "${closest}"?` : ''}\n`);
+    process.stderr.write(`${error.message}\n`);
     process.exit(EXIT.badInput);
   }
   process.stderr.write(`[mockvideo] ${(error as Error)?.stack ?? String(error)}\n`);

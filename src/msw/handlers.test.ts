@@ -55,6 +55,8 @@ describe('createScenarioHandlers', () => {
     expect(byPrefix!.headers.get('x-mockvideo-scenario')).toBe('twice');
     expect(unknown!.status).toBe(404);
     expect(await unknown!.json()).toEqual({ error: 'Unknown scenario "nope".', scenarios: ['mini', 'twice'] });
+    const typo = await get(handlers, 'http://x/scenarios/twise/api/g1/ad_config');
+    expect((await typo!.json()).error).toBe('Unknown scenario "twise". Did you mean "twice"?');
   });
 
   it('matches only the given origin when baseUrl is set', async () => {
@@ -83,6 +85,16 @@ describe('createHandlers', () => {
   it('throws for an unknown scenario, listing the known ones', () => {
     expect(() => createHandlers({ scenario: 'nope', catalog: catalog() })).toThrow(
       'Unknown scenario "nope". Known scenarios: mini, twice.',
+    );
+  });
+
+  it('suggests the closest shipped name for a misspelled one, as the CLI does (issue 43)', () => {
+    // @ts-expect-error 'galery' is not a ScenarioName
+    expect(() => createHandlers({ scenario: 'galery' })).toThrow(
+      /^\[mockvideo\] Unknown scenario "galery"\. Known scenarios: default, .*\. Did you mean "gallery"\?$/,
+    );
+    expect(() => createHandlers({ scenario: 'twise', catalog: catalog() })).toThrow(
+      'Unknown scenario "twise". Known scenarios: mini, twice. Did you mean "twice"?',
     );
   });
 

@@ -51,27 +51,29 @@ export interface HandlerSettings {
   clock?: ClockFields;
 }
 
-/** Options of {@link createHandlers} that serve a shipped scenario. */
-export interface ShippedScenarioOptions extends HandlerSettings {
-  /** The shipped scenario to serve (one of `scenarioNames`); default `default`. A misspelling is a type error. */
-  scenario?: ScenarioName;
-  /** No catalog of your own: the scenario comes from the shipped ones. */
-  catalog?: undefined;
-}
-
-/** Options of {@link createHandlers} that serve a scenario of your own catalog (e.g. `loadScenario(...)` of `mockvideo/node`). */
-export interface CatalogScenarioOptions extends HandlerSettings {
-  /** Any scenario name of `catalog`; default `default`. Checked when the handlers are created. */
-  scenario?: string;
-  /** Where the scenario comes from: the shipped scenarios overlaid by your files, or a catalog built with `buildCatalog`. */
-  catalog: ScenarioCatalog;
-}
-
 /**
- * Options of {@link createHandlers}: without a `catalog`, `scenario` is a {@link ScenarioName}
- * (the shipped names); with a catalog of your own, any `string` (checked at run time).
+ * Options of {@link createHandlers}. Without a `catalog` (`C` is `undefined`), `scenario` is a
+ * {@link ScenarioName}, one of the shipped names: a misspelling does not compile, and TypeScript's
+ * error lists the names (`Type '"galery"' is not assignable to type '"default" | … | "gallery" | …'.
+ * Did you mean '"gallery"'?`). With a catalog of your own (`C` is `ScenarioCatalog`, e.g. from
+ * `loadScenario(...)` of `mockvideo/node`), any `string`, checked when the handlers are created.
+ * One object type rather than a union of two, so that TypeScript reports a misspelled name, not
+ * the missing `catalog` of the other member.
  */
-export type CreateHandlersOptions = ShippedScenarioOptions | CatalogScenarioOptions;
+export interface CreateHandlersOptions<
+  C extends ScenarioCatalog | undefined = ScenarioCatalog | undefined,
+> extends HandlerSettings {
+  /** The scenario to serve; default `default`. Without a `catalog`, one of `scenarioNames`. */
+  scenario?: C extends ScenarioCatalog ? string : ScenarioName;
+  /** Where the scenario comes from: the shipped scenarios overlaid by your files, or a catalog built with `buildCatalog`; default the shipped ones. */
+  catalog?: C;
+}
+
+/** {@link CreateHandlersOptions} that serve a shipped scenario (`scenario` is a {@link ScenarioName}). */
+export type ShippedScenarioOptions = CreateHandlersOptions<undefined>;
+
+/** {@link CreateHandlersOptions} that serve a scenario of your own catalog (`scenario` is any of its names). */
+export type CatalogScenarioOptions = CreateHandlersOptions<ScenarioCatalog>;
 
 /**
  * MSW request handlers that serve one scenario, for `setupServer(...)` or `setupWorker(...)`.
@@ -79,7 +81,7 @@ export type CreateHandlersOptions = ShippedScenarioOptions | CatalogScenarioOpti
  * not compile; narrow a run-time `string` with `isScenarioName`); with your own catalog, any of
  * its names.
  *
- * @throws UnknownScenarioError (its message lists the known names) for an unknown scenario.
+ * @throws UnknownScenarioError (its message lists the known names, and ends with `Did you mean "gallery"?` for a typo) for an unknown scenario.
  * @throws MockvideoError (`MV_USAGE`) for an invalid `clock`, or a `baseUrl` that is no absolute URL.
  * @example
  * const server = setupServer(...createHandlers({ scenario: 'gallery' }));
@@ -88,7 +90,9 @@ export type CreateHandlersOptions = ShippedScenarioOptions | CatalogScenarioOpti
  * createHandlers({ scenario: 'gallery', clock: { frozen: '2026-01-31T12:00:00Z' } });
  * @see createScenarioHandlers for what the handlers answer.
  */
-export function createHandlers(options: CreateHandlersOptions = {}): HttpHandler[] {
+export function createHandlers<C extends ScenarioCatalog | undefined = undefined>(
+  options: CreateHandlersOptions<C> = {},
+): HttpHandler[] {
   const catalog = options.catalog ?? shippedCatalog();
   const scenario = options.scenario ?? 'default';
   catalog.get(scenario);

@@ -1,3 +1,4 @@
+import { didYouMean } from '../errors.js';
 import type { Finding } from '../findings/index.js';
 import { OPERATION_NAMES, API_PREFIX } from '../contract/core.js';
 import { JSON_CONTENT_TYPE, type CompiledStub } from '../scenarios/compile.js';
@@ -30,9 +31,9 @@ export function methodNotAllowed(method: string, operation: string) {
   return { ...answer, headers: { ...answer.headers, allow: 'GET, HEAD' } };
 }
 
-/** 404 for a scenario name that is not loaded; lists the loaded ones. */
+/** 404 for a scenario name that is not loaded; lists the loaded ones, and suggests the closest for a typo. */
 export function unknownScenario(name: string, known: readonly string[]) {
-  return errorBody(404, `Unknown scenario "${name}".`, { scenarios: known });
+  return errorBody(404, `Unknown scenario "${name}".${didYouMean(name, known)}`, { scenarios: known });
 }
 
 /** 404 when no stub of the scenario's operation matches the request; shows every stub's condition. */

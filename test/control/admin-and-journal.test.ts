@@ -40,6 +40,14 @@ describe('live scenario switching', () => {
     expect((await put.json()).scenarios).toContain('gallery');
   });
 
+  it('suggests the closest name for a misspelled scenario, as the CLI does (issue 43)', async () => {
+    const put = await admin('/scenario', json('PUT', { name: 'galery' }));
+    expect(put.status).toBe(404);
+    const body = await put.json();
+    expect(body.error).toBe('Unknown scenario "galery". Did you mean "gallery"?');
+    expect(body.scenarios).toContain('gallery');
+  });
+
   it('lists the scenarios and the active one', async () => {
     const body = await (await admin('/scenarios')).json();
     expect(body.scenarios.map((s: { name: string }) => s.name)).toEqual(

@@ -2,6 +2,7 @@ import { Readable, pipeline } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { MockvideoError } from '../../errors.js';
 import { parseFaultPlan } from '../../faults/plan.js';
+import { unknownScenario } from '../../routes/errors.js';
 import { journalHarText } from '../../journal/index.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../../verify/verify.js';
 import type { ServerContext } from '../context.js';
@@ -166,11 +167,13 @@ export function adminRouter(context: ServerContext): express.Router {
 
   router.put('/scenario', (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
-    if (typeof name !== 'string' || !context.catalog.has(name)) {
-      res.status(typeof name === 'string' ? 404 : 400).json({
-        error: typeof name === 'string' ? `Unknown scenario "${name}".` : 'Send {"name": "<scenario>"}.',
-        scenarios: context.catalog.names,
-      });
+    if (typeof name !== 'string') {
+      res.status(400).json({ error: 'Send {"name": "<scenario>"}.', scenarios: context.catalog.names });
+      return;
+    }
+    if (!context.catalog.has(name)) {
+      const unknown = unknownScenario(name, context.catalog.names);
+      res.status(unknown.status).type('json').send(unknown.body);
       return;
     }
     context.active.scenario = name;
