@@ -12,6 +12,7 @@ import type { ServerSettings } from '../server/modes/device-server.js';
 import { STATE_SCOPES } from '../state/client-state.js';
 import { hostOption, integerFrom, portOption, scenariosDirOption, type ArgsOf } from './options.js';
 import { dashboardLine, requestLogger, type OutputArgs } from './output.js';
+import { verdictOptions } from './verdict-options.js';
 
 /** A coerce step that names the flag in the message of a parse error (without the `[mockvideo]` prefix: yargs adds its own). */
 function named<T>(flag: string, parse: (text: string) => T) {
@@ -132,6 +133,7 @@ export const serverOptions = {
         return path;
       }),
   },
+  ...verdictOptions,
 } satisfies Record<string, Options>;
 
 /** The parsed values of {@link serverOptions}, with the global output flags. */

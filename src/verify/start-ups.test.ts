@@ -36,14 +36,22 @@ describe('startUpVerdicts', () => {
     expect(verdicts[1]!.end - verdicts[1]!.start).toBe(5 * 20 + 10);
   });
 
-  it('judges a later recommendation view on the contract only', () => {
+  it('judges a later recommendation view on what came before it, the contract and the answers', () => {
     const verdicts = startUpVerdicts([
       ...startUp(0, 'a'.repeat(64)),
       entry(60_000, 'localplay/recomm', 'a'.repeat(64)),
     ]);
     expect(verdicts.map((v) => [v.startUp, v.ok, v.rules.map((r) => r.rule)])).toEqual([
       [true, true, expect.arrayContaining(['start-up-calls-each-operation-once'])],
-      [false, true, ['requests-keep-the-contract']],
+      [false, true, ['recommendations-after-start-up', 'requests-keep-the-contract', 'requests-answered']],
+    ]);
+  });
+
+  it("fails a recommendation view with no start-up of its device before it (another device's does not count)", () => {
+    const verdicts = startUpVerdicts([...startUp(0, 'a'.repeat(64)), entry(50, 'localplay/recomm', 'b'.repeat(64))]);
+    expect(verdicts.map((v) => [v.device[0], v.startUp, v.rules.filter((r) => !r.ok).map((r) => r.rule)])).toEqual([
+      ['a', true, []],
+      ['b', false, ['recommendations-after-start-up']],
     ]);
   });
 });

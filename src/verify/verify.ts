@@ -1,5 +1,6 @@
 import { OPERATION_NAMES } from '../contract/core.js';
 import type { JournalEntry } from '../journal/index.js';
+import { FAIL_ON, RULE_COUNTS, type FailOn } from './fail-on.js';
 
 /** One rule's outcome. `message` says what was seen, naming devices and times on a failure. */
 export interface RuleResult {
@@ -23,14 +24,39 @@ export interface VerifyReport {
  *   `true` or `false` (the context of the playback, "What the service does" item 2);
  * - `recommendations-after-start-up`: a later burst of only `localplay/recomm` (the recommendation
  *   view opening after playback, rule 2) follows a start-up of the same device;
- * - `requests-keep-the-contract`: no request has contract findings.
+ * - `requests-keep-the-contract`: no request has contract findings;
+ * - `requests-answered`: a scenario or a recording answered every request (not so: a path prefix
+ *   naming no scenario, a replay's near miss), a fault aside: the app was tested against the answers
+ *   meant for it. Not a rule of the seed: mockvideo's own, that the test ran as set up.
  */
-type VerifyRule =
+export type VerifyRule =
   | 'start-up-seen'
   | 'start-up-calls-each-operation-once'
   | 'diversion-carries-is_from_gallery'
   | 'recommendations-after-start-up'
-  | 'requests-keep-the-contract';
+  | 'requests-keep-the-contract'
+  | 'requests-answered';
+
+/** True when a rule that `failOn` counts fails in `report` (with every value: when `report.ok` is false). */
+export function reportFails(report: VerifyReport, failOn: readonly FailOn[] = FAIL_ON): boolean {
+  return report.rules.some((r) => !r.ok && failOn.includes(RULE_COUNTS[r.rule]));
+}
+
+/**
+ * True when the request got the 404 of "nothing here to answer it": a path prefix naming no
+ * scenario, a replay's near miss. The journal names the scenario, the match or the fault of every
+ * other answer; a refusal of a request that breaks the contract (`--strict-requests`' 400) is its
+ * findings' matter, not this.
+ */
+function unanswered(entry: JournalEntry): boolean {
+  return (
+    entry.status === 404 &&
+    entry.scenario === null &&
+    entry.match === null &&
+    entry.fault === null &&
+    entry.recording === undefined
+  );
+}
 
 /** Default quiet gap that separates two bursts of one device, in **seconds**. */
 export const DEFAULT_QUIET_GAP_SECONDS = 5;
@@ -43,6 +69,9 @@ export interface Burst {
   startUp: boolean;
 }
 
+/** The device of a journal entry as verify counts it: its `_sdevid`, or `(no _sdevid)`. */
+export const deviceOf = (entry: JournalEntry): string => entry.query._sdevid?.[0] ?? '(no _sdevid)';
+
 /**
  * Groups requests into bursts: per device (`_sdevid`; requests without one form the device
  * `(no _sdevid)`), a new burst starts after a quiet gap of at least `quietGapSeconds`.
@@ -50,7 +79,7 @@ export interface Burst {
 export function bursts(entries: readonly JournalEntry[], quietGapSeconds = DEFAULT_QUIET_GAP_SECONDS): Burst[] {
   const byDevice = new Map<string, JournalEntry[]>();
   for (const entry of entries) {
-    const device = entry.query._sdevid?.[0] ?? '(no _sdevid)';
+    const device = deviceOf(entry);
     (byDevice.get(device) ?? byDevice.set(device, []).get(device)!).push(entry);
   }
   const result: Burst[] = [];
@@ -137,10 +166,30 @@ export function verifyJournal(
         .join('; ')}${first.findings.length > 3 ? ` (and ${first.findings.length - 3} more)` : ''}`,
     'no contract findings',
   );
+
+  const missed = operationEntries.filter(unanswered);
+  check(
+    'requests-answered',
+    missed.length > 0 &&
+      `${missed.length} request(s) no scenario or recording answered: ${missed
+        .slice(0, 5)
+        .map((e) => `#${e.id} ${e.operation} ${e.status}`)
+        .join(
+          ', ',
+        )}${missed.length > 5 ? ', …' : ''} (a /scenarios/NAME prefix that names no scenario, or a near miss of replay: see the journal)`,
+    'a scenario or a recording answered every request',
+  );
   return { ok: rules.every((r) => r.ok), rules };
 }
 
-/** Formats a report for a terminal: one `✓`/`✗` line per rule and a last PASS/FAIL line. */
-export function formatReport(report: VerifyReport): string {
-  return `${report.rules.map((r) => `${r.ok ? '✓' : '✗'} ${r.rule}: ${r.message}`).join('\n')}\n${report.ok ? 'PASS' : 'FAIL'}\n`;
+/**
+ * Formats a report for a terminal: one `✓`/`✗` line per rule (a failed rule that `failOn` does not
+ * count says so) and a last PASS/FAIL line, FAIL when a counted rule fails.
+ */
+export function formatReport(report: VerifyReport, failOn: readonly FailOn[] = FAIL_ON): string {
+  const lines = report.rules.map(
+    (r) =>
+      `${r.ok ? '✓' : '✗'} ${r.rule}: ${r.message}${!r.ok && !failOn.includes(RULE_COUNTS[r.rule]) ? ` (not counted: --fail-on ${failOn.join(',')})` : ''}`,
+  );
+  return `${lines.join('\n')}\n${reportFails(report, failOn) ? 'FAIL' : 'PASS'}\n`;
 }

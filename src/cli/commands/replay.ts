@@ -11,6 +11,7 @@ import { insecureUpstreamWarning, recordingOptions, recordingSettings, type Args
 import { progressCallback } from '../progress.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
+import { stopReport, unwrittenReport } from '../stop-report.js';
 
 /** The flags of `replay` besides the ones it shares with `serve` (`serve --replay DIR` leaves them at their defaults). */
 const replayOptions = {
@@ -120,15 +121,18 @@ export async function runReplay(
       : undefined;
   stopOnSignals(() => {
     void watcher?.close();
-    replay.stop().then(({ unused }) => {
-      if (unused.length) {
-        process.stdout.write(
-          `Unused recordings (${unused.length} of ${replay.replayer.index.size}):\n${unused.map((name) => `  ${name}\n`).join('')}`,
-        );
-      } else process.stdout.write('Every recording was used.\n');
-      process.exit(0);
-    }, exitWithError);
-  });
+    replay
+      .stop()
+      .then(({ unused }) => {
+        if (unused.length) {
+          process.stdout.write(
+            `Unused recordings (${unused.length} of ${replay.replayer.index.size}):\n${unused.map((name) => `  ${name}\n`).join('')}`,
+          );
+        } else process.stdout.write('Every recording was used.\n');
+        return stopReport(replay.context, args).then((code) => process.exit(code));
+      })
+      .catch(exitWithError);
+  }, unwrittenReport(args));
 }
 
 /** `mockvideo replay DIR`: serves recorded exchanges; see {@link runReplay}. Exit code 2 for a corrupt recording or a bad flag. */

@@ -3,13 +3,14 @@ import { existsSync } from 'node:fs';
 import { SHIPPED_SCENARIOS_DIR } from '../../storage/scenario-files.js';
 import { startServeServer } from '../../server/modes/serve.js';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
-import { stopOnSignals } from '../exit.js';
+import { exitWithError, stopOnSignals } from '../exit.js';
 import { logFindings } from '../output.js';
 import { MockvideoError } from '../../errors.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
 import type { ArgsOf } from '../options.js';
 import { fuzzAnswersOf, fuzzOptions, type FuzzArgs } from './fuzz.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
+import { stopReport, unwrittenReport } from '../stop-report.js';
 
 /** The flags of `serve` besides the ones it shares with `replay`. */
 const serveOptions = {
@@ -98,6 +99,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         `  fuzz: seed ${fuzzing.seed}${args.fuzzCase ? `, case ${args.fuzzCase}` : ''}: every operation gets a generated answer (case in x-mockvideo-fuzz; mockvideo fuzz show <case>)\n`,
       );
     printListening(running, context);
-    stopOnSignals(() => void running.close().then(() => process.exit(0)));
+    stopOnSignals(
+      () =>
+        void running
+          .close()
+          .then(() => stopReport(context, args))
+          .then((code) => process.exit(code), exitWithError),
+      unwrittenReport(args),
+    );
   },
 };

@@ -4,6 +4,7 @@ import { MockvideoError } from '../../errors.js';
 import { parseFaultPlan } from '../../faults/plan.js';
 import { unknownScenario } from '../../routes/errors.js';
 import { journalHarText } from '../../journal/index.js';
+import { verdictSuites } from '../../verify/verdicts.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../../verify/verify.js';
 import type { ServerContext } from '../context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
@@ -227,13 +228,11 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.get('/verify', (req, res) => {
-    const gap = Number(query(req).get('gap') ?? DEFAULT_QUIET_GAP_SECONDS);
-    res.json(
-      verifyJournal(
-        context.journal.exchanges(journalFilter(req)).map((x) => x.entry),
-        Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS,
-      ),
-    );
+    const asked = Number(query(req).get('gap') ?? DEFAULT_QUIET_GAP_SECONDS);
+    const gap = Number.isFinite(asked) && asked > 0 ? asked : DEFAULT_QUIET_GAP_SECONDS;
+    const entries = context.journal.exchanges(journalFilter(req)).map((x) => x.entry);
+    // The report, and the same as CI verdicts (`verify --junit`).
+    res.json({ ...verifyJournal(entries, gap), suites: verdictSuites(entries, gap) });
   });
 
   router.get('/faults', (_req, res) => {
