@@ -43,12 +43,16 @@ function cleared(): void {
   closeDetail();
 }
 
-function setConnection(status: 'connecting' | 'live' | 'reconnecting'): void {
+function setConnection(status: 'connecting' | 'live' | 'reconnecting' | 'dropped', reason = ''): void {
   const element = byId('connection');
   element.dataset.state = status;
-  element.textContent = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Connection lost, reconnecting…' }[
-    status
-  ];
+  element.textContent = {
+    connecting: 'Connecting…',
+    live: 'Live',
+    reconnecting: 'Connection lost, reconnecting…',
+    dropped: 'Live updates stopped: reload to see them again',
+  }[status];
+  element.title = reason;
 }
 
 function connect(): void {
@@ -64,7 +68,16 @@ function connect(): void {
       (error: unknown) => (byId('page-status').textContent = messageOf(error)),
     );
   });
-  events.addEventListener('error', () => setConnection('reconnecting'));
+  events.addEventListener('error', () => {
+    if (events.readyState !== EventSource.CLOSED) setConnection('reconnecting');
+  });
+  // A newer stream took this one's slot (the server keeps a few per address): reconnecting would take another's back.
+  events.addEventListener('dropped', (event) => {
+    events.close();
+    const { reason } = JSON.parse((event as MessageEvent<string>).data) as { reason: string };
+    setConnection('dropped', reason);
+    byId('page-status').textContent = reason;
+  });
   const on = <T>(name: string, handle: (data: T) => void) =>
     events.addEventListener(name, (event) => handle(JSON.parse((event as MessageEvent<string>).data) as T));
   on<JournalEntry>('request', (entry) => {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientPath } from '../support/client.js';
 import { startCli, type CliProcess } from '../support/cli.js';
+import { neverReadingStream } from '../support/event-streams.js';
 
 /** Resident memory of a process, in bytes (Linux). */
 function rssOf(pid: number): number {
@@ -37,24 +37,6 @@ async function deviceLoad(url: string, clients: number, ms: number): Promise<num
   return answered;
 }
 
-/** Opens `GET /__mockvideo/events` and never reads what comes: resolves with the socket and the status line once it arrives. */
-function neverReadingStream(url: string): Promise<{ socket: Socket; status: number }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () =>
-      socket.write(`GET /__mockvideo/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`),
-    );
-    socket.setNoDelay(true);
-    socket.once('data', (chunk) => {
-      socket.pause(); // from now on nothing is read: the kernel buffers fill, then mockvideo's
-      resolve({ socket, status: Number(/^HTTP\/1\.1 (\d+)/.exec(chunk.toString('latin1'))?.[1] ?? 0) });
-    });
-    socket.on('error', () => undefined);
-    socket.once('close', () => reject(new Error('closed before answering')));
-    setTimeout(() => reject(new Error('no answer')), 5000).unref();
-  });
-}
-
 let server: CliProcess | undefined;
 afterEach(async () => {
   await server?.stop();
@@ -62,17 +44,18 @@ afterEach(async () => {
 });
 
 describe('the event stream is bounded (issue 34, item 1)', () => {
-  it('30 never-reading streams for 20 s under device load: at most 16 open, 429 past them; RSS grows < 150 MB; throughput >= 50% of without', async () => {
+  it('30 never-reading streams (from 8 addresses) for 20 s under device load: each answered, at most 16 kept; RSS grows < 150 MB; throughput >= 50% of without', async () => {
     server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet']);
     const pid = server.child.pid!;
     await deviceLoad(server.url, 4, 1000); // warm-up
     const without = await deviceLoad(server.url, 4, 4000);
     const rssBefore = rssOf(pid);
 
-    const streams = await Promise.all(Array.from({ length: 30 }, () => neverReadingStream(server!.url)));
-    const statuses = streams.map((s) => s.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(16);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(14);
+    const streams = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => neverReadingStream(server!.url, `127.0.0.${2 + (i % 8)}`)),
+    );
+    // Each gets a slot, taking an idle one's past 16 (see the next test for which are kept).
+    expect(streams.map((s) => s.status)).toEqual(Array(30).fill(200));
 
     let peak = rssBefore;
     const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 250);
@@ -89,6 +72,41 @@ describe('the event stream is bounded (issue 34, item 1)', () => {
     expect(ratio).toBeGreaterThanOrEqual(0.5);
     expect((await fetch(`${server.url}/__mockvideo/health`)).status).toBe(200);
   }, 90_000);
+
+  it('30 reading streams from 8 addresses: 16 stay open (at most 4 per address), the 14 oldest of the fullest addresses are told "dropped" and end', async () => {
+    server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet']);
+    const { hostname, port } = new URL(server.url);
+    const opened: Array<{ from: string; text: () => string; ended: Promise<void>; stop: () => void }> = [];
+    for (let i = 0; i < 30; i++) {
+      const from = `127.0.0.${2 + (i % 8)}`;
+      let text = '';
+      let stop = () => undefined as void;
+      const ended = new Promise<void>((resolve, reject) => {
+        const req = request({ host: hostname, port, path: '/__mockvideo/events', localAddress: from }, (res) => {
+          expect(res.statusCode).toBe(200);
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', resolve).on('close', resolve);
+        });
+        stop = () => void req.destroy();
+        req.on('error', reject).end();
+      });
+      opened.push({ from, text: () => text, ended, stop });
+      await expect.poll(() => text.includes('event: faults'), { timeout: 5000 }).toBe(true);
+    }
+    const dropped = () => opened.filter((o) => o.text().includes('event: dropped'));
+    await expect.poll(() => dropped().length, { timeout: 5000 }).toBe(14);
+    await Promise.all(dropped().map((o) => o.ended));
+    const kept = opened.filter((o) => !o.text().includes('event: dropped'));
+    // The newest 16, never more than 4 of one address.
+    expect(kept).toEqual(opened.slice(14));
+    const perAddress = new Map<string, number>();
+    for (const o of kept) perAddress.set(o.from, (perAddress.get(o.from) ?? 0) + 1);
+    expect(Math.max(...perAddress.values())).toBeLessThanOrEqual(4);
+    expect(dropped()[0]!.text()).toMatch(
+      /A newer event stream took this one's slot: mockvideo keeps at most 16 open, 4 from one address/,
+    );
+    for (const o of opened) o.stop();
+  }, 60_000);
 
   it('a stream that reads gets each new journal entry as a request event', async () => {
     server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet']);

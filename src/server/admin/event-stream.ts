@@ -1,9 +1,13 @@
 import type { RequestHandler, Response } from 'express';
 import type { ServerContext } from '../context.js';
 import type { DeviceNames } from './devices.js';
+import { StreamSlots } from './stream-slots.js';
 
-/** The most event streams open at once; one more is answered 429 (docs/security.md, "Bounds"). */
-export const MAX_EVENT_STREAMS = 16;
+/** The most event streams open at once (docs/security.md, "Bounds"): a new one takes the slot of an idle one (see `StreamSlots`). */
+const MAX_EVENT_STREAMS = 16;
+
+/** The most event streams open at once from one address: a flood from one never costs another address its stream. */
+const MAX_STREAMS_PER_ADDRESS = 4;
 
 /**
  * The most bytes an event stream may hold unsent (written, not yet taken by its reader): beyond
@@ -16,6 +20,9 @@ const EVENT_TICK_MS = 250;
 
 /** The most `request` events one tick sends; the rest are counted in a `skipped` event (the dashboard keeps a window anyway). */
 const MAX_REQUEST_EVENTS_PER_TICK = 50;
+
+/** How long a stream that gave up its slot has to take its last event before it is cut, in milliseconds. */
+const DROP_GRACE_MS = 5000;
 
 /** How often a stream gets a comment so proxies and browsers keep it open, in milliseconds. */
 const HEARTBEAT_MS = 15_000;
@@ -32,13 +39,17 @@ function eventText(name: string, data: unknown): string {
  * when the journal is cleared, `devices` when a device is given a name; a `: heartbeat` comment
  * every {@link HEARTBEAT_MS}. The first events give the current scenario and faults.
  *
- * Bounded: at most {@link MAX_EVENT_STREAMS} streams (429 past them); one timer of
- * {@link EVENT_TICK_MS} for all, reading the journal (never a listener on it, so a device's answer
- * never waits on a stream), each event serialised once for every stream; a stream whose reader
- * holds more than {@link MAX_STREAM_BUFFER_BYTES} unsent is closed. Returns the Express handler of `GET /events`.
+ * Bounded: at most {@link MAX_EVENT_STREAMS} streams, {@link MAX_STREAMS_PER_ADDRESS} from one
+ * address, shared fairly: a new stream always gets one, taking the slot of the oldest stream of its
+ * own address, else of the address holding the most (see `StreamSlots`); the stream given up
+ * gets a last `dropped` event (`{ reason }`; the page then stops reconnecting) and is cut if its
+ * reader has not taken it within {@link DROP_GRACE_MS}. One timer of {@link EVENT_TICK_MS} for all, reading the journal (never a
+ * listener on it, so a device's answer never waits on a stream), each event serialised once for
+ * every stream; a stream whose reader holds more than {@link MAX_STREAM_BUFFER_BYTES} unsent is
+ * closed. Returns the Express handler of `GET /events`.
  */
 export function eventStream(context: ServerContext, names: DeviceNames): RequestHandler {
-  const streams = new Set<Response>();
+  const streams = new StreamSlots<Response>(MAX_EVENT_STREAMS, MAX_STREAMS_PER_ADDRESS);
   let timer: NodeJS.Timeout | undefined;
   // What the streams were last told: the newest journal id, the scenario, the faults (as JSON), the names' version.
   let lastId = 0;
@@ -96,7 +107,7 @@ export function eventStream(context: ServerContext, names: DeviceNames): Request
       text += ': heartbeat\n\n';
     }
     // A stream whose reader holds too much unsent is closed.
-    for (const res of text ? streams : []) {
+    for (const res of text ? [...streams.streams()] : []) {
       if (res.writableLength + text.length <= MAX_STREAM_BUFFER_BYTES) res.write(text);
       else {
         streams.delete(res);
@@ -106,16 +117,18 @@ export function eventStream(context: ServerContext, names: DeviceNames): Request
     }
   }
 
+  /** Ends a stream whose slot a newer one took: told why (the page stops reconnecting); cut if its reader has not taken that within {@link DROP_GRACE_MS}. */
+  const drop = (res: Response) => {
+    const cut = setTimeout(() => res.destroy(), DROP_GRACE_MS).unref();
+    res.once('close', () => clearTimeout(cut));
+    res.end(
+      eventText('dropped', {
+        reason: `A newer event stream took this one's slot: mockvideo keeps at most ${MAX_EVENT_STREAMS} open, ${MAX_STREAMS_PER_ADDRESS} from one address (dashboards left open elsewhere count). Reload the page to take one again.`,
+      }),
+    );
+  };
+
   return (req, res) => {
-    if (streams.size >= MAX_EVENT_STREAMS) {
-      res
-        .status(429)
-        .set('retry-after', '10')
-        .json({
-          error: `Too many event streams: mockvideo keeps at most ${MAX_EVENT_STREAMS} open (dashboards left open elsewhere count). Close a dashboard tab, or try again later.`,
-        });
-      return;
-    }
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -126,7 +139,8 @@ export function eventStream(context: ServerContext, names: DeviceNames): Request
       `retry: 2000\n\n${eventText('scenario', { name: context.active.scenario })}${eventText('faults', { faults: context.faults.list() })}`,
     );
     if (streams.size === 0) start();
-    streams.add(res);
+    const dropped = streams.admit(res, req.socket.remoteAddress ?? '');
+    if (dropped) drop(dropped);
     // A server shutting down ends the stream (the page reconnects to the next server, after `retry`).
     const end = () => res.end();
     context.closing.signal.addEventListener('abort', end, { once: true });
