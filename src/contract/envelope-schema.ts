@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integerSchema } from './integer.js';
 
 /**
  * Builds the schema of the envelope every operation answers with: `{ data, msg, result }`.
@@ -13,6 +14,6 @@ export function envelopeSchema<T extends z.ZodType>(data: T) {
   return z.strictObject({
     data,
     msg: z.string(),
-    result: z.number().int(),
+    result: integerSchema(),
   });
 }

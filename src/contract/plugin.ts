@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integerSchema } from './integer.js';
 import { NUMBER_SOURCE, NUMBER_TEXT } from './number-text.js';
 import { UPGRADE_URI } from './operation-table.js';
 
@@ -192,9 +193,9 @@ export const pluginEntrySchema = z
     id: z.string().min(1),
     name: z.string(),
     type: z.string(),
-    version: z.number().int(),
+    version: integerSchema(),
     version_name: z.string(),
-    updated_at: z.number().int(),
+    updated_at: integerSchema(),
     url: z.string(),
     md5: z.string().regex(LOWER_HEX_32, 'md5 must be 32 lowercase hexadecimal characters'),
     vendor_market: z.string(),

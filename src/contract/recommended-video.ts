@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integerSchema } from './integer.js';
 import { parseDeepLink } from './deep-link.js';
 import { ITEM_ID, POSITION, targetProblems } from './recommended-video-target.js';
 
@@ -48,9 +49,9 @@ export const recommendedVideoSchema = z
   .strictObject({
     id: z.string().regex(ITEM_ID, 'id must have the shape V-<provider_id>-<video_id>'),
     title: z.string(),
-    duration: z.number().int(),
+    duration: integerSchema(),
     image_url: z.string(),
-    order: z.number().int(),
+    order: integerSchema(),
     type: z.string(),
     target: z.string(),
     target_addition: z.array(z.string()),

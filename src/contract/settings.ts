@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integerSchema } from './integer.js';
 import { NUMBER_TEXT } from './number-text.js';
 
 /**
@@ -64,8 +65,8 @@ export interface Settings {
   recommend_suspend_times_no_click_gallery: number;
 }
 
-const integerFields = Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, z.number().int()])) as {
-  [K in (typeof INTEGER_SETTINGS)[number]]: z.ZodNumber;
+const integerFields = Object.fromEntries(INTEGER_SETTINGS.map((name) => [name, integerSchema()])) as {
+  [K in (typeof INTEGER_SETTINGS)[number]]: ReturnType<typeof integerSchema>;
 };
 
 /** The schema of {@link Settings} (its fields' docstrings say what each holds). @see docs/contract.md#runtime-settings. */
