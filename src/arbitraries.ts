@@ -13,24 +13,30 @@
  */
 import type { HttpHandler } from 'msw';
 import { fuzzAnswer, parseCase } from './fuzz/case.js';
-import type { FuzzOptions } from './fuzz/values.js';
+import type { FuzzOptions } from './fuzz/options.js';
 import { routeHandlers } from './msw/adapter.js';
 import { FuzzAnswers, type FuzzRoutesOptions } from './routes/index.js';
 
-export { EDGE_CLASSES, classesOf, type EdgeClass } from './fuzz/classes.js';
+export { EDGE_CLASSES, classesOf, edgeClassesFor, type EdgeClass } from './fuzz/classes.js';
 export { caseId, fuzzAnswer, parseCase, type FuzzAnswer, type FuzzCase } from './fuzz/case.js';
 export { answerText, type OperationData } from './fuzz/operations.js';
-export { FUZZ_HEADER, type FuzzReport } from './routes/fuzz.js';
+export { FUZZ_HEADER, type FuzzClassReport, type FuzzReport } from './routes/fuzz.js';
+export { INTEGER_WIDTHS, type IntegerWidth } from './fuzz/options.js';
 export type { FuzzOptions };
 
 /**
  * The arbitraries, one per resource, per operation's `data` and for the envelope; each takes
- * {@link FuzzOptions} (`beyondObserved`). Values are typed as `mockvideo/contract` types them.
+ * {@link FuzzOptions} (`beyondObserved`, `integers`, `classes`, `exclude`). Values are typed as
+ * `mockvideo/contract` types them.
  * @see docs/contract.md (the seed section of each resource); docs/fuzz.md (the edge classes).
  */
 export * as arbitraries from './fuzz/arbitraries.js';
 
-/** Options of {@link fuzzHandlers}: the run's `seed` (0 ≤ seed < 2^32, as `serve --fuzz <seed>` takes it) and `beyondObserved`. */
+/**
+ * Options of {@link fuzzHandlers}: the run's `seed` (0 ≤ seed < 2^32, as `serve --fuzz <seed>` takes
+ * it), `beyondObserved`, `integers` (32, 53 or 64), `classes`/`exclude` (edge class names) and
+ * `perDevice`, as the `serve --fuzz-*` flags of the same names.
+ */
 export interface FuzzHandlersOptions extends Omit<FuzzRoutesOptions, 'fixedCase' | 'generate'> {
   /** A case (`42:meta/plugin:3`) answered every time for its operation, as `serve --fuzz-case`. */
   fuzzCase?: string;
@@ -44,8 +50,8 @@ export interface FuzzHandlersOptions extends Omit<FuzzRoutesOptions, 'fixedCase'
  * (a device is its `_sdevid`, else its `_anoyid`; msw knows no address). Other paths are left to
  * other handlers (`meta/upgrade` gets the 404 naming the operations).
  *
- * @throws Error naming the case when `fuzzCase` is not one.
- * @example setupServer(...fuzzHandlers({ seed: 42 }))
+ * @throws Error naming the case when `fuzzCase` is not one, or an unknown class.
+ * @example setupServer(...fuzzHandlers({ seed: 42, exclude: ['title-long'] }))
  * @see docs/fuzz.md
  */
 export function fuzzHandlers(options: FuzzHandlersOptions): HttpHandler[] {

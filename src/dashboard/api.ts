@@ -6,11 +6,13 @@ import type { StartUpVerdict } from '../verify/start-ups.js';
 import type { VerifyReport } from '../verify/verify.js';
 import type { DeviceSummary } from '../server/admin/devices.js';
 import type { AnalyticsEntry } from '../analytics/store.js';
+import type { FuzzReport } from '../routes/fuzz.js';
 
 export type {
   AnalyticsEntry,
   DeviceSummary,
   FaultKind,
+  FuzzReport,
   JournalEntry,
   OperationName,
   PlannedFault,
@@ -125,6 +127,11 @@ export const admin = {
   startUps: () => call<{ startUps: StartUpVerdict[] }>('GET', '/start-ups'),
   /** The analytics sink's records (`serve` and `replay` have the sink; the page reads it in `serve`). */
   analytics: () => call<{ records: AnalyticsEntry[] }>('GET', '/analytics'),
+  /** The fuzz run of `serve --fuzz` (404, so a rejection, when the server is not fuzzing). */
+  fuzz: () => call<FuzzReport>('GET', '/fuzz'),
+  /** Switches one edge class of the fuzz run on or off; answers the run. */
+  setFuzzClass: (name: string, on: boolean) =>
+    call<FuzzReport>('PUT', `/fuzz/classes/${encodeURIComponent(name)}`, { on }),
 };
 
 /**

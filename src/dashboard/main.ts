@@ -7,6 +7,7 @@ import { drawFaults, setUpFaultForm } from './fault-panel.js';
 import { setActiveScenario, showScenarios } from './scenario-picker.js';
 import { renderServer } from './server-panel.js';
 import { showVerify } from './verify-panel.js';
+import { showFuzz } from './fuzz-panel.js';
 import { openDetail } from './detail.js';
 import { showDevices } from './devices.js';
 import { byId } from './dom.js';
@@ -21,6 +22,7 @@ state.subscribe(drawAnalytics);
 showDevices(state);
 setUpFaultForm();
 showVerify(state);
+showFuzz(state);
 
 /** Opens the detail of request `id` and marks its row. */
 function open(id: number): void {

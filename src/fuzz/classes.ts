@@ -6,7 +6,15 @@
  */
 import { parseDeepLink } from '../contract/deep-link.js';
 import { OPERATION_NAMES, type OperationName } from '../contract/operation-table.js';
-import { LONG_TEXT, MANY_ITEMS } from './values.js';
+
+/** Lists of at least this many items fall in the class `items-many`. */
+export const MANY_ITEMS = 20;
+
+/** The most items a drawn list has (class `items-many` draws {@link MANY_ITEMS} to this many, uniformly). */
+export const MAX_ITEMS = 200;
+
+/** Strings longer than this many UTF-16 code units count as long (class `title-long`). */
+export const LONG_TEXT = 256;
 
 /** One named edge class. */
 export interface EdgeClass {
@@ -31,12 +39,17 @@ const edge = (name: string, operations: readonly OperationName[], describe: stri
 export const EDGE_CLASSES: readonly EdgeClass[] = [
   edge('items-empty', LISTS, 'a list with no element'),
   edge('items-one', LISTS, 'a list with one element'),
-  edge('items-many', LISTS, `a list of ${MANY_ITEMS} to 200 elements`),
+  edge('items-many', LISTS, `a list of ${MANY_ITEMS} to ${MAX_ITEMS} elements, its length uniform over that range`),
   edge('title-long', LISTS, `a title or name over ${LONG_TEXT} characters`),
   edge('title-mixed-script', LISTS, 'a title with right-to-left letters and combining marks'),
   edge('string-empty-optional', LISTS, 'an optional string (logo, icon, mode, language, version_name) empty'),
   edge('order-repeated', ITEMS, 'two items of one list with the same order'),
-  edge('integer-extreme', INTS, 'an integer of 2^31 or more in size, or -1'),
+  edge('integer-extreme', INTS, integerExtreme(32)),
+  edge(
+    'time-extreme',
+    ['meta/plugin'],
+    'an updated_at (Unix seconds, a 64-bit Long) at the bounds of a 64-bit signed integer, at the 32-bit bound (the year 2038) or negative',
+  ),
   edge('duration-zero', ITEMS, 'an item with duration 0'),
   edge('ad-config-empty', ['ad_config'], 'ad_config data {}'),
   edge('ad-config-fields', ['ad_config'], 'ad_config data with fields'),
@@ -57,14 +70,40 @@ export const EDGE_CLASSES: readonly EdgeClass[] = [
     'a number as text with a sign, fraction or exponent (codec_level, version_code)',
   ),
   edge('diversion-arrays-differ', ['localplay/diversion'], 'a diversion set whose three arrays differ', true),
+  edge('diversion-order-unsorted', ['localplay/diversion'], 'a diversion array not in descending order', true),
   edge('item-unobserved-values', ITEMS, 'an item with type, action, placement or ref other than observed', true),
   edge('plugin-type-unobserved', ['meta/plugin'], 'a plugin type other than player_plugin and app_apk', true),
+  edge(
+    'market-detail-unobserved',
+    ['meta/plugin'],
+    'a params.vendor_market_detail on a plugin whose type is not app_apk',
+    true,
+  ),
 ];
+
+/** The description of `integer-extreme` for a client whose `int` has `bits` bits (`--fuzz-integers`). */
+function integerExtreme(bits: 32 | 53 | 64): string {
+  const at = 'an integer field at the bounds of a 32-bit signed integer (2147483647, -2147483648 and their neighbours)';
+  if (bits === 32) return `${at} or -1`;
+  const upTo =
+    bits === 53
+      ? '±(2^53 - 1) (9007199254740991)'
+      : 'the bounds of a 64-bit signed integer (9223372036854775807, -9223372036854775808)';
+  return `${at} or beyond, up to ${upTo}, or -1`;
+}
+
+/** The edge classes as a run of `integers`-bit `int`s draws them: `integer-extreme` names that range. */
+export function edgeClassesFor(integers: 32 | 53 | 64): EdgeClass[] {
+  return EDGE_CLASSES.map((c) => (c.name === 'integer-extreme' ? { ...c, describe: integerExtreme(integers) } : c));
+}
 
 type Json = Record<string, unknown>;
 const RTL = /[\u0590-\u05FF\u0600-\u06FF]/;
 const COMBINING = /[\u0300-\u036F\u0591-\u05C7\u064B-\u065F\u20D0-\u20FF]/;
-const extreme = (n: unknown) => typeof n === 'number' && (Math.abs(n) >= 2 ** 31 || n === -1);
+/** At a 32-bit bound or its neighbour, beyond, or -1 (class `integer-extreme`). */
+const extreme = (n: unknown) => typeof n === 'number' && (Math.abs(n) >= 2 ** 31 - 2 || n === -1);
+/** A Unix time at the 32-bit bound or beyond, or negative (class `time-extreme`). */
+const timeExtreme = (n: unknown) => typeof n === 'number' && (n < 0 || n >= 2 ** 31 - 1);
 /** A lower-case escape, or an escaped character `encodeURIComponent` leaves as it is. */
 const UNUSUAL_ESCAPE = /%(?:[0-9a-f][a-f]|[a-f][0-9]|4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE]|3[0-9]|2[17-9ADE])/;
 const UNUSUAL_NUMBER = /[-+.eE]/;
@@ -138,7 +177,8 @@ export function classesOf(operation: OperationName, data: unknown, text: string)
       listClasses(data as Json[], into);
       for (const entry of data as Json[]) {
         titleClasses(entry.name as string, into);
-        if (extreme(entry.version) || extreme(entry.updated_at)) into.add('integer-extreme');
+        if (extreme(entry.version)) into.add('integer-extreme');
+        if (timeExtreme(entry.updated_at)) into.add('time-extreme');
         if (entry.version_name === '') into.add('string-empty-optional');
         if (/(^|:)-/.test((entry.market_sign as Json).nonce as string)) into.add('market-nonce-negative');
         const params = entry.params as Json;
@@ -146,11 +186,16 @@ export function classesOf(operation: OperationName, data: unknown, text: string)
         if (typeof params.version_code === 'string' && UNUSUAL_NUMBER.test(params.version_code))
           into.add('number-text-unusual');
         if (entry.type !== 'player_plugin' && entry.type !== 'app_apk') into.add('plugin-type-unobserved');
+        if (entry.type !== 'app_apk' && params.vendor_market_detail !== undefined) into.add('market-detail-unobserved');
       }
       break;
     case 'localplay/diversion': {
       const lists = new Set(Object.values(data as Record<string, Json[]>));
-      for (const items of lists) itemClasses(items, into);
+      for (const items of lists) {
+        itemClasses(items, into);
+        if (items.some((item, i) => i > 0 && (item.order as number) > (items[i - 1]!.order as number)))
+          into.add('diversion-order-unsorted');
+      }
       if (new Set([...lists].map((list) => JSON.stringify(list))).size > 1) into.add('diversion-arrays-differ');
       break;
     }

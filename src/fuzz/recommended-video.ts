@@ -12,25 +12,26 @@ import { encodeQueryValue } from '../contract/deep-link.js';
 import type { DiversionSet } from '../contract/diversion.js';
 import type { RecommendedVideo } from '../contract/recommended-video.js';
 import { RECOMMENDATION_PLACEMENT } from '../contract/recommended-video-target.js';
+import { durationField, intField } from './integers.js';
+import { drawOf, isOn, type FuzzDraw, type FuzzOptions } from './options.js';
 import {
   appLink,
   booleanText,
   imageUrl,
-  integer,
   listOf,
+  optional,
   optionalImageUrl,
   shortId,
   title,
   videoId,
-  type FuzzOptions,
 } from './values.js';
 
 /** The values the seed only observed for an item (`type`, `action`, placement, `ref`). */
 const OBSERVED = { type: 'video', action: 'playVideo', placement: RECOMMENDATION_PLACEMENT, ref: 'LOCALRECOMM' };
 
 /** The observed values; beyond observed, each sometimes any identifier (no character to escape in a query). */
-function observed(options: FuzzOptions): fc.Arbitrary<typeof OBSERVED> {
-  if (!options.beyondObserved) return fc.constant(OBSERVED);
+function observed(draw: FuzzDraw): fc.Arbitrary<typeof OBSERVED> {
+  if (!draw.beyondObserved || !isOn(draw, 'item-unobserved-values')) return fc.constant(OBSERVED);
   const other = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/);
   const vary = (value: string) => fc.oneof({ arbitrary: fc.constant(value), weight: 2 }, other);
   const fields = Object.entries(OBSERVED).map(([name, value]) => [name, vary(value)]);
@@ -41,33 +42,43 @@ function observed(options: FuzzOptions): fc.Arbitrary<typeof OBSERVED> {
  * How a nested deep link is spelled: the service's way, nesting another link (class
  * `deep-link-double-encoded`), or re-spelled by {@link respell} flags (class `deep-link-unusual-encoding`).
  */
-const linkSpelling: fc.Arbitrary<{ nesting: boolean; flags: readonly number[] }> = fc.oneof(
-  { arbitrary: fc.constant({ nesting: false, flags: [] }), weight: 6 },
-  { arbitrary: fc.constant({ nesting: true, flags: [] }), weight: 2 },
-  {
-    arbitrary: fc.record({ nesting: fc.boolean(), flags: fc.array(fc.nat(3), { minLength: 1, maxLength: 8 }) }),
-    weight: 2,
-  },
-);
+function linkSpelling(draw: FuzzDraw): fc.Arbitrary<{ nesting: boolean; flags: readonly number[] }> {
+  const nesting = isOn(draw, 'deep-link-double-encoded');
+  type Spelling = { nesting: boolean; flags: readonly number[] };
+  const choices: Array<{ arbitrary: fc.Arbitrary<Spelling>; weight: number }> = [
+    { arbitrary: fc.constant({ nesting: false, flags: [] }), weight: 6 },
+  ];
+  if (nesting) choices.push({ arbitrary: fc.constant({ nesting: true, flags: [] }), weight: 2 });
+  if (isOn(draw, 'deep-link-unusual-encoding'))
+    choices.push({
+      arbitrary: fc.record({
+        nesting: nesting ? fc.boolean() : fc.constant(false),
+        flags: fc.array(fc.nat(3), { minLength: 1, maxLength: 8 }),
+      }),
+      weight: 2,
+    });
+  return fc.oneof(...choices);
+}
 
 /** A recommended video item before it has a place in a list. */
-function itemDraft(options: FuzzOptions) {
+function itemDraft(draw: FuzzDraw) {
+  const spelling = linkSpelling(draw);
   return fc.record({
     provider: shortId,
     video: videoId,
-    title,
-    duration: integer(fc.nat(7200)),
-    order: integer(fc.integer({ min: -5, max: 100 })),
-    seen: observed(options),
+    title: title(draw),
+    duration: durationField(draw),
+    order: intField(fc.integer({ min: -5, max: 100 }), draw),
+    seen: observed(draw),
     additions: fc.nat(2),
-    top_left_logo: optionalImageUrl,
-    top_right_logo: optionalImageUrl,
+    top_left_logo: optionalImageUrl(draw),
+    top_right_logo: optionalImageUrl(draw),
     fullscreen: booleanText,
     transparent: booleanText,
-    default: linkSpelling,
-    mode: fc.constantFrom('', 'normal', 'mini', 'float'),
-    language: fc.constantFrom(...['', 'english', 'hindi', 'العربية', 'עברית'].map(encodeURIComponent)),
-    back_scheme: linkSpelling,
+    default: spelling,
+    mode: optional(draw, ['', 'normal', 'mini', 'float']),
+    language: optional(draw, ['', 'english', 'hindi', 'العربية', 'עברית'].map(encodeURIComponent)),
+    back_scheme: spelling,
   });
 }
 
@@ -123,29 +134,53 @@ function placeItem(draft: ItemDraft, index: number): RecommendedVideo {
 }
 
 /** A recommended video item at place 0 of its list (the resource on its own). */
-export const recommendedVideo = (options: FuzzOptions = {}): fc.Arbitrary<RecommendedVideo> =>
-  itemDraft(options).map((draft) => placeItem(draft, 0));
+export const recommendedVideo = (options: FuzzOptions | FuzzDraw = {}): fc.Arbitrary<RecommendedVideo> =>
+  itemDraft(drawOf(options)).map((draft) => placeItem(draft, 0));
 
-/** A list of drafts, some given the `order` of their neighbour when `repeat` (class `order-repeated`). */
-const drafts = (options: FuzzOptions) =>
-  fc
-    .tuple(listOf(itemDraft(options)), fc.boolean())
-    .map(([list, repeat]) =>
-      repeat ? list.map((d, i) => (i % 2 === 1 ? { ...d, order: list[i - 1]!.order } : d)) : list,
+/** `list` with every `order` its own: a repeated one becomes the least unused from 101 on (class `order-repeated` off). */
+function distinctOrders(list: ItemDraft[]): ItemDraft[] {
+  const used = new Set<number>();
+  let next = 101;
+  return list.map((d) => {
+    if (!used.has(d.order)) return (used.add(d.order), d);
+    while (used.has(next)) next++;
+    used.add(next);
+    return { ...d, order: next };
+  });
+}
+
+/** A list of drafts, some given the `order` of their neighbour when `repeat` (class `order-repeated`), every order its own with that class off. */
+function drafts(draw: FuzzDraw): fc.Arbitrary<ItemDraft[]> {
+  const list = listOf(itemDraft(draw), draw);
+  if (!isOn(draw, 'order-repeated')) return list.map(distinctOrders);
+  return fc
+    .tuple(list, fc.boolean())
+    .map(([items, repeat]) =>
+      repeat ? items.map((d, i) => (i % 2 === 1 ? { ...d, order: items[i - 1]!.order } : d)) : items,
     );
+}
 
 /** The `data` of `localplay/recomm`: a list of items (empty, one, few or many), positions in list order. */
-export const recommendations = (options: FuzzOptions = {}): fc.Arbitrary<RecommendedVideo[]> =>
-  drafts(options).map((list) => list.map(placeItem));
+export const recommendations = (options: FuzzOptions | FuzzDraw = {}): fc.Arbitrary<RecommendedVideo[]> =>
+  drafts(drawOf(options)).map((list) => list.map(placeItem));
+
+/** Drafts in descending `order`. */
+const descending = (list: readonly ItemDraft[]) => [...list].sort((a, b) => b.order - a.order);
 
 /**
- * The `data` of `localplay/diversion`: `end`, `exit` and `suspend`, each in descending `order`.
- * Observed (the default): the three carry the same items. Beyond observed: each its own list.
+ * The `data` of `localplay/diversion`: `end`, `exit` and `suspend`. Observed (the default): the
+ * three carry the same items, in descending `order`. Beyond observed: each its own list (class
+ * `diversion-arrays-differ`), and an array in the order drawn, one in two (`diversion-order-unsorted`).
  */
-export function diversionSet(options: FuzzOptions = {}): fc.Arbitrary<DiversionSet> {
-  const sorted = drafts(options).map((list) => [...list].sort((a, b) => b.order - a.order).map(placeItem));
-  if (!options.beyondObserved) return sorted.map((items) => ({ end: items, exit: items, suspend: items }));
+export function diversionSet(options: FuzzOptions | FuzzDraw = {}): fc.Arbitrary<DiversionSet> {
+  const draw = drawOf(options);
+  const unsorted = draw.beyondObserved && isOn(draw, 'diversion-order-unsorted');
+  const array = unsorted
+    ? fc.tuple(drafts(draw), fc.boolean()).map(([list, sort]) => (sort ? descending(list) : list).map(placeItem))
+    : drafts(draw).map((list) => descending(list).map(placeItem));
+  if (!draw.beyondObserved || !isOn(draw, 'diversion-arrays-differ'))
+    return array.map((items) => ({ end: items, exit: items, suspend: items }));
   return fc
-    .tuple(sorted, sorted, sorted, fc.boolean())
+    .tuple(array, array, array, fc.boolean())
     .map(([end, exit, suspend, same]) => (same ? { end, exit: end, suspend: end } : { end, exit, suspend }));
 }

@@ -1,45 +1,43 @@
 /**
- * The options and leaf arbitraries of the fuzz generator: list sizes, titles (plain, long,
- * mixed-script), identifiers, image URLs, number texts and extreme integers, and a provider's app
- * link from its id. Cheap draws on purpose (a constant list or one integer where the value is not an
- * edge class): `serve --fuzz` draws an answer per request. Built on fast-check; any runtime.
+ * The leaf arbitraries of the fuzz generator: list sizes, titles (plain, long, mixed-script),
+ * identifiers, image URLs, number texts and integers, and a provider's app link from its id. Each
+ * takes the draw (`FuzzDraw`) and leaves out the edge classes it switches off. Cheap draws on
+ * purpose (a constant list or one integer where the value is not an edge class): `serve --fuzz`
+ * draws an answer per request. Built on fast-check; any runtime.
  * @module
  */
 import fc from 'fast-check';
 import { NUMBER_TEXT } from '../contract/number-text.js';
 import { ITEM_ID } from '../contract/recommended-video-target.js';
+import { LONG_TEXT, MANY_ITEMS, MAX_ITEMS } from './classes.js';
+import { isOn, type FuzzDraw } from './options.js';
 
-/** Options of every fuzz arbitrary. */
-export interface FuzzOptions {
-  /**
-   * Also vary what the seed only observed (default `false`: it holds): the diversion arrays each
-   * their own items, `type` other than `video`, placement other than `localplayrecomm`, `ref` other
-   * than `LOCALRECOMM`, both or neither of `apk_url`/`cp_link`, plugin `type` other than the two seen.
-   */
-  beyondObserved?: boolean;
+type Weighted<T> = { arbitrary: fc.Arbitrary<T>; weight: number };
+
+/** `fc.oneof` of the weighted arbitraries whose class is on (`null` for one of no class). */
+function oneOfOn<T>(draw: FuzzDraw, choices: ReadonlyArray<[string | null, Weighted<T>]>): fc.Arbitrary<T> {
+  return fc.oneof(...choices.filter(([name]) => name === null || isOn(draw, name)).map(([, choice]) => choice));
 }
 
-/** The most items a drawn list has (class `items-many` starts at {@link MANY_ITEMS}). */
-const MAX_ITEMS = 200;
-
-/** Lists of at least this many items fall in the class `items-many`. */
-export const MANY_ITEMS = 20;
-
-/** A list of 0 (class `items-empty`), 1 (`items-one`), 2–5 or {@link MANY_ITEMS}–{@link MAX_ITEMS} (`items-many`) elements. */
-export function listOf<T>(element: fc.Arbitrary<T>): fc.Arbitrary<T[]> {
-  return fc.oneof(
-    { arbitrary: fc.constant([] as T[]), weight: 16 },
-    { arbitrary: fc.array(element, { minLength: 1, maxLength: 1 }), weight: 16 },
-    { arbitrary: fc.array(element, { minLength: 2, maxLength: 5 }), weight: 47 },
-    { arbitrary: fc.array(element, { minLength: MANY_ITEMS, maxLength: MAX_ITEMS }), weight: 1 },
-  );
+/**
+ * A list of 0 (class `items-empty`), 1 (`items-one`), 2–5 or {@link MANY_ITEMS}–{@link MAX_ITEMS}
+ * (`items-many`, one list in 80, its length uniform over that range: fast-check's size bias would
+ * keep it near {@link MANY_ITEMS}) elements.
+ */
+export function listOf<T>(element: fc.Arbitrary<T>, draw: FuzzDraw): fc.Arbitrary<T[]> {
+  const many = fc
+    .noBias(fc.integer({ min: MANY_ITEMS, max: MAX_ITEMS }))
+    .chain((length) => fc.array(element, { minLength: length, maxLength: length }));
+  return oneOfOn(draw, [
+    ['items-empty', { arbitrary: fc.constant([] as T[]), weight: 16 }],
+    ['items-one', { arbitrary: fc.array(element, { minLength: 1, maxLength: 1 }), weight: 16 }],
+    [null, { arbitrary: fc.array(element, { minLength: 2, maxLength: 5 }), weight: 47 }],
+    ['items-many', { arbitrary: many, weight: 1 }],
+  ]);
 }
 
 /** The host of every absolute URL the generator writes: answers never depend on the request's origin, so a case rebuilds the same bytes anywhere. */
 export const FUZZ_ORIGIN = 'https://fuzz.mockvideo.invalid';
-
-/** Strings longer than this many UTF-16 code units count as long (class `title-long`). */
-export const LONG_TEXT = 256;
 
 /** Right-to-left letters (Hebrew, Arabic), their combining marks and the bidi controls a title may carry. */
 const RTL_LETTERS = [...'אבגדהוזחטיכלמנסעפצקרשת', ...'ابتثجحخدذرزسشصضطظعغفقكلمنهوي'];
@@ -55,25 +53,35 @@ const mixedScriptTitle: fc.Arbitrary<string> = fc
   )
   .map(([rtl, marks, other]) => [rtl[0], ...marks, ...rtl.slice(1), ...other].join(''));
 
-/** A title over {@link LONG_TEXT} code units, of any script (class `title-long`). */
-const longTitle: fc.Arbitrary<string> = fc
-  .tuple(
-    fc.oneof(mixedScriptTitle, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 })),
-    fc.integer({ min: 1, max: 500 }),
-  )
-  .map(([chunk, length]) => chunk.repeat(Math.ceil((LONG_TEXT + length) / chunk.length)));
+/** A title over {@link LONG_TEXT} code units, of any script (mixed-script only when that class is on; class `title-long`). */
+const longTitle = (draw: FuzzDraw): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      isOn(draw, 'title-mixed-script')
+        ? fc.oneof(mixedScriptTitle, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }))
+        : fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }),
+      fc.integer({ min: 1, max: 500 }),
+    )
+    .map(([chunk, length]) => chunk.repeat(Math.ceil((LONG_TEXT + length) / chunk.length)));
 
 /** Words of everyday titles, with the characters a client must escape or render as they are. */
 const WORDS = 'The Night Cricket Live: Tom&Jerry "Quoted" C:\\path <b> 100% a+b #1 São x'.split(' ');
 
 /** A title: mostly everyday words (`&` included, written `\u0026`), sometimes empty, long, mixed-script or of any grapheme. */
-export const title: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')), weight: 6 },
-  { arbitrary: mixedScriptTitle, weight: 2 },
-  { arbitrary: longTitle, weight: 1 },
-  { arbitrary: fc.constant(''), weight: 1 },
-  { arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }), weight: 2 },
-);
+export const title = (draw: FuzzDraw): fc.Arbitrary<string> =>
+  oneOfOn(draw, [
+    [
+      null,
+      {
+        arbitrary: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((w) => w.join(' ')),
+        weight: 6,
+      },
+    ],
+    ['title-mixed-script', { arbitrary: mixedScriptTitle, weight: 2 }],
+    ['title-long', { arbitrary: longTitle(draw), weight: 1 }],
+    [null, { arbitrary: fc.constant(''), weight: 1 }],
+    [null, { arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }), weight: 2 }],
+  ]);
 
 /** A short identifier without `-`, `/` or `|` (a provider id, a plugin id): one letter to twelve characters. */
 export const shortId: fc.Arbitrary<string> = fc.constantFrom(
@@ -98,34 +106,23 @@ export function appLink(id: string): string {
 /** An image URL on {@link FUZZ_ORIGIN}. */
 export const imageUrl = (name: string): string => `${FUZZ_ORIGIN}/img/${encodeURIComponent(name)}.png`;
 
-/** An image URL that may be an empty string (the seed: "may be an empty string"), one in four. */
-export const optionalImageUrl: fc.Arbitrary<string> = fc.constantFrom(
-  ...['hd', 'new', '', 'a'].map((name) => (name ? imageUrl(name) : '')),
-);
+/** One of `values`, or also `''` (the seed: "may be an empty string") when `string-empty-optional` is on. */
+export const optional = (draw: FuzzDraw, values: readonly string[]): fc.Arbitrary<string> =>
+  fc.constantFrom(...(isOn(draw, 'string-empty-optional') ? values : values.filter((value) => value !== '')));
 
-/** Integers at the edges of what JSON and a client's int types hold (class `integer-extreme`). */
-const EXTREME_INTEGERS: readonly number[] = [
-  Number.MAX_SAFE_INTEGER,
-  Number.MIN_SAFE_INTEGER,
-  2 ** 31,
-  -(2 ** 31) - 1,
-  2 ** 32,
-  -1,
-];
-
-/** An integer: mostly small and non-negative, sometimes 0 or extreme. */
-export const integer = (small: fc.Arbitrary<number>): fc.Arbitrary<number> =>
-  fc.oneof(
-    { arbitrary: small, weight: 8 },
-    { arbitrary: fc.constant(0), weight: 1 },
-    { arbitrary: fc.constantFrom(...EXTREME_INTEGERS), weight: 1 },
+/** An image URL that may be an empty string, one in four (class `string-empty-optional`). */
+export const optionalImageUrl = (draw: FuzzDraw): fc.Arbitrary<string> =>
+  optional(
+    draw,
+    ['hd', 'new', '', 'a'].map((name) => (name ? imageUrl(name) : '')),
   );
 
-/** A number as text, usually a small integer, sometimes any spelling the contract's `NUMBER_TEXT` allows (`-1.5e3`, `.5`, `+7`). */
-export const numberText: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.nat(20).map(String), weight: 4 },
-  { arbitrary: fc.stringMatching(NUMBER_TEXT, { size: 'xsmall' }), weight: 1 },
-);
+/** A number as text, usually a small integer, sometimes any spelling the contract's `NUMBER_TEXT` allows (`-1.5e3`, `.5`, `+7`: class `number-text-unusual`). */
+export const numberText = (draw: FuzzDraw): fc.Arbitrary<string> =>
+  oneOfOn(draw, [
+    [null, { arbitrary: fc.nat(20).map(String), weight: 4 }],
+    ['number-text-unusual', { arbitrary: fc.stringMatching(NUMBER_TEXT, { size: 'xsmall' }), weight: 1 }],
+  ]);
 
 /** `true` or `false` as text. */
 export const booleanText = fc.constantFrom('true', 'false');

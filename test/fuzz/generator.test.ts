@@ -51,6 +51,76 @@ describe('fuzz generator', () => {
     }
   });
 
+  it('draws lists of 100 items or more within 3,000 draws: items-many spreads over 20 to 200', () => {
+    const lengths: number[] = [];
+    for (let call = 1; call <= 3000; call++) {
+      const { data } = JSON.parse(
+        fuzzAnswer({ seed: 13, operation: 'localplay/recomm', call, beyondObserved: false }).text,
+      );
+      if (data.length >= 20) lengths.push(data.length);
+    }
+    expect(lengths.filter((n) => n >= 100).length).toBeGreaterThan(0);
+    expect(Math.max(...lengths)).toBeLessThanOrEqual(200);
+  });
+
+  it('leaves every class switched off out of every answer, the rest still contract-valid', () => {
+    const problems: string[] = [];
+    for (const edge of EDGE_CLASSES) {
+      for (const operation of edge.operations) {
+        for (let call = 1; call <= 150; call++) {
+          const answer = fuzzAnswer({
+            seed: 17,
+            operation,
+            call,
+            beyondObserved: true,
+            integers: 64,
+            off: [edge.name],
+          });
+          if (answer.classes.includes(edge.name)) problems.push(`${answer.case} falls in ${edge.name}`);
+          if (!schemas[operation].safeParse(JSON.parse(answer.text)).success)
+            problems.push(`${answer.case} is invalid`);
+        }
+      }
+    }
+    expect(problems.slice(0, 5)).toEqual([]);
+  });
+
+  it('draws integer extremes at the bounds of the width asked for, Unix times at 64 bits', () => {
+    const extremes = (integers: 32 | 53 | 64) => {
+      const seen = new Set<string>();
+      for (let call = 1; call <= 400; call++) {
+        const text = fuzzAnswer({ seed: 19, operation: 'meta/setting', call, beyondObserved: false, integers }).text;
+        for (const [, n] of text.matchAll(/:(-?\d{10,})/g)) seen.add(n!);
+      }
+      return seen;
+    };
+    expect([...extremes(32)].filter((n) => Number(n) < -(2 ** 31) || Number(n) > 2 ** 31 - 1)).toEqual([]);
+    expect(extremes(32)).toContain('2147483647');
+    expect(extremes(53)).toContain('9007199254740991');
+    expect(extremes(64)).toContain('9223372036854775807');
+    const times = new Set<string>();
+    for (let call = 1; call <= 400; call++)
+      for (const [, n] of fuzzAnswer({ seed: 19, operation: 'meta/plugin', call, beyondObserved: false }).text.matchAll(
+        /"updated_at":(-?\d+)/g,
+      ))
+        times.add(n!);
+    expect(times).toContain('9223372036854775807');
+    expect(times).toContain('-9223372036854775808');
+  });
+
+  it('names the options of a run in its case ids, and reads them back', () => {
+    const parts = { seed: 42, operation: 'meta/plugin' as const, call: 3, beyondObserved: true, integers: 53 as const };
+    expect(caseId({ ...parts, device: '0a1b2c3d', off: ['title-long', 'items-many'] })).toBe(
+      '42:meta/plugin:3:beyond:int53:device=0a1b2c3d:off=items-many,title-long',
+    );
+    const only = caseId({ ...parts, off: EDGE_CLASSES.map((c) => c.name).filter((name) => name !== 'title-long') });
+    expect(only).toBe('42:meta/plugin:3:beyond:int53:only=title-long,ad-config-empty');
+    expect(caseId(parseCase(only))).toBe(only);
+    expect(fuzzAnswer(only).text).toBe(fuzzAnswer(parseCase(only)).text);
+    expect(() => parseCase('42:meta/plugin:3:off=nope')).toThrow('Unknown edge class "nope"');
+    expect(() => parseCase('42:meta/plugin:3:int16')).toThrow('"int16" is no option of a case');
+  });
+
   it('writes & as \\u0026 in every answer text', () => {
     for (let call = 1; call <= 200; call++)
       expect(fuzzAnswer({ seed: 5, operation: 'localplay/recomm', call, beyondObserved: false }).text).not.toContain(

@@ -67,10 +67,17 @@ describe('serve --fuzz', () => {
     const report = (await (await fetch(`${first.url}/__mockvideo/fuzz`)).json()) as {
       seed: number;
       answers: number;
-      classes: Record<string, number>;
+      integers: number;
+      classes: Array<{ name: string; on: boolean; answers: number; describe: string }>;
     };
-    expect(report).toMatchObject({ seed: 42, answers: answers.length });
-    expect(Object.values(report.classes).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(report).toMatchObject({ seed: 42, answers: answers.length, integers: 32 });
+    expect(report.classes.reduce((sum, c) => sum + c.answers, 0)).toBeGreaterThan(0);
+    expect(report.classes.find((c) => c.name === 'integer-extreme')).toMatchObject({
+      on: true,
+      describe: expect.stringContaining('32-bit'),
+    });
+    // What the seed only observed holds in this run: those classes are not drawn.
+    expect(report.classes.find((c) => c.name === 'diversion-order-unsorted')?.on).toBe(false);
   });
 
   it('chooses and prints a seed when none is given; names a bad seed or case', async () => {

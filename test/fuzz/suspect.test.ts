@@ -72,4 +72,20 @@ describe.skipIf(skip)('the dashboard under serve --fuzz', () => {
     await suspect.waitFor({ timeout: 10_000 });
     expect(await suspect.textContent()).toContain('mockvideo serve --fuzz-case 42:meta/setting:1');
   });
+
+  it('shows the edge classes in force and switches one off while serving', async () => {
+    const box = page.locator('#fuzz-class-title-long');
+    await box.waitFor({ timeout: 10_000 });
+    expect(await page.locator('#fuzz-summary').textContent()).toContain('seed 42, 32-bit int');
+    expect(await box.isChecked()).toBe(true);
+    await box.uncheck();
+    await page.locator('#fuzz-status', { hasText: 'title-long is off' }).waitFor({ timeout: 10_000 });
+    const run = (await (await fetch(`${server.url}/__mockvideo/fuzz`)).json()) as {
+      classes: Array<{ name: string; on: boolean }>;
+    };
+    expect(run.classes.find((c) => c.name === 'title-long')?.on).toBe(false);
+    expect((await fetch(`${server.url}${clientPath('meta/cp')}`)).headers.get('x-mockvideo-fuzz')).toMatch(
+      /:off=title-long$/,
+    );
+  });
 });

@@ -1,10 +1,12 @@
 import type { Argv, CommandModule, Options } from 'yargs';
 import { MockvideoError } from '../../errors.js';
+import { EDGE_CLASSES } from '../../fuzz/classes.js';
+import { INTEGER_WIDTHS, type IntegerWidth } from '../../fuzz/options.js';
 import type { FuzzAnswers } from '../../routes/fuzz.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import type { ArgsOf, BuiltArgs } from '../options.js';
 
-/** The fuzz options of `serve`: `--fuzz [SEED]`, `--fuzz-case CASE`, `--fuzz-beyond-observed`. */
+/** The fuzz options of `serve`: `--fuzz [SEED]`, `--fuzz-case CASE`, `--fuzz-beyond-observed`, `--fuzz-integers`, `--fuzz-classes`, `--fuzz-exclude`, `--fuzz-per-device`. */
 export const fuzzOptions = {
   fuzz: {
     type: 'string',
@@ -19,7 +21,26 @@ export const fuzzOptions = {
   'fuzz-beyond-observed': {
     type: 'boolean',
     describe:
-      'With --fuzz: also vary what the seed only observed (diversion arrays, type, placement, ref, apk_url/cp_link)',
+      'With --fuzz: also vary what the seed only observed (diversion arrays and their order, type, placement, ref, apk_url/cp_link, vendor_market_detail)',
+  },
+  'fuzz-integers': {
+    type: 'number',
+    choices: INTEGER_WIDTHS,
+    describe:
+      "With --fuzz: the width in bits of the client's int, whose bounds integer fields draw as extremes (default 32; Unix times are 64-bit at every width)",
+  },
+  'fuzz-classes': {
+    type: 'string',
+    describe: `With --fuzz: draw only these edge classes (comma-separated): ${EDGE_CLASSES.map((c) => c.name).join(', ')}`,
+  },
+  'fuzz-exclude': {
+    type: 'string',
+    describe: 'With --fuzz: draw none of these edge classes (comma-separated, as --fuzz-classes names them)',
+  },
+  'fuzz-per-device': {
+    type: 'boolean',
+    describe:
+      "With --fuzz: mix the device into each case (the case names the device's hash), so fresh devices draw different answers",
   },
 } satisfies Record<string, Options>;
 
@@ -50,10 +71,11 @@ export async function fuzzAnswersOf(
       'MV_USAGE',
       '--fuzz and --fuzz-case answer every operation with a generated answer, --replay with recordings: pick one.',
     );
-  if (!fuzzing && beyondObserved)
+  const needing = RUN_FLAGS.find((flag) => args[flag] !== undefined && args[flag] !== false);
+  if (!fuzzing && needing)
     throw new MockvideoError(
       'MV_USAGE',
-      '--fuzz-beyond-observed needs --fuzz [SEED]: add it, e.g. "mockvideo serve --fuzz 42 --fuzz-beyond-observed".',
+      `--${needing} needs --fuzz [SEED]: add it, e.g. "mockvideo serve --fuzz 42 --${needing}${args[needing] === true ? '' : ` ${String(args[needing])}`}".`,
     );
   if (!fuzzing) return undefined;
   const [{ fuzzAnswer, parseCase, parseSeed, randomSeed }, { FuzzAnswers }] = await Promise.all([
@@ -63,8 +85,23 @@ export async function fuzzAnswersOf(
   const text = args['fuzz-case'];
   const fixedCase = text === undefined ? undefined : asUsage('--fuzz-case: ', () => parseCase(text));
   const seed = args.fuzz ? asUsage('--fuzz: ', () => parseSeed(args.fuzz!)) : (fixedCase?.seed ?? randomSeed());
-  return { fuzz: new FuzzAnswers({ seed, beyondObserved, fixedCase, generate: fuzzAnswer }), seed };
+  const list = (flag: 'fuzz-classes' | 'fuzz-exclude') => args[flag]?.split(',');
+  const options = {
+    seed,
+    beyondObserved,
+    integers: args['fuzz-integers'] as IntegerWidth | undefined,
+    classes: list('fuzz-classes'),
+    exclude: list('fuzz-exclude'),
+    perDevice: args['fuzz-per-device'] ?? false,
+    fixedCase,
+    generate: fuzzAnswer,
+  };
+  const flag = args['fuzz-classes'] !== undefined ? '--fuzz-classes: ' : '--fuzz-exclude: ';
+  return { fuzz: asUsage(flag, () => new FuzzAnswers(options)), seed };
 }
+
+/** The flags that shape a fuzz run and need `--fuzz`. */
+const RUN_FLAGS = ['fuzz-beyond-observed', 'fuzz-integers', 'fuzz-classes', 'fuzz-exclude', 'fuzz-per-device'] as const;
 
 const builder = (yargs: Argv) =>
   yargs
@@ -72,7 +109,8 @@ const builder = (yargs: Argv) =>
     .positional('case', {
       type: 'string',
       demandOption: true,
-      describe: 'A case, as the x-mockvideo-fuzz header sends it: <seed>:<operation>:<call>[:beyond]',
+      describe:
+        'A case, as the x-mockvideo-fuzz header sends it: <seed>:<operation>:<call>, then the options of the run (:beyond, :int53, :device=<hash>, :off=<classes>)',
     })
     .example(
       '$0 fuzz show 42:meta/plugin:3',

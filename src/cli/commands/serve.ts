@@ -94,10 +94,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     logFindings(args, context.journal);
     process.stdout.write(`mockvideo serving scenario "${context.active.scenario}" at ${running.url}\n`);
     process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
-    if (fuzzing)
+    if (fuzzing) {
+      const run = fuzzing.fuzz.report();
+      const off = run.classes.filter((c) => !c.on && (run.beyondObserved || !c.beyondObserved)).map((c) => c.name);
       process.stdout.write(
-        `  fuzz: seed ${fuzzing.seed}${args.fuzzCase ? `, case ${args.fuzzCase}` : ''}: every operation gets a generated answer (case in x-mockvideo-fuzz; mockvideo fuzz show <case>)\n`,
+        `  fuzz: seed ${fuzzing.seed}${args.fuzzCase ? `, case ${args.fuzzCase}` : ''}, ${run.integers}-bit int${run.perDevice ? ', per device' : ''}${off.length ? `, classes off: ${off.join(', ')}` : ''}: every operation gets a generated answer (case in x-mockvideo-fuzz; mockvideo fuzz show <case>)\n`,
       );
+    }
     printListening(running, context);
     stopOnSignals(
       () =>

@@ -148,9 +148,22 @@ export function adminRouter(context: ServerContext): express.Router {
 
   router.use(stateRoutes(context)); // GET /state, POST /state/reset, GET|PUT /clock
 
+  const notFuzzing = (res: Response) =>
+    res.status(404).json({ error: 'This server is not fuzzing: start it with "mockvideo serve --fuzz [SEED]".' });
   router.get('/fuzz', (_req, res) => {
     if (context.fuzz) return void res.json(context.fuzz.report());
-    res.status(404).json({ error: 'This server is not fuzzing: start it with "mockvideo serve --fuzz [SEED]".' });
+    notFuzzing(res);
+  });
+  // Switches one edge class on or off for the answers from now on: {"on": false}.
+  router.put('/fuzz/classes/:name', (req, res) => {
+    if (!context.fuzz) return void notFuzzing(res);
+    const on = (req.body as { on?: unknown } | undefined)?.on;
+    if (typeof on !== 'boolean') return void res.status(400).json({ error: 'Send {"on": true} or {"on": false}.' });
+    try {
+      res.json(context.fuzz.setClass(req.params.name, on));
+    } catch (error) {
+      res.status(400).json({ error: (error as Error).message.replace(/^\[mockvideo\] /, '') });
+    }
   });
   router.get('/scenarios', (_req, res) => {
     res.json({
