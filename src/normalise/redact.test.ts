@@ -221,6 +221,11 @@ const ECHOES: Record<string, (t: string) => string> = {
   percent: (t) => encodeURIComponent(t),
   percentLower: (t) => encodeURIComponent(t).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
   form: (t) => encodeURIComponent(t).replace(/%20/g, '+'),
+  // Inside a deep link nested in another (the contract's `default`, `back_scheme`): encoded twice.
+  percentTwice: (t) => encodeURIComponent(encodeURIComponent(t)),
+  percentTwiceLower: (t) => encodeURIComponent(encodeURIComponent(t).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())),
+  formTwice: (t) => encodeURIComponent(encodeURIComponent(t).replace(/%20/g, '+')),
+  base64Twice: (t) => encodeURIComponent(encodeURIComponent(b64(t))),
   json: (t) => JSON.stringify(t).slice(1, -1),
   php: (t) => JSON.stringify(t).slice(1, -1).replace(/\//g, '\\/'),
   gson: (t) =>
@@ -256,6 +261,35 @@ describe('redaction property', () => {
         },
       ),
     );
+  });
+});
+
+describe('a token in a nested deep link (issue 39 H4)', () => {
+  it('is found encoded twice, either hex case, under another name or its own, in the body and every header', () => {
+    const link = (token: string, name: string) =>
+      `mv://cp?action=play&default=${encodeURIComponent(`mv://cp/home?${name}=${encodeURIComponent(token)}&ref=x`)}`;
+    const deep = link(TOKEN, 'session');
+    const lower = deep.replace(/%(?:25)?[0-9A-F]{2}/g, (e) => e.toLowerCase());
+    const named = link('short', '_st');
+    const { recording, redactions } = buildRecording(
+      exchange(JSON.stringify({ data: { target: deep, lower, named } }).replace(/&/g, '\\u0026'), {
+        responseHeaders: { location: deep, 'x-deep-link': lower },
+      }),
+      DEFAULT_POLICY,
+    );
+    const text = formatRecording(recording);
+    for (const encode of Object.values(ECHOES)) expect(text).not.toContain(encode(TOKEN));
+    expect(text).not.toContain('short');
+    expect(recording.response.headers.location).toBe(
+      `mv://cp?action=play&default=${encodeURIComponent('mv://cp/home?session=')}<SERVICE_TOKEN>${encodeURIComponent('&ref=x')}`,
+    );
+    expect(redactions).toContainEqual({
+      secret: '_st',
+      where: 'response.headers.location',
+      encoding: 'percent',
+      count: 1,
+    });
+    expect(redactions).toContainEqual({ secret: '_st', where: 'response.body', encoding: 'named', count: 1 });
   });
 });
 

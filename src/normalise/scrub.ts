@@ -41,10 +41,17 @@ export interface Secret {
 /** Replaces the secrets of a text; `where` names the text in the redactions, `binary` for a text of one byte per character. */
 export type Scrub = (text: string, where?: string, binary?: boolean) => string;
 
-/** What comes before an URL query value: `?name=`, `&name=`, a query string's first `name=` (also `\u0026` and `%26` for `&`, `%3D` and `\u003d` for `=`). */
-const URL_VALUE_BEFORE = /(?:^|[?&;"]|\\[uU]0026|%26)[^=&?#\s"\\]{1,64}(?:=|%3[dD]|\\[uU]003[dD])$/;
+/** `&` between query parameters as a regex source: itself, `\u0026` (Gson), `%26` or `%2526` (in a link nested once or twice). */
+const AMPERSAND = String.raw`\\[uU]0026|%(?:25)?26`;
+/** `?` before a nested link's first parameter as a regex source: `%3F` or `%253F` (a raw `?` is in each pattern's own set). */
+const QUESTION = '%(?:25)?3[fF]';
+/** `=` after a parameter name as a regex source: itself, `%3D` or `%253D` (nested links), `\u003d`. */
+const EQUALS = String.raw`=|%(?:25)?3[dD]|\\[uU]003[dD]`;
+
+/** What comes before an URL query value: `?name=`, `&name=`, a query string's first `name=` (`&` and `=` in any spelling above). */
+const URL_VALUE_BEFORE = new RegExp(String.raw`(?:^|[?&;"]|${AMPERSAND}|${QUESTION})[^=&?#\s"\\]{1,64}(?:${EQUALS})$`);
 /** What comes after an URL query value. */
-const URL_VALUE_AFTER = /^(?:[&#;"'\s\\<>]|%26|$)/;
+const URL_VALUE_AFTER = new RegExp(String.raw`^(?:[&#;"'\s\\<>]|${AMPERSAND}|$)`);
 
 /** True when `span` of `text` is a whole value: a JSON string's, an URL query value or the whole text. */
 function isWholeValue(text: string, { start, end }: Span): boolean {
@@ -71,7 +78,7 @@ function namedPatterns(names: Iterable<string>): RegExp[] {
   if (!alternatives) return [];
   return [
     new RegExp(`("(${alternatives})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(")`, 'g'),
-    new RegExp(`((?:[?&;"]|\\\\[uU]0026|%26|^)(${alternatives})(?:=|%3[dD]))([^&#;\\s"'\\\\<>]*)()`, 'g'),
+    new RegExp(`((?:[?&;"]|${AMPERSAND}|${QUESTION}|^)(${alternatives})(?:${EQUALS}))([^&#;\\s"'\\\\<>]*)()`, 'g'),
   ];
 }
 

@@ -1,7 +1,8 @@
 /**
  * Finding secrets in text however it is escaped: each plain form of a secret (the value, its base64,
  * its hex) becomes a regular expression in which every character may also be written as a
- * percent-escape (`%XX` of its UTF-8 bytes, either hex case; `+` for a space), a JSON escape
+ * percent-escape (`%XX` of its UTF-8 bytes, either hex case, once or twice: `%252F`; `+` or `%2B`
+ * for a space), a JSON escape
  * (`\u00e9`, `\"`, `\/`) or the JSON escape of that escape (JSON inside a JSON string), so a find
  * is the span of the text as written. Any runtime.
  * @module
@@ -47,12 +48,13 @@ const SHORT_ESCAPES: Record<string, string> = {
  * `%5C` or as itself): read one way per run, a run is never tried in every mix of its forms.
  */
 const backslashes = (count: number) =>
-  `(?:${[String.raw`\\\\\\\\`, String.raw`\\\\`, String.raw`\\?\\[uU]005[cC]`, '%5[cC]', String.raw`\\`]
+  `(?:${[String.raw`\\\\\\\\`, String.raw`\\\\`, String.raw`\\?\\[uU]005[cC]`, '%(?:25)?5[cC]', String.raw`\\`]
     .map((form) => `(?:${form}){${count}}`)
     .join('|')})`;
 
 const utf8 = new TextEncoder();
-const percent = (byte: number) => `%${hexByte(byte)}`;
+/** A byte percent-encoded once (`%2F`) or twice (`%252F`: a link nested in a link, as the contract's `default` and `back_scheme`). */
+const percent = (byte: number) => `%(?:25)?${hexByte(byte)}`;
 
 /**
  * A regex source for one character (a code point other than `\`) as written in a text: as itself
@@ -69,7 +71,8 @@ function characterPattern(char: string, binary: boolean): string {
   const written = binary
     ? bytes.map((b) => `(?:${escapeRegex(String.fromCharCode(b))}|${percent(b)})`).join('')
     : `${bytes.map(percent).join('')}|${escapeRegex(char)}`;
-  return `(?:\\\\(?:${escape})|${written}${char === ' ' ? '|\\+' : ''})`;
+  // A space may be written `+` (form encoding), and that `+` percent-encoded in turn.
+  return `(?:\\\\(?:${escape})|${written}${char === ' ' ? '|\\+|%2[bB]' : ''})`;
 }
 
 /**

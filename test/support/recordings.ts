@@ -9,7 +9,7 @@ const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart
 
 /**
  * Every literal form of a value that the scrubber must find, for leak checks: raw, percent (both hex
- * cases, `+`), JSON escapes (`\/`, `\u0026`, `\u003d`, all `\uXXXX`), base64 (standard, URL-safe,
+ * cases, `+`; once, and twice as in a nested deep link), JSON escapes (`\/`, `\u0026`, `\u003d`, all `\uXXXX`), base64 (standard, URL-safe,
  * padded and not) and hex (both cases).
  */
 export function encodedForms(value: string): string[] {
@@ -21,6 +21,8 @@ export function encodedForms(value: string): string[] {
     component,
     component.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
     component.replace(/%20/g, '+'),
+    encodeURIComponent(component),
+    encodeURIComponent(component.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())),
     encodeURI(value),
     json,
     json.replace(/\//g, '\\/'),
