@@ -150,26 +150,33 @@ export function scrubber(
 /**
  * The scrubber of the secret and identity parameters among `values` (decoded name → value as sent,
  * percent-encoding kept): each value, as sent and decoded, becomes `<SERVICE_TOKEN>` (a secret
- * parameter) or `<REDACTED>` (an identity parameter) wherever and however it is written; other
+ * parameter) or `<REDACTED>` (an identity parameter, unless `keepIdentity`) wherever and however it
+ * is written, as do the policy's `secretValues` and any value under such a name (`_st=…`); other
  * parameters and placeholders are left alone. Drift scrubs live answers and its report with it,
- * `from-recordings` the identifiers kept in recordings.
+ * `from-recordings` the identifiers kept in recordings, and the near-miss report the request (with
+ * `keepIdentity`, as the journal does).
  *
  * @example valueScrubber(new Map([['_st', 'tok%2Bsecret']]), DEFAULT_POLICY)('a tok+secret') // 'a <SERVICE_TOKEN>'
  */
 export function valueScrubber(
   values: Iterable<readonly [name: string, value: string]>,
   policy: NormalisationPolicy,
+  { keepIdentity = false }: { keepIdentity?: boolean } = {},
 ): Scrub {
-  const secrets: Secret[] = [];
+  const named = new Map<string, string>();
+  for (const name of policy.secret) named.set(name, SERVICE_TOKEN_PLACEHOLDER);
+  if (!keepIdentity) for (const name of policy.identity) named.set(name, REDACTED);
+  const secrets: Secret[] = policy.secretValues.map((value) => ({
+    label: 'secret value',
+    value,
+    placeholder: SERVICE_TOKEN_PLACEHOLDER,
+    kind: 'secret',
+  }));
   for (const [name, raw] of values) {
-    const placeholder = policy.secret.includes(name)
-      ? SERVICE_TOKEN_PLACEHOLDER
-      : policy.identity.includes(name)
-        ? REDACTED
-        : undefined;
+    const placeholder = named.get(name);
     if (placeholder && raw !== SERVICE_TOKEN_PLACEHOLDER && raw !== REDACTED)
       for (const value of new Set([raw, decodeComponent(raw)]))
         secrets.push({ label: name, value, placeholder, kind: 'secret' });
   }
-  return scrubber(secrets);
+  return scrubber(secrets, { named });
 }

@@ -1,5 +1,13 @@
 import type { OperationName } from '../contract/core.js';
-import { ignoredBecause, type NormalisationPolicy, type QueryMultimap } from '../normalise/index.js';
+import {
+  decodeComponent,
+  ignoredBecause,
+  valueScrubber,
+  type NormalisationPolicy,
+  type QueryMultimap,
+  type RawPair,
+  type Scrub,
+} from '../normalise/index.js';
 import type { RecordingIndex, IndexedRecording } from './recording-index.js';
 import { textTable } from '../text-table.js';
 
@@ -69,16 +77,29 @@ export function closest(
     .map(({ entry }) => ({ entry, differences: differences(entry.query, requested) }));
 }
 
-/** Builds the report of a request that no recording matches. */
+/** `values` with `scrub` applied to each value. */
+function scrubbed(values: ParameterValues, scrub: Scrub): ParameterValues {
+  if (values === null) return null;
+  return Array.isArray(values) ? values.map((v) => scrub(v)) : scrub(values);
+}
+
+/**
+ * Builds the report of a request that no recording matches (`pairs`: its raw query pairs), redacted
+ * as the journal redacts the request: the token (and `secretValues`) wherever it appears, also as the
+ * value of another parameter (`ref=<token>`), in the match key and in every difference;
+ * identifiers are kept, as in the journal. The stderr table and the 404 body are made from it.
+ */
 export function nearMissReport(
   index: RecordingIndex,
-  request: { method: string; operation: OperationName; key: string; query: QueryMultimap; names: readonly string[] },
+  request: { method: string; operation: OperationName; key: string; query: QueryMultimap; pairs: readonly RawPair[] },
   policy: NormalisationPolicy,
 ): NearMissReport {
+  const named = request.pairs.map(([name, value]) => [decodeComponent(name), value] as const);
+  const scrub = valueScrubber(named, policy, { keepIdentity: true });
   const candidates = closest(index, request.operation, request.query, 3);
-  const ignored = [...new Set(request.names)].flatMap((parameter) => {
+  const ignored = [...new Set(named.map(([name]) => name))].flatMap((parameter) => {
     const reason = ignoredBecause(policy, parameter);
-    return reason ? [{ parameter, reason }] : [];
+    return reason ? [{ parameter: scrub(parameter), reason }] : [];
   });
   return {
     error: candidates.length
@@ -86,8 +107,15 @@ export function nearMissReport(
       : `No recording of ${request.operation} at all. Record it (mockvideo record --only ${request.operation}), or replay with --fallback-scenario NAME.`,
     method: request.method,
     operation: request.operation,
-    matchKey: request.key,
-    nearMisses: candidates.map(({ entry, differences: d }) => ({ recording: entry.name, differences: d })),
+    matchKey: scrub(request.key),
+    nearMisses: candidates.map(({ entry, differences: found }) => ({
+      recording: entry.name,
+      differences: found.map((d) => ({
+        parameter: scrub(d.parameter),
+        recorded: scrubbed(d.recorded, scrub),
+        requested: scrubbed(d.requested, scrub),
+      })),
+    })),
     ignored,
   };
 }

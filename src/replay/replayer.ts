@@ -1,7 +1,6 @@
 import { operationOfPath, type OperationName } from '../contract/core.js';
 import {
   DEFAULT_POLICY,
-  decodeComponent,
   matchKeyOf,
   queryMultimap,
   queryValues,
@@ -141,11 +140,10 @@ export class Replayer {
       const entry = this.#next(this.#index.sequenceOf(best.entry), search, address);
       return { kind: 'nearest', entry, differences: best.differences };
     }
-    const names = pairs.map(([name]) => decodeComponent(name));
     const key = matchKeyOf(method, operation, query);
     return {
       kind: 'miss',
-      report: nearMissReport(this.#index, { method, operation, key, query, names }, this.#index.policy),
+      report: nearMissReport(this.#index, { method, operation, key, query, pairs }, this.#index.policy),
     };
   }
 

@@ -66,6 +66,43 @@ describe('--match strict', () => {
     }
   });
 
+  it('redacts the token in the report, the 404 body and the log, also where it is the value of another parameter (issue 39 L6)', async () => {
+    const token = 'made-up/live+tok=en&x 42';
+    const once = encodeURIComponent(token);
+    const forms = [
+      token,
+      once,
+      once.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+      JSON.stringify(token).slice(1, -1),
+    ];
+    const path = otherModel({ _st: once, _model: once, _locale: encodeURIComponent(`a ${token}`) });
+    const replay = await startCli(['replay', dir, '--match', 'strict', '--port', '0']);
+    try {
+      const { status, body } = await getBytes(`${replay.url}${path}`);
+      expect(status).toBe(404);
+      const report = JSON.parse(body.toString());
+      expect(report.nearMisses[0].differences).toEqual(
+        expect.arrayContaining([
+          { parameter: '_model', recorded: 'Redmi Note 12 Pro+', requested: '<SERVICE_TOKEN>' },
+          { parameter: '_locale', recorded: 'en_IN', requested: 'a <SERVICE_TOKEN>' },
+        ]),
+      );
+      const text = await (await fetch(`${replay.url}${path}`, { headers: { accept: 'text/plain' } })).text();
+      expect(text).toMatch(/_model +\| "Redmi Note 12 Pro\+" +\| "<SERVICE_TOKEN>"/);
+      await eventually(replay.stdout, /Closest recording/);
+      const journal = await (await fetch(`${replay.url}/__mockvideo/requests.har`)).text();
+      for (const [where, written] of Object.entries({
+        body: body.toString(),
+        text,
+        journal,
+        log: replay.stdout() + replay.stderr(),
+      }))
+        for (const form of forms) expect(written, `${where} holds ${form}`).not.toContain(form);
+    } finally {
+      await replay.stop('SIGINT');
+    }
+  });
+
   it('answers a method other than GET/HEAD with 405', async () => {
     const replay = await startCli(['replay', dir, '--port', '0']);
     try {
