@@ -20,7 +20,8 @@ import { FuzzAnswers, type FuzzRoutesOptions } from './routes/index.js';
 export { EDGE_CLASSES, classesOf, edgeClassesFor, type EdgeClass } from './fuzz/classes.js';
 export { caseId, fuzzAnswer, parseCase, type FuzzAnswer, type FuzzCase } from './fuzz/case.js';
 export { answerText, type OperationData } from './fuzz/operations.js';
-export { FUZZ_HEADER, type FuzzClassReport, type FuzzReport } from './routes/fuzz.js';
+export { type FuzzClassReport, type FuzzReport } from './routes/fuzz.js';
+export { FUZZ_HEADER } from './routes/answer-headers.js';
 export { INTEGER_WIDTHS, type IntegerWidth } from './fuzz/options.js';
 export type { FuzzOptions };
 

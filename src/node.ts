@@ -20,7 +20,8 @@ export { loadScenarioCatalog } from './storage/load-catalog.js';
 export { RecordingError } from './errors.js';
 export type { NamedRecording, Recording } from './normalise/index.js';
 export type { ReplayHandlerOptions } from './msw/replay-handlers.js';
-export { MATCH_HEADER, RECORDING_HEADER, Replayer, type MatchMode } from './replay/replayer.js';
+export { Replayer, type MatchMode } from './replay/replayer.js';
+export { MATCH_HEADER, RECORDING_HEADER } from './routes/answer-headers.js';
 
 /** What {@link loadScenario} returns: exactly the options `createHandlers` needs to serve it. */
 export interface LoadedScenario {

@@ -12,11 +12,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../src/contract/index.js';
 import { FaultBoard } from '../src/faults/board.js';
 import { parseFaultFlag } from '../src/faults/plan.js';
+import { planOf, routeHandlers } from '../src/msw/adapter.js';
+import { DEFAULT_POLICY } from '../src/normalise/index.js';
+import { parseRecording } from '../src/normalise/recording-schema.js';
+import { Replayer } from '../src/replay/replayer.js';
+import { loadRecordingIndex } from '../src/storage/load-recordings.js';
 import { createScenarioHandlers } from '../src/msw/handlers.js';
 import { createReplayHandlers } from '../src/node.js';
 import { queryFindings } from '../src/findings/index.js';
 import { DEVICE_ANSWER_HEADERS } from '../src/routes/answer-headers.js';
 import { forwardPath, routeOf } from '../src/routes/path.js';
+import type { Plan } from '../src/routes/request.js';
 import { loadScenarioCatalog } from '../src/storage/load-catalog.js';
 import { clientPath } from './support/client.js';
 import { minimalScenario } from './support/minimal-scenario.js';
@@ -48,7 +54,14 @@ export interface Journaled {
 /** How the mockvideo under test is set up: `serve` with the suite's scenarios (and `--fault` flags), `replay` of a recorded folder, or `record` from a fake upstream on 127.0.0.1. */
 export type SuiteConfig =
   | { mode: 'serve'; scenariosDir: string; faults: readonly string[]; strictRequests?: boolean }
-  | { mode: 'replay'; dir: string; match: 'strict' | 'nearest'; fallbackScenario?: string }
+  | {
+      mode: 'replay';
+      dir: string;
+      match: 'strict' | 'nearest';
+      fallbackScenario?: string;
+      faults?: readonly string[];
+      strictRequests?: boolean;
+    }
   | { mode: 'record'; upstream: string; out: string };
 
 /** A running mockvideo under test. `origin` is written `{origin}` in bodies before comparing. */
@@ -57,6 +70,8 @@ export interface Target {
   send(exchange: Exchange): Promise<Seen>;
   /** The journal entries so far (adapters with a journal). */
   journal?(): Promise<Journaled[]>;
+  /** The plan of the last exchange sent, where the target can read it (msw's: from the request, see `planOf`). */
+  planned?(): Plan | undefined;
   close(): Promise<void>;
 }
 
@@ -70,8 +85,22 @@ export interface Subject {
   record?: boolean;
 }
 
-/** Headers HTTP/1.1 framing adds or changes, not part of the answer (msw's Response has none of them). */
-export const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+/**
+ * Headers HTTP/1.1 framing adds or changes, not part of the answer (msw's Response has none of
+ * them). `content-length` is compared: a target without a wire gives the length of its body (the
+ * GET answer's, for HEAD), see {@link withLength}.
+ */
+export const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * `headers` with the `content-length` a Node host sends for an answer of `status` whose body is
+ * `bytes` (none for 204 and 304), for targets whose answer has no wire of its own (msw's
+ * `getResponse`, a page's `fetch`).
+ */
+export function withLength(headers: Record<string, string>, status: number, bytes: Uint8Array): Record<string, string> {
+  if (status === 204 || status === 304) return headers;
+  return answerHeaders([...Object.entries(headers), ['content-length', String(bytes.byteLength)]]);
+}
 
 /** A header list (Node's or fetch's) without the transport's own, sorted by name. */
 export function answerHeaders(headers: Iterable<readonly [string, string]>): Record<string, string> {
@@ -85,22 +114,29 @@ export function bodyOf(bytes: Uint8Array, origin: string): string {
   return Buffer.from(Buffer.from(bytes).toString('latin1').split(origin).join('{origin}'), 'latin1').toString('hex');
 }
 
-/** A target over msw's `getResponse` (the reference, and the msw adapter under test). */
+/**
+ * A target over msw's `getResponse` (the reference, and the msw adapter under test). HEAD is asked
+ * as GET (the routes answer both alike) for its length, and its body dropped, as a Node host does.
+ */
 export function mswTarget(handlers: readonly HttpHandler[], origin = 'http://mockvideo.test'): Target {
+  let last: Plan | undefined;
   return {
     origin,
+    planned: () => last,
     send: async (exchange) => {
-      const response = await getResponse(
-        [...handlers],
-        new Request(`${origin}${exchange.path}`, { method: exchange.method, headers: exchange.headers ?? {} }),
-      );
+      const request = new Request(`${origin}${exchange.path}`, {
+        method: exchange.method === 'HEAD' ? 'GET' : exchange.method,
+        headers: exchange.headers ?? {},
+      });
+      const response = await getResponse([...handlers], request);
+      last = planOf(request);
       if (!response) throw new Error(`no handler answered ${exchange.path}`);
       if (response.type === 'error') return 'reset';
-      const body = exchange.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
+      const bytes = new Uint8Array(await response.arrayBuffer());
       return {
         status: response.status,
-        headers: answerHeaders(response.headers.entries()),
-        body: bodyOf(body, origin),
+        headers: withLength(answerHeaders(response.headers.entries()), response.status, bytes),
+        body: bodyOf(exchange.method === 'HEAD' ? new Uint8Array() : bytes, origin),
       };
     },
     close: async () => {},
@@ -138,10 +174,12 @@ export function recordReference(upstream: string): Target {
       for (const [name, value] of Object.entries(DEVICE_ANSWER_HEADERS)) headers.push([name, value]);
       if (route.kind === 'operation')
         headers.push(['x-mockvideo-findings', String(queryFindings(route.operation, query ?? '', false).length)]);
+      // The upstream's own framing is passed on: its content-length (a HEAD answer's too), or none when chunked.
+      const bytes = new Uint8Array(await response.arrayBuffer());
       return {
         status: response.status,
         headers: answerHeaders(headers),
-        body: bodyOf(new Uint8Array(await response.arrayBuffer()), upstream),
+        body: bodyOf(bytes, upstream),
       };
     },
     close: async () => {},
@@ -161,7 +199,17 @@ export function referenceHandlers(config: SuiteConfig): HttpHandler[] {
   const fallback = config.fallbackScenario
     ? createScenarioHandlers(catalog, { activeScenario: () => config.fallbackScenario! })
     : undefined;
-  return createReplayHandlers(config.dir, { match: config.match, ...(fallback ? { fallback } : {}) });
+  if (!config.faults?.length && !config.strictRequests)
+    return createReplayHandlers(config.dir, { match: config.match, ...(fallback ? { fallback } : {}) });
+  // Faults and strict requests: the routes options replay builds, as the MSW adapter's handlers.
+  const { index } = loadRecordingIndex(config.dir, DEFAULT_POLICY, { parse: parseRecording });
+  const faults = new FaultBoard();
+  for (const flag of config.faults ?? []) faults.add(parseFaultFlag(flag));
+  const strict = config.strictRequests ?? false;
+  return routeHandlers({
+    replay: { replayer: new Replayer(index, { match: config.match }), faults },
+    strictRequests: () => strict,
+  });
 }
 
 /** A scenario that uses every feature: sequences, `when`, header spelling, `{origin}`, stub faults, faults with a rate. */
@@ -216,10 +264,21 @@ const SHIPPED = [
   'settings-twice',
 ];
 
-/** The journal entry an answer makes for a request to an operation (see `journalExchange`). */
-function expectedEntry(operation: OperationName, seen: Seen): Journaled {
+/**
+ * The journal entry an answer makes for a request to an operation (see `journalExchange`): what its
+ * headers say; for a reset (no headers), what the reference planned (its plan's facts).
+ */
+function expectedEntry(operation: OperationName, seen: Seen, planned: Plan | undefined): Journaled {
   if (seen === 'reset')
-    return { operation, status: 0, scenario: null, match: null, fault: 'reset', step: null, findings: -1 };
+    return {
+      operation,
+      status: 0,
+      scenario: planned?.scenario ?? null,
+      match: planned?.match ?? null,
+      fault: planned?.fault ?? null,
+      step: planned?.step ?? null,
+      findings: -1,
+    };
   return {
     operation,
     status: seen.status,
@@ -254,7 +313,9 @@ export function operationsSuite(subject: Subject): void {
     let journaled = 0;
     beforeAll(async () => {
       const ready = await config();
-      [target, reference] = [await subject.start(ready), referenceOf?.() ?? mswTarget(referenceHandlers(ready))];
+      target = await subject.start(ready);
+      // The reference answers on the target's origin: bodies with {origin} in them are the same bytes, the same length.
+      reference = referenceOf?.() ?? mswTarget(referenceHandlers(ready), target.origin);
     }, 60_000);
     afterAll(() => target?.close());
     body(async (exchanges) => {
@@ -276,7 +337,7 @@ export function operationsSuite(subject: Subject): void {
         seen.push(actual);
         const operation = operationOf(exchange.path);
         // Every answer to an operation's path is journaled, the host's checks (414) included (issue 32.2).
-        if (operation) expectedJournal.push(expectedEntry(operation, expected));
+        if (operation) expectedJournal.push(expectedEntry(operation, expected, reference.planned?.()));
       }
       if (target.journal) {
         // Entries are added when an exchange ends, which a reset makes asynchronous.
@@ -528,6 +589,47 @@ export function operationsSuite(subject: Subject): void {
       },
     );
   }
+
+  describe.skipIf(subject.subset)(`${subject.name}: replay --fault and --strict-requests (issue 40)`, () => {
+    let upstream: Upstream | undefined;
+    afterAll(() => upstream?.close());
+    withTargets(
+      async () => {
+        upstream = await startUpstream();
+        const { dir: recorded } = await recordSession(upstream.url, [
+          clientPath('meta/cp'),
+          clientPath('meta/setting'),
+        ]);
+        return {
+          mode: 'replay',
+          dir: recorded,
+          match: 'strict',
+          faults: ['meta/cp=status:503', 'meta/setting=malformed-json', 'ad_config=reset'],
+          strictRequests: true,
+        };
+      },
+      (expectSame) => {
+        it('a fault changes the recording that matched; a request with findings gets 400; HEAD as GET', async () => {
+          const seen = await expectSame([
+            { method: 'GET', path: clientPath('meta/cp') },
+            { method: 'HEAD', path: clientPath('meta/setting') },
+            { method: 'GET', path: clientPath('meta/setting') },
+            { method: 'GET', path: clientPath('ad_config') },
+            { method: 'GET', path: '/api/g1/meta/cp?x=1' },
+          ]);
+          const status = (s: Seen | undefined) =>
+            s === 'reset' || !s ? s : [s.status, s.headers['x-mockvideo-fault']];
+          expect(seen.map(status)).toEqual([
+            [503, 'status'],
+            [200, 'malformed-json'],
+            [200, 'malformed-json'],
+            'reset',
+            [400, undefined],
+          ]);
+        });
+      },
+    );
+  });
 
   describe.skipIf(!subject.record)(`${subject.name}: record`, () => {
     // Two twin fake upstreams: the recorder's, and the reference's (the same answers to the same requests, in order).

@@ -89,15 +89,3 @@ export function journalView(
     responseBody: journalBody(response.body ?? response.bodyBase64 ?? '', recorded?.file),
   };
 }
-
-const views = new WeakMap<object, JournalView>();
-
-/** Hands the journal the view of the exchange answered by `res` (the recording proxy does, for what it forwarded). */
-export function setJournalView(res: object, view: JournalView): void {
-  views.set(res, view);
-}
-
-/** The view set for `res` by {@link setJournalView}, if any. */
-export function journalViewOf(res: object): JournalView | undefined {
-  return views.get(res);
-}

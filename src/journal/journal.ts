@@ -12,14 +12,14 @@ export interface JournalEntry {
   time: string;
   operation: string;
   query: Record<string, string[]>;
-  /** The scenario (or recording) that answered, or `null`. */
+  /** The scenario that answered (its stub, its fault or its 404), or `null`. */
   scenario: string | null;
   status: number;
   durationMs: number;
   findings: readonly Finding[];
-  /** How a replay matched (`exact`, `nearest`, `fallback`), or `null` when a scenario answered. */
+  /** How a replay matched (`exact`, `nearest`, `fallback`; the recorder's `recorded`, `passthrough`), or `null` when a scenario answered. */
   match: string | null;
-  /** The fault applied, or `null`. */
+  /** The fault the routes planned (`delay`, `status`, …, `reset`, `hang`), or `null`: what the client met, answered or not. */
   fault: string | null;
   /** In replay: the recording file that answered (`meta-cp/0a1b2c3d4e5f-000.json`), when one did. */
   recording?: string;
@@ -27,6 +27,11 @@ export interface JournalEntry {
   step?: string;
   /** Under `serve --fuzz`: the case of the generated answer (`42:meta/plugin:3`; see docs/fuzz.md). */
   fuzz?: string;
+  /**
+   * The wait planned before the answer, in milliseconds (a `delay` fault, a stub's or a recording's
+   * latency), when there was one: with `status` 0, the wait the client gave up during.
+   */
+  delayMs?: number;
 }
 
 /** What the journal keeps besides the entry, for the HAR export and the detail view. */

@@ -1,11 +1,11 @@
-import { getResponse, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw';
 import type { Clock } from '../clock/clock.js';
 import type { NamedRecording } from '../normalise/index.js';
 import { Replayer, type ReplayerOptions } from '../replay/replayer.js';
 import type { NearMissReport } from '../replay/near-miss.js';
-import type { Finding } from '../findings/index.js';
-import type { Plan, ReplayRoutes, Route, RouteRequest } from '../routes/index.js';
+import type { ReplayRoutes } from '../routes/index.js';
 import { routeHandlers } from './adapter.js';
+import { askHandlers } from './ask-handlers.js';
 
 /** Options of {@link createReplayHandlers}. */
 export interface ReplayHandlerOptions extends ReplayerOptions {
@@ -21,35 +21,6 @@ export interface ReplayHandlerOptions extends ReplayerOptions {
   onMiss?: (report: NearMissReport) => void;
   /** The clock the `_ts` finding checks against (a server's `--clock`); default real time. */
   clock?: Clock;
-}
-
-/**
- * What msw `handlers` answer to `request` (of `route`), as a plan with `findings`: their answer
- * (status, headers, body bytes), a `drop` for a network error (`HttpResponse.error()`: the `reset`
- * and `hang` faults), `undefined` when none answers. Rejects when the handlers fail.
- */
-export async function handlersPlan(
-  handlers: readonly HttpHandler[],
-  request: RouteRequest,
-  route: Route,
-  findings: readonly Finding[] = [],
-): Promise<Plan | undefined> {
-  const url = `${request.origin}${request.path}${request.query ? `?${request.query}` : ''}`;
-  const headers = Object.entries(request.headers).flatMap(([name, value]) =>
-    value === undefined ? [] : [[name, String(value)] as [string, string]],
-  );
-  const answered = await getResponse([...handlers], new Request(url, { method: request.method, headers }));
-  if (!answered) return undefined;
-  if (answered.type === 'error') return { kind: 'drop', route, findings, delayMs: 0, fault: 'reset' };
-  const responseHeaders: Record<string, string> = {};
-  answered.headers.forEach((value, name) => (responseHeaders[name] = value));
-  return {
-    kind: 'answer',
-    route,
-    findings,
-    delayMs: 0,
-    answer: { status: answered.status, headers: responseHeaders, body: new Uint8Array(await answered.arrayBuffer()) },
-  };
 }
 
 /**
@@ -74,7 +45,7 @@ export function createReplayHandlers(
   const replay: ReplayRoutes = {
     replayer: options.replayer ?? new Replayer(recordings, options),
     recordMissing,
-    fallback: fallback && ((request, route) => handlersPlan(fallback, request, route)),
+    fallback: fallback && ((request) => askHandlers(fallback, request)),
     onMiss,
   };
   return routeHandlers({ replay, clock: options.clock }, options.baseUrl);

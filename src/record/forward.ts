@@ -3,10 +3,10 @@
  * routes passed on, and the headers of the upstream's answer it passes back. Pure.
  * @module
  */
-import type { IncomingMessage } from 'node:http';
 import { API_PREFIX } from '../contract/core.js';
 import { forwardPath, type Route } from '../routes/path.js';
-import { dropped, flat, requestTarget } from './wire.js';
+import type { RouteRequest } from '../routes/request.js';
+import { dropped, flat } from './wire.js';
 
 /** One request as the recorder forwards it (and records it). */
 export interface ForwardedRequest {
@@ -27,31 +27,30 @@ export interface ForwardedRequest {
 }
 
 /**
- * What the recorder sends its upstream for a request the routes passed on to `route`: the route's
- * own path (so `/api/g1/./meta/setting` goes as `/api/g1/meta/setting`, and nothing reaches a path
- * outside `/api/g1`), the query as sent, the headers without the hop-by-hop ones and with
- * `upstreamHost` as `host` (the Host header and an absolute-form target are never trusted).
+ * What the recorder sends its upstream for a request (of the routes' shape) the routes passed on
+ * to `route`: the route's own path (so `/api/g1/./meta/setting` goes as `/api/g1/meta/setting`, and
+ * nothing reaches a path outside `/api/g1`), the query as sent, the headers without the hop-by-hop
+ * ones and with `upstreamHost` as `host` (the Host header and an absolute-form target are never trusted).
  * @throws Error for a route that is never forwarded (not an operation nor `meta/upgrade`): a fault of ours.
- * @example forwardedRequest({ method: 'GET', url: '/api/g1/./meta/cp?a=1', headers: {} }, routeOf('/api/g1/./meta/cp'), 'api.example.com').target // '/api/g1/meta/cp?a=1'
+ * @example forwardedRequest({ method: 'GET', path: '/api/g1/./meta/cp', query: 'a=1', … }, routeOf('/api/g1/./meta/cp'), 'api.example.com').target // '/api/g1/meta/cp?a=1'
  */
 export function forwardedRequest(
-  req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>,
+  request: Pick<RouteRequest, 'method' | 'query' | 'headers'>,
   route: Route,
   upstreamHost: string,
 ): ForwardedRequest {
   const path = forwardPath(route);
   if (path === undefined) throw new Error(`the routes passed ${route.path} on, which is not an operation`);
-  const sent = requestTarget(req.url ?? '/');
-  const at = sent.indexOf('?');
-  const requestHeaders = flat(req.headers);
+  const { query } = request;
+  const requestHeaders = flat(request.headers);
   const unforwarded = dropped(requestHeaders);
   const headers = Object.fromEntries(Object.entries(requestHeaders).filter(([name]) => !unforwarded.has(name)));
   return {
-    method: (req.method ?? 'GET').toUpperCase(),
+    method: request.method.toUpperCase(),
     path,
     operation: path.slice(API_PREFIX.length + 1),
-    search: at < 0 ? '' : sent.slice(at + 1),
-    target: at < 0 ? path : `${path}${sent.slice(at)}`,
+    search: query,
+    target: query ? `${path}?${query}` : path,
     requestHeaders,
     headers: { ...headers, host: upstreamHost },
   };

@@ -1,12 +1,10 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { journalViewOf, type JournalView } from '../journal/journal-view.js';
 import { DEFAULT_POLICY } from '../normalise/index.js';
-import type { PassMarks } from '../routes/request.js';
 import { routeOf } from '../routes/path.js';
 import type { ProxyLogEntry } from './exchange-log.js';
-import { createRecordingProxy, type RecordingProxy } from './proxy.js';
+import { createRecordingProxy, type PassAnswer, type RecordingProxy } from './proxy.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -19,10 +17,13 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** What the device host does for a request the routes pass on: forward it with the route of its path. */
-function passOn(proxy: RecordingProxy, marks?: PassMarks) {
-  return (req: IncomingMessage, res: ServerResponse) =>
-    void proxy.forward(req, res, { route: routeOf(req.url!.split('?', 1)[0]!), marks });
+/** What the device host does for a request the routes pass on: forward it with the route of its path; `sent` hears what the proxy says it sent. */
+function passOn(proxy: RecordingProxy, marked = false, sent?: (answer: PassAnswer) => void) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const [path, query = ''] = req.url!.split('?', 2) as [string, string?];
+    const request = { method: req.method!, path, query, origin: 'http://x', headers: req.headers };
+    void proxy.forward(request, res, { kind: 'pass', route: routeOf(path), findings: [], marked }).then(sent);
+  };
 }
 
 function get(url: string): Promise<number> {
@@ -144,9 +145,7 @@ describe('recording proxy: when the client is answered', () => {
     );
     const held = heldStore();
     const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store });
-    const front = await listen(
-      createServer(passOn(proxy, { recorded: { 'x-mockvideo-match': 'recorded' }, passthrough: {} })),
-    );
+    const front = await listen(createServer(passOn(proxy, true)));
     try {
       let answered = false;
       const answer = get(`${front}/api/g1/meta/cp?_region=IN`).then((status) => ((answered = true), status));
@@ -194,7 +193,7 @@ describe('recording proxy: when the client is answered', () => {
     }
   });
 
-  it('the journal view (redacted) is on the response when it closes, for a recording written after the answer and for a passthrough', async () => {
+  it('says what it sent with its journal view (redacted), for a recording written after the answer and for a passthrough', async () => {
     const upstream = await listen(
       createServer((_req, res) =>
         res
@@ -210,14 +209,8 @@ describe('recording proxy: when the client is answered', () => {
       store: held.store,
       only: ['meta/cp'],
     });
-    const atClose: Array<JournalView | undefined> = [];
-    const front = await listen(
-      createServer((req, res) => {
-        // As the device host reads it: when the response closes.
-        res.once('close', () => atClose.push(journalViewOf(res)));
-        passOn(proxy)(req, res);
-      }),
-    );
+    const atClose: Array<PassAnswer['view'] | undefined> = [];
+    const front = await listen(createServer(passOn(proxy, false, (sent) => atClose.push(sent.view))));
     try {
       // Recorded (its write still pending), then passed through (meta/plugin is not in `only`).
       expect(await get(`${front}/api/g1/meta/cp?_st=secret-token-1234`)).toBe(200);

@@ -1,20 +1,21 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { journalView, setJournalView, type JournalView } from '../journal/journal-view.js';
+import { journalView, type JournalView } from '../journal/journal-view.js';
 import {
   RedactionRefusedError,
   describeRedactions,
   type NamedRecording,
   type NormalisationPolicy,
   type Recording,
+  type RedactedExchange,
 } from '../normalise/index.js';
 import { deviceHeaders } from '../routes/answer-headers.js';
-import type { Route } from '../routes/path.js';
-import type { PassMarks } from '../routes/request.js';
+import type { Plan, RouteRequest } from '../routes/request.js';
 import { askUpstream, type UpstreamAnswer } from './ask-upstream.js';
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, InFlightBudget } from './budget.js';
 import type { ProxyLogEntry } from './exchange-log.js';
 import { forwardedRequest, passedBackHeaders, type ForwardedRequest } from './forward.js';
+import { flat } from './wire.js';
 import { problemAnswer } from './upstream-problem.js';
 import { journalFactsOf, recordingOf, whyNotRecorded, type RecordChoice } from './what-to-record.js';
 
@@ -58,18 +59,32 @@ export interface RecordingProxyOptions extends RecordChoice {
   onExchange?: (entry: ProxyLogEntry) => void;
 }
 
+/** A `pass` plan, as the recorder carries it out. */
+export type PassPlan = Extract<Plan, { kind: 'pass' }>;
+
+/**
+ * What the recorder sent for one exchange, for the journal: the status and headers sent (`status` 0
+ * when the client was gone first), its journal view (redacted as recordings are: nothing raw of the
+ * exchange is kept), and, for a `marked` plan, what became of the recording (`recorded`,
+ * `passthrough`; none for a lost recording or an answer of mockvideo's own).
+ */
+export interface PassAnswer {
+  status: number;
+  headers: Readonly<Record<string, string | string[]>>;
+  view: JournalView;
+  match?: 'recorded' | 'passthrough';
+}
+
 /** A recording reverse proxy: the exchange of a `pass` plan, and a way to wait for exchanges in flight. */
 export interface RecordingProxy {
   /**
-   * Forwards one request the routes passed on (`route`: an operation or `meta/upgrade`) and answers
-   * it; with `marks`, the answer carries what became of the recording (see `PassMarks`).
-   * Resolves when answered and recorded (or not); rejects on a fault of ours before any answer.
+   * Forwards one request the routes passed on (`plan.route`: an operation or `meta/upgrade`) and
+   * answers it, with the headers of the routes' one response step; a `marked` plan's answer says
+   * what became of the recording (see `Plan`). Resolves with what was sent once the client is
+   * answered (its recording may still be on its way to the disk: see `drain`); rejects on a fault
+   * of ours before any answer.
    */
-  forward: (
-    req: IncomingMessage,
-    res: ServerResponse,
-    pass: { route: Route; marks?: PassMarks | undefined },
-  ) => Promise<void>;
+  forward: (request: RouteRequest, res: ServerResponse, plan: PassPlan) => Promise<PassAnswer>;
   /** Resolves when every exchange in flight has been answered and its recording stored (or dropped whole). */
   drain: () => Promise<void>;
   /** Closes the upstream connections. */
@@ -78,6 +93,15 @@ export interface RecordingProxy {
 
 /** What became of an exchange's recording, for the log. */
 type Outcome = Pick<ProxyLogEntry, 'recorded' | 'note' | 'redactions' | 'lost'>;
+
+/** A recording handed to the store: its name and write, what was redacted, and the journal view that shows it. */
+interface Stored {
+  name: string;
+  written: Promise<unknown>;
+  recording: Recording;
+  redactions: RedactedExchange['redactions'];
+  view: JournalView;
+}
 
 /**
  * A reverse proxy for one upstream only (never an open proxy: the Host header and absolute-form
@@ -112,46 +136,49 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const budget = new InFlightBudget(Math.max(options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES, 2 * limit));
 
-  /** Records an exchange (see `recordingOf`), setting its journal view on `res` as soon as it is known; a failure to store it is reported as `lost`, never thrown. */
-  async function record(
-    forwarded: ForwardedRequest,
-    got: UpstreamAnswer,
-    res: ServerResponse,
-    answered: boolean,
-  ): Promise<{ outcome: Outcome; view: JournalView }> {
-    const facts = journalFactsOf(forwarded, got);
-    // What the journal keeps; set on `res` before it closes (in this turn when the client is answered first).
-    let view: JournalView | undefined;
+  /** Records an exchange (see `recordingOf`): a failure to store it is reported as `lost`, never thrown. */
+  async function record(forwarded: ForwardedRequest, got: UpstreamAnswer, stored: Stored): Promise<Outcome> {
     try {
-      const { recording, redactions } = recordingOf(forwarded, got, options.policy);
-      const stored = options.store(recording);
-      // The journal shows the recording itself (already redacted), named by its file.
-      view = journalView(facts, options.policy, { recording, file: stored.name });
-      if (answered) setJournalView(res, view);
       await stored.written;
-      options.onRecorded?.({ name: stored.name, recording });
-      const note = redactions.length ? `redacted ${describeRedactions(redactions)}` : '';
-      return { outcome: { recorded: stored.name, note, redactions }, view };
+      options.onRecorded?.({ name: stored.name, recording: stored.recording });
+      const note = stored.redactions.length ? `redacted ${describeRedactions(stored.redactions)}` : '';
+      return { recorded: stored.name, note, redactions: stored.redactions };
     } catch (error) {
       // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
       const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
+      // The journal names no recording that is not there: the view handed over is changed in place.
+      Object.assign(stored.view, journalView(journalFactsOf(forwarded, got), options.policy));
+      return { recorded: undefined, note: `NOT RECORDED: ${lost.code}`, lost };
+    }
+  }
+
+  /**
+   * The recording of an exchange, handed to `store` (see `recordingOf`), with the journal view that
+   * shows it (already redacted, named by its file); with the log's outcome when it cannot be made or
+   * stored (a `RedactionRefusedError`: redacting would break it; nothing is stored).
+   */
+  function store(forwarded: ForwardedRequest, got: UpstreamAnswer): Stored | { lost: Outcome } {
+    try {
+      const { recording, redactions } = recordingOf(forwarded, got, options.policy);
+      const stored = options.store(recording);
+      const view = journalView(journalFactsOf(forwarded, got), options.policy, { recording, file: stored.name });
+      return { ...stored, recording, redactions, view };
+    } catch (error) {
+      const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
       const note =
         error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
-      // The journal names no recording that is not there. A view already handed over is changed in place.
-      const unrecorded = journalView(facts, options.policy);
-      if (view) Object.assign(view, unrecorded);
-      else if (answered) setJournalView(res, unrecorded);
-      return { outcome: { recorded: undefined, note, lost }, view: view ?? unrecorded };
+      return { lost: { recorded: undefined, note, lost } };
     }
   }
 
   async function exchange(
-    req: IncomingMessage,
+    request: RouteRequest,
     res: ServerResponse,
-    route: Route,
-    marks: PassMarks | undefined,
+    plan: PassPlan,
+    answered: (sent: PassAnswer) => void,
   ): Promise<void> {
-    const forwarded = forwardedRequest(req, route, upstream.host);
+    const { route } = plan;
+    const forwarded = forwardedRequest(request, route, upstream.host);
     const admitted = budget.admit();
     if (admitted) await admitted;
     const started = process.hrtime.bigint();
@@ -188,32 +215,51 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
           seconds: options.timeoutMs / 1000,
           limit,
         });
-        if (!res.headersSent && !res.destroyed)
-          res.writeHead(answer.status, deviceHeaders(answer.headers)).end(answer.body);
+        const headers = deviceHeaders(answer.headers, plan);
+        const gone = res.headersSent || res.destroyed;
+        if (!gone) res.writeHead(answer.status, headers).end(answer.body);
+        const { method, path, search, requestHeaders } = forwarded;
+        const facts = { method, path, search, requestHeaders, status: answer.status, body: answer.body };
+        answered({
+          status: gone ? 0 : answer.status,
+          headers,
+          view: journalView({ ...facts, responseHeaders: flat(headers) }, options.policy),
+        });
         return log(answer.status, { recorded: undefined, note });
       }
-      /** Sends the upstream's answer as it came, with `extra` headers (last: an upstream's own content-security-policy never replaces ours). */
-      const passBack = (extra: Readonly<Record<string, string>> | undefined) => {
-        res.writeHead(got.status, deviceHeaders({ ...passedBackHeaders(got.rawHeaders), ...extra }));
-        res.end(got.body);
+      /** Sends the upstream's answer as it came, through the one response step (its own content-security-policy never replaces ours); returns the headers sent. */
+      let gone = false;
+      const passBack = (match: PassAnswer['match']) => {
+        const headers = deviceHeaders(passedBackHeaders(got.rawHeaders), match ? { ...plan, match } : plan);
+        gone = res.destroyed;
+        if (!gone) res.writeHead(got.status, headers).end(got.body);
         answeredNs = process.hrtime.bigint();
+        return headers;
       };
+      const sent = (headers: PassAnswer['headers'], view: JournalView, match: PassAnswer['match']) =>
+        answered({ status: gone ? 0 : got.status, headers, view, ...(match ? { match } : {}) });
+      /** The journal's view of an exchange not recorded: redacted as recordings are (never the raw answer), its body cut. */
+      const unrecorded = () => journalView(journalFactsOf(forwarded, got), options.policy);
       const note = whyNotRecorded(route, forwarded.method, got.status, options);
       if (note) {
-        passBack(marks?.passthrough);
-        // The journal keeps this exchange redacted as recordings are (never the raw answer), its body
-        // cut: set in this turn, before the response closes.
-        setJournalView(res, journalView(journalFactsOf(forwarded, got), options.policy));
+        const match = plan.marked ? 'passthrough' : undefined;
+        sent(passBack(match), unrecorded(), match);
         return log(got.status, { recorded: undefined, note });
       }
-      // Without marks nothing in the answer depends on the recording: the client gets it now, and the
-      // recording is made and stored after. With them, the answer says what became of the recording,
-      // so it waits for the store; a lost exchange goes without them (they would claim it was recorded).
-      if (!marks) passBack(undefined);
-      const { outcome, view } = await record(forwarded, got, res, !marks);
-      if (marks) {
-        setJournalView(res, view);
-        passBack(outcome.lost ? undefined : marks.recorded);
+      // Unmarked, nothing in the answer depends on the recording: the client gets it now, and the
+      // recording is made and stored after. Marked, the answer says what became of the recording,
+      // so it waits for the store; a lost exchange goes unmarked (a mark would claim it was recorded).
+      const early = plan.marked ? undefined : passBack(undefined);
+      const stored = store(forwarded, got);
+      if ('lost' in stored) {
+        sent(early ?? passBack(undefined), unrecorded(), undefined);
+        return log(got.status, stored.lost);
+      }
+      if (early) sent(early, stored.view, undefined);
+      const outcome = await record(forwarded, got, stored);
+      if (!early) {
+        const match = outcome.lost ? undefined : 'recorded';
+        sent(passBack(match), stored.view, match);
       }
       log(got.status, outcome);
     } finally {
@@ -222,13 +268,15 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   }
 
   return {
-    forward: (req, res, pass) => {
-      const done = exchange(req, res, pass.route, pass.marks);
-      const settled = done.catch(() => undefined);
-      inFlight.add(settled);
-      void settled.finally(() => inFlight.delete(settled));
-      return done;
-    },
+    forward: (request, res, plan) =>
+      new Promise<PassAnswer>((resolve, reject) => {
+        const done = exchange(request, res, plan, resolve);
+        // A rejection before the answer is the caller's (a fault of ours, answered 500); after it, nobody waits for it.
+        done.catch(reject);
+        const settled = done.catch(() => undefined);
+        inFlight.add(settled);
+        void settled.finally(() => inFlight.delete(settled));
+      }),
     drain: async () => {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },

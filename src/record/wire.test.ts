@@ -1,18 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DecodedTooLarge, causeOf, decoded, dropped, requestTarget } from './wire.js';
-
-describe('requestTarget', () => {
-  it('keeps an origin-form target as sent, encoding and all', () => {
-    expect(requestTarget('/api/g1/meta/cp?ref=&_model=Redmi%20Note%2B&ref=app')).toBe(
-      '/api/g1/meta/cp?ref=&_model=Redmi%20Note%2B&ref=app',
-    );
-  });
-  it('drops the host of an absolute-form target', () => {
-    expect(requestTarget('http://elsewhere.invalid:81/api/g1/meta/cp?a=1')).toBe('/api/g1/meta/cp?a=1');
-    expect(requestTarget('https://elsewhere.invalid')).toBe('/');
-  });
-});
+import { DecodedTooLarge, causeOf, decoded, dropped } from './wire.js';
 
 describe('decoded', () => {
   const body = Buffer.from('{"t":"a\\u0026b"}');

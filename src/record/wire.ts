@@ -71,17 +71,6 @@ export async function decoded(body: Buffer, encoding: string | undefined, limit:
 }
 
 /**
- * The path and query as sent, from an origin-form or absolute-form request target; the host of an
- * absolute-form target is dropped (never trusted: the recorder is not an open proxy).
- * @example requestTarget('http://elsewhere.invalid/api/g1/meta/cp?a=1') // '/api/g1/meta/cp?a=1'
- */
-export function requestTarget(raw: string): string {
-  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(raw);
-  const target = absolute ? raw.slice(absolute[0].length) || '/' : raw;
-  return target.startsWith('/') ? target : `/${target}`;
-}
-
-/**
  * Certificate problems of a TLS upstream (Node's and OpenSSL's codes, e.g. `DEPTH_ZERO_SELF_SIGNED_CERT`,
  * `UNABLE_TO_VERIFY_LEAF_SIGNATURE`, `ERR_TLS_CERT_ALTNAME_INVALID`, `CERT_HAS_EXPIRED`): the ones
  * `--insecure-upstream` lets through. Other TLS failures (say, `EPROTO` for an http upstream given as https) are not.

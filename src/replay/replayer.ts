@@ -26,8 +26,6 @@ function counterOf(entries: readonly IndexedRecording[]): string {
 /** How a miss of the exact key is answered: `strict` explains it; `nearest` serves the closest recording of the same operation. */
 export type MatchMode = 'strict' | 'nearest';
 
-export { MATCH_HEADER, RECORDING_HEADER } from './headers.js';
-
 /** What the replayer makes of one request. */
 export type ReplayOutcome =
   | { kind: 'exact'; entry: IndexedRecording }

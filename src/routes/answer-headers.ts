@@ -1,7 +1,29 @@
+/**
+ * The one response step of the device-facing surface: the headers every answer goes out with, in
+ * every mode and adapter, rendered from the plan. Pure, any runtime.
+ * @module
+ */
 import { HEADER_NAME, sendableValue } from '../contract/http-wire.js';
 import type { Finding } from '../findings/index.js';
 import type { Route } from './path.js';
-import { FINDINGS_HEADER } from './request.js';
+import type { PlanFacts } from './request.js';
+
+/** The response header that names the scenario that answered. */
+const ANSWERED_BY_HEADER = 'x-mockvideo-scenario';
+/** The response header that says how a replayed answer was matched (see `MatchKind`). */
+export const MATCH_HEADER = 'x-mockvideo-match';
+/** The response header that names the recording that answered. */
+export const RECORDING_HEADER = 'x-mockvideo-recording';
+/** The response header of a `nearest` answer that lists the parameters that differ from the recording served. */
+const DIFFERENCES_HEADER = 'x-mockvideo-differences';
+/** The response header that says which step of a sequence answered, e.g. `2/3` (see `stepText`). */
+const STEP_HEADER = 'x-mockvideo-step';
+/** The response header that names the fault applied to an answer. */
+const FAULT_HEADER = 'x-mockvideo-fault';
+/** The response header that names the case of a generated answer, e.g. `42:meta/plugin:3`. */
+export const FUZZ_HEADER = 'x-mockvideo-fuzz';
+/** The response header that counts the contract findings of a request to an operation. */
+const FINDINGS_HEADER = 'x-mockvideo-findings';
 
 /**
  * The headers every device-facing answer carries (operations, media, downloads, mockvideo's own
@@ -15,28 +37,40 @@ export const DEVICE_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.fr
   'content-security-policy': "sandbox; default-src 'none'",
 });
 
+/** What the response step reads of a plan: where the request went, its findings, what was decided. */
+export type PlannedAnswer = PlanFacts & { readonly route: Route; readonly findings: readonly Finding[] };
+
 /**
  * The one response step of the device-facing surface: the headers an answer is sent with, in every
- * mode and adapter (the Node host, the MSW handlers, the recorder passing on its upstream's answer).
- * `headers` are the answer's own (lower-case names; a list value, e.g. `set-cookie`, stays a list);
- * for a request to an operation (`planned.route`), `x-mockvideo-findings` counts its contract
- * findings; {@link DEVICE_ANSWER_HEADERS} come last, so that no answer (an upstream's included)
- * replaces them. Every header leaves sendable (see `sendableValue`; a name that is no HTTP token is
- * left out), so nothing an answer holds can make Node refuse to write it. To add a header to every
- * answer, add it here. Returns a new object.
+ * mode and adapter (the Node host, the MSW adapter, the recorder passing on its upstream's answer).
+ * `headers` are the answer's own (lower-case names; a list value, e.g. `set-cookie`, stays a list).
+ * From `planned` come the `x-mockvideo-*` headers of what the routes decided (scenario, match,
+ * recording, differences, step, fault, fuzz case, and for a request to an operation the count of its
+ * contract findings), then {@link DEVICE_ANSWER_HEADERS}, last, so that no answer (an upstream's
+ * included) replaces them. Everything leaves sendable: a name that is no HTTP token is left out, a
+ * value percent-encoded where the wire cannot carry it (see `sendableValue`), so nothing an answer,
+ * a recording or a request holds can make Node refuse to write it. Returns a new object.
  */
 export function deviceHeaders<V extends string | string[]>(
   headers: Readonly<Record<string, V>>,
-  planned?: { readonly route: Route; readonly findings: readonly Finding[] },
+  planned?: PlannedAnswer,
 ): Record<string, V | string> {
   const sent: Record<string, V | string> = {};
-  // Only what the wire carries: a name that is no token is left out, a value percent-encoded where it must be.
   for (const name in headers) {
     if (!HEADER_NAME.test(name)) continue;
     const value = headers[name]!;
     sent[name] = typeof value === 'string' ? sendableValue(value) : (value.map(sendableValue) as V);
   }
-  Object.assign(sent, DEVICE_ANSWER_HEADERS);
-  if (planned?.route.kind === 'operation') sent[FINDINGS_HEADER] = String(planned.findings.length);
-  return sent;
+  if (planned) {
+    const { scenario, match, recording, differences, step, fault, fuzz } = planned;
+    if (scenario !== undefined) sent[ANSWERED_BY_HEADER] = sendableValue(scenario);
+    if (match !== undefined) sent[MATCH_HEADER] = match;
+    if (recording !== undefined) sent[RECORDING_HEADER] = sendableValue(recording);
+    if (differences !== undefined) sent[DIFFERENCES_HEADER] = sendableValue(differences.join(', ') || '(none)');
+    if (step !== undefined) sent[STEP_HEADER] = step;
+    if (fault !== undefined) sent[FAULT_HEADER] = fault;
+    if (fuzz !== undefined) sent[FUZZ_HEADER] = sendableValue(fuzz);
+    if (planned.route.kind === 'operation') sent[FINDINGS_HEADER] = String(planned.findings.length);
+  }
+  return Object.assign(sent, DEVICE_ANSWER_HEADERS);
 }

@@ -21,12 +21,15 @@ export function unknownOperation(pathname: string) {
   });
 }
 
-/** 405 for a method other than GET/HEAD on an operation (every operation is a GET). */
-export function methodNotAllowed(method: string, operation: string) {
+/**
+ * 405 for a method other than GET or HEAD on a route of the device-facing surface (`path`, as routed):
+ * every operation is a GET, and so are `meta/upgrade` and the downloads. `allow: GET, HEAD`.
+ */
+export function methodNotAllowed(method: string, path: string) {
   const answer = errorBody(
     405,
-    `${method} is not allowed on ${API_PREFIX}/${operation}: every operation is a GET without a body.`,
-    { allowed: ['GET'] },
+    `${method} is not allowed on ${path}: every operation is a GET without a body, and so is every download mockvideo serves.`,
+    { allowed: ['GET', 'HEAD'] },
   );
   return { ...answer, headers: { ...answer.headers, allow: 'GET, HEAD' } };
 }

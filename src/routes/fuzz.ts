@@ -1,8 +1,9 @@
 /**
  * Generated answers as an answer source of the routes (`serve --fuzz`, `fuzzHandlers`): every
  * request to an operation gets the answer of its case (seed, operation, the device's call number,
- * the run's options), with the case in `x-mockvideo-fuzz`. The generator itself (`src/fuzz/`, which
- * loads fast-check) is handed in, so the routes never load fast-check. Any runtime.
+ * the run's options), with the case in the plan (`fuzz`, sent as `x-mockvideo-fuzz`). The generator
+ * itself (`src/fuzz/`, which loads fast-check) is handed in, so the routes never load fast-check.
+ * Any runtime.
  * @module
  */
 import type { OperationName } from '../contract/core.js';
@@ -15,8 +16,8 @@ import { clientOf } from '../state/client-state.js';
 import { FuzzCalls } from './fuzz-calls.js';
 import type { Answer } from './request.js';
 
-/** The response header that names the case of a generated answer, e.g. `42:meta/plugin:3`. */
-export const FUZZ_HEADER = 'x-mockvideo-fuzz';
+/** The headers of every generated answer. */
+const FUZZ_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_CONTENT_TYPE });
 
 /** What {@link FuzzAnswers} answers with. */
 export interface FuzzRoutesOptions {
@@ -110,14 +111,14 @@ export class FuzzAnswers {
     return parts;
   }
 
-  /** The answer to a request to `operation`: 200, the case's JSON text, `x-mockvideo-fuzz: <case>`. */
-  answer(operation: OperationName, query: string, address?: string): Answer {
+  /** The answer to a request to `operation` (200, the case's JSON text) and its case id (the plan's `fuzz`, sent as `x-mockvideo-fuzz`). */
+  answer(operation: OperationName, query: string, address?: string): { answer: Answer; case: string } {
     const made = this.#generate(this.nextCase(operation, query, address));
     this.#answers++;
     for (const name of made.classes) this.#classes.set(name, (this.#classes.get(name) ?? 0) + 1);
     this.#recent.push(made.case);
     if (this.#recent.length > RECENT_CASES) this.#recent.shift();
-    return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, [FUZZ_HEADER]: made.case }, body: made.text };
+    return { answer: { status: 200, headers: FUZZ_ANSWER_HEADERS, body: made.text }, case: made.case };
   }
 
   /**

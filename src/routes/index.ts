@@ -16,5 +16,4 @@ export * from './responder.js';
 export * from './scenario.js';
 export * from './select-scenario.js';
 export * from './upgrade.js';
-export * from './cover.js';
 export * from './fuzz.js';

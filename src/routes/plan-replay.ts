@@ -8,13 +8,12 @@ import type { FaultBoard } from '../faults/board.js';
 import type { Fault } from '../faults/fault.js';
 import type { Finding } from '../findings/index.js';
 import type { QueryValues } from '../normalise/index.js';
-import { MATCH_HEADER } from '../replay/headers.js';
 import type { NearMissReport } from '../replay/near-miss.js';
 import type { Replayer } from '../replay/replayer.js';
 import type { Route } from './path.js';
-import { RecordingAnswers, missAnswer } from './replay.js';
-import { answerPlan, bodyText, type PassMarks, type Plan, type RouteRequest } from './request.js';
-import { planFaults, plannedPlan, scenarioPlan, type ScenarioAnswerSource } from './scenario.js';
+import { RecordingAnswers, missAnswer, recordingFacts } from './replay.js';
+import { answerPlan, bodyText, type Answer, type Plan, type PlanFacts, type RouteRequest } from './request.js';
+import { planFaults, scenarioPlan, type ScenarioAnswerSource } from './scenario.js';
 
 /** A route to an operation. */
 export type OperationRoute = Extract<Route, { kind: 'operation' }>;
@@ -28,41 +27,31 @@ export interface ReplayRoutes {
   recordMissing?: boolean;
   /**
    * What answers a request without an exact recording (in either match mode), e.g.
-   * {@link scenarioFallback}; `undefined` from it: the near-miss 404. Its answers get
-   * `x-mockvideo-match: fallback`.
+   * {@link scenarioFallback}; `undefined` from it: the near-miss 404. Its plans say `match: 'fallback'`.
    */
   fallback?: (request: RouteRequest, route: OperationRoute) => Plan | Promise<Plan | undefined> | undefined;
   /** Hears the report of each request no recording answers. */
   onMiss?: (report: NearMissReport) => void;
 }
 
-/** The marks of `--record-missing`'s exchanges: `x-mockvideo-match: recorded` or `passthrough` (see {@link PassMarks}). */
-export const RECORD_MISSING_MARKS: PassMarks = Object.freeze({
-  recorded: Object.freeze({ [MATCH_HEADER]: 'recorded' }),
-  passthrough: Object.freeze({ [MATCH_HEADER]: 'passthrough' }),
-});
-
 /** A replay fallback (see {@link ReplayRoutes.fallback}) that answers from scenarios, as `--fallback-scenario` does. */
 export function scenarioFallback(source: ScenarioAnswerSource): NonNullable<ReplayRoutes['fallback']> {
   return (request, route) => scenarioPlan(source, request, route, []);
 }
 
-/** A fallback's plan with `x-mockvideo-match: fallback` on its answer, and the request's findings. */
+/** A fallback's plan, saying `match: 'fallback'`, with the request's findings. */
 function asFallback(plan: Plan, findings: readonly Finding[]): Plan {
-  if (plan.kind !== 'answer') return { ...plan, findings };
-  return {
-    ...plan,
-    findings,
-    answer: { ...plan.answer, headers: { ...plan.answer.headers, [MATCH_HEADER]: 'fallback' } },
-  };
+  return { ...plan, findings, match: 'fallback' };
 }
 
-/** A recording's (or a miss's) plan changed by server-wide faults (see `planFaults`); a `pass` or `drop` plan as it is. */
+/**
+ * A recording's (or a miss's) plan changed by server-wide faults (see `planFaults`: the fault's
+ * answer, or the recording's later), its facts kept; a `pass` or `drop` plan as it is.
+ */
 function withFaults(plan: Plan, faults: readonly Fault[]): Plan {
   if (plan.kind !== 'answer' || !faults.length) return plan;
-  const answered = plan.answer;
-  const planned = planFaults(faults, () => ({ ...answered, body: bodyText(answered) }));
-  return plannedPlan(plan.route, plan.findings, { ...planned, delayMs: planned.delayMs + plan.delayMs });
+  const { kind: _kind, answer, delayMs, ...base } = plan;
+  return planFaults(base, faults, () => ({ ...answer, text: bodyText(answer) }), delayMs);
 }
 
 /**
@@ -98,12 +87,16 @@ export function replayPlan(
     return answerPlan(route, findings, missAnswer(outcome.report, request.headers));
   };
   if (outcome.kind === 'exact' || (outcome.kind === 'nearest' && !replay.recordMissing && !replay.fallback)) {
-    const made = recordings.answer(outcome.entry, outcome.kind, outcome.kind === 'nearest' ? outcome.differences : []);
-    return made instanceof Promise
-      ? made.then((answer) => done(answerPlan(route, findings, answer, recordings.delayMs(answer))))
-      : done(answerPlan(route, findings, made, recordings.delayMs(made)));
+    const facts: PlanFacts = recordingFacts(
+      outcome.entry,
+      outcome.kind,
+      outcome.kind === 'nearest' ? outcome.differences : [],
+    );
+    const made = recordings.answer(outcome.entry);
+    const planOf = (answer: Answer) => done(answerPlan(route, findings, answer, recordings.delayMs(answer), facts));
+    return made instanceof Promise ? made.then(planOf) : planOf(made);
   }
-  if (replay.recordMissing) return done({ kind: 'pass', route, findings, marks: RECORD_MISSING_MARKS });
+  if (replay.recordMissing) return done({ kind: 'pass', route, findings, marked: true });
   const fellBack = replay.fallback?.(request, route);
   if (fellBack instanceof Promise) return fellBack.then((plan) => done(plan ? asFallback(plan, findings) : miss()));
   return done(fellBack ? asFallback(fellBack, findings) : miss());

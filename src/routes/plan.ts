@@ -5,12 +5,13 @@
  */
 import type { Clock } from '../clock/clock.js';
 import { requestFindings } from '../findings/index.js';
-import { queryValues } from '../normalise/index.js';
+import { queryValues, type QueryValues } from '../normalise/index.js';
 import type { Downloads, DownloadRoute } from './downloads.js';
 import { errorBody, methodNotAllowed, strictRequestsError, unknownOperation } from './errors.js';
 import type { FuzzAnswers } from './fuzz.js';
-import { routeOf, UPGRADE_OPERATION, type Route } from './path.js';
+import { routeOf, type Route } from './path.js';
 import { replayPlan, type OperationRoute, type ReplayRoutes } from './plan-replay.js';
+import type { Finding } from '../findings/index.js';
 import { precheck } from './precheck.js';
 import { RecordingAnswers } from './replay.js';
 import { answerPlan, hasBody, headerValue, type Plan, type RouteRequest } from './request.js';
@@ -53,20 +54,51 @@ function decodes(path: string): boolean {
   }
 }
 
+/**
+ * Which routes the routes made with given options take (answer or pass on: anything but `none`),
+ * by route kind: the one table `createRoutes` plans from and `routesCover` reads, so the MSW
+ * handlers match exactly what the routes answer.
+ */
+const TAKES: Record<Route['kind'], (options: RoutesOptions) => boolean> = {
+  operation: (options) => Boolean(options.scenarios || options.replay || options.record || options.fuzz),
+  upgrade: () => true,
+  'unknown-operation': () => true,
+  media: (options) => Boolean(options.scenarios),
+  plugins: (options) => Boolean(options.scenarios),
+  apk: (options) => Boolean(options.scenarios),
+  admin: () => false,
+  other: () => false,
+};
+
+/**
+ * Whether the routes made with `options` (see `createRoutes`) take a request to `route`: answer it
+ * or pass it on, anything but `none`. The operations, `meta/upgrade` and the rest of `/api/g1` (each
+ * also below `/scenarios/<name>`) with scenarios, recordings, generated answers or the recorder;
+ * the downloads under `/__mockvideo/` with scenarios; nothing else. The MSW handlers match only
+ * these requests, so that msw's unhandled-request option hears every other one. Pure, any runtime.
+ */
+export function routesCover(options: RoutesOptions, route: Route): boolean {
+  return TAKES[route.kind](options);
+}
+
+/** The methods every route of the device-facing surface takes (the seed: "Every operation shown is an HTTP GET"). */
 const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /**
  * The routes of mockvideo's device-facing surface: what every request gets, whatever adapter
  * carries it (the MSW handlers, the Node host, the recorder). Per request, in this order:
  * - the path rule (`routeOf`), then `precheck`: 414 for a target over `MAX_URL_LENGTH`
- *   characters, 400 without `Host`, 403 for what `refuse` refuses; not a route of the surface → `none`;
- * - with `record`, an operation or `meta/upgrade` (GET or HEAD, after the strict check) → `pass`;
- *   the same 405 and 404 as `serve` otherwise (what `serve` calls an operation, `record` records);
- * - an operation: its contract findings (sent as a count in `x-mockvideo-findings`), 400 with
- *   `strictRequests` when there are any, 405 for a method other than GET/HEAD; then generated
- *   answers (`fuzz`), recordings (`replayPlan`) or the scenario (stubs, sequences, faults: `planScenarioAnswer`);
- * - `meta/upgrade` from the scenario; other paths under `/api/g1`: 404 naming the operations;
- * - placeholder images, plugin and provider packages (GET/HEAD, with scenarios) from `Downloads`.
+ *   characters, 400 without `Host`, 403 for what `refuse` refuses; a route the options do not take
+ *   (see {@link routesCover}) → `none`;
+ * - a request to an operation: its contract findings (sent as a count in `x-mockvideo-findings`),
+ *   400 with `strictRequests` when there are any;
+ * - the one method rule: a method other than GET or HEAD → 405 (`allow: GET, HEAD`), on every route
+ *   but the 404 of other paths under `/api/g1`;
+ * - an operation: with `record` → `pass`; then generated answers (`fuzz`), recordings
+ *   (`replayPlan`) or the scenario (stubs, sequences, faults: `scenarioPlan`);
+ * - `meta/upgrade` from the scenario (`pass` with the recorder); other paths under `/api/g1`: 404
+ *   naming the operations;
+ * - placeholder images, plugin and provider packages from `Downloads`.
  *
  * Advances sequence and fault counters: call it once per request. Any runtime.
  */
@@ -76,42 +108,32 @@ export function createRoutes(options: RoutesOptions): Routes {
   const recordings = replay ? new RecordingAnswers(replay.replayer) : undefined;
   let downloads: Promise<Downloads> | undefined;
 
-  const operation = (request: RouteRequest, route: OperationRoute): Plan | Promise<Plan> => {
-    const nowSeconds = clock ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
-    // The query is split and decoded once, for the findings and the replay index.
-    const values = queryValues(request.query);
-    const findings = requestFindings({
-      operation: route.operation,
-      query: values,
-      hasBody: hasBody(request.headers),
-      nowSeconds,
-    });
-    if (strictRequests?.() && findings.length) return answerPlan(route, findings, strictRequestsError(findings));
-    if ((record || replay || fuzz) && !isRead(request.method))
-      return answerPlan(route, findings, methodNotAllowed(request.method, route.operation));
+  const operation = (
+    request: RouteRequest,
+    route: OperationRoute,
+    findings: readonly Finding[],
+    values: QueryValues,
+  ): Plan | Promise<Plan> => {
     if (record) return { kind: 'pass', route, findings };
-    if (fuzz) return answerPlan(route, findings, fuzz.answer(route.operation, request.query, request.address));
+    if (fuzz) {
+      const made = fuzz.answer(route.operation, request.query, request.address);
+      return answerPlan(route, findings, made.answer, 0, { fuzz: made.case });
+    }
     if (replay) return replayPlan(replay, recordings!, request, route, findings, values);
-    if (!scenarios) return { kind: 'none', route, findings };
-    return scenarioPlan(scenarios, request, route, findings);
+    return scenarioPlan(scenarios!, request, route, findings);
   };
 
   const upgrade = (request: RouteRequest, route: Extract<Route, { kind: 'upgrade' }>): Plan => {
     if (!scenarios && !record) return answerPlan(route, [], unknownOperation(route.path));
-    if (!isRead(request.method)) return answerPlan(route, [], methodNotAllowed(request.method, UPGRADE_OPERATION));
     if (record || !scenarios) return { kind: 'pass', route, findings: [] };
-    const scenario = requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER));
-    const { catalog } = scenarios.responder;
-    return answerPlan(
-      route,
-      [],
-      upgradeAnswer(catalog, scenario ?? scenarios.activeScenario(), request.query, request.origin),
-    );
+    const scenario =
+      requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER)) ?? scenarios.activeScenario();
+    const answer = upgradeAnswer(scenarios.responder.catalog, scenario, request.query, request.origin);
+    return answerPlan(route, [], answer, 0, scenarios.responder.catalog.has(scenario) ? { scenario } : {});
   };
 
   const download = async (request: RouteRequest, route: DownloadRoute): Promise<Plan> => {
-    if (!scenarios || !isRead(request.method)) return { kind: 'none', route, findings: [] };
-    const source = scenarios;
+    const source = scenarios!;
     downloads ??= import('./downloads.js').then(({ Downloads }) => new Downloads(() => source.responder.catalog));
     return answerPlan(route, [], (await downloads).answer(route, request.query));
   };
@@ -120,26 +142,37 @@ export function createRoutes(options: RoutesOptions): Routes {
     const route = routeOf(request.path);
     const refused = precheck(request, route, options.refuse);
     if (refused) return answerPlan(route, [], refused);
+    if (!TAKES[route.kind](options)) return { kind: 'none', route, findings: [] };
+    if (route.kind === 'unknown-operation')
+      // Never forwarded, in record mode either: the upstream sees `/api/g1/<operation>` only.
+      return answerPlan(
+        route,
+        [],
+        decodes(route.path)
+          ? unknownOperation(route.path)
+          : errorBody(400, `Cannot read this request: its path ${route.path} has a malformed percent-escape.`),
+      );
+    let findings: readonly Finding[] = [];
+    // The query is split and decoded once, for the findings and the replay index.
+    let values: QueryValues | undefined;
+    if (route.kind === 'operation') {
+      const nowSeconds = clock ? clock.nowSeconds() : Math.floor(Date.now() / 1000);
+      findings = requestFindings({
+        operation: route.operation,
+        query: (values = queryValues(request.query)),
+        hasBody: hasBody(request.headers),
+        nowSeconds,
+      });
+      if (strictRequests?.() && findings.length) return answerPlan(route, findings, strictRequestsError(findings));
+    }
+    if (!isRead(request.method)) return answerPlan(route, findings, methodNotAllowed(request.method, route.path));
     switch (route.kind) {
       case 'operation':
-        return operation(request, route);
+        return operation(request, route, findings, values!);
       case 'upgrade':
         return upgrade(request, route);
-      case 'unknown-operation':
-        // Never forwarded, in record mode either: the upstream sees `/api/g1/<operation>` only.
-        return answerPlan(
-          route,
-          [],
-          decodes(route.path)
-            ? unknownOperation(route.path)
-            : errorBody(400, `Cannot read this request: its path ${route.path} has a malformed percent-escape.`),
-        );
-      case 'media':
-      case 'plugins':
-      case 'apk':
-        return download(request, route);
       default:
-        return { kind: 'none', route, findings: [] };
+        return download(request, route as DownloadRoute);
     }
   };
 }

@@ -1,46 +1,46 @@
 import { REDACTED } from '../normalise/policy.js';
-import { DIFFERENCES_HEADER, MATCH_HEADER, RECORDING_HEADER, type MatchKind } from '../replay/headers.js';
 import { formatNearMissReport, type Difference, type NearMissReport } from '../replay/near-miss.js';
 import { latencyDelayMs, type RecordedLatency } from '../latency/latency.js';
 import { sequenceStep, type IndexedRecording } from '../replay/recording-index.js';
-import { STEP_HEADER } from '../state/client-state.js';
 import type { RecordedResponse } from '../replay/recording-source.js';
 import type { Replayer } from '../replay/replayer.js';
 import { errorBody } from './errors.js';
-import { headerValue, type Answer, type RequestHeaders } from './request.js';
+import { headerValue, type Answer, type PlanFacts, type RequestHeaders } from './request.js';
 
 /**
- * The stored answer of a recording, byte for byte, with how it was matched (`x-mockvideo-match`,
- * `x-mockvideo-recording`, for `nearest` `x-mockvideo-differences`, and for one of several
- * recordings of a key `x-mockvideo-step`, e.g. `2/3`: `step`, see `sequenceStep`). A redacted credential
- * header (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
+ * The stored answer of a recording, byte for byte. A redacted credential header
+ * (`set-cookie: <REDACTED>`) is not sent: it carries nothing but would break cookie parsing.
  */
-function replayAnswer(
-  entry: IndexedRecording,
-  response: RecordedResponse,
-  kind: MatchKind,
-  step: string | undefined,
-  differences: readonly Difference[] = [],
-): Answer {
+function replayAnswer(response: RecordedResponse): Answer {
   const headers: Record<string, string> = {};
   for (const name of Object.keys(response.headers).sort()) {
     const value = response.headers[name]!;
     if (value !== REDACTED) headers[name.toLowerCase()] = value;
   }
-  headers[MATCH_HEADER] = kind;
-  headers[RECORDING_HEADER] = entry.name;
-  if (kind === 'nearest') headers[DIFFERENCES_HEADER] = differences.map((d) => d.parameter).join(', ') || '(none)';
-  if (step !== undefined) headers[STEP_HEADER] = step;
   return { status: response.status, headers, body: response.body };
+}
+
+/** What the plan of a recording's answer says of it: how it was matched, which recording, its step, what differs. */
+export function recordingFacts(
+  entry: IndexedRecording,
+  kind: 'exact' | 'nearest',
+  differences: readonly Difference[] = [],
+): PlanFacts {
+  const step = sequenceStep(entry);
+  return {
+    match: kind,
+    recording: entry.name,
+    ...(kind === 'nearest' ? { differences: differences.map((d) => d.parameter) } : {}),
+    ...(step !== undefined ? { step } : {}),
+  };
 }
 
 /**
  * The 500 answer for a recording whose response cannot be read any more (`error`, e.g. a
- * `RecordingUnavailableError`): JSON `{ error, recording }`, with `x-mockvideo-recording` naming it.
+ * `RecordingUnavailableError`): JSON `{ error, recording }` (the plan names the recording).
  */
 function unavailableAnswer(entry: IndexedRecording, error: Error): Answer {
-  const answer = errorBody(500, error.message, { recording: entry.name });
-  return { ...answer, headers: { ...answer.headers, [RECORDING_HEADER]: entry.name } };
+  return errorBody(500, error.message, { recording: entry.name });
 }
 
 /** The 404 of a request no recording answers: the near-miss report as JSON, or its side-by-side table when the request accepts `text/plain`. */
@@ -57,11 +57,11 @@ export function missAnswer(report: NearMissReport, headers: RequestHeaders): Ans
 }
 
 /**
- * The answers of recordings, made once per response object of the recording source for an exact
- * match (so an exact answer lives only as long as the source's bounded cache keeps its response).
+ * The answers of recordings, made once per response object of the recording source (so an answer
+ * lives only as long as the source's bounded cache keeps its response), with their recorded latency.
  */
 export class RecordingAnswers {
-  readonly #exact = new WeakMap<RecordedResponse, { name: string; answer: Answer }>();
+  readonly #made = new WeakMap<RecordedResponse, Answer>();
   /** The recorded latency of each answer made from a response that has one. */
   readonly #latencies = new WeakMap<Answer, RecordedLatency>();
   readonly #replayer: Replayer;
@@ -71,11 +71,7 @@ export class RecordingAnswers {
   }
 
   /** The answer of `entry` (read from its source when needed), or the 500 of {@link unavailableAnswer}. */
-  answer(
-    entry: IndexedRecording,
-    kind: 'exact' | 'nearest',
-    differences: readonly Difference[] = [],
-  ): Answer | Promise<Answer> {
+  answer(entry: IndexedRecording): Answer | Promise<Answer> {
     let response: RecordedResponse | Promise<RecordedResponse>;
     try {
       response = this.#replayer.response(entry);
@@ -84,10 +80,10 @@ export class RecordingAnswers {
     }
     if (response instanceof Promise)
       return response.then(
-        (read) => this.#of(entry, read, kind, differences),
+        (read) => this.#of(read),
         (error: Error) => unavailableAnswer(entry, error),
       );
-    return this.#of(entry, response, kind, differences);
+    return this.#of(response);
   }
 
   /** How long to wait before sending `answer` (one of {@link answer}'s), in milliseconds: its recorded latency as the replayer's `latency` says (0 with `none`). */
@@ -96,23 +92,13 @@ export class RecordingAnswers {
     return latency === 'none' ? 0 : latencyDelayMs(this.#latencies.get(answer), latency);
   }
 
-  #of(
-    entry: IndexedRecording,
-    response: RecordedResponse,
-    kind: 'exact' | 'nearest',
-    differences: readonly Difference[],
-  ): Answer {
-    if (kind === 'nearest')
-      return this.#timed(replayAnswer(entry, response, kind, sequenceStep(entry), differences), response);
-    const cached = this.#exact.get(response);
-    if (cached && cached.name === entry.name) return cached.answer;
-    const answer = this.#timed(replayAnswer(entry, response, 'exact', sequenceStep(entry)), response);
-    this.#exact.set(response, { name: entry.name, answer });
-    return answer;
-  }
-
-  #timed(answer: Answer, response: RecordedResponse): Answer {
-    if (response.latency) this.#latencies.set(answer, response.latency);
+  #of(response: RecordedResponse): Answer {
+    let answer = this.#made.get(response);
+    if (!answer) {
+      answer = replayAnswer(response);
+      this.#made.set(response, answer);
+      if (response.latency) this.#latencies.set(answer, response.latency);
+    }
     return answer;
   }
 }

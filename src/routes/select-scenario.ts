@@ -1,9 +1,6 @@
 /** The request header a test can send to pick a scenario per request. */
 export const SCENARIO_HEADER = 'x-mockvideo-scenario';
 
-/** The response header that names the scenario that answered. */
-export const ANSWERED_BY_HEADER = 'x-mockvideo-scenario';
-
 /**
  * The scenario a request asks for, or `undefined` to use the active one: the
  * `x-mockvideo-scenario` header first (`header`, trimmed; `null`/`undefined` when absent), then the

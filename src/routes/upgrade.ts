@@ -5,7 +5,6 @@ import { JSON_CONTENT_TYPE, ORIGIN_PLACEHOLDER } from '../scenarios/compile.js';
 import { errorBody, unknownScenario } from './errors.js';
 import { UPGRADE_OPERATION } from './path.js';
 import type { Answer } from './request.js';
-import { ANSWERED_BY_HEADER } from './select-scenario.js';
 
 /**
  * The `data` mockvideo answers for `meta/upgrade?uri=<scheme>://player-plugin/<id>/<version>`:
@@ -28,18 +27,17 @@ export function upgradeData(entries: readonly EntryLike[], uri: string | null): 
 /**
  * The answer to `GET /api/g1/meta/upgrade?<query>` from `scenario` of `catalog`: the envelope
  * `{"data": …, "msg": "OK", "result": 1}` of {@link upgradeData} with `{origin}` made `origin`;
- * 400 `{error}` without a valid `uri`; 404 for an unknown scenario. The method is the caller's check.
+ * 400 `{error}` without a valid `uri`; 404 for an unknown scenario. The method is the caller's check;
+ * the caller's plan names the scenario.
  */
 export function upgradeAnswer(catalog: ScenarioCatalog, scenario: string, query: string, origin: string): Answer {
   if (!catalog.has(scenario)) return unknownScenario(scenario, catalog.names);
   const data = upgradeData(pluginEntries(catalog, scenario), new URLSearchParams(query).get('uri'));
-  if (data === undefined) {
-    const answer = errorBody(
+  if (data === undefined)
+    return errorBody(
       400,
       `${API_PREFIX}/${UPGRADE_OPERATION} needs a query parameter uri of the form <scheme>://player-plugin/<plugin_id>/<version>, as in a plugin entry's ext_<market>_external_url.`,
     );
-    return { ...answer, headers: { ...answer.headers, [ANSWERED_BY_HEADER]: scenario } };
-  }
   const body = toServiceJson({ data, msg: SUCCESS_MSG, result: SUCCESS_RESULT }).split(ORIGIN_PLACEHOLDER).join(origin);
-  return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, [ANSWERED_BY_HEADER]: scenario }, body };
+  return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body };
 }

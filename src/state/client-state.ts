@@ -189,6 +189,3 @@ export class ClientStates {
 export function stepText(index: number, length: number): string {
   return `${Math.min(index, length - 1) + 1}/${length}`;
 }
-
-/** The response header that says which step of a sequence an answer was (see {@link stepText}). */
-export const STEP_HEADER = 'x-mockvideo-step';

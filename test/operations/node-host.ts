@@ -29,6 +29,8 @@ function argsOf(config: SuiteConfig, engine: 'routes' | 'msw'): string[] {
     '--match',
     config.match,
     ...(config.fallbackScenario ? ['--fallback-scenario', config.fallbackScenario] : []),
+    ...(config.faults ?? []).flatMap((flag) => ['--fault', flag]),
+    ...(config.strictRequests ? ['--strict-requests'] : []),
     ...common,
   ];
 }

@@ -3,6 +3,7 @@ import { API_PREFIX, OPERATION_NAMES } from '../../contract/core.js';
 import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
 import type { ServerContext } from '../context.js';
 import { answerFailure } from '../host/answer-writer.js';
+import { routeOf } from '../../routes/index.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -49,7 +50,7 @@ export function createApp(options: AppOptions): express.Express {
       });
       return;
     }
-    answerFailure(req, res, error);
+    answerFailure(req, res, routeOf(req.path), error);
   });
   return app;
 }

@@ -1,14 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { deviceHeaders, failedPlan, routeOf, type Plan } from '../../routes/index.js';
+import { deviceHeaders, failedPlan, type Plan, type Route } from '../../routes/index.js';
 import type { SentAnswer } from './journal-exchange.js';
 
 /** What was sent when no answer was (a reset, a hang, a client gone). */
 export const NOT_SENT: SentAnswer = { status: 0, headers: {}, body: '' };
 
+/** Statuses whose answers have no body, so no `content-length` either (RFC 9110 §6.4.1). */
+const NO_BODY = new Set([204, 304]);
+
 /**
- * Carries out a planned answer or drop, once its delay is over: the answer with every
- * device-facing header (`deviceHeaders`) and its `content-length` (no body for HEAD), or for `drop`
- * a closed connection. Returns what was sent ({@link NOT_SENT} for a drop, or when the client is gone).
+ * Carries out a planned answer or drop, once its delay is over: the answer with the headers of the
+ * one response step (`deviceHeaders`) and its `content-length` (no body for HEAD, nor for 204 and
+ * 304), or for `drop` a closed connection. A status HTTP cannot send as an answer (below 200 or
+ * above 599) is a fault of ours: the routes' 500. Returns what was sent ({@link NOT_SENT} for a
+ * drop, or when the client is gone).
  */
 export function writePlan(
   req: IncomingMessage,
@@ -21,20 +26,28 @@ export function writePlan(
     return NOT_SENT;
   }
   const { status, body } = plan.answer;
+  if (!(status >= 200 && status <= 599))
+    return writePlan(
+      req,
+      res,
+      failedPlan(plan.route, new Error(`an answer with HTTP status ${status}, which is no final status`)),
+    );
   const headers = deviceHeaders(plan.answer.headers, plan);
-  headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  const bodyless = NO_BODY.has(status);
+  if (!bodyless)
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   res.writeHead(status, headers);
-  // node:http sends a string body in one write with the header block.
-  res.end(req.method === 'HEAD' ? undefined : body);
-  return { status, headers, body };
+  // node:http sends a body in one write with the header block.
+  res.end(req.method === 'HEAD' || bodyless ? undefined : body);
+  return { status, headers, body: bodyless ? '' : body };
 }
 
 /**
- * Answers one request that mockvideo itself failed to answer: the routes' `failedPlan` (a 500
- * `{ "error": "mockvideo failed to answer: <message>" }`), or, when its headers are already sent,
- * a closed connection. Other clients are not affected.
+ * Answers one request (to `route`) that mockvideo itself failed to answer: the routes' `failedPlan`
+ * (a 500 `{ "error": "mockvideo failed to answer: <message>" }`), or, when its headers are already
+ * sent, a closed connection. Other clients are not affected.
  */
-export function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+export function answerFailure(req: IncomingMessage, res: ServerResponse, route: Route, error: unknown): void {
   if (res.headersSent) req.socket.destroy();
-  else writePlan(req, res, failedPlan(routeOf((req.url ?? '/').split('?')[0]!), error));
+  else writePlan(req, res, failedPlan(route, error));
 }

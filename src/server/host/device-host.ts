@@ -1,7 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Finding } from '../../findings/index.js';
+import { PREFIX } from '../../errors.js';
 import {
-  deviceHeaders,
   failedPlan,
   isDeviceRoute,
   routeOf,
@@ -10,10 +9,10 @@ import {
   type RouteRequest,
   type Routes,
 } from '../../routes/index.js';
-import { journalViewOf } from '../../journal/journal-view.js';
+import type { PassAnswer, PassPlan } from '../../record/proxy.js';
 import type { ServerContext } from '../context.js';
 import { NOT_SENT, answerFailure, writePlan } from './answer-writer.js';
-import { captureBody, journalExchange, type SentAnswer } from './journal-exchange.js';
+import { journalExchange, type SentAnswer } from './journal-exchange.js';
 import { logEntry, type RequestLogEntry } from './request-log.js';
 import { routeRequestOf } from './route-request.js';
 
@@ -24,8 +23,11 @@ export interface DeviceHostOptions {
   routes: Routes;
   /** The Express host (admin API, dashboard, analytics, the 404 of other paths): made on first use. */
   host: () => RequestListener | Promise<RequestListener>;
-  /** Carries out a `pass` plan: the recording proxy, which answers the request (a rejection: a fault of ours, answered 500). */
-  pass?: (req: IncomingMessage, res: ServerResponse, plan: Extract<Plan, { kind: 'pass' }>) => Promise<void>;
+  /**
+   * Carries out a `pass` plan: the recording proxy, which answers the request and resolves with what
+   * it sent (see `PassAnswer`; a rejection: a fault of ours, answered 500).
+   */
+  pass?: (request: RouteRequest, res: ServerResponse, plan: PassPlan) => Promise<PassAnswer>;
   /** Hears each request once answered (or the client went away). */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -39,25 +41,33 @@ interface Exchange {
   receivedAt: number;
 }
 
+/** Says once, on stderr, that mockvideo failed to answer a request (a fault of ours, never the client's); the request gets the routes' 500. */
+function reportFailure(request: RouteRequest, error: unknown): void {
+  process.stderr.write(
+    `${PREFIX} Failed to answer ${request.method} ${request.path}: ${(error as Error)?.message ?? String(error)}. It was answered 500; the server goes on. Please report this with the request.\n`,
+  );
+}
+
 /**
  * The Node host of the device-facing surface, one pipeline for `serve`, `replay` and `record`:
- * read the request (`routeRequestOf`) → plan it with the routes (checks, findings, the answer; a
- * failure of theirs is their `failedPlan`) → write what they planned (`writePlan`: the headers of
- * `deviceHeaders`, after the planned delay; `reset`/`hang` close the connection) → journal
- * (requests to operations) and log. `pass` goes to the recording proxy; what the routes leave
- * (`none`: the admin API, the dashboard, other paths) goes to the Express host, with its path
- * normalised first so that no odd spelling of `/__mockvideo` (`/%5F%5Fmockvideo/`) gets past the
- * admin guard. A fault of mockvideo's own gives that client a JSON 500; the others go on.
+ * read the request (`routeRequestOf`) → plan it with the routes (checks, findings, the answer, and
+ * what was decided; a failure of theirs is their `failedPlan`) → carry out the plan (`writePlan`:
+ * the headers of the one response step, after the planned delay; `reset`/`hang` close the
+ * connection; `pass` goes to the recording proxy) → journal (requests to operations) and log, from
+ * the plan and what was sent. What the routes leave (`none`: the admin API, the dashboard, other
+ * paths) goes to the Express host, with its path normalised first so that no odd spelling of
+ * `/__mockvideo` (`/%5F%5Fmockvideo/`) gets past the admin guard. A fault of mockvideo's own gives
+ * that client a JSON 500, said once on stderr; the process and the other clients go on.
  */
 export function deviceListener(options: DeviceHostOptions): RequestListener {
   const { context, routes, pass, onRequest } = options;
   let host: RequestListener | Promise<RequestListener> | undefined;
-  const toHost = ({ req, res }: Exchange) => {
+  const toHost = ({ req, res }: Exchange, route: Route) => {
     const ready = (host ??= Promise.resolve(options.host()).then((made) => (host = made)));
     if (typeof ready === 'function') return void ready(req, res);
     ready.then(
       (made) => made(req, res),
-      (error: Error) => answerFailure(req, res, new Error(`could not load its HTTP host: ${error.message}`)),
+      (error: Error) => answerFailure(req, res, route, new Error(`could not load its HTTP host: ${error.message}`)),
     );
   };
   const toOwnHost = (exchange: Exchange, route: Route) => {
@@ -65,69 +75,76 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
     const { path, query } = exchange.request;
     const seen = route.path === '/' || !path.endsWith('/') ? route.path : `${route.path}/`;
     if (seen !== path) exchange.req.url = query ? `${seen}?${query}` : seen;
-    toHost(exchange);
+    toHost(exchange, route);
   };
 
-  /** Journals (a request to an operation) and logs one exchange once it ended, with what was `sent`. */
-  const ended = (
-    { req, request, start, receivedAt }: Exchange,
-    route: Route,
-    findings: readonly Finding[],
-    sent: SentAnswer,
-  ) => {
+  /** Journals (a request to an operation) and logs one exchange once it ended: what was planned, what was `sent`. */
+  const ended = ({ req, request, start, receivedAt }: Exchange, plan: Plan, sent: SentAnswer) => {
     const durationMs = performance.now() - start;
+    const { route } = plan;
     if (route.kind === 'operation') {
       const target = { operation: route.operation, path: request.path, search: request.query };
-      journalExchange(context, req, target, findings, receivedAt, durationMs, sent);
+      journalExchange(context, req, target, plan, receivedAt, durationMs, sent);
     }
-    const what = route.kind === 'operation' ? route.operation : route.path;
-    onRequest?.(logEntry(request.method, what, sent.status, sent.headers, durationMs));
+    onRequest?.(
+      logEntry(
+        request.method,
+        route.kind === 'operation' ? route.operation : route.path,
+        sent.status,
+        plan,
+        durationMs,
+      ),
+    );
   };
-  /** Journals and logs the exchange when the response closes (answered, or the client went away); `sent` tells what was sent. */
-  const observe = (exchange: Exchange, route: Route, findings: readonly Finding[], sent: () => SentAnswer) => {
-    if (route.kind === 'operation' || onRequest)
-      exchange.res.once('close', () => ended(exchange, route, findings, sent()));
+
+  /** Writes a planned answer or drop now, a failure of ours while writing being that request's 500. */
+  const write = (exchange: Exchange, plan: Extract<Plan, { kind: 'answer' | 'drop' }>): SentAnswer => {
+    const { req, res, request } = exchange;
+    try {
+      return writePlan(req, res, plan);
+    } catch (error) {
+      reportFailure(request, error);
+      answerFailure(req, res, plan.route, error);
+      return NOT_SENT;
+    }
   };
 
   const carry = (exchange: Exchange, plan: Plan) => {
-    const { req, res } = exchange;
-    if (plan.kind === 'none') return isDeviceRoute(plan.route) ? toHost(exchange) : toOwnHost(exchange, plan.route);
+    const { res, request } = exchange;
+    if (plan.kind === 'none')
+      return isDeviceRoute(plan.route) ? toHost(exchange, plan.route) : toOwnHost(exchange, plan.route);
     if (plan.kind === 'pass') {
-      if (!pass) return toHost(exchange);
-      // Set first, so that the proxy's own headers join them and the journal reads them all.
-      for (const [name, value] of Object.entries(deviceHeaders({}, plan))) res.setHeader(name, value);
-      const body = captureBody(res);
-      observe(exchange, plan.route, plan.findings, () => {
-        // The proxy hands over its redacted view of what it sent: then the raw body is not read.
-        const view = journalViewOf(res);
-        return {
-          status: res.headersSent ? res.statusCode : 0,
-          headers: res.getHeaders(),
-          body: view ? '' : body(),
-          view,
-        };
-      });
-      return void pass(req, res, plan).catch((error: unknown) => answerFailure(req, res, error));
+      if (!pass) return toHost(exchange, plan.route);
+      return void pass(request, res, plan).then(
+        (sent) => ended(exchange, sent.match ? { ...plan, match: sent.match } : plan, { ...sent, body: '' }),
+        (error: unknown) => {
+          reportFailure(request, error);
+          answerFailure(exchange.req, res, plan.route, error);
+          ended(exchange, plan, NOT_SENT);
+        },
+      );
     }
-    if (plan.delayMs <= 0) return ended(exchange, plan.route, plan.findings, writePlan(req, res, plan));
+    // The client left while the plan was made (the MSW adapter's wait, cut short): nothing left to send.
+    if (res.destroyed) return ended(exchange, plan, NOT_SENT);
+    if (plan.delayMs <= 0) return ended(exchange, plan, write(exchange, plan));
     let sent = NOT_SENT;
-    const timer = setTimeout(() => (sent = writePlan(req, res, plan)), plan.delayMs);
-    res.once('close', () => clearTimeout(timer));
-    observe(exchange, plan.route, plan.findings, () => (res.writableFinished ? sent : NOT_SENT));
+    const timer = setTimeout(() => (sent = write(exchange, plan)), plan.delayMs);
+    res.once('close', () => {
+      clearTimeout(timer);
+      ended(exchange, plan, res.writableFinished ? sent : NOT_SENT);
+    });
   };
 
   return (req, res) => {
-    const exchange: Exchange = {
-      req,
-      res,
-      request: routeRequestOf(req),
-      start: performance.now(),
-      receivedAt: Date.now(),
+    const request = routeRequestOf(req, res);
+    const exchange: Exchange = { req, res, request, start: performance.now(), receivedAt: Date.now() };
+    const failed = (error: unknown) => {
+      reportFailure(request, error);
+      carry(exchange, failedPlan(routeOf(request.path), error));
     };
-    const failed = (error: unknown) => carry(exchange, failedPlan(routeOf(exchange.request.path), error));
     let plan: Plan | Promise<Plan>;
     try {
-      plan = routes(exchange.request);
+      plan = routes(request);
     } catch (error) {
       return failed(error);
     }

@@ -1,12 +1,24 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../findings/index.js';
+import { routeOf, type Plan } from '../../routes/index.js';
 import { Journal, journalView, type JournalView } from '../../journal/index.js';
 import { DEFAULT_POLICY, decodeComponent } from '../../normalise/index.js';
 import type { ServerContext } from '../context.js';
 import { journalExchange, type SentAnswer } from './journal-exchange.js';
 
 const FINDINGS: readonly Finding[] = Object.freeze([{ parameter: '_ts', rule: 'ts-skew', message: '_ts is far' }]);
+const ROUTE = routeOf('/api/g1/meta/cp');
+/** The plan the routes made: a scenario's answer, step 2 of 3 (its answer is not read: the journal takes what was sent). */
+const PLAN: Plan = {
+  kind: 'answer',
+  route: ROUTE,
+  findings: FINDINGS,
+  delayMs: 0,
+  answer: { status: 200, headers: {}, body: '' },
+  scenario: 'default',
+  step: '2/3',
+};
 const SENT_HEADERS = Object.freeze({
   'content-type': 'application/json; charset=utf-8',
   'x-mockvideo-scenario': 'default',
@@ -82,7 +94,7 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
         context,
         requestOf(headers),
         { operation: 'meta/cp', path: '/api/g1/meta/cp', search },
-        FINDINGS,
+        PLAN,
         receivedAt + i,
         1.2345,
         sent,
@@ -122,7 +134,7 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
         context,
         requestOf(headers),
         { operation: 'meta/cp', path: '/api/g1/meta/cp', search },
-        FINDINGS,
+        PLAN,
         0,
         1.23,
         sent,
@@ -132,37 +144,61 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
     );
   });
 
-  it("journals a client gone before an answer as status 0 and fault reset, and a recording proxy's view as handed over", () => {
+  it('journals what was planned, never an invented fault: a hang and a reset as such, a client gone during a delay as that delay, status 0', () => {
     const journal = new Journal();
     const context = contextOf(journal);
+    const gone = { status: 0, headers: {}, body: '' };
+    const target = { operation: 'meta/cp' as const, path: '/api/g1/meta/cp', search: 'a=1' };
+    const drop = (fault: 'hang' | 'reset'): Plan => ({
+      kind: 'drop',
+      route: ROUTE,
+      findings: [],
+      delayMs: fault === 'hang' ? 300_000 : 0,
+      fault,
+      scenario: 'default',
+    });
+    journalExchange(context, requestOf({ host: 'h' }), target, drop('hang'), 0, 1000, gone);
+    journalExchange(context, requestOf({ host: 'h' }), target, drop('reset'), 0, 1, gone);
     journalExchange(
       context,
       requestOf({ host: 'h' }),
-      { operation: 'meta/cp', path: '/api/g1/meta/cp', search: 'a=1' },
-      FINDINGS,
+      target,
+      { ...PLAN, delayMs: 2500, fault: 'delay' },
       0,
-      5,
-      { status: 0, headers: {}, body: '' },
+      900,
+      gone,
     );
+    journalExchange(context, requestOf({ host: 'h' }), target, { ...PLAN, delayMs: 800 }, 0, 300, gone);
+    expect(journal.exchanges().map((x) => x.entry)).toMatchObject([
+      { status: 0, fault: 'hang', scenario: 'default' },
+      { status: 0, fault: 'reset', scenario: 'default' },
+      { status: 0, fault: 'delay', delayMs: 2500, scenario: 'default' },
+      { status: 0, fault: null, delayMs: 800, scenario: 'default' },
+    ]);
+  });
+
+  it("journals a recording proxy's view as handed over, and the match it decided", () => {
+    const journal = new Journal();
+    const context = contextOf(journal);
     const view: JournalView = {
       rawQuery: [['a', '<REDACTED>']],
       requestHeaders: { host: 'h' },
       responseHeaders: { 'content-type': 'text/plain' },
       responseBody: 'ok',
     };
+    const pass: Plan = { kind: 'pass', route: ROUTE, findings: FINDINGS, marked: true, match: 'recorded' };
     journalExchange(
       context,
       requestOf({ host: 'h', cookie: 'sid=raw-secret' }),
       { operation: 'meta/cp', path: '/api/g1/meta/cp', search: 'a=raw-secret' },
-      FINDINGS,
+      pass,
       0,
       5,
-      { status: 201, headers: { 'x-mockvideo-match': 'exact' }, body: 'raw-secret', view },
+      { status: 201, headers: { 'x-mockvideo-match': 'recorded' }, body: 'raw-secret', view },
     );
-    const [gone, proxied] = journal.exchanges();
-    expect(gone!.entry).toMatchObject({ status: 0, fault: 'reset', scenario: null, query: { a: ['1'] } });
+    const [proxied] = journal.exchanges();
     expect(proxied).toMatchObject({
-      entry: { status: 201, match: 'exact', fault: null, query: { a: ['<REDACTED>'] } },
+      entry: { status: 201, match: 'recorded', fault: null, query: { a: ['<REDACTED>'] } },
       path: '/api/g1/meta/cp',
       ...view,
     });

@@ -1,19 +1,17 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { OperationName } from '../../contract/core.js';
 import type { Finding } from '../../findings/index.js';
 import type { DeferredExchange, NewExchange } from '../../journal/journal.js';
 import { journalView, keptBody, type JournalView } from '../../journal/journal-view.js';
 import { decodeComponent, type NormalisationPolicy } from '../../normalise/index.js';
-import { MATCH_HEADER, RECORDING_HEADER } from '../../replay/headers.js';
-import { ANSWERED_BY_HEADER, FAULT_HEADER, FUZZ_HEADER } from '../../routes/index.js';
-import { STEP_HEADER } from '../../state/client-state.js';
+import { flatValue } from '../../contract/http-wire.js';
+import type { Plan } from '../../routes/index.js';
 import type { ServerContext } from '../context.js';
 
-/** Headers as one text value each (lists joined with `, `). */
-function headerRecord(headers: Readonly<Record<string, unknown>>): Record<string, string> {
+/** Headers as one text value each (see `flatValue`). */
+function headerRecord(headers: Readonly<Record<string, string | number | readonly string[] | undefined>>) {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = flatValue(value)!;
   return out;
 }
 
@@ -26,8 +24,8 @@ export interface OperationTarget {
 
 /**
  * What was sent for one exchange: `status` 0 when no answer was (a reset, a hang, a client gone);
- * `body` as UTF-8 text or bytes; `view`, the recording proxy's redacted view of the exchange when it handed
- * one over (see `setJournalView`): then nothing raw of the exchange is kept.
+ * `body` as UTF-8 text or bytes; `view`, the recording proxy's redacted view of the exchange (see
+ * `PassAnswer`): then nothing raw of the exchange is kept.
  */
 export interface SentAnswer {
   status: number;
@@ -38,11 +36,13 @@ export interface SentAnswer {
 
 /**
  * Journals one exchange with an operation once it is answered or the client went away (once):
- * `sent` tells what was sent, `durationMs` how long the answer took (milliseconds), `receivedAt`
- * when the request came (Unix time in milliseconds). Secrets are redacted by the same function as
- * recordings (`journalView`); a body is kept up to the journal's limit (`keptBody`). The scenario,
- * match and fault come from the sent headers `x-mockvideo-*` (fault `reset` when nothing was sent).
- * With the recording proxy's view (`sent.view`), nothing raw of the exchange is kept.
+ * `plan` is what the routes decided (scenario, match, recording, step, fault, fuzz case: read from
+ * the plan, never from the headers sent; a `drop` is journaled as its `reset` or `hang`, the wait a
+ * client left as its planned `delayMs`), `sent` what was sent (status 0: nothing), `durationMs` how
+ * long the answer took (milliseconds), `receivedAt` when the request came (Unix time in
+ * milliseconds). Secrets are redacted by the same function as recordings (`journalView`); a body is
+ * kept up to the journal's limit (`keptBody`). With the recording proxy's view (`sent.view`),
+ * nothing raw of the exchange is kept.
  *
  * The journal keeps an {@link ExchangeRecord} and makes the record, its redaction and the decoded
  * query only when it is first read: a request that no one looks at pays for none of it.
@@ -51,7 +51,7 @@ export function journalExchange(
   context: ServerContext,
   req: IncomingMessage,
   target: OperationTarget,
-  findings: readonly Finding[],
+  plan: Plan,
   receivedAt: number,
   durationMs: number,
   sent: SentAnswer,
@@ -63,7 +63,14 @@ export function journalExchange(
   record.status = sent.status >= 100 ? sent.status : 0;
   record.operation = target.operation;
   record.method = req.method ?? 'GET';
-  record.findings = findings;
+  record.findings = plan.findings;
+  record.scenario = plan.scenario;
+  record.match = plan.match;
+  record.recording = plan.recording;
+  record.step = plan.step;
+  record.fault = plan.fault;
+  record.fuzz = plan.fuzz;
+  record.delayMs = plan.kind === 'answer' && plan.delayMs > 0 ? plan.delayMs : 0;
   record.policy = context.policy;
   record.view = view;
   record.body = view ? '' : typeof sent.body === 'string' ? keptBody(sent.body) : sent.body;
@@ -71,7 +78,7 @@ export function journalExchange(
   context.journal.add(record, view ? view.responseBody.length : record.body.length);
 }
 
-type HeaderFacts = Readonly<Record<string, unknown>>;
+type HeaderFacts = Readonly<Record<string, string | number | readonly string[] | undefined>>;
 const NO_FINDINGS: readonly Finding[] = [];
 /** The most bytes of the facts (as JSON) an {@link ExchangeRecord} holds in its own buffer; larger ones stay a string. */
 const RECORD_BYTES = 4096;
@@ -100,6 +107,14 @@ class ExchangeRecord implements DeferredExchange {
   operation: OperationName = 'meta/cp';
   method = 'GET';
   findings: readonly Finding[] = NO_FINDINGS;
+  scenario: string | undefined = undefined;
+  match: string | undefined = undefined;
+  recording: string | undefined = undefined;
+  step: string | undefined = undefined;
+  fault: string | undefined = undefined;
+  fuzz: string | undefined = undefined;
+  /** The wait planned before the answer, in milliseconds (0: none). */
+  delayMs = 0;
   policy: NormalisationPolicy | undefined = undefined;
   view: JournalView | undefined = undefined;
   body: string | Uint8Array = '';
@@ -147,58 +162,32 @@ class ExchangeRecord implements DeferredExchange {
       time: new Date(this.receivedAt).toISOString(),
       operation: this.operation,
       query,
-      scenario: headers[ANSWERED_BY_HEADER] ?? null,
+      scenario: this.scenario ?? null,
       status,
       durationMs: this.durationMs,
       findings: this.findings,
-      match: headers[MATCH_HEADER] ?? null,
-      fault: headers[FAULT_HEADER] ?? (status >= 100 ? null : 'reset'),
+      match: this.match ?? null,
+      fault: this.fault ?? null,
     };
     // In replay, the recording that answered (the dashboard names it per row).
-    if (headers[RECORDING_HEADER] !== undefined) entry.recording = headers[RECORDING_HEADER];
+    if (this.recording !== undefined) entry.recording = this.recording;
     // Which step of a sequence the answer was (scenario stubs and replayed recordings).
-    if (headers[STEP_HEADER] !== undefined) entry.step = headers[STEP_HEADER];
+    if (this.step !== undefined) entry.step = this.step;
     // Under `serve --fuzz`, the case of the generated answer.
-    if (headers[FUZZ_HEADER] !== undefined) entry.fuzz = headers[FUZZ_HEADER];
+    if (this.fuzz !== undefined) entry.fuzz = this.fuzz;
+    // The wait planned before the answer (a `delay` fault, a recorded latency): with status 0, the one the client left during.
+    if (this.delayMs > 0) entry.delayMs = this.delayMs;
     return { entry, method, path, rawQuery, ...kept };
   }
 
   release(): void {
     this.findings = NO_FINDINGS;
+    this.scenario = this.match = this.recording = this.step = this.fault = this.fuzz = undefined;
+    this.delayMs = 0;
     this.policy = undefined;
     this.view = undefined;
     this.body = '';
     this.json = '';
     if (free.length < MAX_FREE_RECORDS) free.push(this);
   }
-}
-
-/**
- * Keeps what is written to `res` (through `write` and `end`); the function gives it as UTF-8 text.
- * Strings are taken in their encoding (default UTF-8). Used where the body is written by someone
- * else (the msw engine, the recording proxy) and the journal needs it.
- */
-export function captureBody(res: ServerResponse): () => string {
-  const chunks: Buffer[] = [];
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  const keep = (chunk: unknown, encoding?: unknown) => {
-    if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    chunks.push(
-      Buffer.isBuffer(chunk)
-        ? chunk
-        : chunk instanceof Uint8Array
-          ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-          : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
-    );
-  };
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
-    return write(chunk, ...rest);
-  }) as ServerResponse['write'];
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    keep(chunk, rest[0]);
-    return end(chunk, ...rest);
-  }) as ServerResponse['end'];
-  return () => (chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
 }

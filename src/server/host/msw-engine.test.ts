@@ -51,7 +51,7 @@ describe('mswRoutes (--engine msw) in the Node host', () => {
       ...createHandlers({ scenario: 'default' }),
     ];
     const context = createServerContext({ mode: 'serve', catalog: shippedCatalog(), scenario: 'default' });
-    const routes = mswRoutes(handlers, { clock: context.responder.clock });
+    const routes = mswRoutes(handlers);
     server = createServer(deviceListener({ context, routes, host: () => createApp({}) }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,5 +1,4 @@
-import { MATCH_HEADER } from '../../replay/headers.js';
-import { ANSWERED_BY_HEADER, FAULT_HEADER, FINDINGS_HEADER } from '../../routes/index.js';
+import type { Plan } from '../../routes/index.js';
 
 /** One served request, as the log line reports it. `durationMs` is in milliseconds. */
 export interface RequestLogEntry {
@@ -10,11 +9,11 @@ export interface RequestLogEntry {
   scenario: string;
   status: number;
   durationMs: number;
-  /** How a replayed answer was matched (`exact`, `nearest`, `fallback`, `recorded`), from the `x-mockvideo-match` header. */
+  /** How a replayed answer was matched (`exact`, `nearest`, `fallback`, `recorded`, `passthrough`). */
   match?: string;
-  /** Contract findings of the request, from the `x-mockvideo-findings` header. */
+  /** Contract findings of the request. */
   findings?: number;
-  /** The fault applied, from the `x-mockvideo-fault` header (`reset` when no answer was sent). */
+  /** The fault the routes planned. */
   fault?: string;
 }
 
@@ -27,27 +26,18 @@ export function formatLogLine(entry: RequestLogEntry): string {
 /**
  * The log entry of one request once it is answered (`status` 0: no answer was sent: the client went
  * away, a `reset` or `hang` fault). `what` is the operation name or the path; the scenario, match,
- * findings and fault come from the sent `x-mockvideo-*` headers. `durationMs`: from arrival to
- * answer, in milliseconds.
+ * findings and fault are the plan's. `durationMs`: from arrival to answer, in milliseconds.
  */
 export function logEntry(
   method: string,
   what: string,
   status: number,
-  headers: Readonly<Record<string, unknown>>,
+  plan: Plan,
   durationMs: number,
 ): RequestLogEntry {
-  const findings = Number(headers[FINDINGS_HEADER]);
-  const entry: RequestLogEntry = {
-    method,
-    operation: what,
-    scenario: String(headers[ANSWERED_BY_HEADER] ?? '-'),
-    status,
-    durationMs,
-  };
-  if (headers[MATCH_HEADER]) entry.match = String(headers[MATCH_HEADER]);
-  if (findings > 0) entry.findings = findings;
-  if (headers[FAULT_HEADER]) entry.fault = String(headers[FAULT_HEADER]);
-  else if (status === 0) entry.fault = 'reset';
+  const entry: RequestLogEntry = { method, operation: what, scenario: plan.scenario ?? '-', status, durationMs };
+  if (plan.match) entry.match = plan.match;
+  if (plan.findings.length > 0) entry.findings = plan.findings.length;
+  if (plan.fault) entry.fault = plan.fault;
   return entry;
 }

@@ -1,16 +1,17 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { RouteRequest } from '../../routes/index.js';
 
-/** The origin-form (path and query) of a request target; an absolute-form one (`http://host/api/g1/meta/cp`) by its path, `/` when it does not parse. */
-function originForm(target: string): string {
-  if (target.startsWith('/')) return target;
-  try {
-    const url = new URL(target);
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return '/';
-  }
+/**
+ * The origin-form (path and query, as sent) of a request target: an absolute-form one
+ * (`http://elsewhere.invalid/api/g1/meta/cp?a=1`) without its scheme and authority, which are never
+ * trusted (the host they name is never asked). The one reader of a request target in the tree.
+ * @example originForm('http://elsewhere.invalid:81/api/g1/meta/cp?a=1') // '/api/g1/meta/cp?a=1'
+ */
+export function originForm(target: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
 /**
@@ -28,12 +29,14 @@ function originOf(req: IncomingMessage): string {
 
 /**
  * The routes' request shape of a Node request: its method, the path and raw query of its target
- * (routed by its path: the host an absolute-form target names is never asked), the origin from
- * `Host`, its headers as Node gives them, and the connection's remote address.
+ * (see {@link originForm}), the origin from `Host`, its headers as Node gives them, the
+ * connection's remote address, and a signal aborted when the client goes away before `res` is
+ * finished (made only when something reads it: the default engine never does).
  */
-export function routeRequestOf(req: IncomingMessage): RouteRequest {
+export function routeRequestOf(req: IncomingMessage, res: ServerResponse): RouteRequest {
   const target = originForm(req.url ?? '/');
   const at = target.indexOf('?');
+  let gone: AbortController | undefined;
   return {
     method: req.method ?? 'GET',
     path: at < 0 ? target : target.slice(0, at),
@@ -41,5 +44,13 @@ export function routeRequestOf(req: IncomingMessage): RouteRequest {
     origin: originOf(req),
     headers: req.headers,
     address: req.socket.remoteAddress,
+    get signal() {
+      if (!gone) {
+        const made = (gone = new AbortController());
+        if (res.destroyed && !res.writableFinished) made.abort();
+        else res.once('close', () => res.writableFinished || made.abort());
+      }
+      return gone.signal;
+    },
   };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { RequestListener } from 'node:http';
-import type { Routes } from '../../routes/index.js';
+import { createRoutes, type Routes, type RoutesOptions } from '../../routes/index.js';
 import type { LiveSettings, ServerContext } from '../context.js';
 import { deviceListener, type DeviceHostOptions } from '../host/device-host.js';
 import type { RequestLogEntry } from '../host/request-log.js';
@@ -13,6 +13,21 @@ import { startServers, type ListenPlan, type StartedServers } from '../listen/st
 
 /** Which engine answers the device-facing surface in the Node host: the routes (default), or the generated MSW handlers through msw's `getResponse` (`mswRoutes`: slower, same answers). */
 type Engine = 'routes' | 'msw';
+
+/**
+ * The routes of a mode's one routes options value, by `engine`: `createRoutes(options)`, or the MSW
+ * handlers of the same options (`routeHandlers(options)`, what test authors import) asked through
+ * msw (`mswRoutes`; msw is loaded then). A flag the routes read is a field of `options`: no engine
+ * has a branch of its own.
+ */
+export async function engineRoutes(engine: Engine, options: RoutesOptions): Promise<Routes> {
+  if (engine === 'routes') return createRoutes(options);
+  const [{ mswRoutes }, { routeHandlers }] = await Promise.all([
+    import('../host/msw-engine.js'),
+    import('../../msw/adapter.js'),
+  ]);
+  return mswRoutes(routeHandlers(options));
+}
 
 /**
  * The settings of the flags `serve` and `replay` share (declared once, in `src/cli/server-options.ts`):

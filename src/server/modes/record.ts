@@ -109,7 +109,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     routes: createRoutes({ record: true, strictRequests: () => context.strictRequests, refuse: recording.refuse }),
     // Loaded on first use, not with the command line.
     host: async () => (await import('../admin/app.js')).createApp({ context }),
-    pass: (req, res, plan) => recording.proxy.forward(req, res, plan),
+    pass: (request, res, plan) => recording.proxy.forward(request, res, plan),
   });
   let running: RunningServer;
   try {

@@ -4,10 +4,10 @@ import type { NearMissReport } from '../../replay/near-miss.js';
 import { Replayer, type MatchMode } from '../../replay/replayer.js';
 import { compiledShippedCatalog } from '../../scenarios/shipped-catalog.js';
 import { loadCheckedRecordingIndex, type LoadRecordingIndexOptions } from '../../storage/load-recordings.js';
-import { createRoutes, scenarioFallback } from '../../routes/index.js';
+import { scenarioFallback, type RoutesOptions } from '../../routes/index.js';
 import { createServerContext, type ServerContext } from '../context.js';
 import type { StartedServers } from '../listen/start-servers.js';
-import { listenForDevices, type ServerSettings } from './device-server.js';
+import { engineRoutes, listenForDevices, type ServerSettings } from './device-server.js';
 import type { RecordingOptions } from './record.js';
 
 /** Options of {@link startReplayServer}: the settings `serve` shares (see `ServerSettings`), how the folder is read (`cacheBytes`, `onProgress`), and replay's own. */
@@ -38,8 +38,8 @@ export interface RunningReplay {
  * Starts `mockvideo replay DIR`: indexes every recording of `dir` (see {@link loadCheckedRecordingIndex}:
  * responses are read from their files when served, beyond a bounded cache), then serves them through
  * the routes (`createRoutes` with `replay`) in the Node host, with an optional fallback scenario and
- * the `--record-missing` proxy; the admin API and dashboard in Express. With `engine: 'msw'` the
- * generated replay handlers (`createReplayHandlers`) answer instead, as the Node host's routes (`mswRoutes`).
+ * the `--record-missing` proxy; the admin API and dashboard in Express. With `engine: 'msw'` the MSW
+ * handlers of the same routes options answer instead, as the Node host's routes (`engineRoutes`).
  *
  * @throws RecordingError naming every corrupt or broken file: replay refuses to start.
  * @throws UnknownScenarioError / ScenarioError for a bad fallback scenario.
@@ -76,42 +76,32 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     activeScenario: () => context.active.scenario,
     faults: context.faults,
   };
-  const strictRequests = () => context.strictRequests;
   // The proxy (and node:zlib) only with --record-missing: a plain replay starts without them.
   const recording = recordMissing
     ? await (await import('./record.js')).recordInto({ ...recordMissing, dir, policy }, (named) => replayer.add(named))
     : undefined;
-  const replay = { replayer, faults: context.faults, recordMissing: !!recording, onMiss: options.onMiss };
-  const clock = context.responder.clock;
-  const routes =
-    engine === 'msw'
-      ? (await import('../host/msw-engine.js')).mswRoutes(
-          (await import('../../msw/replay-handlers.js')).createReplayHandlers([], {
-            ...replay,
-            fallback: fallbackScenario
-              ? (await import('../../msw/handlers.js')).createScenarioHandlers(context.catalog, {
-                  ...scenarios,
-                  strictRequests,
-                })
-              : undefined,
-            clock,
-          }),
-          { clock, refuse: recording?.refuse, recordMissing: !!recording },
-        )
-      : createRoutes({
-          replay: { ...replay, fallback: fallbackScenario ? scenarioFallback(scenarios) : undefined },
-          scenarios: fallbackScenario ? scenarios : undefined,
-          strictRequests,
-          clock,
-          refuse: recording?.refuse,
-        });
+  // The one routes options value of this mode; both engines are made from it.
+  const planned: RoutesOptions = {
+    replay: {
+      replayer,
+      faults: context.faults,
+      recordMissing: !!recording,
+      onMiss: options.onMiss,
+      fallback: fallbackScenario ? scenarioFallback(scenarios) : undefined,
+    },
+    scenarios: fallbackScenario ? scenarios : undefined,
+    strictRequests: () => context.strictRequests,
+    clock: context.responder.clock,
+    refuse: recording?.refuse,
+  };
+  const routes = await engineRoutes(engine, planned);
   let running: StartedServers;
   try {
     running = await listenForDevices(
       context,
       routes,
       options,
-      recording && ((req, res, plan) => recording.proxy.forward(req, res, plan)),
+      recording && ((request, res, plan) => recording.proxy.forward(request, res, plan)),
     );
   } catch (error) {
     await recording?.release();

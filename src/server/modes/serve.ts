@@ -1,8 +1,8 @@
-import { createRoutes, type FuzzAnswers } from '../../routes/index.js';
+import type { FuzzAnswers, RoutesOptions } from '../../routes/index.js';
 import type { ScenarioCatalog } from '../../scenarios/catalog.js';
 import { createServerContext, type ServerContext } from '../context.js';
 import type { StartedServers } from '../listen/start-servers.js';
-import { listenForDevices, type ServerSettings } from './device-server.js';
+import { engineRoutes, listenForDevices, type ServerSettings } from './device-server.js';
 
 /** Options of {@link startServeServer}: the shared settings, and serve's own. */
 export interface ServeServerOptions extends ServerSettings {
@@ -67,15 +67,14 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
     activeScenario: () => context.active.scenario,
     faults: context.faults,
   };
-  const planned = { scenarios, strictRequests: () => context.strictRequests, clock: context.responder.clock, fuzz };
-  // With --engine msw, the MSW handlers of these routes (the ones createHandlers gives) answer.
-  const routes =
-    engine === 'msw'
-      ? (await import('../host/msw-engine.js')).mswRoutes(
-          (await import('../../msw/adapter.js')).routeHandlers(planned),
-          planned,
-        )
-      : createRoutes(planned);
+  // The one routes options value of this mode; both engines are made from it.
+  const planned: RoutesOptions = {
+    scenarios,
+    strictRequests: () => context.strictRequests,
+    clock: context.responder.clock,
+    fuzz,
+  };
+  const routes = await engineRoutes(engine, planned);
   const running = await listenForDevices(context, routes, options);
   // Not awaited: the server answers while the watcher loads and starts.
   const watcher = watch

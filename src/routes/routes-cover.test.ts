@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Replayer } from '../replay/replayer.js';
 import { shippedCatalog } from '../scenarios/index.js';
-import { routesCover } from './cover.js';
 import { routeOf } from './path.js';
-import { createRoutes, type RoutesOptions } from './plan.js';
+import { createRoutes, routesCover, type RoutesOptions } from './plan.js';
 import { ScenarioResponder } from './responder.js';
 
 const PATHS = [
@@ -47,7 +46,7 @@ describe('routesCover', () => {
       for (const path of PATHS) {
         for (const method of METHODS) {
           const plan = await routes({ method, path, query: 'ref=', origin: 'http://x', headers: {} });
-          if (routesCover(options, method, routeOf(path)) !== (plan.kind !== 'none'))
+          if (routesCover(options, routeOf(path)) !== (plan.kind !== 'none'))
             disagree.push(`${method} ${path}: ${plan.kind}`);
         }
       }
@@ -59,7 +58,7 @@ describe('routesCover', () => {
     const options = OPTIONS.scenarios!();
     expect(
       ['/health', '/__mockvideo/requests', '/scenarios/gallery/other'].filter((path) =>
-        routesCover(options, 'GET', routeOf(path)),
+        routesCover(options, routeOf(path)),
       ),
     ).toEqual([]);
   });
