@@ -4,8 +4,11 @@ import { byId } from './dom.js';
 import { OPERATION_TABLE } from '../contract/operation-table.js';
 import { count, describeFault, FAULT_FIELDS } from './format.js';
 
-/** Shows the planned faults (the event stream sends them whenever they change). */
-export function drawFaults(faults: readonly PlannedFault[]): void {
+/** The planned faults shown, by id, in plan order. */
+const shown = new Map<number, PlannedFault>();
+
+/** Draws the faults of {@link shown}. */
+function draw(): void {
   const row = (f: PlannedFault) => html`<tr class=${f.remaining === 0 ? 'used-up' : ''}>
     <th scope="row">${f.id}</th>
     <td>${f.operation ?? 'every'}</td>
@@ -13,8 +16,31 @@ export function drawFaults(faults: readonly PlannedFault[]): void {
     <td class="num">${f.fired}</td>
     <td class="num">${f.remaining ?? 'until cleared'}</td>
   </tr>`;
-  render(faults.map(row), byId('faults-body'));
-  byId('faults-empty').hidden = faults.length > 0;
+  render([...shown.values()].map(row), byId('faults-body'));
+  byId('faults-empty').hidden = shown.size > 0;
+}
+
+/** Shows these planned faults, all of them (`GET /faults`, or the event stream's first `faults` event). */
+export function drawFaults(faults: readonly PlannedFault[]): void {
+  shown.clear();
+  for (const planned of faults) shown.set(planned.id, planned);
+  draw();
+}
+
+/**
+ * Applies the event stream's `faults-changed` event: the faults planned or counted since the last
+ * one (`changed`, whole) and the ids of those removed. A new fault goes last (ids grow in plan order).
+ */
+export function applyFaultChanges({
+  changed,
+  removed,
+}: {
+  changed: readonly PlannedFault[];
+  removed: readonly number[];
+}): void {
+  for (const id of removed) shown.delete(id);
+  for (const planned of changed) shown.set(planned.id, planned);
+  draw();
 }
 
 /** Sets up the fault form ("inject into the next N requests of an operation") and its "Clear" button. */

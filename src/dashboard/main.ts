@@ -3,7 +3,7 @@
 // and device names. Everything it shows is drawn from one DashboardState.
 import { ADMIN, admin, harUrl, messageOf, setAdminToken, type JournalEntry, type PlannedFault } from './api.js';
 import { drawAnalytics } from './analytics.js';
-import { drawFaults, setUpFaultForm } from './fault-panel.js';
+import { applyFaultChanges, drawFaults, setUpFaultForm } from './fault-panel.js';
 import { setActiveScenario, showScenarios } from './scenario-picker.js';
 import { renderServer } from './server-panel.js';
 import { showVerify } from './verify-panel.js';
@@ -87,6 +87,7 @@ function connect(): void {
   });
   on<{ name: string }>('scenario', ({ name }) => setActiveScenario(name));
   on<{ faults: PlannedFault[] }>('faults', ({ faults: planned }) => drawFaults(planned));
+  on<{ changed: PlannedFault[]; removed: number[] }>('faults-changed', applyFaultChanges);
   events.addEventListener('devices', () => void state.refresh());
   events.addEventListener('cleared', cleared);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FaultBoard } from './board.js';
+import { FaultBoard, type FaultPlan } from './board.js';
 import { parseFaultFlag, parseFaultPlan } from './plan.js';
 import { combineFaults, faultHits, faultSpec, FAULT_DEFAULTS } from './fault.js';
 import { malformedBody } from './malformed.js';
@@ -197,10 +197,72 @@ describe('FaultBoard per-client counts (issue 34.9)', () => {
     keys.mockRestore();
     // Bounded: the oldest is forgotten beyond 4,096 clients; the newest kept.
     expect(board.clientCounts(1, 'sdevid:0')).toBeUndefined();
-    // The fault planned last takes the request; the others only look up the client.
+    // The fault planned last takes the request; a device has counts only of the faults it was given (issue 39, L8).
     expect(board.clientCounts(4, 'sdevid:4999')).toEqual({ seen: 1, fired: 1 });
-    expect(board.clientCounts(1, 'sdevid:4999')).toEqual({ seen: 0, fired: 0 });
+    expect(board.clientCounts(1, 'sdevid:4999')).toBeUndefined();
     // The listing the admin API and event stream serialise holds no per-client data.
     expect(JSON.stringify(board.list()).length).toBeLessThan(2_000);
+  });
+});
+
+// Issue 39, L8: 1,000 planned faults took serve from 8,900 to ~1,000 req/s and to 413–833 MB (a
+// counter per fault × device); a take walked every planned fault.
+describe('FaultBoard with the 1,000 faults of the cap (issue 39, L8)', () => {
+  const reset = { kind: 'reset' } as const;
+  const plan = (board: FaultBoard, n: number, extra: Partial<FaultPlan> = {}) => {
+    for (let i = 0; i < n; i++) board.add({ operation: 'meta/cp', fault: reset, times: 1, ...extra });
+  };
+
+  it('each device gets each per-device fault once, the newest first, then none; another device gets them all again', () => {
+    const board = new FaultBoard('client');
+    for (let ms = 0; ms < 1000; ms++) board.add({ operation: 'meta/cp', fault: { kind: 'delay', ms }, times: 1 });
+    const took = (client: string) =>
+      board.take('meta/cp', { query: `_sdevid=${client}` }).map((f) => (f.kind === 'delay' ? f.ms : f.kind));
+    const a = Array.from({ length: 1000 }, () => took('a')).flat();
+    expect(a).toEqual(Array.from({ length: 1000 }, (_, i) => 999 - i));
+    expect([took('a'), took('a'), took('b')]).toEqual([[], [], [999]]);
+    // A fault planned later is the newest again, for a device that used up all the others too.
+    board.add({ operation: 'meta/cp', fault: { kind: 'delay', ms: 5000 }, times: 1 });
+    expect([took('a'), took('a')]).toEqual([[5000], []]);
+    expect(board.list().at(-2)).toMatchObject({ fired: 2, remaining: 0, seen: 2 });
+  });
+
+  it('mixes faults counted per device and for the server in plan order; the operation’s lane first', () => {
+    const board = new FaultBoard('client');
+    board.add({ operation: 'meta/cp', fault: { kind: 'status', status: 501 }, times: 1 });
+    board.add({ operation: 'meta/cp', fault: { kind: 'status', status: 502 }, times: 1, state: 'global' });
+    board.add({ fault: { kind: 'status', status: 503 } });
+    const status = (client: string) =>
+      (board.take('meta/cp', { query: `_sdevid=${client}` })[0] as { status?: number } | undefined)?.status;
+    // The global one (planned last in the operation's lane), then a's own, then every operation's.
+    expect([status('a'), status('a'), status('a'), status('b'), status('b')]).toEqual([502, 501, 503, 501, 503]);
+  });
+
+  it('a device with a 7.9 KB _sdevid costs its id once, not once per fault; the devices’ counts are bounded by bytes', () => {
+    const board = new FaultBoard('client');
+    plan(board, 1000);
+    const id = (i: number) => `${i}`.padEnd(7900, 'x');
+    for (let i = 0; i < 3000; i++) board.take('meta/cp', { query: `_sdevid=${id(i)}` });
+    expect(board.clientCounts(1000, `sdevid:${id(2999)}`)).toEqual({ seen: 1, fired: 1 });
+    // ~500 devices of 16 KB fit in MAX_CLIENT_BYTES: the oldest are forgotten (and get the faults again).
+    expect(board.clientCounts(1000, `sdevid:${id(0)}`)).toBeUndefined();
+    expect(board.clientCounts(1000, `sdevid:${id(2999 - 400)}`)).toBeDefined();
+    expect(board.clientCounts(1000, `sdevid:${id(2999 - 700)}`)).toBeUndefined();
+  });
+
+  it('notes what changed: a take changes only the faults it counted, so the event stream sends those', () => {
+    const board = new FaultBoard('client');
+    plan(board, 1000);
+    const before = board.version;
+    board.take('meta/cp', { query: '_sdevid=a' });
+    board.take('ad_config', { query: '_sdevid=a' });
+    expect(board.changedSince(before).map((p) => p.id)).toEqual([1000]);
+    const after = board.version;
+    expect(board.changedSince(after)).toEqual([]);
+    board.add({ fault: reset });
+    expect(board.changedSince(after).map((p) => p.id)).toEqual([1001]);
+    board.clear();
+    expect(board.version).toBeGreaterThan(after);
+    expect(board.changedSince(0)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ClientStates, clientOf, stepText } from './client-state.js';
+import { ClientStates, MAX_CLIENT_BYTES, clientOf, stepText } from './client-state.js';
 
 describe('clientOf', () => {
   it('reads a raw query as URLSearchParams does (first value, percent and + decoded)', () => {
@@ -53,6 +53,27 @@ describe('ClientStates', () => {
     const known = states.list().map((summary) => summary.client);
     expect([known.includes('sdevid:active'), known.includes('sdevid:new-0')]).toEqual([true, false]);
     expect(states.counters('sdevid:active', 'meta/cp').get('step')).toBe(1);
+  });
+
+  it('is bounded by bytes as well as count: 7.9 KB ids keep ~500 clients, the newest and the active one (issue 39, L8)', () => {
+    const { states, at } = store();
+    const long = (i: number) => `sdevid:${`${i}`.padEnd(7900, 'x')}`;
+    states.counters('sdevid:active', 'meta/setting').set('step', 1);
+    for (let i = 0; i < 2000; i++) {
+      at(i);
+      states.counters(long(i), 'meta/setting').set('k', 1);
+      if (i % 100 === 99) states.counters('sdevid:active', 'meta/cp');
+    }
+    const known = states.list().map((summary) => summary.client);
+    const bytes = known.reduce((sum, client) => sum + client.length * 2, 0);
+    expect(bytes).toBeLessThanOrEqual(MAX_CLIENT_BYTES);
+    expect(known.length).toBeGreaterThan(400);
+    expect(known.length).toBeLessThan(600);
+    expect([known.includes('sdevid:active'), known.includes(long(1999)), known.includes(long(0))]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('keeps counters per client', () => {

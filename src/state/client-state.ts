@@ -4,6 +4,7 @@
  * starts playback again. Any runtime.
  * @module
  */
+import { LRUCache } from 'lru-cache';
 
 /**
  * Whose counters a request advances: `client` (the default) keeps them per client, started again at
@@ -22,7 +23,35 @@ export const STATE_SCOPES: readonly StateScope[] = ['client', 'global'];
 const DEFAULT_QUIET_GAP_MS = 5000;
 
 /** The most clients whose state is kept; beyond, the one seen least recently is forgotten. */
-export const MAX_CLIENTS = 4096;
+const MAX_CLIENTS = 4096;
+
+/**
+ * The most bytes the state of clients may cost, by {@link clientBytes}; beyond, the client seen
+ * least recently is forgotten. 4,096 clients of ordinary ids cost ~2 MiB; ids of 7.9 KB (a
+ * hostile `_sdevid`, issue 39) ~16 KiB each, so ~500 of them are kept, not 4,096 × 16 KiB.
+ */
+export const MAX_CLIENT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * What one client's entry of per-client state costs, in bytes, as {@link MAX_CLIENT_BYTES} counts
+ * it: its key at 2 bytes a character (the most a JavaScript string takes), a fixed 200 for the
+ * entry and its Map, and `perItem` for each thing it holds (a counter, a fault's counts).
+ */
+export function clientBytes(client: string, items: number, perItem: number): number {
+  return 200 + client.length * 2 + items * perItem;
+}
+
+/** What one counter of a client costs by {@link clientBytes}: its key (a scenario, operation and stub, or a match key) and number. */
+const COUNTER_BYTES = 160;
+
+/**
+ * A table of one value per client, the least recently used forgotten first beyond
+ * {@link MAX_CLIENTS} clients or {@link MAX_CLIENT_BYTES} (lru-cache). `size(value, client)` is
+ * what an entry costs ({@link clientBytes}); the owner sets an entry again when it grows.
+ */
+export function clientTable<V extends object>(size: (value: V, client: string) => number): LRUCache<string, V> {
+  return new LRUCache<string, V>({ max: MAX_CLIENTS, maxSize: MAX_CLIENT_BYTES, sizeCalculation: size });
+}
 
 /** The only operation that does not make a start-up (seed "Operations" rule 2: the recommendation view after playback). */
 const RECOMMENDATIONS = 'localplay/recomm';
@@ -71,6 +100,8 @@ export type Counters = Map<string, number>;
 
 interface ClientEntry {
   counters: Counters;
+  /** The counters its cost in the table was last reckoned with (see {@link clientBytes}). */
+  charged: number;
   /** When its last request came, in ms of the state's time source. */
   lastSeen: number;
   /** True from the first request after a quiet gap until the burst shows it is a start-up (or not). */
@@ -108,13 +139,16 @@ export interface ClientSummary {
  * form a burst; a burst that calls an operation other than `localplay/recomm` is a start-up, and
  * its first such request starts the counters again. A burst of only `localplay/recomm` (the
  * recommendation view after playback) goes on with the counters of the start-up before it.
+ *
+ * Bounded by count and bytes ({@link clientTable}): the client seen least recently is forgotten
+ * first, so a device in the middle of its start-up is never the one forgotten for a flood of new ids.
  */
 export class ClientStates {
   scope: StateScope;
   readonly quietGapMs: number;
   readonly #now: () => number;
   readonly #global: Counters = new Map();
-  readonly #clients = new Map<string, ClientEntry>();
+  readonly #clients = clientTable<ClientEntry>((entry, client) => clientBytes(client, entry.charged, COUNTER_BYTES));
 
   constructor(options: ClientStatesOptions = {}) {
     this.scope = options.scope ?? 'client';
@@ -130,18 +164,19 @@ export class ClientStates {
   counters(client: string, operation: string, scope: StateScope = this.scope): Counters {
     if (scope === 'global') return this.#global;
     const now = this.#now();
+    // Seen again (`get`): it goes to the end of the forgetting order.
     let entry = this.#clients.get(client);
     if (!entry) {
-      if (this.#clients.size >= MAX_CLIENTS) this.#clients.delete(this.#clients.keys().next().value!);
-      entry = { counters: new Map(), lastSeen: now, burstOpen: true, startUps: 0 };
+      entry = { counters: new Map(), charged: 0, lastSeen: now, burstOpen: true, startUps: 0 };
       this.#clients.set(client, entry);
     } else {
       if (now - entry.lastSeen >= this.quietGapMs) entry.burstOpen = true;
-      // Seen again: it goes to the end of the forgetting order (least recently seen first), so a
-      // device in the middle of its start-up is never the one forgotten for a flood of new ids.
-      this.#clients.delete(client);
-      this.#clients.set(client, entry);
       entry.lastSeen = now;
+      // Its counters grew since its last request: its cost is reckoned again.
+      if (entry.counters.size !== entry.charged) {
+        entry.charged = entry.counters.size;
+        this.#clients.set(client, entry);
+      }
     }
     if (entry.burstOpen && operation !== RECOMMENDATIONS) {
       entry.burstOpen = false;
@@ -173,12 +208,11 @@ export class ClientStates {
   /** The clients known, least recently seen first. */
   list(): ClientSummary[] {
     const now = this.#now();
-    return [...this.#clients].map(([client, e]) => ({
-      client,
-      counters: e.counters.size,
-      startUps: e.startUps,
-      idleMs: Math.round(now - e.lastSeen),
-    }));
+    const summaries: ClientSummary[] = [];
+    this.#clients.rforEach((e, client) =>
+      summaries.push({ client, counters: e.counters.size, startUps: e.startUps, idleMs: Math.round(now - e.lastSeen) }),
+    );
+    return summaries;
   }
 }
 

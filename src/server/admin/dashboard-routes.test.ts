@@ -83,10 +83,20 @@ describe('dashboard routes', () => {
       context.faults.add({ operation: 'meta/cp', fault: { kind: 'reset' }, times: 1 });
       setTimeout(() => context.journal.clear(), 600);
     });
-    expect(events.map(([name]) => name)).toEqual(['scenario', 'faults', 'request', 'scenario', 'faults', 'cleared']);
+    expect(events.map(([name]) => name)).toEqual([
+      'scenario',
+      'faults',
+      'request',
+      'scenario',
+      'faults-changed',
+      'cleared',
+    ]);
     expect(events[2]![1]).toMatchObject({ id: 2, operation: 'meta/cp' });
     expect(events[3]![1]).toEqual({ name: 'gallery' });
-    expect(events[4]![1]).toMatchObject({ faults: [{ operation: 'meta/cp', fault: { kind: 'reset' }, remaining: 1 }] });
+    expect(events[4]![1]).toMatchObject({
+      changed: [{ operation: 'meta/cp', fault: { kind: 'reset' }, remaining: 1 }],
+      removed: [],
+    });
   });
 
   it('a fifth stream from one address takes the slot of its oldest, which is told why and ends; never listens on the journal', async () => {
@@ -105,6 +115,24 @@ describe('dashboard routes', () => {
     expect((await newest).map(([name]) => name)).toEqual(['scenario', 'faults', 'request']);
     expect(subscribe).not.toHaveBeenCalled();
     for (const controller of controllers) controller.abort();
+  });
+
+  it('sends what changed on the fault board, not the whole list: a counted fault, then the ids of cleared ones (issue 39, L8)', async () => {
+    const { context, origin } = await start();
+    for (let i = 0; i < 1000; i++) context.faults.add({ operation: 'meta/cp', fault: { kind: 'reset' }, times: 1 });
+    const response = await fetch(`${origin}/__mockvideo/events`);
+    const events = await readEvents(response, 4, () => {
+      context.faults.take('meta/cp', { query: '_sdevid=a' });
+      context.faults.take('meta/cp', { query: '_sdevid=b' });
+      setTimeout(() => context.faults.clear(), 600);
+    });
+    expect(events.map(([name]) => name)).toEqual(['scenario', 'faults', 'faults-changed', 'faults-changed']);
+    expect((events[1]![1] as { faults: unknown[] }).faults).toHaveLength(1000);
+    expect(events[2]![1]).toEqual({
+      changed: [expect.objectContaining({ id: 1000, fired: 2, seen: 2, remaining: 0 })],
+      removed: [],
+    });
+    expect(events[3]![1]).toEqual({ changed: [], removed: Array.from({ length: 1000 }, (_, i) => i + 1) });
   });
 
   it('lists the devices of the journal, keeps the name given to one and says so on the event stream', async () => {
