@@ -24,6 +24,14 @@ export {
   type ShippedScenarioOptions,
 } from './msw/handlers.js';
 export { handlers, scenarioNames } from './msw/shipped-handlers.js';
+export {
+  onUnhandled,
+  unmockedRequests,
+  type UnhandledOptions,
+  type UnhandledStrategy,
+  type UnmockedRequests,
+  type WithLifeCycleEvents,
+} from './msw/unmocked.js';
 export { SCENARIO_HEADER } from './routes/select-scenario.js';
 export type { ClockFields } from './clock/clock.js';
 export { buildCatalog, ScenarioCatalog, type CompiledScenario } from './scenarios/catalog.js';

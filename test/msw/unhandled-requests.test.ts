@@ -1,15 +1,15 @@
-// A test author's guard against unmocked calls (issue 31): with the package's handlers installed as
-// the docs install them (`createHandlers()`, no baseUrl), a request to any path or host the routes do
-// not answer is msw's unhandled request, and under the documented option (`onUnhandledRequest:
-// 'error'` in msw 2, `onUnhandledFrame: 'error'` in msw 3) it fails instead of reaching the network.
-// A real server on 127.0.0.1 counts what got through. Runs on both legs of .ci/run (msw 2 and 3).
+// A test author's guard against unmocked calls (issues 31 and 43): with the package's handlers
+// installed as the docs install them (`createHandlers()`, no baseUrl, `server.listen(onUnhandled('error'))`),
+// a request to any path or host the routes do not answer is msw's unhandled request, and it fails
+// instead of reaching the network, on msw 2 and msw 3 alike (`onUnhandled` names the option both
+// ways). A real server on 127.0.0.1 counts what got through. Runs on both legs of .ci/run (msw 2 and 3).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../src/index.js';
+import { createHandlers, onUnhandled } from '../../src/index.js';
 import { createReplayHandlers } from '../../src/node.js';
-import { MSW_MAJOR, unhandledOption } from '../support/msw-major.js';
+import { MSW_MAJOR } from '../support/msw-major.js';
 
 let network: Server;
 let origin = '';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => network.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(network.address() as AddressInfo).port}`;
-  server.listen(unhandledOption('error') as Parameters<typeof server.listen>[0]);
+  server.listen(onUnhandled('error'));
 });
 // resetHandlers(...list) replaces the initial handlers: each test starts from createHandlers() again.
 afterEach(() => server.resetHandlers(...initial));
@@ -42,7 +42,7 @@ async function outcome(url: string): Promise<number | 'failed'> {
   }
 }
 
-describe(`createHandlers() under msw ${MSW_MAJOR} with the unhandled-request option "error"`, () => {
+describe(`createHandlers() under msw ${MSW_MAJOR} with server.listen(onUnhandled('error'))`, () => {
   it('answers the service paths on any origin, as before', async () => {
     expect(await outcome(`${origin}/api/g1/meta/cp?ref=`)).toBe(200);
     expect(await outcome('https://api.example.com/scenarios/gallery/api/g1/ad_config?ref=')).toBe(200);
@@ -79,7 +79,7 @@ describe(`createHandlers() under msw ${MSW_MAJOR} with the unhandled-request opt
 
   it('lets an unmocked request through under "bypass": the network answers it', async () => {
     server.close();
-    server.listen(unhandledOption('bypass') as Parameters<typeof server.listen>[0]);
+    server.listen(onUnhandled('bypass'));
     expect(await outcome(`${origin}/health`)).toBe(200);
     expect(reached).toEqual(['/health']);
   });

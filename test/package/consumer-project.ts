@@ -2,6 +2,7 @@
 // user writes (a vitest file, `node --test` files, a browser page), the Jest projects of
 // docs/jest.md for the msw major under test, and what those files read (a scenario file, a
 // recording). Imports by package name only.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { markdownBlocks } from '../support/markdown-blocks.js';
@@ -55,14 +56,11 @@ export const RECORDING: Recording = {
   response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: RECORDED_BODY },
 };
 
-/** The documented option that fails a test on an unmocked request, in the msw major under test. */
-const UNHANDLED = MSW_MAJOR >= 3 ? 'onUnhandledFrame' : 'onUnhandledRequest';
-
 // The test file a user would write: imports by package name only.
 export const CONSUMER_TEST = `import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createHandlers, handlers, isScenarioName, scenarioNames, UnknownScenarioError } from 'mockvideo';
+import { createHandlers, handlers, isScenarioName, onUnhandled, scenarioNames, UnknownScenarioError } from 'mockvideo';
 import { createReplayHandlers, loadScenario } from 'mockvideo/node';
 import { adConfigSchema, contentProvidersSchema, envelopeSchema, toServiceJson, type AdConfig, type ContentProvider, type Envelope } from 'mockvideo/contract';
 
@@ -70,7 +68,7 @@ const API = 'https://api.example.com/api/g1';
 const QUERY = '?ref=&_st=PLACEHOLDER&_region=IN';
 const server = setupServer(...createHandlers({ scenario: 'empty-ad-config' }));
 
-beforeAll(() => server.listen({ ${UNHANDLED}: 'error' }));
+beforeAll(() => server.listen(onUnhandled('error')));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
@@ -163,41 +161,99 @@ it('serves a scenario file of the user through loadScenario of mockvideo/node', 
 });
 `;
 
-/** Packages of this repository's devDependencies the consumer's runners load by name (linked, not installed: a faster run). */
-export const LINKED = [
-  'vitest',
-  'babel-jest',
-  '@babel/plugin-transform-modules-commonjs',
-  'babel-plugin-transform-import-meta',
-  '@jest/globals',
-  'ts-jest',
-];
+/**
+ * Packages of this repository's devDependencies the consumer's runners load by name (linked, not
+ * installed: a faster run): vitest, and ts-jest for Jest 29. Jest 30, babel-jest 30 and the Babel
+ * plugins come from the registry, installed by the docs' own line (see {@link babelJestLine}).
+ */
+export const LINKED = ['vitest', 'ts-jest'];
 
 /**
  * The Jest projects of docs/jest.md ("Use with Jest") for the msw major installed: each `<!--
- * consumer: <project>/<file> -->` block is that file; a block marked for another major is taken
- * with the docs' one rule applied (msw 2 writes `onUnhandledRequest` where msw 3 writes
- * `onUnhandledFrame`), unless the docs have a block of its own for this major.
+ * consumer: <project>/<file> -->` block is that file (a block marked `<!-- msw: N -->` only under
+ * msw N; the recipes are written for both, with `onUnhandled`).
  */
 export function jestRecipes(): Map<string, Map<string, string>> {
   const projects = new Map<string, Map<string, string>>();
-  const own = new Set<string>();
   for (const block of markdownBlocks(join(ROOT, 'docs/jest.md'))) {
-    if (!block.consumer) continue;
+    if (!block.consumer || (block.msw !== undefined && block.msw !== MSW_MAJOR)) continue;
     const [project, ...file] = block.consumer.split('/');
-    const mine = block.msw === undefined || block.msw === MSW_MAJOR;
-    if (!mine && own.has(block.consumer)) continue;
-    if (mine) own.add(block.consumer);
-    const code = mine
-      ? block.code
-      : MSW_MAJOR >= 3
-        ? block.code.replaceAll('onUnhandledRequest', 'onUnhandledFrame')
-        : block.code.replaceAll('onUnhandledFrame', 'onUnhandledRequest');
     if (!projects.has(project!)) projects.set(project!, new Map());
-    projects.get(project!)!.set(file.join('/'), code);
+    projects.get(project!)!.set(file.join('/'), block.code);
   }
   return projects;
 }
+
+/** Every documentation file a user reads: the README and docs/*.md. */
+function docFiles(): string[] {
+  return [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => `docs/${name}`),
+  ];
+}
+
+/** One `npm install` line of the docs: the line as written and where it is first. */
+export interface InstallLine {
+  line: string;
+  where: string;
+}
+
+/**
+ * Each distinct `npm install <packages>` line of the shell blocks of the README and docs/ (issue 43:
+ * they must install as written into an empty project, against the registry's current versions). A
+ * bare `npm install` (a clone's own, the README's first command) installs no package of the
+ * registry's choosing and is left out.
+ */
+export function docsInstallLines(): InstallLine[] {
+  const lines = new Map<string, string>();
+  for (const file of docFiles())
+    for (const block of markdownBlocks(join(ROOT, file))) {
+      if (block.lang !== 'sh') continue;
+      block.code.split('\n').forEach((text, i) => {
+        const line = text.replace(/\s+#.*$/, '').trim();
+        if (/^npm (install|i) (?!&&)\S/.test(line) && !lines.has(line))
+          lines.set(line, `${file}:${block.line + 1 + i}`);
+      });
+    }
+  return [...lines].map(([line, where]) => ({ line, where }));
+}
+
+/** The `npm install` arguments of `line` with the package name `mockvideo` replaced by the packed `tarball` (it is not on the registry). */
+export function installArgs(line: string, tarball: string): string[] {
+  return line
+    .split(/\s+/)
+    .slice(1)
+    .map((arg) => (arg === 'mockvideo' ? tarball : arg));
+}
+
+/** docs/jest.md's install line of the babel-jest recipe: the one the consumer project installs in full (Jest 30, babel-jest, the Babel plugins). */
+export function babelJestLine(): InstallLine {
+  const line = docsInstallLines().find(({ line }) => line.includes('@babel/plugin-transform-modules-commonjs'));
+  if (!line) throw new Error('docs/jest.md has no npm install line with @babel/plugin-transform-modules-commonjs');
+  return line;
+}
+
+/** The code of the first ts/js block of `file` that starts with `firstLine`. */
+export function docBlock(file: string, firstLine: string): string {
+  const block = markdownBlocks(join(ROOT, file)).find((b) => b.code.startsWith(firstLine));
+  if (!block) throw new Error(`${file} has no code block starting with ${JSON.stringify(firstLine)}`);
+  return block.code;
+}
+
+/**
+ * A test appended to the docs' `unmockedRequests` examples (they define `loadSettings`): its loader
+ * calls a path no handler answers and falls back to its defaults, so its own expect passes; only
+ * `unmocked.check()` in afterEach can fail it, naming the request.
+ */
+export const SWALLOWED_TEST = `
+it('shows the defaults when the settings cannot load', async () => {
+  const settings = await loadSettings('https://api.example.com/api/g2/settings');
+  expect(settings.codec_level).toBe('0');
+});
+`;
 
 /** Node 24.9 or later: `require` of ES modules without a flag, which Jest 30's CommonJS mode uses under VM modules. */
 export const REQUIRES_ESM = ((major, minor) => major > 24 || (major === 24 && minor >= 9))(
@@ -216,13 +272,13 @@ export const PROJECT_TYPE: Record<string, 'commonjs' | 'module'> = {
 export const NODE_TEST_ESM = `import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setupServer } from 'msw/node';
-import { createHandlers, scenarioNames } from 'mockvideo';
+import { createHandlers, onUnhandled, scenarioNames } from 'mockvideo';
 import { createReplayHandlers } from 'mockvideo/node';
 import { envelopeSchema, adConfigSchema } from 'mockvideo/contract';
 
 test('serves empty-ad-config through setupServer (ES modules)', async () => {
   const server = setupServer(...createReplayHandlers([], { fallback: createHandlers({ scenario: 'empty-ad-config' }) }));
-  server.listen({ ${UNHANDLED}: 'error' });
+  server.listen(onUnhandled('error'));
   try {
     const response = await fetch('https://api.example.com/api/g1/ad_config?ref=');
     assert.equal(response.headers.get('x-mockvideo-match'), 'fallback');
@@ -236,12 +292,12 @@ test('serves empty-ad-config through setupServer (ES modules)', async () => {
 export const NODE_TEST_CJS = `const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { setupServer } = require('msw/node');
-const { createHandlers } = require('mockvideo');
+const { createHandlers, onUnhandled } = require('mockvideo');
 const { loadScenarioCatalog } = require('mockvideo/node');
 
 test('serves no-recommendations through setupServer (CommonJS)', async () => {
   const server = setupServer(...createHandlers({ scenario: 'no-recommendations', catalog: loadScenarioCatalog() }));
-  server.listen({ ${UNHANDLED}: 'error' });
+  server.listen(onUnhandled('error'));
   try {
     const body = await (await fetch('https://api.example.com/api/g1/localplay/recomm?ref=')).json();
     assert.deepEqual(body.data, []);
@@ -253,12 +309,12 @@ test('serves no-recommendations through setupServer (CommonJS)', async () => {
 
 /** The page the browser bundles start: msw's worker with mockvideo's gallery handlers, unmocked requests refused; the outcome lands on window.__mockvideo. */
 export const BROWSER_PAGE = `import { setupWorker } from 'msw/browser';
-import { createHandlers, isScenarioName } from 'mockvideo';
+import { createHandlers, isScenarioName, onUnhandled } from 'mockvideo';
 import { envelopeSchema, diversionSetSchema } from 'mockvideo/contract';
 
 async function run() {
   const worker = setupWorker(...createHandlers({ scenario: 'gallery' }));
-  await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, quiet: true, ${UNHANDLED}: 'error' });
+  await worker.start({ ...onUnhandled('error'), serviceWorker: { url: '/mockServiceWorker.js' }, quiet: true });
   const response = await fetch('/api/g1/localplay/diversion?ref=&is_from_gallery=true');
   const body = envelopeSchema(diversionSetSchema).parse(await response.json());
   // The static server would answer 404: under 'error' msw refuses the request instead (a network error, or msw's 500 naming the strategy).

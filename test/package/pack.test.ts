@@ -1,17 +1,20 @@
-// The package as users get it: `npm pack` once, then install the tarball with msw and vitest into a
-// fresh project outside this repository and run there, by package name only (so the exports map,
-// both builds, the types and the peer dependency on msw are what is tested, not our source tree):
-// vitest; Jest 29 and 30 in ES module mode and in CommonJS mode with babel-jest, Jest 30 in
-// CommonJS mode with no transform (Node 24.9 or later), Jest 29 with ts-jest, a React Native-like
-// Jest environment (conditions require, react-native, node) and `node --test`, each project made of
-// the blocks of docs/jest.md for the msw major installed; esbuild and vite browser bundles in
-// headless Chromium; publint and attw on the tarball. The consumer gets the msw major of this
-// repository's node_modules: msw 2 on the Node 20 leg of .ci/run, msw 3 on the Node 24 leg; an
-// unmocked request must fail under that major's documented option (`onUnhandledRequest` in 2,
-// `onUnhandledFrame` in 3), with no --legacy-peer-deps and no overrides. Jest, ts-jest, babel and vite come from
-// this repository's devDependencies (linked into the consumer's node_modules), so only the tarball,
-// msw and vitest are installed. Needs the build (`npm test` runs it in `pretest`) and the npm
-// registry (the npm cache usually answers: `--prefer-offline`).
+// The package as users get it: `npm pack` once, then a fresh project outside this repository that
+// installs the tarball with docs/jest.md's install line of the babel-jest recipe as written (Jest 30,
+// babel-jest, the Babel plugins and msw resolved from the registry's current versions, not from this
+// repository's lock or devDependencies: issue 43), and runs there, by package name only (so the
+// exports map, both builds, the types and the peer dependency on msw are what is tested, not our
+// source tree): vitest (the README's setup as written, and docs/test-authors.md's unmockedRequests
+// example failing a test whose app swallowed the failure); Jest 30 (the registry's) and Jest 29 (this
+// repository's) in ES module mode and in CommonJS mode with babel-jest, Jest 30 in CommonJS mode with
+// no transform (Node 24.9 or later), Jest 29 with ts-jest, a React Native-like Jest environment
+// (conditions require, react-native, node) and `node --test`, each project made of the blocks of
+// docs/jest.md; esbuild and vite browser bundles in headless Chromium; publint and attw on the
+// tarball. Every other `npm install` line of the README and docs/ is resolved as written into an
+// empty project of its own (`--dry-run`). The registry gives msw 2 on the Node 20 leg of .ci/run and
+// msw 3 on the Node 24 leg, as this repository's node_modules has them there; an unmocked request
+// must fail under `onUnhandled('error')` on either, with no --legacy-peer-deps and no overrides.
+// vitest and ts-jest are linked from this repository's devDependencies. Needs the build (`npm test`
+// runs it in `pretest`) and the npm registry.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -26,11 +29,15 @@ import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
 import { MSW_MAJOR } from '../support/msw-major.js';
 import { RecordingWriter } from '../../src/storage/recording-writer.js';
 import {
+  babelJestLine,
   BROWSER_HTML,
   BROWSER_PAGE,
   CONSUMER_PACKAGE,
   CONSUMER_TEST,
   CONSUMER_TSCONFIG,
+  docBlock,
+  docsInstallLines,
+  installArgs,
   jestRecipes,
   LINKED,
   NODE_TEST_CJS,
@@ -39,11 +46,13 @@ import {
   PROJECT_TYPE,
   RECORDING,
   REQUIRES_ESM,
+  SWALLOWED_TEST,
 } from './consumer-project.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const installedVersion = (name: string): string =>
-  (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+/** The version of package `name` installed in the `node_modules` below `dir`. */
+const versionIn = (dir: string, name: string): string =>
+  (JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** This process's environment without what `npm test` and vitest set for themselves. */
 function childEnv(): NodeJS.ProcessEnv {
@@ -152,23 +161,12 @@ describe('the npm package', () => {
     await writeFile(join(consumer, 'my-scenarios/ads-off.json'), `${JSON.stringify(OWN_SCENARIO, null, 2)}\n`);
     await new RecordingWriter(join(consumer, 'recordings')).write(RECORDING);
 
-    const install = await timed('npm install', () =>
-      run(
-        'npm',
-        [
-          'install',
-          '--no-audit',
-          '--no-fund',
-          '--prefer-offline',
-          '--save-dev',
-          tarball,
-          `msw@${installedVersion('msw')}`,
-        ],
-        consumer,
-        150_000,
-      ),
+    // The docs' line as written (mockvideo is the tarball: it is not on the registry), resolved against the registry.
+    const line = babelJestLine();
+    const install = await timed('npm install (docs/jest.md)', () =>
+      run('npm', [...installArgs(line.line, tarball), '--no-audit', '--no-fund'], consumer, 180_000),
     );
-    expect(install.code, explain('npm install', install)).toBe(0);
+    expect(install.code, explain(`${line.line} (${line.where}, in an empty project)`, install)).toBe(0);
     tarballPath = tarball;
 
     // The consumer's own vitest runs its root test file only; the folders below are other runners' projects.
@@ -185,15 +183,10 @@ describe('the npm package', () => {
       );
       for (const [file, text] of projectFiles) await writeFile(join(consumer, project, file), text);
     }
-    // Jest 30 runs the CommonJS recipe with its own babel-jest (found first in the project's node_modules).
-    await mkdir(join(consumer, 'commonjs-jest30/node_modules'), { recursive: true });
+    // Jest 29 (this repository's) runs the babel-jest recipes with its own babel-jest, found first in the project's node_modules.
+    await mkdir(join(consumer, 'commonjs-jest29/node_modules'), { recursive: true });
     for (const file of ['package.json', 'jest.config.js', 'mockvideo.test.js'])
-      await writeFile(join(consumer, 'commonjs-jest30', file), await readFile(join(consumer, 'commonjs', file)));
-    await symlink(
-      join(ROOT, 'node_modules/jest30/node_modules/babel-jest'),
-      join(consumer, 'commonjs-jest30/node_modules/babel-jest'),
-      'dir',
-    );
+      await writeFile(join(consumer, 'commonjs-jest29', file), await readFile(join(consumer, 'commonjs', file)));
     // Jest 30 with no transform ("the test file is the one of the next recipe").
     await writeFile(
       join(consumer, 'commonjs-vm/mockvideo.test.js'),
@@ -213,13 +206,48 @@ describe('the npm package', () => {
       join(consumer, 'react-native/jest.config.js'),
       `const recipe = require('../commonjs/jest.config.js');\nmodule.exports = { ...recipe, testEnvironmentOptions: { customExportConditions: ['require', 'react-native', 'node'] } };\n`,
     );
+    for (const project of ['commonjs-jest29', 'ts-jest', 'react-native']) {
+      await mkdir(join(consumer, project, 'node_modules'), { recursive: true });
+      await symlink(join(ROOT, 'node_modules/babel-jest'), join(consumer, project, 'node_modules/babel-jest'), 'dir');
+    }
+    // The README's vitest setup as written, with a test that makes an unmocked request.
+    await mkdir(join(consumer, 'readme'), { recursive: true });
+    await writeFile(join(consumer, 'readme/setup.ts'), docBlock('README.md', '// test/setup.ts'));
+    await writeFile(
+      join(consumer, 'readme/unmocked.test.ts'),
+      "import { expect, it } from 'vitest';\n\nit('fails a call that no handler answers', async () => {\n  await expect(fetch('https://api.example.com/api/g2/health')).rejects.toThrow();\n});\n",
+    );
+    await writeFile(
+      join(consumer, 'readme/vitest.config.mjs'),
+      "export default { test: { include: ['*.test.ts'], setupFiles: ['./setup.ts'] } };\n",
+    );
+    // docs/test-authors.md's unmockedRequests example (vitest) and docs/jest.md's (Jest), each with a test whose app swallows the failure.
+    await mkdir(join(consumer, 'swallowed'), { recursive: true });
+    await writeFile(
+      join(consumer, 'swallowed/settings.test.ts'),
+      docBlock('docs/test-authors.md', '// test/settings.test.ts') + SWALLOWED_TEST,
+    );
+    await writeFile(
+      join(consumer, 'swallowed/vitest.config.mjs'),
+      "export default { test: { include: ['*.test.ts'] } };\n",
+    );
+    await mkdir(join(consumer, 'esm-swallowed'), { recursive: true });
+    await writeFile(join(consumer, 'esm-swallowed/package.json'), await readFile(join(consumer, 'esm/package.json')));
+    await writeFile(
+      join(consumer, 'esm-swallowed/jest.config.js'),
+      await readFile(join(consumer, 'esm/jest.config.js')),
+    );
+    await writeFile(
+      join(consumer, 'esm-swallowed/settings.test.js'),
+      `${await readFile(join(consumer, 'esm/settings.test.js'), 'utf8')}${SWALLOWED_TEST}`,
+    );
     await mkdir(join(consumer, 'node-test'), { recursive: true });
     await writeFile(join(consumer, 'node-test/esm.test.mjs'), NODE_TEST_ESM);
     await writeFile(join(consumer, 'node-test/cjs.test.cjs'), NODE_TEST_CJS);
     await mkdir(join(consumer, 'browser'), { recursive: true });
     await writeFile(join(consumer, 'browser/page.js'), BROWSER_PAGE);
     await writeFile(join(consumer, 'browser/index.html'), BROWSER_HTML);
-  }, 200_000);
+  }, 240_000);
 
   afterAll(async () => {
     if (timings.length) console.info(`[pack test] ${timings.join(', ')}`);
@@ -261,12 +289,37 @@ describe('the npm package', () => {
     expect(unwanted, 'files a user does not need').toEqual([]);
   });
 
-  it("installs next to the user's msw without a second copy of msw", () => {
+  it("installs next to the user's msw without a second copy of msw: the registry's msw of this leg's major", () => {
     expect(existsSync(join(consumer, 'node_modules/mockvideo/dist/index.js'))).toBe(true);
     expect(existsSync(join(consumer, 'node_modules/mockvideo/node_modules/msw')), 'mockvideo brought its own msw').toBe(
       false,
     );
+    const resolved = ['msw', 'jest', 'babel-jest', '@babel/core', '@babel/plugin-transform-modules-commonjs'].map(
+      (name) => `${name} ${versionIn(consumer, name)}`,
+    );
+    console.info(
+      `[pack test] ${babelJestLine().line} resolved, on Node ${process.versions.node}: ${resolved.join(', ')}`,
+    );
+    expect(Number(versionIn(consumer, 'msw').split('.')[0]), resolved.join(', ')).toBe(MSW_MAJOR);
   });
+
+  it.concurrent.each(
+    docsInstallLines()
+      .filter(({ line }) => line !== babelJestLine().line)
+      .map(({ line, where }) => [line, where] as const),
+  )(
+    "resolves the docs' line `%s` (%s) as written into an empty project (--dry-run)",
+    async (line, where) => {
+      const project = await mkdtemp(join(work, 'line-'));
+      await writeFile(join(project, 'package.json'), '{ "name": "empty", "version": "1.0.0", "private": true }\n');
+      const result = await timed(`dry run of ${where}`, () =>
+        run('npm', [...installArgs(line, tarballPath), '--dry-run', '--no-audit', '--no-fund'], project, 150_000),
+      );
+      expect(result.code, explain(`${line} --dry-run (${where})`, result)).toBe(0);
+      expect(result.stderr).not.toMatch(/ERESOLVE|peer dep/i);
+    },
+    160_000,
+  );
 
   it.concurrent(
     'runs a vitest file that serves scenarios through setupServer and checks real fetch answers',
@@ -280,6 +333,35 @@ describe('the npm package', () => {
       );
       expect(vitest.code, explain('vitest run (in the consumer project)', vitest)).toBe(0);
       expect(vitest.stdout).toMatch(/Tests\s+11 passed/);
+    },
+    120_000,
+  );
+
+  /** Runs the consumer's vitest in `project` (a folder of the consumer with its own vitest.config.mjs). */
+  const vitestIn = (project: string) =>
+    timed(`consumer vitest (${project})`, () =>
+      run(process.execPath, [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run'], join(consumer, project)),
+    );
+
+  it.concurrent(
+    "runs the README's vitest setup as written: a call no handler answers fails",
+    async () => {
+      const vitest = await vitestIn('readme');
+      expect(vitest.code, explain("vitest run (the README's setup)", vitest)).toBe(0);
+      expect(vitest.stdout).toMatch(/Tests\s+1 passed/);
+    },
+    120_000,
+  );
+
+  it.concurrent(
+    "fails, with vitest, the test whose app swallowed an unmocked call (docs/test-authors.md's unmockedRequests)",
+    async () => {
+      const vitest = await vitestIn('swallowed');
+      expect(vitest.code, explain('vitest run (unmockedRequests)', vitest)).toBe(1);
+      const output = vitest.stdout + vitest.stderr;
+      expect(output).toMatch(/Tests\s+1 failed \| 1 passed/);
+      expect(output).toContain('shows the defaults when the settings cannot load');
+      expect(output).toContain('GET https://api.example.com/api/g2/settings');
     },
     120_000,
   );
@@ -328,17 +410,17 @@ describe('the npm package', () => {
     expect(cli.code, explain('mockvideo scenarios', cli)).toBe(0);
     expect(cli.stdout).toContain('gallery');
   }, 40_000);
+  /** Where each Jest comes from: 30 is the registry's (the docs' install line), 29 this repository's devDependency. */
+  const JEST = {
+    30: () => join(consumer, 'node_modules/jest/bin/jest.js'),
+    29: () => join(ROOT, 'node_modules/jest/bin/jest.js'),
+  };
   /** Runs a Jest CLI in `project` of the consumer; the test files are the project's. */
-  const jest = (label: string, bin: string, project: string, env: NodeJS.ProcessEnv = {}) =>
+  const jest = (label: string, version: 29 | 30, project: string, env: NodeJS.ProcessEnv = {}) =>
     timed(label, () =>
       run(
         process.execPath,
-        [
-          join(ROOT, 'node_modules', bin, 'bin/jest.js'),
-          '--ci',
-          '--cacheDirectory',
-          join(work, 'jest-cache', label.replace(/\W+/g, '-')),
-        ],
+        [JEST[version](), '--ci', '--cacheDirectory', join(work, 'jest-cache', label.replace(/\W+/g, '-'))],
         join(consumer, project),
         120_000,
         env,
@@ -348,21 +430,33 @@ describe('the npm package', () => {
   const VM_MODULES = { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' };
   const jestRuns = (
     [
-      ['Jest 29, CommonJS, babel-jest', 'jest', 'commonjs', {}, 5],
-      ['Jest 30, CommonJS, babel-jest', 'jest30', 'commonjs-jest30', {}, 5],
-      ['Jest 30, CommonJS, no transform (Node 24.9 or later)', 'jest30', 'commonjs-vm', VM_MODULES, 5],
-      ['Jest 29, ts-jest', 'jest', 'ts-jest', {}, 1],
-      ['Jest 29, ES modules', 'jest', 'esm', VM_MODULES, 2],
-      ['Jest 30, ES modules', 'jest30', 'esm', VM_MODULES, 2],
-      ['Jest 29, React Native conditions (require, react-native, node)', 'jest', 'react-native', {}, 5],
+      ['Jest 30, CommonJS, babel-jest', 30, 'commonjs', {}, 5],
+      ['Jest 29, CommonJS, babel-jest', 29, 'commonjs-jest29', {}, 5],
+      ['Jest 30, CommonJS, no transform (Node 24.9 or later)', 30, 'commonjs-vm', VM_MODULES, 5],
+      ['Jest 29, ts-jest', 29, 'ts-jest', {}, 1],
+      ['Jest 30, ES modules', 30, 'esm', VM_MODULES, 3],
+      ['Jest 29, ES modules', 29, 'esm', VM_MODULES, 3],
+      ['Jest 29, React Native conditions (require, react-native, node)', 29, 'react-native', {}, 5],
     ] as const
   ).filter(([, , project]) => REQUIRES_ESM || project !== 'commonjs-vm'); // that recipe says Node 24.9 or later
   it.concurrent.each(jestRuns)(
     `runs the docs/jest.md recipe for msw ${MSW_MAJOR} with %s, mockvideo untransformed`,
-    async (label, bin, project, env, tests) => {
-      const result = await jest(label, bin, project, env);
+    async (label, version, project, env, tests) => {
+      const result = await jest(label, version, project, env);
       expect(result.code, explain(`jest (${label})`, result)).toBe(0);
       expect(result.stderr).toMatch(new RegExp(`Tests:\\s+${tests} passed, ${tests} total`));
+    },
+    120_000,
+  );
+
+  it.concurrent(
+    "fails, with Jest 30, the test whose app swallowed an unmocked call (docs/jest.md's unmockedRequests)",
+    async () => {
+      const result = await jest('Jest 30, unmockedRequests', 30, 'esm-swallowed', VM_MODULES);
+      expect(result.code, explain('jest (unmockedRequests)', result)).toBe(1);
+      expect(result.stderr).toMatch(/Tests:\s+1 failed, 1 passed, 2 total/);
+      expect(result.stderr).toContain('shows the defaults when the settings cannot load');
+      expect(result.stderr).toContain('GET https://api.example.com/api/g2/settings');
     },
     120_000,
   );
