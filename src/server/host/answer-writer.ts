@@ -34,11 +34,12 @@ export function writePlan(
     );
   const headers = deviceHeaders(plan.answer.headers, plan);
   const bodyless = NO_BODY.has(status);
-  if (!bodyless)
-    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  // Text goes as UTF-8 bytes: node:http writes a string body in one string with the header block,
+  // in the body's encoding, which would send a Latin-1 header value (`café`) as UTF-8.
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  if (!bodyless) headers['content-length'] = String(bytes.byteLength);
   res.writeHead(status, headers);
-  // node:http sends a body in one write with the header block.
-  res.end(req.method === 'HEAD' || bodyless ? undefined : body);
+  res.end(req.method === 'HEAD' || bodyless ? undefined : bytes);
   return { status, headers, body: bodyless ? '' : body };
 }
 

@@ -77,3 +77,38 @@ describe('deviceListener', () => {
     }
   });
 });
+
+describe('deviceListener: what the wire cannot carry (issue 39, H1, H2, L5)', () => {
+  it('sends headers the wire cannot carry percent-encoded or not at all, 204 and 304 without body or content-length, and a 1xx as its 500', async () => {
+    const url = await hostOf([
+      { status: 200, headers: { 'x-odd': 'line\nfeed\u0000日本', 'bad name': 'x', 'x-ok': 'caf\u00e9' }, body: '{}' },
+      { status: 204, headers: {}, body: 'never sent' },
+      { status: 304, headers: { etag: '"a"' }, body: '' },
+      { status: 101, headers: {}, body: '' },
+    ]);
+    const odd = await fetch(`${url}/api/g1/meta/upgrade?n=0`);
+    expect(odd.status).toBe(200);
+    expect(odd.headers.get('x-odd')).toBe('line%0Afeed%00%E6%97%A5%E6%9C%AC');
+    expect([...odd.headers.keys()].filter((name) => name.includes('bad'))).toEqual([]);
+    // Latin-1 goes as it is (one byte per character).
+    expect(odd.headers.get('x-ok')).toBe('caf\u00e9');
+    for (const [n, status] of [
+      [1, 204],
+      [2, 304],
+    ]) {
+      const response = await fetch(`${url}/api/g1/meta/upgrade?n=${n}`);
+      expect([response.status, response.headers.get('content-length'), await response.text()]).toEqual([
+        status,
+        null,
+        '',
+      ]);
+    }
+    const informational = await fetch(`${url}/api/g1/meta/upgrade?n=3`);
+    expect(informational.status).toBe(500);
+    expect(await informational.json()).toEqual({
+      error: 'mockvideo failed to answer: an answer with HTTP status 101, which is no final status',
+    });
+    // And the host goes on.
+    expect((await fetch(`${url}/api/g1/meta/upgrade?n=0`)).status).toBe(200);
+  });
+});
