@@ -21,7 +21,7 @@ import { createScenarioHandlers } from '../src/msw/handlers.js';
 import { createReplayHandlers } from '../src/node.js';
 import { queryFindings } from '../src/findings/index.js';
 import { DEVICE_ANSWER_HEADERS } from '../src/routes/answer-headers.js';
-import { forwardPath, routeOf } from '../src/routes/path.js';
+import { forwardPath, routeOf } from '../src/normalise/path.js';
 import type { Plan } from '../src/routes/request.js';
 import { loadScenarioCatalog } from '../src/storage/load-catalog.js';
 import { clientPath } from './support/client.js';

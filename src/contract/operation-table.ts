@@ -90,8 +90,10 @@ export function isOperationName(name: string): name is OperationName {
 }
 
 /**
- * The operation a URL path names, or `undefined`. Accepts `/api/g1/<operation>` anywhere at the end
- * of the path (so a `/scenarios/<name>` prefix is allowed) and ignores one trailing slash.
+ * The operation a URL of the real service names (a HAR's, an exchange the recorder forwarded), or
+ * `undefined`: `/api/g1/<operation>` at the end of the path, below any base path of `{base_url}`
+ * (the seed's URLs are `{base_url}/api/g1/…`), one trailing slash ignored. Requests to mockvideo's
+ * own surface are routed by `routeOf` (`src/normalise/path.ts`), not by this.
  *
  * @example operationOfPath('/scenarios/gallery/api/g1/meta/cp') // 'meta/cp'
  */

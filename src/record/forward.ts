@@ -4,7 +4,7 @@
  * @module
  */
 import { API_PREFIX } from '../contract/core.js';
-import { forwardPath, type Route } from '../routes/path.js';
+import { forwardPath, type Route } from '../normalise/path.js';
 import type { RouteRequest } from '../routes/request.js';
 import { dropped, flat } from './wire.js';
 

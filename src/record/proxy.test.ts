@@ -2,7 +2,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../normalise/index.js';
-import { routeOf } from '../routes/path.js';
+import { routeOf } from '../normalise/path.js';
 import type { ProxyLogEntry } from './exchange-log.js';
 import { createRecordingProxy, type PassAnswer, type RecordingProxy } from './proxy.js';
 

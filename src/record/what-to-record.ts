@@ -6,7 +6,7 @@
 import type { OperationName } from '../contract/core.js';
 import type { JournalFacts } from '../journal/journal-view.js';
 import { buildRecording, splitQuery, type NormalisationPolicy, type RedactedExchange } from '../normalise/index.js';
-import type { Route } from '../routes/path.js';
+import type { Route } from '../normalise/path.js';
 import type { UpstreamAnswer } from './ask-upstream.js';
 import type { ForwardedRequest } from './forward.js';
 

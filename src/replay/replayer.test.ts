@@ -332,3 +332,17 @@ describe('Replayer over recordings indexed by reference', () => {
     expect(replayer.unused()).toContain('meta-cp/d-000.json');
   });
 });
+
+describe('Replayer.find routes paths as the server does (issue 40, item 5)', () => {
+  it('finds a recording for every spelling routeOf takes, and none for a path that is no operation', () => {
+    const replayer = new Replayer(recordings, { match: 'strict' });
+    for (const path of [
+      '/api/g1/./meta/cp',
+      '/api/g1//meta/cp/',
+      '/scenarios/gallery/api/g1/meta/cp',
+      '/api/g1/%6Deta/cp',
+    ])
+      expect(replayer.find('GET', path, COMMON).kind, path).toBe('exact');
+    expect(replayer.find('GET', '/elsewhere/api/g1/meta/cp', COMMON).kind).toBe('not-operation');
+  });
+});

@@ -1,4 +1,5 @@
-import { operationOfPath, type OperationName } from '../contract/core.js';
+import type { OperationName } from '../contract/core.js';
+import { routeOf } from '../normalise/path.js';
 import {
   DEFAULT_POLICY,
   matchKeyOf,
@@ -97,10 +98,11 @@ export class Replayer {
   }
 
   /**
-   * The recording for one request: `search` is the raw query string (with or without `?`). A miss
-   * changes nothing (no sequence, no used list). `address`: the connection's, which names the client
-   * of a query without `_sdevid` and `_anoyid` (see `clientOf`; sequences advance per client unless
-   * the state is `global`).
+   * The recording for one request: `pathname` is routed by the one path rule the server uses
+   * (`routeOf`: `/api/g1/./meta/cp` and `/scenarios/gallery/api/g1/meta/cp` are `meta/cp`); `search`
+   * is the raw query string (with or without `?`). A miss changes nothing (no sequence, no used
+   * list). `address`: the connection's, which names the client of a query without `_sdevid` and
+   * `_anoyid` (see `clientOf`; sequences advance per client unless the state is `global`).
    */
   find(
     method: string,
@@ -109,9 +111,9 @@ export class Replayer {
     mode: MatchMode = this.match,
     address?: string,
   ): ReplayOutcome {
-    const operation = operationOfPath(pathname);
-    if (!operation) return { kind: 'not-operation' };
-    return this.findOfOperation(method, operation, search, mode, address);
+    const route = routeOf(pathname);
+    if (route.kind !== 'operation') return { kind: 'not-operation' };
+    return this.findOfOperation(method, route.operation, search, mode, address);
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import { HEADER_NAME, sendableValue } from '../contract/http-wire.js';
 import type { Finding } from '../findings/index.js';
-import type { Route } from './path.js';
+import type { Route } from '../normalise/path.js';
 import type { PlanFacts } from './request.js';
 
 /** The response header that names the scenario that answered. */

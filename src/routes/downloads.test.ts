@@ -2,7 +2,7 @@ import { parse } from 'content-disposition';
 import { describe, expect, it } from 'vitest';
 import { shippedCatalog } from '../scenarios/index.js';
 import { Downloads, type DownloadRoute } from './downloads.js';
-import { routeOf } from './path.js';
+import { routeOf } from '../normalise/path.js';
 
 const downloads = new Downloads(() => shippedCatalog());
 const get = (path: string, query = '') => downloads.answer(routeOf(path) as DownloadRoute, query);

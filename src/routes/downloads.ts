@@ -6,7 +6,7 @@ import { packageContentType, providerPackage } from '../media/plugin-package.js'
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { JSON_CONTENT_TYPE } from '../scenarios/compile.js';
 import { errorBody } from './errors.js';
-import { decodeName, type Route } from './path.js';
+import { decodeName, type Route } from '../normalise/path.js';
 import type { Answer } from './request.js';
 
 /**

@@ -2,7 +2,7 @@ import { didYouMean } from '../errors.js';
 import type { Finding } from '../findings/index.js';
 import { OPERATION_NAMES, API_PREFIX } from '../contract/core.js';
 import { JSON_CONTENT_TYPE, type CompiledStub } from '../scenarios/compile.js';
-import type { Route } from './path.js';
+import type { Route } from '../normalise/path.js';
 import type { Plan } from './request.js';
 
 /**

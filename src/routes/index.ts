@@ -6,7 +6,7 @@
  */
 export * from './answer-headers.js';
 export * from './errors.js';
-export * from './path.js';
+export * from '../normalise/path.js';
 export * from './plan.js';
 export * from './plan-replay.js';
 export * from './precheck.js';

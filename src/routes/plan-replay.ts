@@ -10,7 +10,7 @@ import type { Finding } from '../findings/index.js';
 import type { QueryValues } from '../normalise/index.js';
 import type { NearMissReport } from '../replay/near-miss.js';
 import type { Replayer } from '../replay/replayer.js';
-import type { Route } from './path.js';
+import type { Route } from '../normalise/path.js';
 import { RecordingAnswers, missAnswer, recordingFacts } from './replay.js';
 import { answerPlan, bodyText, type Answer, type Plan, type PlanFacts, type RouteRequest } from './request.js';
 import { planFaults, scenarioPlan, type ScenarioAnswerSource } from './scenario.js';

@@ -9,7 +9,7 @@ import { queryValues, type QueryValues } from '../normalise/index.js';
 import type { Downloads, DownloadRoute } from './downloads.js';
 import { errorBody, methodNotAllowed, strictRequestsError, unknownOperation } from './errors.js';
 import type { FuzzAnswers } from './fuzz.js';
-import { routeOf, type Route } from './path.js';
+import { routeOf, type Route } from '../normalise/path.js';
 import { replayPlan, type OperationRoute, type ReplayRoutes } from './plan-replay.js';
 import type { Finding } from '../findings/index.js';
 import { precheck } from './precheck.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import { noHostHeader, refusedForwarding, targetTooLong } from './errors.js';
-import type { Route } from './path.js';
+import type { Route } from '../normalise/path.js';
 import { MAX_URL_LENGTH, type Answer, type RouteRequest } from './request.js';
 
 /** Whether a route is of the device-facing surface (answered by the routes, not by the host's own app). */

@@ -7,7 +7,7 @@ import { flatValue } from '../contract/http-wire.js';
 import type { Finding } from '../findings/index.js';
 import type { FaultKind } from '../faults/fault.js';
 import type { MatchKind } from '../replay/headers.js';
-import type { Route } from './path.js';
+import type { Route } from '../normalise/path.js';
 
 /**
  * Request headers as routes read them: lower-case names, as Node's `IncomingMessage.headers` has

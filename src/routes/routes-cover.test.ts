@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Replayer } from '../replay/replayer.js';
 import { shippedCatalog } from '../scenarios/index.js';
-import { routeOf } from './path.js';
+import { routeOf } from '../normalise/path.js';
 import { createRoutes, routesCover, type RoutesOptions } from './plan.js';
 import { ScenarioResponder } from './responder.js';
 

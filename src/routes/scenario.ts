@@ -6,7 +6,7 @@ import { JSON_CONTENT_TYPE, bodyFor, type PreparedResponse } from '../scenarios/
 import { noStubMatched, unknownScenario } from './errors.js';
 import { resolveNow } from '../clock/clock.js';
 import type { Finding } from '../findings/index.js';
-import type { Route } from './path.js';
+import type { Route } from '../normalise/path.js';
 import type { ScenarioResponder } from './responder.js';
 import {
   answerPlan,

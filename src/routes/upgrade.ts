@@ -3,7 +3,7 @@ import { pluginEntries, type EntryLike } from '../media/plugin-entries.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import { JSON_CONTENT_TYPE, ORIGIN_PLACEHOLDER } from '../scenarios/compile.js';
 import { errorBody, unknownScenario } from './errors.js';
-import { UPGRADE_OPERATION } from './path.js';
+import { UPGRADE_OPERATION } from '../normalise/path.js';
 import type { Answer } from './request.js';
 
 /**
