@@ -40,7 +40,7 @@ const MAX_SEED = 2 ** 32 - 1;
 
 /** The case's classes switched off, as its id names them: in `EDGE_CLASSES` order, of those the case can draw. */
 export const caseOff = (parts: FuzzCase): string[] =>
-  offClasses({ beyondObserved: parts.beyondObserved, exclude: parts.off ?? [] });
+  parts.off?.length ? offClasses({ beyondObserved: parts.beyondObserved, exclude: parts.off }) : [];
 
 /** The case id of its parts, e.g. `42:meta/plugin:3` (options after it, in a fixed order, only where they differ from the defaults). */
 export function caseId(parts: FuzzCase): string {

@@ -83,8 +83,8 @@ function drawCase(parts: FuzzCase): FuzzAnswer & { data: unknown } {
           : (data as PluginDraft[]).map((draft, i) => placePlugin(draft, providers[i % providers.length]!))
         : data;
     const answer = answerOf(parts.operation, placed, escaped);
-    if (noClassOff(draw, answer.classes))
-      return { case: id, operation: parts.operation, text: answer.text, classes: answer.classes, data: placed };
+    if (!noClassOff(draw, answer.classes)) continue;
+    return { case: id, operation: parts.operation, text: answer.text, classes: answer.classes, data: placed };
   }
   throw new Error(`Case ${id} found no answer outside the classes switched off in ${MAX_TRIES} draws.`);
 }

@@ -10,7 +10,7 @@ import type { OperationName } from '../contract/core.js';
 import { OPERATION_NAMES } from '../contract/operation-table.js';
 import { caseId, deviceHash, type FuzzAnswer, type FuzzCase } from '../fuzz/case-id.js';
 import { edgeClassesFor, type EdgeClass } from '../fuzz/classes.js';
-import { classNames, offClasses, type IntegerWidth } from '../fuzz/options.js';
+import { classNames, drawOf, offClasses, type IntegerWidth } from '../fuzz/options.js';
 import { JSON_CONTENT_TYPE } from '../scenarios/compile.js';
 import { clientOf } from '../state/client-state.js';
 import { FuzzCalls } from './fuzz-calls.js';
@@ -84,12 +84,12 @@ export class FuzzAnswers {
   readonly #recent: string[] = [];
   #answers = 0;
 
-  /** @throws Error naming an unknown class. */
+  /** @throws Error naming an unknown class or a width that is none. */
   constructor(options: FuzzRoutesOptions) {
     const fixed = options.fixedCase;
     this.#seed = fixed?.seed ?? options.seed;
     this.#beyondObserved = fixed?.beyondObserved ?? options.beyondObserved ?? false;
-    this.#integers = fixed?.integers ?? options.integers ?? 32;
+    this.#integers = drawOf({ integers: fixed?.integers ?? options.integers }).integers;
     this.#perDevice = fixed ? fixed.device !== undefined : (options.perDevice ?? false);
     this.#fixedCase = fixed;
     this.#generate = options.generate;

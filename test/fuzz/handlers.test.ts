@@ -61,6 +61,16 @@ describe('fuzzHandlers', () => {
     expect(() => fuzzHandlers({ seed: 1, fuzzCase: 'nope' })).toThrow('Cannot read fuzz case "nope"');
   });
 
+  it('takes the options of serve --fuzz-*: integers, classes off, per device', async () => {
+    const handlers = fuzzHandlers({ seed: 42, integers: 53, exclude: ['title-long'], perDevice: true });
+    const response = await get(handlers, `http://x/api/g1/meta/setting?${DEVICE}`);
+    const fuzzCase = response.headers.get('x-mockvideo-fuzz')!;
+    expect(fuzzCase).toMatch(/^42:meta\/setting:1:int53:device=[0-9a-f]{8}:off=title-long$/);
+    expect(await response.text()).toBe(fuzzAnswer(fuzzCase).text);
+    expect(() => fuzzHandlers({ seed: 1, exclude: ['nope'] })).toThrow('Unknown edge class "nope"');
+    expect(() => fuzzHandlers({ seed: 1, integers: 16 as 32 })).toThrow('Cannot draw integers of 16 bits');
+  });
+
   it('leaves fast-check to mockvideo/arbitraries: the main entry never loads it', async () => {
     expect(await packagesOf('arbitraries.js')).toContain('fast-check');
     for (const entry of ['index.js', 'cjs/index.js', 'node.js', 'contract/index.js'])
