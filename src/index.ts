@@ -34,6 +34,7 @@ export {
 } from './msw/unmocked.js';
 export { SCENARIO_HEADER } from './routes/select-scenario.js';
 export type { ClockFields } from './clock/clock.js';
+export type { FaultPlanJson, FaultSpec } from './faults/plan-check.js';
 export { buildCatalog, ScenarioCatalog, type CompiledScenario } from './scenarios/catalog.js';
 export type { ScenarioFile } from './scenarios/format.js';
 export type { ParsedScenario, ParseResult } from './scenarios/parse.js';

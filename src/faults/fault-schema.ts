@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BODILESS_STATUSES } from '../contract/http-wire.js';
-import { FAULT_DEFAULTS, MAX_DELAY_MS } from './fault.js';
+import { FAULT_DEFAULTS, FAULT_RULES, MAX_DELAY_MS } from './fault.js';
 
 const share = {
   rate: z
@@ -25,16 +25,10 @@ export const answerStatusSchema = z
   .int()
   .min(200)
   .max(599)
-  .refine(
-    (status) => !BODILESS_STATUSES.includes(status),
-    "a status of 204, 205 or 304 cannot carry the answer's body",
-  );
+  .refine((status) => !BODILESS_STATUSES.includes(status), FAULT_RULES.bodilessStatus);
 
 const ms = z.number().int().min(0).max(MAX_DELAY_MS);
-const delayMs = z.union([
-  ms,
-  z.tuple([ms, ms]).refine(([a, b]) => a <= b, 'a delay range is [min, max] with min ≤ max'),
-]);
+const delayMs = z.union([ms, z.tuple([ms, ms]).refine(([a, b]) => a <= b, FAULT_RULES.delayRange)]);
 
 /**
  * A fault: what goes wrong with an answer. Times are in **milliseconds**. Every field but `kind` has
@@ -71,7 +65,7 @@ export const faultSchema = z.discriminatedUnion('kind', [
     result: z
       .number()
       .int()
-      .refine((r) => r !== 1, 'an envelope fault needs a result other than 1')
+      .refine((r) => r !== 1, FAULT_RULES.envelopeResult)
       .optional()
       .describe(
         'The envelope result, not 1; default 0 (FAULT_DEFAULTS.envelopeResult, applied when the answer is made).',

@@ -13,6 +13,16 @@ export const FAULT_KINDS = ['delay', 'status', 'envelope', 'malformed-json', 'em
 /** One fault kind. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/**
+ * The rules of a fault that JSON Schema cannot state, each with its message: written once here, read
+ * by `faultSchema` (zod refinements) and by the check compiled from it (`plan-check.ts`).
+ */
+export const FAULT_RULES = {
+  bodilessStatus: "a status of 204, 205 or 304 cannot carry the answer's body",
+  delayRange: 'a delay range is [min, max] with min ≤ max',
+  envelopeResult: 'an envelope fault needs a result other than 1',
+} as const;
+
 /** The longest delay a fault may ask for, in milliseconds (bounds absurd values). */
 export const MAX_DELAY_MS = 120_000;
 

@@ -7,21 +7,17 @@ import { z } from 'zod';
 import { MockvideoError } from '../errors.js';
 import { OPERATION_NAMES } from '../contract/operation-table.js';
 import { MAX_TIMES, type FaultPlan } from './board.js';
-import { FAULT_KINDS, MAX_DELAY_MS } from './fault.js';
+import { FAULT_KINDS } from './fault.js';
+import { NOT_AN_OBJECT, PLAN_FIELDS, readFaultFlag } from './plan-form.js';
 import { faultSchema } from './fault-schema.js';
 import { STATE_SCOPES } from '../state/client-state.js';
 
-/** The plan's own fields (besides the fault's), each with what it must be. */
-const planSchema = z.object({
+/** The plan's own fields (besides the fault's), each with what it must be (also compiled into a check without zod: `plan-check.ts`). */
+export const planSchema = z.object({
   operation: z.enum(OPERATION_NAMES).optional(),
   times: z.int().min(1).max(MAX_TIMES).optional(),
   state: z.enum(STATE_SCOPES).optional(),
 });
-const PLAN_FIELDS: Record<keyof z.infer<typeof planSchema>, string> = {
-  operation: `one of ${OPERATION_NAMES.join(', ')} (or left out for every operation)`,
-  times: `an integer from 1 to ${MAX_TIMES}`,
-  state: '"client" (times counted per device) or "global" (counted for the whole server)',
-};
 
 /**
  * Reads a fault plan from its JSON form (admin API): `{"operation"?, "kind", "times"?, "state"?, ...fields}`.
@@ -29,10 +25,7 @@ const PLAN_FIELDS: Record<keyof z.infer<typeof planSchema>, string> = {
  */
 export function parseFaultPlan(value: unknown): FaultPlan {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new MockvideoError(
-      'MV_USAGE',
-      'A fault is a JSON object, e.g. {"operation": "meta/setting", "kind": "reset", "times": 1}.',
-    );
+    throw new MockvideoError('MV_USAGE', NOT_AN_OBJECT);
   }
   const { operation, times, state, ...rest } = value as Record<string, unknown>;
   const plan = planSchema.safeParse(value);
@@ -66,25 +59,5 @@ export function parseFaultPlan(value: unknown): FaultPlan {
  * @throws MockvideoError (`MV_USAGE`) naming the flag, the operations and the kinds.
  */
 export function parseFaultFlag(flag: string): FaultPlan {
-  const [, target = '*', kind = '', arg = ''] = /^(?:(.*)=)?([^:]*)(?::(.*))?$/s.exec(flag)!;
-  const value: Record<string, unknown> = { kind };
-  if (target !== '*') value.operation = target;
-  if (arg !== '') {
-    if (kind === 'delay') {
-      const range = /^(\d+)-(\d+)$/.exec(arg);
-      value.ms = range ? [Number(range[1]), Number(range[2])] : Number(arg);
-    } else if (kind === 'status') value.status = Number(arg);
-    else if (kind === 'envelope') value.result = Number(arg);
-    else if ((FAULT_KINDS as readonly string[]).includes(kind)) value.arg = arg;
-  }
-  try {
-    if (value.arg !== undefined)
-      throw new MockvideoError('MV_USAGE', `"${kind}" takes no ARG (only delay, status and envelope do).`);
-    return parseFaultPlan(value);
-  } catch (error) {
-    throw new MockvideoError(
-      'MV_USAGE',
-      `--fault ${flag}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')} Form: [OPERATION=]KIND[:ARG], e.g. meta/setting=status:503 or delay:200-800 (max ${MAX_DELAY_MS} ms).`,
-    );
-  }
+  return readFaultFlag(flag, parseFaultPlan);
 }

@@ -138,3 +138,62 @@ describe('createHandlers with baseUrl', () => {
     );
   });
 });
+
+describe('createHandlers with faults (issue 43)', () => {
+  const device = (id: string) => `_sdevid=${id.repeat(64)}`;
+
+  it('takes a fault for a number of requests per device (times), then answers the scenario', async () => {
+    const handlers = createHandlers({
+      scenario: 'gallery',
+      faults: [{ operation: 'meta/setting', kind: 'status', status: 503, times: 1 }],
+    });
+    const statuses = async (id: string) => (await get(handlers, `http://x/api/g1/meta/setting?${device(id)}`))!.status;
+    expect([await statuses('a'), await statuses('a'), await statuses('b'), await statuses('b')]).toEqual([
+      503, 200, 503, 200,
+    ]);
+    // Other operations are not touched.
+    expect((await get(handlers, 'http://x/api/g1/meta/cp?ref='))!.status).toBe(200);
+  });
+
+  it('takes --fault flags: a reset is a network error, a fault for every operation applies to each', async () => {
+    const reset = createHandlers({ faults: ['localplay/recomm=reset', 'envelope:-3'] });
+    expect((await get(reset, 'http://x/api/g1/localplay/recomm?ref='))!.type).toBe('error');
+    const answer = await get(reset, 'http://x/api/g1/ad_config?ref=');
+    expect([answer!.status, answer!.headers.get('x-mockvideo-fault'), (await answer!.json()).result]).toEqual([
+      200,
+      'envelope',
+      -3,
+    ]);
+  });
+
+  it('adds a fault for one request list in front of the others (server.use), leaving the others as they were', async () => {
+    const initial = createHandlers({ scenario: 'gallery' });
+    const withFault = [...createHandlers({ scenario: 'gallery', faults: ['meta/cp=status:502'] }), ...initial];
+    expect((await get(withFault, 'http://x/api/g1/meta/cp?ref='))!.status).toBe(502);
+    expect((await get(initial, 'http://x/api/g1/meta/cp?ref='))!.status).toBe(200);
+  });
+
+  it('holds a request under hang until the client gives up', async () => {
+    const abort = new AbortController();
+    const answer = get(createHandlers({ faults: ['ad_config=hang'] }), 'http://x/api/g1/ad_config?ref=', {
+      signal: abort.signal,
+    });
+    const settled = await Promise.race([
+      answer.then(() => 'answered'),
+      new Promise((r) => setTimeout(() => r('held'), 300)),
+    ]);
+    expect(settled).toBe('held');
+    abort.abort();
+    await answer.catch(() => undefined);
+  });
+
+  it('names the fault that is wrong, as --fault does', () => {
+    expect(() => createHandlers({ faults: ['reset', 'meta/setting=status:700'] })).toThrow(
+      /^\[mockvideo\] faults\[1\]: --fault meta\/setting=status:700: Invalid fault: "status": must be <= 599\. Form: \[OPERATION=\]KIND\[:ARG\]/,
+    );
+    // @ts-expect-error times is a number of requests
+    expect(() => createHandlers({ faults: [{ kind: 'reset', times: 'once' }] })).toThrow(
+      '[mockvideo] faults[0]: "times" must be an integer from 1 to 100000, got "once".',
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import type { HttpHandler } from 'msw';
 import { Clock, parseClockSetting, type ClockFields } from '../clock/clock.js';
 import type { FaultBoard } from '../faults/board.js';
+import { faultBoardOf, type FaultSpec } from '../faults/plan-check.js';
 import { ScenarioResponder } from '../routes/index.js';
 import type { ScenarioCatalog } from '../scenarios/catalog.js';
 import type { ScenarioName } from '../scenarios/scenario-names.js';
@@ -15,8 +16,12 @@ export interface ScenarioHandlerOptions {
   baseUrl?: string;
   /** The responder to use (shares sequence counters); default: a new one over the catalog. */
   responder?: ScenarioResponder;
-  /** Server-wide faults, taken before the scenario's own; default: none. */
-  faults?: FaultBoard;
+  /**
+   * Faults for every request, taken before the scenario's own, as `mockvideo serve --fault` takes
+   * them: `--fault` flags (`'meta/setting=status:503'`) or the admin API's JSON (`{ operation:
+   * 'meta/cp', kind: 'reset', times: 1 }`), or a server's `FaultBoard`; default: none.
+   */
+  faults?: FaultBoard | readonly FaultSpec[];
   /** Answer requests to operations with contract findings with 400; read per request. */
   strictRequests?: () => boolean;
 }
@@ -34,7 +39,8 @@ export interface ScenarioHandlerOptions {
  * @see docs/contract.md#operations.
  */
 export function createScenarioHandlers(catalog: ScenarioCatalog, options: ScenarioHandlerOptions): HttpHandler[] {
-  const { activeScenario, faults, strictRequests } = options;
+  const { activeScenario, strictRequests } = options;
+  const faults = faultBoardOf(options.faults);
   const scenarios = { responder: options.responder ?? new ScenarioResponder(catalog), activeScenario, faults };
   return routeHandlers({ scenarios, strictRequests }, options.baseUrl);
 }
@@ -49,6 +55,15 @@ export interface HandlerSettings {
    * real time. The fields of `PUT /__mockvideo/clock`. An invalid value throws `MockvideoError` (`MV_USAGE`).
    */
   clock?: ClockFields;
+  /**
+   * Faults, as `mockvideo serve --fault` plans them (same kinds, defaults, precedence and bytes):
+   * each a `--fault` flag, `[OPERATION=]KIND[:ARG]` (`'meta/setting=status:503'`, `'delay:200-800'`,
+   * `'localplay/recomm=reset'`), or the admin API's JSON, which also says for how many requests
+   * (`{ operation: 'meta/cp', kind: 'status', times: 1 }`: the first request of each device fails,
+   * the next ones answer). They win over the scenario's own faults, effect by effect. Default: none.
+   * An invalid one throws `MockvideoError` (`MV_USAGE`) naming it (`faults[1]`) and its problem.
+   */
+  faults?: readonly FaultSpec[];
 }
 
 /**
@@ -82,9 +97,12 @@ export type CatalogScenarioOptions = CreateHandlersOptions<ScenarioCatalog>;
  * its names.
  *
  * @throws UnknownScenarioError (its message lists the known names, and ends with `Did you mean "gallery"?` for a typo) for an unknown scenario.
- * @throws MockvideoError (`MV_USAGE`) for an invalid `clock`, or a `baseUrl` that is no absolute URL.
+ * @throws MockvideoError (`MV_USAGE`) for an invalid `clock` or fault, or a `baseUrl` that is no absolute URL.
  * @example
  * const server = setupServer(...createHandlers({ scenario: 'gallery' }));
+ * @example
+ * // one test of the app's retry path: meta/setting fails once per device, then answers
+ * server.use(...createHandlers({ scenario: 'gallery', faults: [{ operation: 'meta/setting', kind: 'status', status: 503, times: 1 }] }));
  * @example
  * // "{now-2y}" in scenario data, and the _ts check, read 2026-01-31T12:00:00Z
  * createHandlers({ scenario: 'gallery', clock: { frozen: '2026-01-31T12:00:00Z' } });
@@ -98,5 +116,10 @@ export function createHandlers<C extends ScenarioCatalog | undefined = undefined
   catalog.get(scenario);
   const clock = options.clock === undefined ? undefined : new Clock(parseClockSetting(options.clock));
   const responder = clock && new ScenarioResponder(catalog, { clock });
-  return createScenarioHandlers(catalog, { activeScenario: () => scenario, responder, baseUrl: options.baseUrl });
+  return createScenarioHandlers(catalog, {
+    activeScenario: () => scenario,
+    responder,
+    baseUrl: options.baseUrl,
+    faults: options.faults,
+  });
 }

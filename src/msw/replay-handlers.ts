@@ -1,5 +1,7 @@
 import type { HttpHandler } from 'msw';
 import type { Clock } from '../clock/clock.js';
+import type { FaultBoard } from '../faults/board.js';
+import { faultBoardOf, type FaultSpec } from '../faults/plan-check.js';
 import type { NamedRecording } from '../normalise/index.js';
 import { Replayer, type ReplayerOptions } from '../replay/replayer.js';
 import type { NearMissReport } from '../replay/near-miss.js';
@@ -21,6 +23,8 @@ export interface ReplayHandlerOptions extends ReplayerOptions {
   onMiss?: (report: NearMissReport) => void;
   /** The clock the `_ts` finding checks against (a server's `--clock`); default real time. */
   clock?: Clock;
+  /** Faults applied to the answers, as `mockvideo replay --fault` applies them (see `createHandlers`' `faults`); default: none. */
+  faults?: FaultBoard | readonly FaultSpec[];
 }
 
 /**
@@ -47,6 +51,7 @@ export function createReplayHandlers(
     recordMissing,
     fallback: fallback && ((request) => askHandlers(fallback, request)),
     onMiss,
+    faults: faultBoardOf(options.faults),
   };
   return routeHandlers({ replay, clock: options.clock }, options.baseUrl);
 }

@@ -19,10 +19,18 @@ const BUDGET_GZIP_BYTES = 40 * 1024;
 const DOWNLOAD_LIBRARIES = ['content-disposition', 'fast-png', 'iobuffer', 'jpeg-js', '@noble/hashes', 'fflate'];
 /**
  * The libraries the routes load at once: the display widths of the near-miss table
- * (src/text-table.ts), about 2 KB gzipped, and the match key's stable JSON (src/normalise/match-key.ts,
- * reached through the replay index, which keys recordings by it), under 1 KB.
+ * (src/text-table.ts), about 2 KB gzipped, the match key's stable JSON (src/normalise/match-key.ts,
+ * reached through the replay index, which keys recordings by it), under 1 KB, the edit distance of
+ * "Did you mean" in every unknown-scenario message (src/errors.ts), under 1 KB, and the per-device
+ * state's bounded table (src/state/client-state.ts).
  */
-const EAGER_LIBRARIES = ['fast-json-stable-stringify', 'fast-string-truncated-width', 'fast-string-width'];
+const EAGER_LIBRARIES = [
+  'fast-json-stable-stringify',
+  'fast-string-truncated-width',
+  'fast-string-width',
+  'fastest-levenshtein',
+  'lru-cache',
+];
 const libraryOf = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(path)?.[1];
 
 /** The minified browser bundle of `createHandlers`, split at lazy imports, msw left out. */
