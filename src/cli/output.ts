@@ -87,6 +87,21 @@ export function requestLogger(args: OutputArgs): ((entry: RequestLogEntry) => vo
   return (entry) => void out.write(`${lineOf(entry)}\n`);
 }
 
+/**
+ * The writer of the lines the admin API says it changed (`ServerContext.onAdminChange`): `admin:
+ * scenario "gallery" now answers …` on stdout, in order with the request log; one JSON object
+ * (`"msg": "admin", "change"`) with `--log json`; none with `--quiet`.
+ */
+export function adminLogger(args: OutputArgs): ((line: string) => void) | undefined {
+  if (args.quiet) return undefined;
+  if (args.log === 'json') {
+    const line = jsonLines('admin');
+    return (change) => line({ change });
+  }
+  const out = logStream();
+  return (change) => void out.write(`admin: ${change}\n`);
+}
+
 /** With `--verbose` (and a text log), prints the contract findings of every journaled request. */
 export function logFindings(args: OutputArgs, journal: Journal): void {
   if (!args.verbose || args.quiet || args.log === 'json') return;

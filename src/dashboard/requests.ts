@@ -25,7 +25,8 @@ export function focusRequest(id: number): void {
  * Draws the request table (newest first, only the chosen device's when one is chosen), the open
  * request's row marked. Its columns follow the mode: in `replay` the match kind (exact, nearest,
  * fallback, miss) and the recording file that answered; elsewhere the scenario. A "Step" column
- * appears when the server reports sequence steps.
+ * appears when the server reports sequence steps. On a narrow screen (app.css) each row is a card:
+ * the operation and its status first, then the other cells, each named by its `data-label`.
  */
 export function drawRequests(state: DashboardState): void {
   const entries = state.visibleEntries();
@@ -56,19 +57,19 @@ export function drawRequests(state: DashboardState): void {
       ?aria-current=${entry.id === state.opened}
     >
       <td><time datetime=${entry.time}>${clockTime(entry.time)}</time></td>
-      <td title=${deviceOf(entry)}>${state.label(deviceOf(entry))}</td>
+      <td data-label="Device" title=${deviceOf(entry)}>${state.label(deviceOf(entry))}</td>
       <th scope="row"><button type="button" class="link" aria-label="Show request ${entry.id}, ${entry.operation}" data-open=${entry.id}>${entry.operation}</button></th>
-      <td><span class="status ${statusClass(entry.status)}">${entry.status || 'none'}</span>${entry.fault ? html`<span class="badge fault">fault: ${entry.fault}</span>` : nothing}</td>
+      <td class="status-cell"><span class="status ${statusClass(entry.status)}">${entry.status || 'none'}</span>${entry.fault ? html`<span class="badge fault">fault: ${entry.fault}</span>` : nothing}</td>
       ${
         replay
-          ? html`<td>${match ? html`<span class="match ${match}">${match}</span>` : '—'}</td>
-            <td class="recording">${entry.recording ? recordingName(entry.recording) : entry.scenario ? `scenario ${entry.scenario}` : '—'}</td>`
-          : html`<td>${entry.scenario ?? '—'}</td>`
+          ? html`<td data-label="Match">${match ? html`<span class="match ${match}">${match}</span>` : '—'}</td>
+            <td class="recording" data-label="Recording">${entry.recording ? recordingName(entry.recording) : entry.scenario ? `scenario ${entry.scenario}` : '—'}</td>`
+          : html`<td data-label="Scenario">${entry.scenario ?? '—'}</td>`
       }
-      ${steps ? html`<td>${entry.step ?? '—'}</td>` : nothing}
-      ${cases ? html`<td>${entry.fuzz ? html`<code class="fuzz-case">${entry.fuzz}</code>` : '—'}</td>` : nothing}
+      ${steps ? html`<td data-label="Step">${entry.step ?? '—'}</td>` : nothing}
+      ${cases ? html`<td data-label="Case">${entry.fuzz ? html`<code class="fuzz-case">${entry.fuzz}</code>` : '—'}</td>` : nothing}
       <td class="num">${duration(entry.durationMs)}</td>
-      <td>${
+      <td data-label="Findings">${
         findings
           ? html`<span class="badge warn" title=${entry.findings.map((f) => f.message).join('\n')}>${count(findings, 'finding')}</span>`
           : html`<span class="muted">none</span>`

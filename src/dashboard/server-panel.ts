@@ -30,7 +30,21 @@ export function detailLabel(key: string): string {
 }
 
 /**
- * Shows the mode, its details and the device URLs. The header names what answers: the scenario in
+ * What a server fact of `GET /health` means, shown beside its value, for the facts whose name does
+ * not say it: `scenariosVersion` and `state`.
+ */
+function detailHint(key: string, value: unknown): string | undefined {
+  if (key === 'scenariosVersion')
+    return '1 at start, one more for each reload of the scenario files (serve --watch reloads them when they change)';
+  if (key === 'state')
+    return value === 'global'
+      ? 'one set of sequences and fault counts for the whole server (--state global)'
+      : 'sequences and fault counts are kept per device (_sdevid, else _anoyid, else its address); its next start-up starts them again (--state client)';
+  return undefined;
+}
+
+/**
+ * Shows the mode, its details (with what the unclear ones mean, see {@link detailHint}) and the device URLs. The header names what answers: the scenario in
  * `serve`, the recording folder (and the fallback scenario, if any) in `replay`, the upstream in
  * `record`; the scenario picker is shown only where a scenario answers.
  */
@@ -56,7 +70,13 @@ export function renderServer(health: Health): void {
   render(
     facts([
       ['Mode', health.mode],
-      ...details.map(([key, value]) => [detailLabel(key), html`<code>${value}</code>`] as const),
+      ...details.map(([key, value]) => {
+        const hint = detailHint(key, value);
+        return [
+          detailLabel(key),
+          html`<code>${value}</code>${hint ? html`<span class="hint">${hint}</span>` : ''}`,
+        ] as const;
+      }),
     ]),
     byId('server-details'),
   );

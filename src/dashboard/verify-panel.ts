@@ -5,7 +5,8 @@ import type { DashboardState } from './state.js';
 
 /**
  * The `verify` report of the current journal (of the chosen device's requests when one is chosen),
- * checked again shortly after `state` changes (a start-up sends six requests at once) and on "Run".
+ * checked again shortly after `state` changes (a start-up sends six requests at once) and on "Run";
+ * before any request, a line that says what it waits for (no failed rule before the app called).
  */
 export function showVerify(state: DashboardState): void {
   const report = byId('verify-report');
@@ -13,6 +14,18 @@ export function showVerify(state: DashboardState): void {
   const refresh = async () => {
     try {
       const every = state.selected === null || state.selected === '(no _sdevid)';
+      // Nothing to judge yet: no red before the app called.
+      if (!state.visibleEntries().length) {
+        render(
+          html`<p class="verdict muted">
+            No device has called yet. Start playback of a local video in the app: verify checks each start-up as it
+            arrives.
+          </p>`,
+          report,
+        );
+        byId('verify-scope').textContent = every ? 'every device' : 'the chosen device';
+        return;
+      }
       const { ok, rules } = await admin.verify(every ? null : state.selected);
       const failed = rules.filter((r) => !r.ok).length;
       render(

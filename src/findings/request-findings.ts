@@ -102,7 +102,7 @@ export function requestFindings(facts: RequestFacts): Finding[] {
       add(
         '_ts',
         'ts-skew',
-        `_ts ${ts} is ${Math.round(Math.abs(seconds - now) / 3600)} hours from the server's clock (allowed: ${MAX_TS_SKEW_SECONDS / 3600} hours)`,
+        `_ts ${ts} is ${Math.round(Math.abs(seconds - now) / 3600)} hours from the server's clock (allowed: ${MAX_TS_SKEW_SECONDS / 3600} hours); to serve an old capture, start mockvideo with --clock ${new Date(seconds * 1000).toISOString().replace('.000Z', 'Z')}`,
       );
   }
 

@@ -40,6 +40,12 @@ export interface ServerContext {
   deviceUrls?: DeviceUrl[];
   /** The generated answers of `serve --fuzz` (`GET /__mockvideo/fuzz` reports them), when fuzzing. */
   fuzz?: FuzzAnswers;
+  /**
+   * Told of each change made through the admin API or the dashboard, one line each (`scenario
+   * "gallery" now answers …`, a fault planned or cleared, a device named): `serve` and `replay`
+   * print them. Unset: nobody is told.
+   */
+  onAdminChange?: (line: string) => void;
   /** Aborted when the server starts to shut down: long-lived answers (the dashboard's event stream) end then, instead of holding the shutdown up. */
   closing: AbortController;
 }

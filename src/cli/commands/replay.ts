@@ -8,6 +8,7 @@ import { watchFolder } from '../../storage/watch-folder.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { normaliseFlags, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
 import { insecureUpstreamWarning, recordingOptions, recordingSettings, type ArgsOf } from '../options.js';
+import { adminLogger } from '../output.js';
 import { progressCallback } from '../progress.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
@@ -82,6 +83,7 @@ export async function runReplay(
     `mockvideo replaying ${dir} at ${running.url} (${replay.loaded} recording${replay.loaded === 1 ? '' : 's'}, match ${args.match ?? 'nearest'}${args.fallbackScenario ? `, fallback scenario "${args.fallbackScenario}"` : ''}${recordMissing ? `, recording misses from ${recordMissing.upstream}` : ''})\n`,
   );
   printListening(running, replay.context);
+  replay.context.onAdminChange = adminLogger(args);
   if (recordMissing?.insecureUpstream) process.stderr.write(insecureUpstreamWarning(recordMissing.upstream));
   // One reload at a time (a large folder takes seconds to read), and one more after it when the
   // folder changed meanwhile; a reload followed by another is not applied.

@@ -4,7 +4,7 @@ import { SHIPPED_SCENARIOS_DIR } from '../../storage/scenario-files.js';
 import { startServeServer } from '../../server/modes/serve.js';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
-import { logFindings } from '../output.js';
+import { adminLogger, logFindings } from '../output.js';
 import { MockvideoError } from '../../errors.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
 import type { ArgsOf } from '../options.js';
@@ -92,6 +92,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         : undefined,
     });
     logFindings(args, context.journal);
+    context.onAdminChange = adminLogger(args);
     process.stdout.write(`mockvideo serving scenario "${context.active.scenario}" at ${running.url}\n`);
     process.stdout.write(`  operations: ${running.url}/api/g1/<operation>   scenarios: ${catalog.names.join(', ')}\n`);
     if (fuzzing) {

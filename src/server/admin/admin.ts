@@ -190,8 +190,10 @@ export function adminRouter(context: ServerContext): express.Router {
       res.status(unknown.status).type('json').send(unknown.body);
       return;
     }
+    const was = context.active.scenario;
     context.active.scenario = name;
     context.responder.resetSequences(name);
+    context.onAdminChange?.(`scenario "${name}" now answers every device that does not pick one (was "${was}")`);
     res.json({ name, description: context.catalog.get(name).description });
   });
 
@@ -260,12 +262,19 @@ export function adminRouter(context: ServerContext): express.Router {
       });
       return;
     }
-    res.status(201).json(context.faults.add(parseFaultPlan(req.body)));
+    const planned = context.faults.add(parseFaultPlan(req.body));
+    const times =
+      planned.times === null
+        ? 'until cleared'
+        : `for the next ${planned.times} request${planned.times === 1 ? '' : 's'}${planned.state === 'client' ? ' of each device' : ''}`;
+    context.onAdminChange?.(`fault #${planned.id} ${planned.spec} planned ${times}`);
+    res.status(201).json(planned);
   });
 
   router.delete('/faults', (_req, res) => {
     const cleared = context.faults.list().length;
     context.faults.clear();
+    context.onAdminChange?.(`faults cleared (${cleared} planned)`);
     res.json({ cleared });
   });
 

@@ -1,7 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { API_PREFIX, OPERATION_NAMES } from '../../contract/core.js';
+import { API_PREFIX } from '../../contract/core.js';
 import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
 import type { ServerContext } from '../context.js';
+import { OPERATION_CALLS, landing } from './landing.js';
 import { answerFailure } from '../host/answer-writer.js';
 import { routeOf } from '../../routes/index.js';
 
@@ -27,11 +28,14 @@ export function createApp(options: AppOptions): express.Express {
   app.set('query parser', false);
   app.use(ADMIN_PREFIX, foreignGuard());
   for (const middleware of options.before ?? []) app.use(middleware);
-  if (options.context) app.use(ADMIN_PREFIX, adminRouter(options.context));
+  if (options.context) {
+    app.use(ADMIN_PREFIX, adminRouter(options.context));
+    app.get('/', landing); // links to the dashboard
+  }
   app.use((req: Request, res: Response) => {
     res.status(404).json({
       error: `Nothing at ${req.method} ${req.path}. mockvideo serves the operations under ${API_PREFIX}.`,
-      operations: OPERATION_NAMES.map((name) => `GET ${API_PREFIX}/${name}`),
+      operations: OPERATION_CALLS,
     });
   });
   app.use((error: Error, req: Request, res: Response, _next: NextFunction) => {

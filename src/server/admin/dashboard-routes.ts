@@ -92,7 +92,12 @@ export function dashboardRoutes(context: ServerContext): express.Router {
       res.status(400).json({ error: 'Send {"name": "<a readable name>"} (an empty name removes it).' });
       return;
     }
-    res.json({ sdevid: req.params.sdevid, name: names.set(req.params.sdevid, name) });
+    const { sdevid } = req.params;
+    const given = names.set(sdevid, name);
+    // As JSON strings: a control character in a name or a path cannot steer the terminal.
+    const device = `device ${JSON.stringify(sdevid.slice(0, 12)).slice(1, -1)}${sdevid.length > 12 ? '…' : ''}`;
+    context.onAdminChange?.(given === null ? `${device}: name removed` : `${device} named ${JSON.stringify(given)}`);
+    res.json({ sdevid, name: given });
   });
   router.get('/start-ups', (req, res) => {
     const gap = Number(
