@@ -1,6 +1,6 @@
 import { OPERATION_NAMES, type OperationName } from '../contract/core.js';
 import { extendsChainProblem } from './limits.js';
-import { ScenarioError, UnknownScenarioError, formatJsonPath, type ScenarioProblem } from '../errors.js';
+import { ScenarioError, UnknownScenarioError, didYouMean, formatJsonPath, type ScenarioProblem } from '../errors.js';
 import { compileStub, type CompiledStub } from './compile.js';
 import { consistencyProblems, eachData, type OperationOrigin } from './consistency.js';
 import type { Fault } from '../faults/fault.js';
@@ -92,8 +92,9 @@ export function checkScenarios(
   const byName = new Map(parsed.map((s) => [s.name, s]));
   const problems: ScenarioProblem[] = [];
   const brokenNames = new Set(broken.map((b) => b.name).filter((name) => !byName.has(name)));
-  const knownNames = () => [...new Set([...byName.keys(), ...brokenNames])].sort().join(', ');
-  const unknown = (name: string) => `extends unknown scenario "${name}"; known scenarios: ${knownNames()}`;
+  const knownNames = () => [...new Set([...byName.keys(), ...brokenNames])].sort();
+  const unknown = (name: string) =>
+    `extends unknown scenario "${name}"; known scenarios: ${knownNames().join(', ')}.${didYouMean(name, knownNames())}`;
   for (const b of broken)
     if (b.extends !== undefined && !byName.has(b.extends) && !brokenNames.has(b.extends))
       problems.push({ source: b.source, path: 'extends', message: unknown(b.extends) });

@@ -31,9 +31,18 @@ export interface FromRecordingsOptions {
   from?: string;
 }
 
+/**
+ * Why an operation is not in the file (it is inherited from `extends`): `same`, recorded as the
+ * extended scenario answers it; `not-servable`, recorded, but no recording of it can be served
+ * (see the notes); `not-recorded`.
+ */
+type LeftOutReason = 'same' | 'not-servable' | 'not-recorded';
+
 /** The scenario file, what was left out and why, and the problems `validate` would report (none when it validates). */
 export interface ScenarioFromRecordings {
   file: { description: string; extends?: string; operations: Partial<Record<OperationName, Stub | Stub[]>> };
+  /** The operations not in the file, in the seed's order, and why. */
+  leftOut: { operation: OperationName; why: LeftOutReason }[];
   notes: string[];
   problems: ScenarioProblem[];
 }
@@ -146,6 +155,7 @@ export function scenarioFromRecordings(
   };
 
   const operations: Partial<Record<OperationName, Stub | Stub[]>> = {};
+  const unservable = new Set<OperationName>();
   for (const operation of OPERATION_NAMES) {
     const variants = new Map<string | undefined, StubResponse[]>();
     for (const named of recordings) {
@@ -162,6 +172,7 @@ export function scenarioFromRecordings(
               : undefined;
       if (leftOut !== undefined) {
         notes.push(`${named.name}: ${leftOut}`);
+        unservable.add(operation);
         continue;
       }
       const gallery = queryValues(named, 'is_from_gallery').pop();
@@ -184,7 +195,14 @@ export function scenarioFromRecordings(
   const times = recordings.map((r) => r.recording.recordedAt);
   // The device is not named: an identifier stays out of the file.
   const description = `Recorded session${options.from ? ` ${options.from}` : ''}: ${recordings.length} answer(s) from ${times[0]} to ${times.at(-1)}${options.device ? ', one device' : ''}.`;
-  return { ...closestExtension(options.name, { description, operations }, options.shipped), notes };
+  const made = closestExtension(options.name, { description, operations }, options.shipped);
+  const leftOut = OPERATION_NAMES.filter((op) => made.file.operations[op] === undefined).map((operation) => ({
+    operation,
+    why: ((operations[operation] !== undefined && 'same') ||
+      (unservable.has(operation) && 'not-servable') ||
+      'not-recorded') as LeftOutReason,
+  }));
+  return { ...made, leftOut, notes };
 }
 
 /** A file value's problems as `validate` reports them (parse, then resolve against the shipped scenarios). */

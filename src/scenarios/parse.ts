@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { nestingProblem, sizeProblem } from './limits.js';
 import { OPERATION_NAMES, isOperationName, type OperationName } from '../contract/core.js';
 import { resolveNowIn } from '../clock/clock.js';
-import { formatJsonPath, jsonSyntaxProblem, type ScenarioProblem } from '../errors.js';
+import { didYouMean, formatJsonPath, jsonSyntaxProblem, type ScenarioProblem } from '../errors.js';
+import { messageWithHint } from './key-hints.js';
 import { scenarioFaultsSchema, scenarioHeaderSchema, type ScenarioFaults, type Stub } from './format.js';
 import { dataSchemaOf, stubSchemas } from './stub-schema.js';
 import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
@@ -50,12 +51,18 @@ function checkData(operation: OperationName, data: unknown): DataIssue[] {
   return dataSchemaOf(operation).safeParse(data).error?.issues ?? [];
 }
 
+/** zod's issues of a value checked with `schema`, as problems at `prefix` (an unrecognised key gets its "did you mean"). */
 function issuesToProblems(
   source: string,
   prefix: PropertyKey[],
   issues: readonly z.core.$ZodIssue[],
+  schema: z.core.$ZodType,
 ): ScenarioProblem[] {
-  return issues.map((issue) => ({ source, path: formatJsonPath([...prefix, ...issue.path]), message: issue.message }));
+  return issues.map((issue) => ({
+    source,
+    path: formatJsonPath([...prefix, ...issue.path]),
+    message: messageWithHint(schema, issue),
+  }));
 }
 
 /**
@@ -71,7 +78,11 @@ export function parseScenario(name: string, value: unknown, source: string): Par
   if (tooDeep) return { ok: false, problems: [tooDeep] };
   const header = scenarioHeaderSchema.safeParse(value);
   if (!header.success)
-    return { ok: false, problems: issuesToProblems(source, [], header.error.issues), ...extendsOf(value) };
+    return {
+      ok: false,
+      problems: issuesToProblems(source, [], header.error.issues, scenarioHeaderSchema),
+      ...extendsOf(value),
+    };
   // A scenario that extends another may give object data in part (completed and checked by the catalog).
   const partial = header.data.extends !== undefined;
   const problems: ScenarioProblem[] = [];
@@ -81,7 +92,9 @@ export function parseScenario(name: string, value: unknown, source: string): Par
     const list = Array.isArray(entry) ? entry : [entry];
     const problem = (message: string) => problems.push({ source, path: formatJsonPath(['operations', op]), message });
     if (!isOperationName(op)) {
-      problem(`unknown operation "${op}"; the operations are ${OPERATION_NAMES.join(', ')}`);
+      problem(
+        `unknown operation "${op}"; the operations are ${OPERATION_NAMES.join(', ')}.${didYouMean(op, OPERATION_NAMES)}`,
+      );
       continue;
     }
     if (list.length === 0) {
@@ -95,11 +108,10 @@ export function parseScenario(name: string, value: unknown, source: string): Par
       const at: PropertyKey[] = Array.isArray(entry) ? ['operations', op, index] : ['operations', op];
       const isSequence = typeof stub === 'object' && stub !== null && 'sequence' in stub;
       // A time relative to the clock ("{now-2y}") is checked as the integer it becomes.
-      const result = (isSequence ? schemas.sequence : schemas.single).safeParse(
-        resolveNowIn(stub, Math.floor(Date.now() / 1000)),
-      );
+      const schema = isSequence ? schemas.sequence : schemas.single;
+      const result = schema.safeParse(resolveNowIn(stub, Math.floor(Date.now() / 1000)));
       if (result.success) stubs.push(stub as Stub);
-      else problems.push(...issuesToProblems(source, at, result.error.issues));
+      else problems.push(...issuesToProblems(source, at, result.error.issues, schema));
     });
     operations[op] = stubs;
   }
@@ -107,7 +119,7 @@ export function parseScenario(name: string, value: unknown, source: string): Par
   if (header.data.faults !== undefined) {
     const result = scenarioFaultsSchema.safeParse(header.data.faults);
     if (result.success) faults = result.data as ScenarioFaults;
-    else problems.push(...issuesToProblems(source, ['faults'], result.error.issues));
+    else problems.push(...issuesToProblems(source, ['faults'], result.error.issues, scenarioFaultsSchema));
   }
   if (problems.length) return { ok: false, problems, ...extendsOf(value) };
   const scenario: ParsedScenario = {

@@ -15,7 +15,7 @@ describe('mockvideo new-scenario', () => {
     expect(file).toMatchObject({
       extends: 'gallery',
       $schema: expect.stringMatching(/scenario\.schema\.json$/),
-      operations: { ad_config: { data: expect.any(Object) } },
+      operations: {},
     });
     expect((await runCli(['validate', 'scenarios'], { cwd })).code).toBe(0);
     const server = await startCli(
@@ -64,7 +64,7 @@ describe('mockvideo new-scenario', () => {
     expect(created.code).toBe(0);
     expect(JSON.parse(readFileSync(join(cwd, 'scenarios/child.json'), 'utf8'))).toMatchObject({
       extends: 'base',
-      operations: { ad_config: { data: { slot: 'pre-roll' } } },
+      operations: {},
     });
     const fromBroken = await runCli(['new-scenario', 'other', '--from', 'broken'], { cwd });
     expect(fromBroken.code).toBe(2);

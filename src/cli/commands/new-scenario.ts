@@ -31,8 +31,8 @@ const builder = (yargs: Argv) =>
 
 /**
  * `mockvideo new-scenario NAME [--from default] [--scenarios-dir scenarios]` (`--dir` is an alias):
- * writes `DIR/NAME.json`, a scenario that extends another, with `$schema` and one example override
- * (a copy of the parent's `ad_config` answer), and prints how to serve it. Checks only what it
+ * writes `DIR/NAME.json`, a scenario that extends another, with `$schema` and no operation (only
+ * what the new scenario changes, which is nothing yet), and prints how to add one and serve it. Checks only what it
  * writes and the scenarios it extends (each from `DIR/<name>.json`, else shipped): a broken other
  * file in the folder does not stop it. Refuses to overwrite without `--force`.
  */
@@ -67,12 +67,11 @@ export const newScenarioCommand: CommandModule<object, BuiltArgs<typeof builder>
       name = scenario.extends;
     }
     const parent = args.from;
-    // The one example override: a copy of the parent's own (or inherited) `ad_config` answer.
-    const stubs = chain.find((s) => s.operations.ad_config)?.operations.ad_config;
+    // Only what it changes: nothing yet (every operation is the parent's until an override is added).
     const scenario = {
       description: `Like ${parent}, except for the operations below. (Say in one line what this scenario is for.)`,
       extends: parent,
-      operations: { ad_config: !stubs ? { data: {} } : stubs.length === 1 ? stubs[0] : stubs },
+      operations: {},
     };
     // What it writes is checked with its parents only.
     const written = parseScenario(args.name, scenario, target.shown);
@@ -80,7 +79,7 @@ export const newScenarioCommand: CommandModule<object, BuiltArgs<typeof builder>
     if (problems.length) throw new ScenarioError(problems);
     const nextSteps = writeScenarioFile(target, scenario);
     process.stdout.write(
-      `Created ${target.shown} (extends ${parent}; ad_config is an example override: change it, or replace it with the operations you need).\n${nextSteps}`,
+      `Created ${target.shown}: extends "${parent}" and changes nothing yet. Add under "operations" only what it changes; object data is merged with "${parent}"'s, so one setting takes one field:\n  "meta/setting": { "data": { "recommend_exit_times": 0 } }\n${nextSteps}`,
     );
   },
 };

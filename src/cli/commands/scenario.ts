@@ -32,6 +32,23 @@ const builder = (yargs: Argv) =>
     .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing file' })
     .example('$0 scenario from-recordings recordings/qa-1 --name qa-1', 'Write scenarios/qa-1.json from a QA session');
 
+/** How many operations are in the file, and which were left out and why: `2 operations from the recordings; 4 left out, inherited from "default": …`. */
+function madeSummary({ file, leftOut }: import('../../scenarios/from-recordings.js').ScenarioFromRecordings): string {
+  const n = Object.keys(file.operations).length;
+  const reasons = [
+    ['same', `recorded as "${file.extends}" answers them`],
+    ['not-servable', 'recorded, but no recording of it can be served: see the notes'],
+    ['not-recorded', 'not recorded'],
+  ] as const;
+  const why = reasons
+    .map(([reason, text]) => [leftOut.filter((l) => l.why === reason).map((l) => l.operation), text] as const)
+    .filter(([ops]) => ops.length)
+    .map(([ops, text]) => `${ops.join(', ')} (${text})`);
+  const from = `${n} operation${n === 1 ? '' : 's'} from the recordings`;
+  if (!leftOut.length) return from;
+  return `${from}; ${leftOut.length} left out${file.extends ? `, inherited from "${file.extends}"` : ''}: ${why.join(', ')}`;
+}
+
 /**
  * `mockvideo scenario from-recordings DIR --name NAME [--device SDEVID]`: writes
  * `scenarios/NAME.json` from a recording folder (see `scenarioFromRecordings`), prints what was
@@ -77,10 +94,7 @@ const fromRecordingsCommand: CommandModule<object, BuiltArgs<typeof builder>> = 
     }
     const { shown } = target;
     const nextSteps = writeScenarioFile(target, made.file);
-    const operations = Object.keys(made.file.operations);
-    process.stdout.write(
-      `Created ${shown}: ${operations.length} operation(s) from the recordings${made.file.extends ? `, the others from "${made.file.extends}"` : ''}.\n`,
-    );
+    process.stdout.write(`Created ${shown}: ${madeSummary(made)}.\n`);
     for (const note of made.notes) process.stdout.write(`note: ${note}\n`);
     if (made.problems.length) {
       process.stderr.write(
