@@ -8,7 +8,10 @@
 // the server's default `--state client`. Two loads: one device (the same `_sdevid` on every
 // request: it uses the faults up, then every request finds them used up) and many devices (each
 // request names one of 20,000 `_sdevid`s in turn: the per-device counts a server keeps).
-// Knobs (environment): FAULTS_SECONDS=5 (each round), FAULTS_CONNECTIONS=20.
+// Each row also gives the server's CPU per request (µs), which others' load moves much less than req/s.
+// Knobs (environment): FAULTS_SECONDS=5 (each round), FAULTS_CONNECTIONS=20, FAULTS_BIN (the
+// mockvideo to run, default this checkout's bin/mockvideo.js: another build, to compare before and after).
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +23,15 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.FAULTS_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.FAULTS_CONNECTIONS ?? 20);
 const DEVICES = 20_000;
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+const BIN = process.env.FAULTS_BIN ?? join(ROOT, 'bin', 'mockvideo.js');
 const PATH = clientPath('meta/setting');
+
+/** CPU time a process has used, in ms (Linux: utime + stime of /proc/PID/stat). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
 
 /** Resident memory of a process, in MB (Linux). */
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
@@ -43,7 +54,7 @@ function openStream(url) {
   return { stop: () => (req.destroy(), bytes) };
 }
 
-/** One round of load: req/s, p99 in ms, non-2xx answers. */
+/** One round of load: req/s, p99 in ms, non-2xx answers, requests in all. */
 async function load(autocannon, url, manyDevices) {
   let n = 0;
   const path = (device) => PATH.replace(/_sdevid=[^&]*/, `_sdevid=bench${device}`);
@@ -55,7 +66,12 @@ async function load(autocannon, url, manyDevices) {
       manyDevices ? { method: 'GET', setupRequest: (req) => ({ ...req, path: path(n++ % DEVICES) }) } : { path: PATH },
     ],
   });
-  return { rps: Math.round(result.requests.average), p99: result.latency.p99, non2xx: result.non2xx };
+  return {
+    rps: Math.round(result.requests.average),
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
 }
 
 const { default: autocannon } = await import('autocannon');
@@ -64,11 +80,7 @@ const rows = [];
 for (const faults of [0, 1000]) {
   for (const manyDevices of [false, true]) {
     for (const stream of [false, true]) {
-      const server = await startServer(
-        'faults',
-        [join(ROOT, 'bin', 'mockvideo.js'), 'serve', '--port', '0', '--no-watch', '--quiet'],
-        { cwd: ROOT },
-      );
+      const server = await startServer('faults', [BIN, 'serve', '--port', '0', '--no-watch', '--quiet'], { cwd: ROOT });
       for (let i = 0; i < faults; i++)
         await admin(server.url, 'POST', '/faults', {
           operation: 'meta/setting',
@@ -80,7 +92,10 @@ for (const faults of [0, 1000]) {
       const events = stream ? openStream(server.url) : undefined;
       let peak = rssBefore;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.child.pid))), 200);
-      const figures = await load(autocannon, server.url, manyDevices);
+      const cpu0 = cpuMs(server.child.pid);
+      const { total, ...figures } = await load(autocannon, server.url, manyDevices);
+      // The server's CPU per request: steadier than req/s on a machine others load too.
+      figures.cpuUs = Math.round(((cpuMs(server.child.pid) - cpu0) * 1000) / total);
       clearInterval(sampler);
       const streamBytes = events?.stop();
       rows.push({
