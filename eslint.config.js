@@ -40,7 +40,7 @@ export default tseslint.config(
   {
     // The any-runtime folders (see .dependency-cruiser.cjs for their imports): no Node globals either.
     files: [
-      'src/{contract,normalise,scenarios,faults,latency,clock,state,media,findings,replay,journal,analytics,verify,fuzz,routes,msw}/**/*.ts',
+      'src/{contract,normalise,scenarios,faults,latency,clock,state,media,findings,replay,journal,analytics,verify,fuzz,bundle,routes,msw}/**/*.ts',
       'src/index.ts',
       'src/arbitraries.ts',
       'src/scenarios.ts',

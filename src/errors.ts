@@ -7,10 +7,16 @@ export const PREFIX = '[mockvideo]';
  * Error codes, each with its likely cause. `MV_SCENARIO_INVALID`: a scenario file is not valid JSON
  * or breaks the contract; `MV_SCENARIO_UNKNOWN`: a scenario name that is not loaded;
  * `MV_USAGE`: a bad flag or argument; `MV_RECORDING_INVALID`: a recording file is corrupt or breaks
- * the recording format; `MV_UNMOCKED`: a test made requests no handler answers (`unmockedRequests`).
+ * the recording format; `MV_UNMOCKED`: a test made requests no handler answers (`unmockedRequests`);
+ * `MV_BUNDLE_INVALID`: a start-up bundle file is not JSON or breaks the bundle format.
  */
 export type ErrorCode =
-  'MV_SCENARIO_INVALID' | 'MV_SCENARIO_UNKNOWN' | 'MV_USAGE' | 'MV_RECORDING_INVALID' | 'MV_UNMOCKED';
+  | 'MV_SCENARIO_INVALID'
+  | 'MV_SCENARIO_UNKNOWN'
+  | 'MV_USAGE'
+  | 'MV_RECORDING_INVALID'
+  | 'MV_UNMOCKED'
+  | 'MV_BUNDLE_INVALID';
 
 /**
  * The one error class mockvideo throws on bad input. `message` says what failed, why and what to do

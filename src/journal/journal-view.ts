@@ -1,17 +1,20 @@
+import { PREFIX } from '../errors.js';
 import {
   redactExchange,
   splitQuery,
   type NormalisationPolicy,
   type RawPair,
   type Recording,
+  type StoredBody,
 } from '../normalise/index.js';
 
-/** The most body characters the journal keeps of one exchange (64 KiB); the rest is left out, with a note where the whole body is. */
+/** The most body characters the journal shows of one exchange (64 KiB: the dashboard, `GET /requests/ID`, the HAR); the rest is left out there, with a note where the whole body is. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
 
 /**
  * What the journal keeps of an exchange besides its entry: redacted with the same function as
- * recordings (`redactExchange`), the body cut at {@link JOURNAL_BODY_LIMIT} characters.
+ * recordings (`redactExchange`); the body twice, whole (for a start-up's bundle) and cut at
+ * {@link JOURNAL_BODY_LIMIT} characters (for the dashboard, the detail call and the HAR).
  */
 export interface JournalView {
   /** Raw query pairs as sent, secrets and identifiers replaced by their placeholders. */
@@ -20,24 +23,21 @@ export interface JournalView {
   responseHeaders: Record<string, string>;
   /** The response body text, redacted and cut (`''` when none). */
   responseBody: string;
+  /**
+   * The whole response body as sent, redacted: its exact text when the bytes are UTF-8, else
+   * `bodyBase64` (see `storeBody`). The same string as {@link responseBody} when that is not cut,
+   * so a body up to the limit is held once.
+   */
+  answerBody: StoredBody;
 }
 
-/** The body text the journal keeps: whole up to the limit, else its start and a note naming the size and, when known, the recording that holds all of it. */
+/** The body text the journal shows: whole up to the limit, else its start and a note naming the size and where all of it is (the recording, when known). */
 export function journalBody(text: string, recording?: string): string {
   if (text.length <= JOURNAL_BODY_LIMIT) return text;
-  const where = recording ? `the whole body is in the recording ${recording}` : 'the whole body was not kept';
-  // A body cut by keptBody ends with NUL and its full length.
-  const length = /\u0000(\d+)$/.exec(text)?.[1] ?? String(text.length);
-  return `${text.slice(0, JOURNAL_BODY_LIMIT)}\n[mockvideo] body cut at ${JOURNAL_BODY_LIMIT} of ${length} characters: ${where}.`;
-}
-
-/**
- * The part of a body the journal holds until it is first read (then redacted and cut at
- * {@link JOURNAL_BODY_LIMIT}): twice the limit, so that a secret cut in two at this point lies past
- * the part kept in the end. A longer body keeps a note of its length.
- */
-export function keptBody(text: string): string {
-  return text.length <= 2 * JOURNAL_BODY_LIMIT ? text : `${text.slice(0, 2 * JOURNAL_BODY_LIMIT)}\u0000${text.length}`;
+  const where = recording
+    ? `the whole body is in the recording ${recording}`
+    : "the whole body is in the start-up's bundle (GET /__mockvideo/start-ups/ID/bundle)";
+  return `${text.slice(0, JOURNAL_BODY_LIMIT)}\n${PREFIX} body cut at ${JOURNAL_BODY_LIMIT} of ${text.length} characters: ${where}.`;
 }
 
 /** An exchange as the journal first sees it: raw, with secrets. `search` is the raw query without `?`. */
@@ -53,7 +53,7 @@ export interface JournalFacts {
 
 /**
  * The journal view of a raw exchange, redacted by `redactExchange` under `policy` (the token,
- * credential headers, secret cookie values and every echo of them), the body cut at
+ * credential headers, secret cookie values and every echo of them), the body whole and cut at
  * {@link JOURNAL_BODY_LIMIT}. Identifiers stay in the query (the journal is filtered by device,
  * `_sdevid`), as the journal always kept them. With `recorded`, the response headers and body are
  * taken from that recording (already redacted, identifiers too), named by its file.
@@ -82,10 +82,13 @@ export function journalView(
     { ...policy, keepIdentity: true },
   );
   const response = recorded?.recording.response ?? { headers: parts.responseHeaders, ...parts.body };
+  const answerBody: StoredBody =
+    response.bodyBase64 !== undefined ? { bodyBase64: response.bodyBase64 } : { body: response.body ?? '' };
   return {
     rawQuery: parts.query,
     requestHeaders: parts.requestHeaders,
     responseHeaders: response.headers,
-    responseBody: journalBody(response.body ?? response.bodyBase64 ?? '', recorded?.file),
+    responseBody: journalBody(answerBody.body ?? answerBody.bodyBase64, recorded?.file),
+    answerBody,
   };
 }

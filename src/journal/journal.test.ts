@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { journalHarText, journalToHar } from './har.js';
 import { DEFAULT_POLICY } from '../normalise/index.js';
-import { JOURNAL_BODY_LIMIT, journalBody, journalView, keptBody } from './journal-view.js';
+import { JOURNAL_BODY_LIMIT, journalBody, journalView } from './journal-view.js';
 import { Journal, type NewExchange } from './journal.js';
 
 function exchange(body: string): NewExchange {
@@ -24,6 +24,7 @@ function exchange(body: string): NewExchange {
     requestHeaders: {},
     responseHeaders: {},
     responseBody: body,
+    answerBody: { body },
   };
 }
 
@@ -49,9 +50,27 @@ describe('journal view (issue 21.2, 21.5)', () => {
     expect(journalBody(body, 'meta-cp/0a1b2c3d4e5f-000.json')).toBe(
       `${'y'.repeat(JOURNAL_BODY_LIMIT)}\n[mockvideo] body cut at ${JOURNAL_BODY_LIMIT} of 200000 characters: the whole body is in the recording meta-cp/0a1b2c3d4e5f-000.json.`,
     );
-    expect(journalBody(keptBody(body))).toMatch(
-      /body cut at 65536 of 200000 characters: the whole body was not kept\.$/,
+    expect(journalBody(body)).toMatch(
+      /body cut at 65536 of 200000 characters: the whole body is in the start-up's bundle \(GET \/__mockvideo\/start-ups\/ID\/bundle\)\.$/,
     );
+  });
+
+  it('keeps the whole body, redacted, for bundles: the same string as the one shown when it is not cut, base64 when not UTF-8', () => {
+    const facts = {
+      method: 'GET',
+      path: '/api/g1/meta/cp',
+      search: '_st=made-up-journal-token-2',
+      requestHeaders: {},
+      status: 200,
+      responseHeaders: {},
+    };
+    const long = journalView({ ...facts, body: `${'z'.repeat(100_000)}made-up-journal-token-2` }, DEFAULT_POLICY);
+    expect(long.answerBody).toEqual({ body: `${'z'.repeat(100_000)}<SERVICE_TOKEN>` });
+    expect(long.responseBody.length).toBeLessThan(JOURNAL_BODY_LIMIT + 200);
+    const short = journalView({ ...facts, body: '{"a":1}' }, DEFAULT_POLICY);
+    expect(short.answerBody.body).toBe(short.responseBody);
+    const bytes = journalView({ ...facts, body: new Uint8Array([0xff, 0x00, 0x41]) }, DEFAULT_POLICY);
+    expect(bytes.answerBody).toEqual({ bodyBase64: '/wBB' });
   });
 
   it("redacts with the recordings' function: the token and its echoes, secret cookies; identifiers stay for filtering", () => {
@@ -76,6 +95,7 @@ describe('journal view (issue 21.2, 21.5)', () => {
       requestHeaders: { cookie: 'ab=true; sid=<REDACTED>' },
       responseHeaders: { 'x-echo': '<SERVICE_TOKEN>' },
       responseBody: '{"echo":"<SERVICE_TOKEN>"}',
+      answerBody: { body: '{"echo":"<SERVICE_TOKEN>"}' },
     });
   });
 });

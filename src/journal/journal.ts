@@ -1,5 +1,5 @@
 import type { Finding } from '../findings/index.js';
-import type { RawPair } from '../normalise/index.js';
+import type { RawPair, StoredBody } from '../normalise/index.js';
 
 /**
  * One request to an operation, as the journal keeps it. `time` is ISO 8601; `durationMs` is in
@@ -29,7 +29,8 @@ export interface JournalEntry {
   fuzz?: string;
   /**
    * The wait planned before the answer, in milliseconds (a `delay` fault, a stub's or a recording's
-   * latency), when there was one: with `status` 0, the wait the client gave up during.
+   * latency), or before the connection was closed (a `hang`, a `reset` after a `delay`), when there
+   * was one: with `status` 0 and an answer planned, the wait the client gave up during.
    */
   delayMs?: number;
 }
@@ -43,8 +44,10 @@ export interface JournalExchange {
   rawQuery: RawPair[];
   requestHeaders: Record<string, string>;
   responseHeaders: Record<string, string>;
-  /** The response body text as sent (`''` when none). */
+  /** The response body text as sent, cut at `JOURNAL_BODY_LIMIT` characters for display (`''` when none). */
   responseBody: string;
+  /** The whole response body as sent, redacted (see `JournalView.answerBody`): what a start-up's bundle holds. */
+  answerBody: StoredBody;
 }
 
 /** Default number of requests the journal keeps. */

@@ -61,11 +61,20 @@ const sortKeys = (_key: string, value: unknown) =>
 const PLAIN_ARRAY = /\[\n\s*(?:(?:"(?:[^"\\]|\\.)*"|[-\w.+]+),\n\s*)*(?:"(?:[^"\\]|\\.)*"|[-\w.+]+)\n\s*\]/g;
 
 /**
- * The text of a recording file: keys sorted at every level, 2-space indent, arrays of plain values
- * (a query pair) on one line, a trailing newline. Deterministic, so recordings diff well in git.
+ * The text of a file of ours that people read and diff (a recording, a bundle): 2-space indent,
+ * arrays of plain values (a query pair) on one line, a trailing newline; with `sorted`, keys sorted
+ * at every level (else in the value's own order).
  */
-export function formatRecording(recording: Recording): string {
-  const text = JSON.stringify(recording, sortKeys, 2);
+export function fileJson(value: unknown, sorted = true): string {
+  const text = JSON.stringify(value, sorted ? sortKeys : undefined, 2);
   // JSON text holds no newline inside a string: every one found here is indentation.
   return `${text.replace(PLAIN_ARRAY, (array) => array.replace(/,\n\s*/g, ', ').replace(/\n\s*/g, ''))}\n`;
+}
+
+/**
+ * The text of a recording file: keys sorted at every level, 2-space indent, arrays of plain values
+ * (a query pair) on one line, a trailing newline (see {@link fileJson}). Deterministic, so recordings diff well in git.
+ */
+export function formatRecording(recording: Recording): string {
+  return fileJson(recording);
 }

@@ -11,11 +11,12 @@ import { errorBody, methodNotAllowed, strictRequestsError, unknownOperation } fr
 import type { FuzzAnswers } from './fuzz.js';
 import { routeOf, type Route } from '../normalise/path.js';
 import { replayPlan, type OperationRoute, type ReplayRoutes } from './plan-replay.js';
+import type { Fault } from '../faults/fault.js';
 import type { Finding } from '../findings/index.js';
 import { precheck } from './precheck.js';
 import { RecordingAnswers } from './replay.js';
-import { answerPlan, hasBody, headerValue, type Plan, type RouteRequest } from './request.js';
-import { scenarioPlan, type ScenarioAnswerSource } from './scenario.js';
+import { answerPlan, bodyText, hasBody, headerValue, type Plan, type RouteRequest } from './request.js';
+import { planFaults, scenarioPlan, type ScenarioAnswerSource } from './scenario.js';
 import { SCENARIO_HEADER, requestedScenario } from './select-scenario.js';
 import { upgradeAnswer } from './upgrade.js';
 
@@ -39,6 +40,32 @@ export interface RoutesOptions {
   fuzz?: FuzzAnswers;
   /** The clock the `_ts` finding checks against (`--clock`); default the scenarios' responder's, else real time. */
   clock?: Clock;
+}
+
+/**
+ * A generated answer's plan, changed by the server-wide `faults` taken for the request (as a
+ * recording's or a stub's is): the answer is generated only when the fault sends it (a `delay`,
+ * `malformed-json`), so a `reset` or `status` uses no case, and the plan names the case it sent.
+ */
+function fuzzPlan(
+  fuzz: FuzzAnswers,
+  faults: readonly Fault[],
+  request: RouteRequest,
+  route: OperationRoute,
+  findings: readonly Finding[],
+): Plan {
+  const generate = () => fuzz.answer(route.operation, request.query, request.address);
+  if (!faults.length) {
+    const { answer, case: fuzzCase } = generate();
+    return answerPlan(route, findings, answer, 0, { fuzz: fuzzCase });
+  }
+  let made: ReturnType<FuzzAnswers['answer']> | undefined;
+  const normal = () => {
+    made ??= generate();
+    return { ...made.answer, text: bodyText(made.answer) };
+  };
+  const plan = planFaults({ route, findings }, faults, normal);
+  return made ? { ...plan, fuzz: made.case } : plan;
 }
 
 /** Plans one request: see {@link createRoutes}. */
@@ -94,7 +121,8 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD';
  *   400 with `strictRequests` when there are any;
  * - the one method rule: a method other than GET or HEAD → 405 (`allow: GET, HEAD`), on every route
  *   but the 404 of other paths under `/api/g1`;
- * - an operation: with `record` → `pass`; then generated answers (`fuzz`), recordings
+ * - an operation: with `record` → `pass`; then generated answers (`fuzz`, changed by the scenarios'
+ *   server-wide faults), recordings
  *   (`replayPlan`) or the scenario (stubs, sequences, faults: `scenarioPlan`);
  * - `meta/upgrade` from the scenario (`pass` with the recorder); other paths under `/api/g1`: 404
  *   naming the operations;
@@ -115,10 +143,7 @@ export function createRoutes(options: RoutesOptions): Routes {
     values: QueryValues,
   ): Plan | Promise<Plan> => {
     if (record) return { kind: 'pass', route, findings };
-    if (fuzz) {
-      const made = fuzz.answer(route.operation, request.query, request.address);
-      return answerPlan(route, findings, made.answer, 0, { fuzz: made.case });
-    }
+    if (fuzz) return fuzzPlan(fuzz, scenarios?.faults?.take(route.operation, request) ?? [], request, route, findings);
     if (replay) return replayPlan(replay, recordings!, request, route, findings, values);
     return scenarioPlan(scenarios!, request, route, findings);
   };

@@ -7,6 +7,11 @@ import { DEFAULT_QUIET_GAP_SECONDS, bursts, verifyJournal, type Burst, type Rule
  * `end` the last answer's end (arrival plus `durationMs`).
  */
 export interface StartUpVerdict {
+  /**
+   * Names it while the journal holds its first request: that request's journal id (the same
+   * whatever else arrives later). `GET /__mockvideo/start-ups/ID/bundle` gives its bundle.
+   */
+  id: number;
   /** The device's `_sdevid`, or `(no _sdevid)`. */
   device: string;
   /** The journal ids of its requests, in order of arrival. */
@@ -49,6 +54,7 @@ export function startUpVerdicts(
     const suspect = burst.startUp && !ok ? burst.entries.filter((e) => e.fuzz !== undefined).at(-1)?.fuzz : undefined;
     return {
       ...(suspect !== undefined ? { suspect } : {}),
+      id: burst.entries[0]!.id,
       device: burst.device,
       ids: burst.entries.map((e) => e.id),
       start: Math.min(...arrivals),

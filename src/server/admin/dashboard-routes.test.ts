@@ -68,6 +68,7 @@ const exchange = {
   requestHeaders: {},
   responseHeaders: {},
   responseBody: '',
+  answerBody: { body: '' },
 };
 
 describe('dashboard routes', () => {

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import express, { type Response } from 'express';
-import { startUpVerdicts } from '../../verify/start-ups.js';
-import { DEFAULT_QUIET_GAP_SECONDS } from '../../verify/verify.js';
 import type { ServerContext } from '../context.js';
 import { DeviceNames, deviceSummaries } from './devices.js';
 import { eventStream } from './event-stream.js';
+import { startUpRoutes } from './start-up-routes.js';
 
 /** The files `scripts/build-dashboard.mjs` writes, with their content types. */
 const FILES: Record<string, string> = {
@@ -38,8 +37,7 @@ function dashboardFolder(): URL | undefined {
  * (`GET /assets/app.js`, `/assets/app.css`), the live event stream (`GET /events`, bounded: see
  * `eventStream`), and what the page's device lanes read: `GET /devices` (`{ devices: DeviceSummary[] }`), `PUT
  * /devices/:sdevid/name` (`{ "name": "Pixel 7 of QA" }`; empty removes it; kept while the server
- * runs) and `GET /start-ups?gap=SECONDS` (`{ startUps: StartUpVerdict[] }`: each burst of each
- * device with the verify rules' verdict on it). The page reads and changes everything else
+ * runs) and the start-ups with their verdicts and bundles (see `startUpRoutes`). The page reads and changes everything else
  * through the admin JSON API. When the dashboard is not built (`npm run build` writes
  * `dist/dashboard/`), the page answers 503 and says so.
  */
@@ -99,16 +97,6 @@ export function dashboardRoutes(context: ServerContext): express.Router {
     context.onAdminChange?.(given === null ? `${device}: name removed` : `${device} named ${JSON.stringify(given)}`);
     res.json({ sdevid, name: given });
   });
-  router.get('/start-ups', (req, res) => {
-    const gap = Number(
-      new URLSearchParams(req.originalUrl.split('?')[1] ?? '').get('gap') ?? DEFAULT_QUIET_GAP_SECONDS,
-    );
-    res.json({
-      startUps: startUpVerdicts(
-        context.journal.exchanges().map((x) => x.entry),
-        Number.isFinite(gap) && gap > 0 ? gap : DEFAULT_QUIET_GAP_SECONDS,
-      ),
-    });
-  });
+  router.use(startUpRoutes(context)); // GET /start-ups, GET /start-ups/:id/bundle
   return router;
 }

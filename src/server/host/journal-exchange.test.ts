@@ -69,6 +69,7 @@ function expected(id: number, search: string, headers: Record<string, string>, s
     requestHeaders: view.requestHeaders,
     responseHeaders: view.responseHeaders,
     responseBody: view.responseBody,
+    answerBody: view.answerBody,
   };
 }
 
@@ -185,6 +186,7 @@ describe('journalExchange keeps reused records (issue 22: nothing new on the hea
       requestHeaders: { host: 'h' },
       responseHeaders: { 'content-type': 'text/plain' },
       responseBody: 'ok',
+      answerBody: { body: 'ok' },
     };
     const pass: Plan = { kind: 'pass', route: ROUTE, findings: FINDINGS, marked: true, match: 'recorded' };
     journalExchange(

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { OperationName } from '../../contract/core.js';
 import type { Finding } from '../../findings/index.js';
 import type { DeferredExchange, NewExchange } from '../../journal/journal.js';
-import { journalView, keptBody, type JournalView } from '../../journal/journal-view.js';
+import { journalView, type JournalView } from '../../journal/journal-view.js';
 import { decodeComponent, type NormalisationPolicy } from '../../normalise/index.js';
 import { flatValue } from '../../contract/http-wire.js';
 import type { Plan } from '../../routes/index.js';
@@ -40,8 +40,10 @@ export interface SentAnswer {
  * the plan, never from the headers sent; a `drop` is journaled as its `reset` or `hang`, the wait a
  * client left as its planned `delayMs`), `sent` what was sent (status 0: nothing), `durationMs` how
  * long the answer took (milliseconds), `receivedAt` when the request came (Unix time in
- * milliseconds). Secrets are redacted by the same function as recordings (`journalView`); a body is
- * kept up to the journal's limit (`keptBody`). With the recording proxy's view (`sent.view`),
+ * milliseconds). Secrets are redacted by the same function as recordings (`journalView`); the body
+ * is kept whole, by reference to what was sent (a scenario's answer is one buffer shared by every
+ * request that got it), and counted whole in the journal's bound of bytes: a start-up's bundle
+ * holds the exact bytes (see docs/bundles.md). With the recording proxy's view (`sent.view`),
  * nothing raw of the exchange is kept.
  *
  * The journal keeps an {@link ExchangeRecord} and makes the record, its redaction and the decoded
@@ -70,13 +72,16 @@ export function journalExchange(
   record.step = plan.step;
   record.fault = plan.fault;
   record.fuzz = plan.fuzz;
-  record.delayMs = plan.kind === 'answer' && plan.delayMs > 0 ? plan.delayMs : 0;
+  record.delayMs = (plan.kind === 'answer' || plan.kind === 'drop') && plan.delayMs > 0 ? plan.delayMs : 0;
   record.policy = context.policy;
   record.view = view;
-  record.body = view ? '' : typeof sent.body === 'string' ? keptBody(sent.body) : sent.body;
+  record.body = view ? '' : sent.body;
   record.keep(JSON.stringify([target.path, view ? '' : target.search, view ? {} : req.headers, sent.headers]));
-  context.journal.add(record, view ? view.responseBody.length : record.body.length);
+  context.journal.add(record, view ? storedLength(view.answerBody) : record.body.length);
 }
+
+/** The length of a stored body: its text's, or its base64 text's. */
+const storedLength = (stored: JournalView['answerBody']) => (stored.body ?? stored.bodyBase64).length;
 
 type HeaderFacts = Readonly<Record<string, string | number | readonly string[] | undefined>>;
 const NO_FINDINGS: readonly Finding[] = [];
@@ -113,7 +118,7 @@ class ExchangeRecord implements DeferredExchange {
   step: string | undefined = undefined;
   fault: string | undefined = undefined;
   fuzz: string | undefined = undefined;
-  /** The wait planned before the answer, in milliseconds (0: none). */
+  /** The wait planned before the answer or the drop, in milliseconds (0: none). */
   delayMs = 0;
   policy: NormalisationPolicy | undefined = undefined;
   view: JournalView | undefined = undefined;
@@ -151,7 +156,7 @@ class ExchangeRecord implements DeferredExchange {
           requestHeaders: headerRecord(sentRequestHeaders),
           status,
           responseHeaders: headers,
-          body: typeof body === 'string' ? body : new TextDecoder().decode(body),
+          body,
         },
         this.policy!,
       );
@@ -175,7 +180,7 @@ class ExchangeRecord implements DeferredExchange {
     if (this.step !== undefined) entry.step = this.step;
     // Under `serve --fuzz`, the case of the generated answer.
     if (this.fuzz !== undefined) entry.fuzz = this.fuzz;
-    // The wait planned before the answer (a `delay` fault, a recorded latency): with status 0, the one the client left during.
+    // The wait planned before the answer or the drop (a `delay` fault, a recorded latency, a hang): with status 0, the one the client left during.
     if (this.delayMs > 0) entry.delayMs = this.delayMs;
     return { entry, method, path, rawQuery, ...kept };
   }

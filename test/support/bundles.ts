@@ -1,0 +1,98 @@
+// A start-up with a reset, a delay and fuzzed answers, as a phone makes it against `serve --fuzz`,
+// and what it got: for the bundle tests (test/bundle/), which download its bundle and replay it.
+import { request } from 'node:http';
+import type { OperationName } from '../../src/contract/index.js';
+import { encodedForms } from './recordings.js';
+import { clientPathWith } from './sessions.js';
+
+/** The made-up secrets and identifiers of the device of {@link faultyStartUp}: none may be in a bundle. */
+export const DEVICE_SECRETS = {
+  _st: 'made-up-bundle-token-7f3a9c',
+  _sdevid: `${'b0d1e5c0ffee'.repeat(5)}7a7a`,
+  _anoyid: '3f2b8c1e-9d4a-4c6e-8b1f-2a7d9e0c5b61',
+  _cam: '0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f',
+  _diordna: 'f5e4d3c2b1a09f8e7d6c5b4a39281706',
+  _app_coop_md5: '9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d',
+} as const;
+
+/** The operations of {@link faultyStartUp}, in order: meta/setting twice (the first is reset, the client tries again). */
+export const FAULTY_START_UP: readonly OperationName[] = [
+  'ad_config',
+  'meta/cp',
+  'meta/setting',
+  'meta/setting',
+  'meta/plugin',
+  'localplay/diversion',
+];
+
+/** The faults {@link faultyStartUp} plans first (`POST /__mockvideo/faults`): the first meta/setting reset, the first meta/cp 400 ms late. */
+export const START_UP_FAULTS = [
+  { operation: 'meta/setting', kind: 'reset', times: 1 },
+  { operation: 'meta/cp', kind: 'delay', ms: 400, times: 1 },
+] as const;
+
+/** What a request got: its status, a header or two and its exact bytes, or `reset` (no answer: the connection closed). */
+export type Outcome =
+  | { status: number; body: Buffer; fault: string | undefined; fuzz: string | undefined; ms: number }
+  | { reset: true; ms: number };
+
+/** GETs `url` over a fresh connection, as a phone does; a closed connection is `reset`. `ms` is how long it took. */
+export function outcomeOf(url: string): Promise<Outcome> {
+  const start = performance.now();
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks),
+          fault: res.headers['x-mockvideo-fault'] as string | undefined,
+          fuzz: res.headers['x-mockvideo-fuzz'] as string | undefined,
+          ms: performance.now() - start,
+        }),
+      );
+    });
+    req.on('error', () => resolve({ reset: true, ms: performance.now() - start }));
+    req.end();
+  });
+}
+
+/** The path of `operation` as the device of {@link DEVICE_SECRETS} sends it. */
+export function devicePath(operation: OperationName): string {
+  return clientPathWith(operation, DEVICE_SECRETS);
+}
+
+/** Plans {@link START_UP_FAULTS} on the server at `url`. */
+export async function planStartUpFaults(url: string): Promise<void> {
+  for (const fault of START_UP_FAULTS) {
+    const response = await fetch(`${url}/__mockvideo/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(fault),
+    });
+    if (response.status !== 201) throw new Error(`POST /faults answered ${response.status}: ${await response.text()}`);
+  }
+}
+
+/** Runs {@link FAULTY_START_UP} against `url` one request after the other (what the test phone does); the outcomes in order. */
+export async function faultyStartUp(url: string): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const operation of FAULTY_START_UP) outcomes.push(await outcomeOf(`${url}${devicePath(operation)}`));
+  return outcomes;
+}
+
+/** Every encoded form of every secret and identifier of {@link DEVICE_SECRETS} found in `text` (empty: none leaked). */
+export function leaks(text: string): string[] {
+  return Object.values(DEVICE_SECRETS).flatMap((value) => encodedForms(value).filter((form) => text.includes(form)));
+}
+
+/** Waits until the journal at `url` holds `count` requests (they are journaled once answered). */
+export async function journaled(url: string, count: number): Promise<void> {
+  for (let tries = 0; tries < 100; tries++) {
+    const { total } = (await (await fetch(`${url}/__mockvideo/requests`)).json()) as { total: number };
+    if (total >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the journal of ${url} did not get ${count} requests`);
+}
