@@ -15,7 +15,7 @@ export interface AppOptions {
 }
 
 /**
- * The Express host, for what is not the device-facing surface (that is the routes', see
+ * The admin app, for what is not the device-facing surface (that is the routes', see
  * `deviceListener`): the admin guard on `/__mockvideo`, the `before` middlewares, the admin API
  * and dashboard (with a `context`), then a JSON 404 that points at the operations, then an error handler: the 4xx of an error that says the
  * request is at fault (a body or path that does not parse), else a 500 naming mockvideo (never a

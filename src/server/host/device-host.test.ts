@@ -19,7 +19,11 @@ async function hostOf(answers: Answer[]): Promise<string> {
     answer: answers[Number(query.slice(2))]!,
   });
   server = createServer(
-    deviceListener({ context: {} as ServerContext, routes, host: () => (_req, res) => void res.writeHead(404).end() }),
+    deviceListener({
+      context: {} as ServerContext,
+      routes,
+      adminApp: () => (_req, res) => void res.writeHead(404).end(),
+    }),
   );
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;

@@ -21,8 +21,8 @@ export interface DeviceHostOptions {
   context: ServerContext;
   /** The routes that answer the device-facing surface (`createRoutes`, or with `--engine msw` the MSW handlers' `mswRoutes`). */
   routes: Routes;
-  /** The Express host (admin API, dashboard, analytics, the 404 of other paths): made on first use. */
-  host: () => RequestListener | Promise<RequestListener>;
+  /** The admin app (admin API, dashboard, analytics, the 404 of other paths): made on first use. */
+  adminApp: () => RequestListener | Promise<RequestListener>;
   /**
    * Carries out a `pass` plan: the recording proxy, which answers the request and resolves with what
    * it sent (see `PassAnswer`; a rejection: a fault of ours, answered 500).
@@ -55,27 +55,27 @@ function reportFailure(request: RouteRequest, error: unknown): void {
  * the headers of the one response step, after the planned delay; `reset`/`hang` close the
  * connection; `pass` goes to the recording proxy) → journal (requests to operations) and log, from
  * the plan and what was sent. What the routes leave (`none`: the admin API, the dashboard, other
- * paths) goes to the Express host, with its path normalised first so that no odd spelling of
+ * paths) goes to the admin app, with its path normalised first so that no odd spelling of
  * `/__mockvideo` (`/%5F%5Fmockvideo/`) gets past the admin guard. A fault of mockvideo's own gives
  * that client a JSON 500, said once on stderr; the process and the other clients go on.
  */
 export function deviceListener(options: DeviceHostOptions): RequestListener {
   const { context, routes, pass, onRequest } = options;
-  let host: RequestListener | Promise<RequestListener> | undefined;
-  const toHost = ({ req, res }: Exchange, route: Route) => {
-    const ready = (host ??= Promise.resolve(options.host()).then((made) => (host = made)));
+  let adminApp: RequestListener | Promise<RequestListener> | undefined;
+  const toAdminApp = ({ req, res }: Exchange, route: Route) => {
+    const ready = (adminApp ??= Promise.resolve(options.adminApp()).then((made) => (adminApp = made)));
     if (typeof ready === 'function') return void ready(req, res);
     ready.then(
       (made) => made(req, res),
-      (error: Error) => answerFailure(req, res, route, new Error(`could not load its HTTP host: ${error.message}`)),
+      (error: Error) => answerFailure(req, res, route, new Error(`could not load its admin app: ${error.message}`)),
     );
   };
-  const toOwnHost = (exchange: Exchange, route: Route) => {
+  const toAdminPath = (exchange: Exchange, route: Route) => {
     // The admin guard and Express see the normalised path (a trailing slash kept): no odd spelling gets past them.
     const { path, query } = exchange.request;
     const seen = route.path === '/' || !path.endsWith('/') ? route.path : `${route.path}/`;
     if (seen !== path) exchange.req.url = query ? `${seen}?${query}` : seen;
-    toHost(exchange, route);
+    toAdminApp(exchange, route);
   };
 
   /** Journals (a request to an operation) and logs one exchange once it ended: what was planned, what was `sent`. */
@@ -112,9 +112,9 @@ export function deviceListener(options: DeviceHostOptions): RequestListener {
   const carry = (exchange: Exchange, plan: Plan) => {
     const { res, request } = exchange;
     if (plan.kind === 'none')
-      return isDeviceRoute(plan.route) ? toHost(exchange, plan.route) : toOwnHost(exchange, plan.route);
+      return isDeviceRoute(plan.route) ? toAdminApp(exchange, plan.route) : toAdminPath(exchange, plan.route);
     if (plan.kind === 'pass') {
-      if (!pass) return toHost(exchange, plan.route);
+      if (!pass) return toAdminApp(exchange, plan.route);
       return void pass(request, res, plan).then(
         (sent) => ended(exchange, sent.match ? { ...plan, match: sent.match } : plan, { ...sent, body: '' }),
         (error: unknown) => {

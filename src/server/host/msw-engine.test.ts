@@ -52,7 +52,7 @@ describe('mswRoutes (--engine msw) in the Node host', () => {
     ];
     const context = createServerContext({ mode: 'serve', catalog: shippedCatalog(), scenario: 'default' });
     const routes = mswRoutes(handlers);
-    server = createServer(deviceListener({ context, routes, host: () => createApp({}) }));
+    server = createServer(deviceListener({ context, routes, adminApp: () => createApp({}) }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

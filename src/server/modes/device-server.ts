@@ -1,6 +1,6 @@
 /**
  * What `serve` and `replay` share around their routes: the settings of their common flags, the
- * Node host with the Express host (admin API, dashboard, analytics sink) behind it, and listening
+ * Node host with the admin app (admin API, dashboard, analytics sink) behind it, and listening
  * for devices (HTTP and HTTPS).
  * @module
  */
@@ -49,7 +49,7 @@ export interface ServerSettings extends LiveSettings, ListenPlan {
 /**
  * Serves `routes` for `context` in the Node host (see `deviceListener`; `pass` carries out `pass`
  * plans) and listens for devices as `settings` say (see {@link startServers}), telling `context` how
- * devices reach it (`GET /health` lists them). What the routes leave goes to the Express host (see
+ * devices reach it (`GET /health` lists them). What the routes leave goes to the admin app (see
  * `createApp`: admin API, dashboard, the analytics sink on `/__mockvideo/analytics` and
  * `settings.analyticsPaths`), loaded with Express on the first request that needs it. `close()`
  * first ends the long-lived answers (the dashboard's event streams), which would otherwise hold the
@@ -62,7 +62,7 @@ export async function listenForDevices(
   settings: ServerSettings,
   pass?: DeviceHostOptions['pass'],
 ): Promise<StartedServers> {
-  const host = async () => {
+  const adminApp = async () => {
     const [{ createApp }, { analyticsRoutes }, { AnalyticsStore }] = await Promise.all([
       import('../admin/app.js'),
       import('../admin/analytics-routes.js'),
@@ -71,7 +71,7 @@ export async function listenForDevices(
     const sink = analyticsRoutes(new AnalyticsStore(), settings.analyticsPaths ?? [], context);
     return createApp({ context, before: [sink] });
   };
-  const listener = deviceListener({ context, routes, host, pass, onRequest: settings.onRequest });
+  const listener = deviceListener({ context, routes, adminApp, pass, onRequest: settings.onRequest });
   const started = await (settings.listen ? settings.listen(listener) : startServers(listener, settings));
   context.deviceUrls = started.deviceUrls;
   return {

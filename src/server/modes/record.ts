@@ -89,7 +89,7 @@ export function lostExchangeLine(entry: ProxyLogEntry): string {
  * Starts `mockvideo record`: the Node host whose routes pass every GET or HEAD of an operation (or
  * `meta/upgrade`) to the recording proxy (the rest gets the same answers as `serve`: 405, 404) to
  * `upstream`, writing into `dir` (see {@link recordInto}), with the journal and findings; the admin
- * API and dashboard in the Express host.
+ * API and dashboard in the admin app.
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
   // A recorder that cannot listen leaves no folder it made behind.
@@ -108,7 +108,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     context,
     routes: createRoutes({ record: true, strictRequests: () => context.strictRequests, refuse: recording.refuse }),
     // Loaded on first use, not with the command line.
-    host: async () => (await import('../admin/app.js')).createApp({ context }),
+    adminApp: async () => (await import('../admin/app.js')).createApp({ context }),
     pass: (request, res, plan) => recording.proxy.forward(request, res, plan),
   });
   let running: RunningServer;
