@@ -38,6 +38,8 @@ export interface Health {
   uptimeSeconds: number;
   /** The URLs a device can use, when the server knows them. */
   deviceUrls?: DeviceUrl[];
+  /** True under `serve --fuzz` (then `GET /fuzz` reports the run). */
+  fuzzing?: boolean;
   [detail: string]: unknown;
 }
 

@@ -31,7 +31,7 @@ function drawFuzz(run: FuzzReport, switchClass: (name: string, on: boolean) => v
 }
 
 /**
- * The fuzz panel under `serve --fuzz` (hidden otherwise): which edge classes are on and how many
+ * The fuzz panel under `serve --fuzz` (shown only then: `GET /health` says `fuzzing`): which edge classes are on and how many
  * answers fell in each, read again shortly after `state` changes; a switch per class turns it off
  * or on for the answers from now on.
  */
@@ -54,6 +54,6 @@ export function showFuzz(state: DashboardState): void {
         clearTimeout(timer);
         timer = setTimeout(() => void refresh().catch(() => undefined), 400);
       }),
-    () => undefined, // not fuzzing (404): the panel stays hidden
+    (error: unknown) => (status.textContent = `Could not read the fuzz run: ${messageOf(error)}`),
   );
 }

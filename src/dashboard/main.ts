@@ -22,7 +22,6 @@ state.subscribe(drawAnalytics);
 showDevices(state);
 setUpFaultForm();
 showVerify(state);
-showFuzz(state);
 
 /** Opens the detail of request `id` and marks its row. */
 function open(id: number): void {
@@ -126,6 +125,7 @@ async function start(): Promise<void> {
   const [health, scenarios] = await Promise.all([admin.health(), admin.scenarios()]);
   state.mode = health.mode;
   renderServer(health);
+  if (health.fuzzing) showFuzz(state);
   showScenarios(scenarios.active, scenarios.scenarios);
   state.pollAnalytics();
   connect();

@@ -143,6 +143,7 @@ export function adminRouter(context: ServerContext): express.Router {
       ...(context.deviceUrls ? { deviceUrls: context.deviceUrls } : {}),
       clock: context.responder.clock.view(),
       state: context.responder.state.scope,
+      fuzzing: context.fuzz !== undefined,
     });
   });
 
