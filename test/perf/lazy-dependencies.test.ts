@@ -161,10 +161,7 @@ describe('start-up', () => {
     expect(ON_FIRST_USE.filter((name) => packages.has(name))).toEqual([]);
     // The check itself sees both kinds of module: ES modules (ours; yargs loads when main() runs, see the
     // serve tests below), and CommonJS ones (picocolors, which every start's output loads).
-    expect([ownModulesOf(mainFiles()).has('cli/main.js'), packages.has('picocolors')]).toEqual([
-      true,
-      true,
-    ]);
+    expect([ownModulesOf(mainFiles()).has('cli/main.js'), packages.has('picocolors')]).toEqual([true, true]);
   });
 
   it(`loading the CLI, and a plain serve, do not load ${OTHER_COMMANDS_ONLY.join(', ')} (the other commands load them when they run)`, async () => {
