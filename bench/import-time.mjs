@@ -1,11 +1,12 @@
 // What `import('mockvideo')` costs a test file under Node on top of msw (issue 31): each of
 // BENCH_IMPORT_RUNS fresh processes (10) times one dynamic import of its entry, msw's
 // (`msw` and `msw/node`, what a test's setup imports) alone or msw's followed by mockvideo's
-// (`mockvideo`, resolved through the package's exports as a user's import is), alternating the two
-// kinds; it prints both medians and their difference (the target: ≤ 30 ms), of wall time and of
-// the process's CPU time. Run after
-// `npm run build`: `node bench/import-time.mjs`; `bench/run.mjs` runs it too. `importTime()`
-// returns the figures for a caller.
+// (`mockvideo`, resolved through the package's exports as a user's import is: dist/lib/, the
+// bundle of scripts/bundle-lib.mjs), alternating the two kinds; it prints both medians and their
+// difference (the target: ≤ 30 ms on Node 24 + msw 3, issue 43), of wall time and of the process's
+// CPU time. Run after `npm run build`: `node bench/import-time.mjs` (with Node 24's binary first on
+// PATH for Node 24); `bench/run.mjs` and both legs of `.ci/run` run it too. `importTime()` returns
+// the figures for a caller.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 

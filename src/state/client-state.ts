@@ -45,11 +45,27 @@ export function clientBytes(client: string, items: number, perItem: number): num
 const COUNTER_BYTES = 160;
 
 /**
+ * What the per-client tables use of lru-cache's `LRUCache` (the tables are private fields; this
+ * type keeps lru-cache's declarations, which need Node's types, out of the package's public ones:
+ * a test author's `tsc` without `@types/node` failed on them, TS2503 "Cannot find namespace 'NodeJS'").
+ */
+export interface ClientTable<V extends object> {
+  get(client: string): V | undefined;
+  peek(client: string): V | undefined;
+  set(client: string, value: V): unknown;
+  delete(client: string): boolean;
+  clear(): void;
+  readonly size: number;
+  values(): Iterable<V>;
+  rforEach(each: (value: V, client: string) => void): void;
+}
+
+/**
  * A table of one value per client, the least recently used forgotten first beyond
  * {@link MAX_CLIENTS} clients or {@link MAX_CLIENT_BYTES} (lru-cache). `size(value, client)` is
  * what an entry costs ({@link clientBytes}); the owner sets an entry again when it grows.
  */
-export function clientTable<V extends object>(size: (value: V, client: string) => number): LRUCache<string, V> {
+export function clientTable<V extends object>(size: (value: V, client: string) => number): ClientTable<V> {
   return new LRUCache<string, V>({ max: MAX_CLIENTS, maxSize: MAX_CLIENT_BYTES, sizeCalculation: size });
 }
 

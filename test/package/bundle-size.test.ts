@@ -1,5 +1,5 @@
 // What `createHandlers` of `mockvideo` costs a browser app: esbuild bundles it from the build
-// (dist/, through the package's own exports and `"sideEffects": false`) for browsers, minified and
+// (dist/lib/, through the package's own exports and `"sideEffects": false`) for browsers, minified and
 // split at lazy `import()`s, msw left out as the app's own dependency. What a test that never asks
 // for an image or a package loads (the entry and the chunks it imports statically), every
 // dependency included, must stay within 40 KB gzipped (issue 31). The shipped scenarios are compiled
@@ -7,7 +7,7 @@
 // images, plugin ZIPs and their MD5, Content-Disposition) are a lazy chunk with their any-runtime
 // libraries, one deflate library among them (fflate: fast-png 8 deflates with it, and the ZIPs are
 // its own).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
@@ -69,12 +69,23 @@ function staticClosure(metafile: Metafile, entry: string): string[] {
   return [...seen];
 }
 
-/** The packages and files of ours (paths) that end up in the output files `files` (metafile.inputs also lists what tree shaking dropped). */
+/** The modules of dist/ in each file of dist/lib/, the ES module build the exports map gives (scripts/bundle-lib.mjs writes it). */
+const LIB_MODULES = (): Record<string, string[]> =>
+  JSON.parse(readFileSync(`${ROOT}dist/lib/modules.json`, 'utf8')) as Record<string, string[]>;
+
+/**
+ * The packages and files of ours (paths) that end up in the output files `files` (metafile.inputs
+ * also lists what tree shaking dropped); a file of dist/lib/ counts as the modules of dist/ it holds.
+ */
 function inputsOf(metafile: Metafile, files: readonly string[]): string[] {
+  const lib = LIB_MODULES();
   return files.flatMap((file) =>
     Object.entries(metafile.outputs[file]!.inputs)
       .filter(([, use]) => use.bytesInOutput > 0)
-      .map(([path]) => path),
+      .flatMap(([path]) => {
+        const bundled = /dist\/lib\/(.+\.js)$/.exec(path)?.[1];
+        return bundled === undefined ? [path] : (lib[bundled] ?? []).map((module) => `dist/${module}`);
+      }),
   );
 }
 

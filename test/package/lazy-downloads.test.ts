@@ -1,7 +1,7 @@
 // The downloads (placeholder images, plugin packages) are a lazy `import()` of the encoders (issue
 // 31): they must still answer from each build a user loads, here the CommonJS one (dist/cjs, where
 // scripts/build-cjs.mjs turns the lazy import into a lazy require and inlines fast-png, which ships
-// ES modules only) and the ES one, through msw's `getResponse` in a fresh Node process, as a test
+// ES modules only) and the ES one (dist/lib, scripts/bundle-lib.mjs), through msw's `getResponse` in a fresh Node process, as a test
 // file would. (The browser bundle and the CLI's bundle answer them in the shared operations suite.)
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -42,6 +42,6 @@ describe.skipIf(!existsSync(`${ROOT}dist/cjs/index.js`))('downloads from the laz
   });
 
   it('answer from the ES module build (import)', () => {
-    expect(downloads("await import('./dist/index.js')", 'module')).toEqual(EXPECTED);
+    expect(downloads("await import('./dist/lib/index.js')", 'module')).toEqual(EXPECTED);
   });
 });
