@@ -6,7 +6,10 @@
 /** Folders that run in any runtime (browser, React Native, Node): no node:*, Express or msw. */
 const DOMAIN =
   'contract|normalise|scenarios|faults|latency|clock|state|media|findings|replay|journal|analytics|verify|fuzz|bundle';
-const ANY_RUNTIME = [`^src/(${DOMAIN}|routes|msw)/`, '^src/(index|arbitraries|scenarios|errors|text-table)[.]ts$'];
+const ANY_RUNTIME = [
+  `^src/(${DOMAIN}|routes|msw)/`,
+  '^src/(index|arbitraries|scenarios|errors|error-codes|text-table)[.]ts$',
+];
 /** Folders that need Node: the host and the files, sockets and processes it uses. */
 const NODE_EDGE = '^src/(server|record|storage|drift|cli)/|^src/node[.]ts$';
 

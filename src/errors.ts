@@ -1,31 +1,54 @@
 import { distance } from 'fastest-levenshtein';
+import type { ErrorCode } from './error-codes.js';
 
-/** The prefix of every message mockvideo prints or throws. */
+export type { ErrorCode } from './error-codes.js';
+
+/** The prefix of every message mockvideo prints or throws; {@link prefixed} is the one place that adds it. */
 export const PREFIX = '[mockvideo]';
 
 /**
- * Error codes, each with its likely cause. `MV_SCENARIO_INVALID`: a scenario file is not valid JSON
- * or breaks the contract; `MV_SCENARIO_UNKNOWN`: a scenario name that is not loaded;
- * `MV_USAGE`: a bad flag or argument; `MV_RECORDING_INVALID`: a recording file is corrupt or breaks
- * the recording format; `MV_UNMOCKED`: a test made requests no handler answers (`unmockedRequests`);
- * `MV_BUNDLE_INVALID`: a start-up bundle file is not JSON or breaks the bundle format.
+ * `text` behind the prefix: `[mockvideo] text`. The one place the prefix is added, for every
+ * message mockvideo throws ({@link PrefixedError}) or prints (the CLI's `say`, stderr lines of the
+ * Node host, msw's console). HTTP error bodies carry `text` without it (their `code` says mockvideo).
+ * @example prefixed('Kept serving the last good recordings.') // '[mockvideo] Kept serving the last good recordings.'
  */
-export type ErrorCode =
-  | 'MV_SCENARIO_INVALID'
-  | 'MV_SCENARIO_UNKNOWN'
-  | 'MV_USAGE'
-  | 'MV_RECORDING_INVALID'
-  | 'MV_UNMOCKED'
-  | 'MV_BUNDLE_INVALID';
+function prefixed(text: string): string {
+  return `${PREFIX} ${text}`;
+}
+
+/**
+ * An error whose `message` is `text` behind the prefix; `text` is kept for a message or an error
+ * body that embeds it (`--fault x: <text>`, `{ "error": "<text>" }`), so nothing strips the prefix again.
+ */
+class PrefixedError extends Error {
+  /** The message without the prefix. */
+  readonly text: string;
+  constructor(text: string, options?: ErrorOptions) {
+    super(prefixed(text), options);
+    this.name = 'PrefixedError';
+    this.text = text;
+  }
+}
+
+/**
+ * The message of `error` without the prefix: a {@link PrefixedError}'s `text`, another error's
+ * `message`, or `String(error)` for a value that is none.
+ * @example errorText(new MockvideoError('MV_USAGE', '--port must be a number.')) // '--port must be a number.'
+ */
+export function errorText(error: unknown): string {
+  if (error instanceof PrefixedError) return error.text;
+  return error instanceof Error ? error.message : String(error);
+}
 
 /**
  * The one error class mockvideo throws on bad input. `message` says what failed, why and what to do
- * next, behind the `[mockvideo]` prefix; `code` is stable for tools.
+ * next, behind the `[mockvideo]` prefix (`text` without it); `code` is stable for tools, one of
+ * `ERROR_CODES` (docs/errors.md has its cause and how to solve it).
  */
-export class MockvideoError extends Error {
+export class MockvideoError extends PrefixedError {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string) {
-    super(`${PREFIX} ${message}`);
+  constructor(code: ErrorCode, text: string, options?: ErrorOptions) {
+    super(text, options);
     this.name = 'MockvideoError';
     this.code = code;
   }

@@ -54,7 +54,11 @@ describe('createScenarioHandlers', () => {
     expect(byHeader!.headers.get('x-mockvideo-scenario')).toBe('twice');
     expect(byPrefix!.headers.get('x-mockvideo-scenario')).toBe('twice');
     expect(unknown!.status).toBe(404);
-    expect(await unknown!.json()).toEqual({ error: 'Unknown scenario "nope".', scenarios: ['mini', 'twice'] });
+    expect(await unknown!.json()).toEqual({
+      error: 'Unknown scenario "nope".',
+      code: 'MV_SCENARIO_UNKNOWN',
+      scenarios: ['mini', 'twice'],
+    });
     const typo = await get(handlers, 'http://x/scenarios/twise/api/g1/ad_config');
     expect((await typo!.json()).error).toBe('Unknown scenario "twise". Did you mean "twice"?');
   });

@@ -61,7 +61,7 @@ export class RecordingUnavailableError extends MockvideoError {
   readonly recording: string;
   constructor(recording: string, cause: string) {
     super(
-      'MV_RECORDING_INVALID',
+      'MV_RECORDING_UNAVAILABLE',
       `Cannot serve recording ${recording}: ${cause}. It changed after replay loaded the folder; restore the file, or restart replay (with --watch, the default, the folder reloads by itself).`,
     );
     this.name = 'RecordingUnavailableError';

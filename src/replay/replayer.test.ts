@@ -225,10 +225,10 @@ describe('Replayer over recordings indexed by reference', () => {
     const gone = await getResponse(handlers, new Request(`http://localhost/api/g1/meta/cp?${COMMON}`));
     expect(gone?.status).toBe(500);
     expect(gone?.headers.get('x-mockvideo-recording')).toBe('meta-cp/d-000.json');
-    const body = (await gone?.json()) as { error: string; recording: string };
-    expect(body.recording).toBe('meta-cp/d-000.json');
+    const body = (await gone?.json()) as { error: string; code: string; recording: string };
+    expect([body.code, body.recording]).toEqual(['MV_RECORDING_UNAVAILABLE', 'meta-cp/d-000.json']);
     expect(body.error).toMatch(
-      /^\[mockvideo\] Cannot serve recording meta-cp\/d-000\.json: its file is gone \(ENOENT\)\..*restore the file/,
+      /^Cannot serve recording meta-cp\/d-000\.json: its file is gone \(ENOENT\)\..*restore the file/,
     );
     const other = await getResponse(handlers, new Request(`http://localhost/api/g1/meta/setting?${COMMON}`));
     expect([other?.status, await other?.text()]).toEqual([200, 'first']);

@@ -60,7 +60,7 @@ export class Downloads {
       const served = index.get(route.file);
       if (!served)
         return errorBody(
-          404,
+          'MV_NO_DOWNLOAD',
           `No plugin package ${route.file}. mockvideo serves the files named by the url of each plugin entry of the loaded scenarios ("{origin}${PLUGIN_PREFIX}<md5>.<ext>").`,
           { files: [...index.keys()] },
         );
@@ -81,13 +81,13 @@ export class Downloads {
   #make(route: Extract<DownloadRoute, { kind: 'media' | 'apk' }>, query: string): Answer {
     if (route.kind === 'media') {
       const media = parseMediaPath(decodeName(route.path), new URLSearchParams(query));
-      if (!media) return errorBody(404, `No image at ${route.path}.`);
-      if ('error' in media) return errorBody(404, media.error);
+      if (!media) return errorBody('MV_NO_DOWNLOAD', `No image at ${route.path}.`);
+      if ('error' in media) return errorBody('MV_NO_DOWNLOAD', media.error);
       const headers = { 'content-type': media.contentType, 'cache-control': 'public, max-age=3600' };
       return { status: 200, headers, body: placeholderImage(media) };
     }
     if (!/^[^/]+\.[A-Za-z0-9]+$/.test(route.file))
-      return errorBody(404, `No package at ${route.path}: use ${APK_PREFIX}<name>.apk.`);
+      return errorBody('MV_NO_DOWNLOAD', `No package at ${route.path}: use ${APK_PREFIX}<name>.apk.`);
     const headers = {
       'content-type': packageContentType(route.file),
       'content-disposition': contentDisposition(route.file),

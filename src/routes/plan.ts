@@ -175,7 +175,10 @@ export function createRoutes(options: RoutesOptions): Routes {
         [],
         decodes(route.path)
           ? unknownOperation(route.path)
-          : errorBody(400, `Cannot read this request: its path ${route.path} has a malformed percent-escape.`),
+          : errorBody(
+              'MV_REQUEST_UNREADABLE',
+              `Cannot read this request: its path ${route.path} has a malformed percent-escape.`,
+            ),
       );
     let findings: readonly Finding[] = [];
     // The query is split and decoded once, for the findings and the replay index.

@@ -4,6 +4,7 @@ import { latencyDelayMs, type RecordedLatency } from '../latency/latency.js';
 import { sequenceStep, type IndexedRecording } from '../replay/recording-index.js';
 import type { RecordedResponse } from '../replay/recording-source.js';
 import type { Replayer } from '../replay/replayer.js';
+import { errorText } from '../errors.js';
 import { errorBody } from './errors.js';
 import { headerValue, type Answer, type PlanFacts, type RequestHeaders } from './request.js';
 
@@ -40,7 +41,7 @@ export function recordingFacts(
  * `RecordingUnavailableError`): JSON `{ error, recording }` (the plan names the recording).
  */
 function unavailableAnswer(entry: IndexedRecording, error: Error): Answer {
-  return errorBody(500, error.message, { recording: entry.name });
+  return errorBody('MV_RECORDING_UNAVAILABLE', errorText(error), { recording: entry.name });
 }
 
 /** The 404 of a request no recording answers: the near-miss report as JSON, or its side-by-side table when the request accepts `text/plain`. */
@@ -53,7 +54,7 @@ export function missAnswer(report: NearMissReport, headers: RequestHeaders): Ans
     };
   }
   const { error, ...details } = report;
-  return errorBody(404, error, details);
+  return errorBody('MV_NO_RECORDING', error, details);
 }
 
 /**

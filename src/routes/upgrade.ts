@@ -35,7 +35,7 @@ export function upgradeAnswer(catalog: ScenarioCatalog, scenario: string, query:
   const data = upgradeData(pluginEntries(catalog, scenario), new URLSearchParams(query).get('uri'));
   if (data === undefined)
     return errorBody(
-      400,
+      'MV_REQUEST_INVALID',
       `${API_PREFIX}/${UPGRADE_OPERATION} needs a query parameter uri of the form <scheme>://player-plugin/<plugin_id>/<version>, as in a plugin entry's ext_<market>_external_url.`,
     );
   const body = toServiceJson({ data, msg: SUCCESS_MSG, result: SUCCESS_RESULT }).split(ORIGIN_PLACEHOLDER).join(origin);

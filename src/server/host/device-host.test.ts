@@ -111,6 +111,7 @@ describe('deviceListener: what the wire cannot carry (issue 39, H1, H2, L5)', ()
     expect(informational.status).toBe(500);
     expect(await informational.json()).toEqual({
       error: 'mockvideo failed to answer: an answer with HTTP status 101, which is no final status',
+      code: 'MV_INTERNAL',
     });
     // And the host goes on.
     expect((await fetch(`${url}/api/g1/meta/upgrade?n=0`)).status).toBe(200);

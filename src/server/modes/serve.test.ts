@@ -23,7 +23,7 @@ describe('startServeServer', () => {
       };
       const failed = await fetch(`${running.url}/api/g1/meta/cp`);
       expect(failed.status).toBe(500);
-      expect(await failed.json()).toEqual({ error: 'mockvideo failed to answer: a bug' });
+      expect(await failed.json()).toEqual({ error: 'mockvideo failed to answer: a bug', code: 'MV_INTERNAL' });
       context.responder.respond = respond;
       expect((await fetch(`${running.url}/api/g1/meta/cp`)).status).toBe(200);
     } finally {
