@@ -1,11 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_CONTAINERS_PER_POST, MAX_RECORDS_PER_POST, postOverBounds } from './post-bounds.js';
+import { postOverBounds } from './post-bounds.js';
+
+// The bounds of one POST: docs/security.md ("Records in one analytics `POST`"), docs/devices.md.
+const MAX_RECORDS_PER_POST = 100;
+const MAX_CONTAINERS_PER_POST = 1000;
 
 const records = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ type: 'click', n: `${i}` })));
 
 describe('postOverBounds', () => {
-  it('takes up to MAX_RECORDS_PER_POST records and refuses one more, whatever the spacing', () => {
+  it('takes up to 100 records and refuses one more, whatever the spacing', () => {
     expect(postOverBounds(records(MAX_RECORDS_PER_POST))).toBeUndefined();
     expect(postOverBounds(records(MAX_RECORDS_PER_POST + 1))).toMatch(/more than 100 records/);
     expect(postOverBounds(` \n [ ${Array.from({ length: 101 }, () => '{}').join(' , ')} ]`)).toMatch(/more than 100/);
@@ -24,7 +28,7 @@ describe('postOverBounds', () => {
     );
   });
 
-  it('refuses more than MAX_CONTAINERS_PER_POST objects and arrays: nesting, or records of nested values', () => {
+  it('refuses more than 1,000 objects and arrays: nesting, or records of nested values', () => {
     expect(postOverBounds(`[{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}]`)).toMatch(
       /more than 1000 JSON objects/,
     );

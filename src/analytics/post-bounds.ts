@@ -7,7 +7,7 @@
  */
 
 /** The most records one POST may hold (a JSON array's elements; an object or a form is one). */
-export const MAX_RECORDS_PER_POST = 100;
+const MAX_RECORDS_PER_POST = 100;
 
 /**
  * The most JSON objects and arrays one POST may hold, the records and the body's array included: a
@@ -15,7 +15,7 @@ export const MAX_RECORDS_PER_POST = 100;
  * {@link MAX_RECORDS_PER_POST} + 1; this bound leaves room for records with nested values (each a
  * finding) and keeps JSON.parse from making hundreds of thousands of objects.
  */
-export const MAX_CONTAINERS_PER_POST = 1000;
+const MAX_CONTAINERS_PER_POST = 1000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

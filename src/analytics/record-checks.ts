@@ -4,7 +4,7 @@ import { parseDeepLink } from '../contract/core.js';
  * The fields every analytics record carries. @see docs/contract.md#analytics-records: "Its common fields are `_device`,
  * `_res`, `_anoyid`, … `_plyver`".
  */
-export const ANALYTICS_COMMON_FIELDS = [
+const ANALYTICS_COMMON_FIELDS = [
   '_device',
   '_res',
   '_anoyid',
@@ -25,7 +25,7 @@ export const ANALYTICS_COMMON_FIELDS = [
 ] as const;
 
 /** The record kinds, named by `type`, and their extra fields. @see docs/contract.md#analytics-records (table "type | Extra fields"). */
-export const ANALYTICS_RECORD_KINDS: Readonly<Record<string, readonly string[]>> = {
+const ANALYTICS_RECORD_KINDS: Readonly<Record<string, readonly string[]>> = {
   login_state_on_launch: ['result'],
   page_view: ['page_name', 'package_from'],
   click: ['target', 'at'],
@@ -62,7 +62,7 @@ export interface AnalyticsFinding {
  * with every common field missing has 18, so all of a real record's findings are listed, and the
  * sink's answer and store stay bounded (issue 39: 30 KB of records answered 19.5 MB of findings).
  */
-export const MAX_FINDINGS_PER_RECORD = 24;
+const MAX_FINDINGS_PER_RECORD = 24;
 
 /** The most characters of a field name or value a finding quotes; a longer one is cut, ending in `…`. */
 const MAX_SHOWN = 80;

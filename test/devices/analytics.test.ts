@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYTICS_COMMON_FIELDS } from '../../src/analytics/record-checks.js';
+import { COMMON_FIELDS, commonFields } from '../support/analytics-records.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 
-const common = Object.fromEntries(ANALYTICS_COMMON_FIELDS.map((f) => [f, f === '_ts' ? '1795322072' : 'v']));
+const common = commonFields('v');
 const valid = [
   { ...common, type: 'login_state_on_launch', result: 'success' },
   { ...common, type: 'page_view', page_name: 'player', package_from: 'com.example.gallery' },
@@ -91,7 +91,7 @@ describe('analytics sink', () => {
       records: Array<{ findings: Array<{ field: string; rule: string }> }>;
     };
     expect(answer.records[0]!.findings).toEqual([expect.objectContaining({ field: 'at', rule: 'milliseconds' })]);
-    expect(answer.records[1]!.findings.map((f) => f.field)).toEqual([...ANALYTICS_COMMON_FIELDS]);
+    expect(answer.records[1]!.findings.map((f) => f.field)).toEqual([...COMMON_FIELDS]);
     expect(answer.records[2]!.findings).toEqual([expect.objectContaining({ field: 'type', rule: 'known-type' })]);
     const { records } = await list();
     expect(records).toHaveLength(3);
