@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closestName, withFlagSuggestions } from './did-you-mean.js';
+import { closestName } from '../errors.js';
+import { withFlagSuggestions } from './did-you-mean.js';
 
 // Issue 20, item 12: no "did you mean" for `--scenario galery` or `--prot`.
 describe('did you mean', () => {

@@ -1,7 +1,5 @@
 import { closestName } from '../errors.js';
 
-export { closestName } from '../errors.js';
-
 /**
  * yargs' "Unknown argument(s): a, b" with a suggestion for each name that is a typo of a known flag:
  * `Unknown argument: prot. Did you mean --port?`. Other messages come back unchanged.
