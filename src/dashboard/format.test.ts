@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { detailLabel, deviceUrls } from './server-panel.js';
 import {
   curlCommand,
   describeFault,
+  detailLabel,
+  deviceUrls,
   deviceLabel,
   duration,
   matchOf,

@@ -1,4 +1,4 @@
-import type { FaultKind, JournalEntry, PlannedFault } from './api.js';
+import type { DeviceUrl, FaultKind, Health, JournalEntry, PlannedFault } from './api.js';
 
 /** The number a fault kind takes from the form, if any: its JSON field, a label and a default. */
 export const FAULT_FIELDS: Readonly<
@@ -129,4 +129,30 @@ export function recordField(record: unknown, field: string): string | undefined 
 /** What an analytics record is, in a word: its `type`, or its `event` in the later shape. */
 export function recordKind(record: unknown): string {
   return recordField(record, 'type') ?? recordField(record, 'event') ?? '(unknown kind)';
+}
+
+/**
+ * The URLs a device can use: those the server lists in `deviceUrls`, else this page's origin and
+ * the Android emulator's `10.0.2.2` on the same port.
+ */
+export function deviceUrls(health: Health, location: Pick<Location, 'origin' | 'protocol' | 'port'>): DeviceUrl[] {
+  if (health.deviceUrls?.length) return health.deviceUrls;
+  const port = location.port || (location.protocol === 'https:' ? '443' : '80');
+  return [
+    { label: 'This machine', url: location.origin },
+    {
+      label: 'Android emulator',
+      url: `${location.protocol}//10.0.2.2:${port}`,
+      hint: 'when mockvideo listens on 127.0.0.1 or 0.0.0.0',
+    },
+  ];
+}
+
+/** A detail's key for people: `recordingDir` → `Recording dir`. */
+export function detailLabel(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -2,32 +2,7 @@ import { html, render } from 'lit-html';
 import { createRef, ref } from 'lit-html/directives/ref.js';
 import type { DeviceUrl, Health } from './api.js';
 import { byId, copyButton, facts } from './dom.js';
-
-/**
- * The URLs a device can use: those the server lists in `deviceUrls`, else this page's origin and
- * the Android emulator's `10.0.2.2` on the same port.
- */
-export function deviceUrls(health: Health, location: Pick<Location, 'origin' | 'protocol' | 'port'>): DeviceUrl[] {
-  if (health.deviceUrls?.length) return health.deviceUrls;
-  const port = location.port || (location.protocol === 'https:' ? '443' : '80');
-  return [
-    { label: 'This machine', url: location.origin },
-    {
-      label: 'Android emulator',
-      url: `${location.protocol}//10.0.2.2:${port}`,
-      hint: 'when mockvideo listens on 127.0.0.1 or 0.0.0.0',
-    },
-  ];
-}
-
-/** A detail's key for people: `recordingDir` → `Recording dir`. */
-export function detailLabel(key: string): string {
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+import { detailLabel, deviceUrls } from './format.js';
 
 /**
  * What a server fact of `GET /health` means, shown beside its value, for the facts whose name does
