@@ -81,7 +81,7 @@ const NOT_REPLAYED = new Set([
  * redacted ones, credentials (`Authorization`, `Cookie`, ...), forwarding headers (`Forwarded`,
  * `X-Forwarded-*`, `Via`, ...) and per-hop and encoding ones, whatever their case.
  */
-export function replayedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+function replayedHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
