@@ -13,14 +13,13 @@ import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../src/contract
 import { FaultBoard } from '../src/faults/board.js';
 import { parseFaultFlag } from '../src/faults/plan.js';
 import { planOf, routeHandlers } from '../src/msw/adapter.js';
-import { DEFAULT_POLICY } from '../src/normalise/index.js';
+import { DEFAULT_POLICY, queryValues } from '../src/normalise/index.js';
 import { parseRecording } from '../src/normalise/recording-schema.js';
 import { Replayer } from '../src/replay/replayer.js';
 import { loadRecordingIndex } from '../src/storage/load-recordings.js';
 import { createHandlers, createScenarioHandlers } from '../src/msw/handlers.js';
 import { createReplayHandlers } from '../src/node.js';
-import { queryFindings } from '../src/findings/index.js';
-import { DEVICE_ANSWER_HEADERS } from '../src/routes/answer-headers.js';
+import { requestFindings } from '../src/findings/index.js';
 import { forwardPath, routeOf } from '../src/normalise/path.js';
 import type { Plan } from '../src/routes/request.js';
 import { loadScenarioCatalog } from '../src/storage/load-catalog.js';
@@ -170,10 +169,13 @@ export function recordReference(upstream: string): Target {
         headers: exchange.headers ?? {},
       });
       const headers = [...response.headers.entries()];
-      // mockvideo's own headers on every device answer replace the upstream's (see DEVICE_ANSWER_HEADERS).
-      for (const [name, value] of Object.entries(DEVICE_ANSWER_HEADERS)) headers.push([name, value]);
-      if (route.kind === 'operation')
-        headers.push(['x-mockvideo-findings', String(queryFindings(route.operation, query ?? '', false).length)]);
+      // mockvideo's own headers on every device answer replace the upstream's (docs/security.md, "Served bodies").
+      headers.push(['x-content-type-options', 'nosniff'], ['content-security-policy', "sandbox; default-src 'none'"]);
+      if (route.kind === 'operation') {
+        const nowSeconds = Math.floor(Date.now() / 1000);
+        const findings = requestFindings({ operation: route.operation, query: queryValues(query ?? ''), nowSeconds });
+        headers.push(['x-mockvideo-findings', String(findings.length)]);
+      }
       // The upstream's own framing is passed on: its content-length (a HEAD answer's too), or none when chunked.
       const bytes = new Uint8Array(await response.arrayBuffer());
       return {

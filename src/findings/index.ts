@@ -3,4 +3,3 @@
  * @module
  */
 export * from './request-findings.js';
-export * from './query-findings.js';

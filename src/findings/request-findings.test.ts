@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { queryValues } from '../normalise/index.js';
 import { clientPath } from '../../test/support/client.js';
-import { requestFindings, type FindingRule } from './request-findings.js';
+import { requestFindings, type Finding } from './request-findings.js';
 import type { OperationName } from '../contract/index.js';
 
 const NOW = 1_795_322_072;
@@ -27,7 +27,7 @@ describe('requestFindings', () => {
     },
   );
 
-  it.each<[string, OperationName, (q: string) => string, Array<[string, FindingRule]>]>([
+  it.each<[string, OperationName, (q: string) => string, Array<[string, Finding['rule']]>]>([
     ['a missing parameter', 'meta/cp', (q) => q.replace(/&_region=IN/, ''), [['_region', 'missing-parameter']]],
     [
       '_sdevid not 64 lowercase hex',

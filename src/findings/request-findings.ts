@@ -20,8 +20,7 @@ export interface Finding {
  *
  * @see docs/contract.md#common-query-parameters, docs/contract.md#operations (extra parameters) and docs/contract.md#operations.
  */
-export type FindingRule =
-  'missing-parameter' | 'format' | 'repeated-parameter' | 'ref-order' | 'ts-skew' | 'body-on-get';
+type FindingRule = 'missing-parameter' | 'format' | 'repeated-parameter' | 'ref-order' | 'ts-skew' | 'body-on-get';
 
 /** How far `_ts` may be from the server's clock, in seconds (a day). */
 const MAX_TS_SKEW_SECONDS = 86_400;

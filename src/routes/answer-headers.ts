@@ -32,7 +32,7 @@ const FINDINGS_HEADER = 'x-mockvideo-findings';
  * script; the sandboxing policy makes a document opened from it an opaque origin that runs no script,
  * loads nothing and cannot reach the admin API (docs/security.md, "Served bodies").
  */
-export const DEVICE_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+const DEVICE_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-content-type-options': 'nosniff',
   'content-security-policy': "sandbox; default-src 'none'",
 });

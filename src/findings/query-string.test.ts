@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { clientPath } from '../../test/support/client.js';
 import { OPERATION_NAMES, type OperationName } from '../contract/index.js';
-import { queryFindings } from './query-findings.js';
+import { queryValues } from '../normalise/index.js';
+import { requestFindings } from './request-findings.js';
 
 const NOW = 1_795_322_072;
 const clientSearch = (operation: OperationName) =>
   clientPath(operation)
     .split('?')[1]!
     .replace(/_ts=\d+/, `_ts=${NOW}`);
-const rulesOf = (operation: OperationName, search: string, hasBody = false, now = NOW) =>
-  queryFindings(operation, search, hasBody, now).map((f) => [f.parameter, f.rule]);
+// What the routes check of a request (`createRoutes`): the findings of its raw query's decoded values.
+const rulesOf = (operation: OperationName, search: string, hasBody = false, nowSeconds = NOW) =>
+  requestFindings({ operation, query: queryValues(search), hasBody, nowSeconds }).map((f) => [f.parameter, f.rule]);
 
-describe('queryFindings', () => {
+describe('the findings of a raw query string', () => {
   it("reads a raw query string, with or without `?`: nothing in the client's requests, a bad value named", () => {
     for (const operation of OPERATION_NAMES) {
       const search = clientSearch(operation);
