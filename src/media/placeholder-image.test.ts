@@ -2,7 +2,7 @@ import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { parseMediaPath, type MediaRequest } from './media-path.js';
-import { placeholderImage, placeholderPixels } from './placeholder-image.js';
+import { placeholderImage } from './placeholder-image.js';
 
 const request = (path: string, query = '') => parseMediaPath(path, new URLSearchParams(query)) as MediaRequest;
 
@@ -55,12 +55,15 @@ describe('placeholderImage', () => {
   });
 
   it('draws the label in white on a colour that depends on the path', () => {
+    // The RGBA pixels of the PNG served at `path` (PNG is lossless).
+    const pixels = (path: string, query: string) =>
+      new Uint8Array(PNG.sync.read(Buffer.from(placeholderImage(request(path, query)))).data);
     const white = (data: Uint8Array) =>
       data.filter((_, i) => i % 4 === 0 && data[i] === 255 && data[i + 1] === 255 && data[i + 2] === 255).length;
-    expect(white(placeholderPixels(64, 32, '12', 'x'))).toBeGreaterThan(0);
-    expect(white(placeholderPixels(64, 32, '', 'x'))).toBe(0);
-    expect(placeholderPixels(8, 8, '', '/a').subarray(40, 44)).not.toEqual(
-      placeholderPixels(8, 8, '', '/b').subarray(40, 44),
+    expect(white(pixels('/__mockvideo/media/x.png', 'size=64x32&label=12'))).toBeGreaterThan(0);
+    expect(white(pixels('/__mockvideo/media/x.png', 'size=64x32&label='))).toBe(0);
+    expect(pixels('/__mockvideo/media/a.png', 'size=8x8&label=').subarray(40, 44)).not.toEqual(
+      pixels('/__mockvideo/media/b.png', 'size=8x8&label=').subarray(40, 44),
     );
   });
 });

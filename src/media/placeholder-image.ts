@@ -26,7 +26,7 @@ function colourOf(seed: string): [number, number, number] {
  * 2-pixel border and `label` in white, centred, as large as fits (characters the tiny font lacks are
  * left out; a label too long for the width is cut).
  */
-export function placeholderPixels(width: number, height: number, label: string, seed: string): Uint8Array {
+function placeholderPixels(width: number, height: number, label: string, seed: string): Uint8Array {
   const data = new Uint8Array(width * height * 4);
   const [r, g, b] = colourOf(seed);
   const set = (x: number, y: number, rgb: readonly number[]) => {
