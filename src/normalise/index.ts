@@ -12,5 +12,4 @@ export * from './recording.js';
 export * from './redact.js';
 export * from './build-recording.js';
 export * from './scrub.js';
-export { MIN_SCANNED_LENGTH } from './secret-forms.js';
 export * from './cookies.js';

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../contract/core.js';
-import { normalisePath, routeOf } from './path.js';
+import { routeOf } from './path.js';
+
+/** The path a route is read from: every route carries it (`Route.path`). */
+const normalisePath = (raw: string) => routeOf(raw).path;
 
 /** An odd but equivalent spelling of a path: percent-encoded characters, dot segments, doubled slashes, a trailing slash, a fragment. */
 function oddSpelling(
@@ -87,7 +90,7 @@ describe('routeOf', () => {
   });
 });
 
-describe('normalisePath', () => {
+describe('the path of a route', () => {
   it('is idempotent and never throws', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (raw) => {

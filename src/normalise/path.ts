@@ -47,7 +47,7 @@ const UNRESERVED = /[A-Za-z0-9_~.-]/;
  *
  * @example normalisePath('/%5F%5Fmockvideo//media/./a/../thumb/1.png/') // '/__mockvideo/media/thumb/1.png'
  */
-export function normalisePath(raw: string): string {
+function normalisePath(raw: string): string {
   const hash = raw.indexOf('#');
   let path = hash < 0 ? raw : raw.slice(0, hash);
   if (CANONICAL.test(path)) return path;

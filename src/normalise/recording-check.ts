@@ -11,7 +11,7 @@ import { recordingRules, type RecordingParse } from './recording-rules.js';
 import validateShape from './recording-shape.generated.js';
 
 /** The message of {@link parseRecordingQuickly}'s one problem: the schema says what is wrong. */
-export const NOT_WELL_FORMED = 'not a well-formed recording (check it with the recording schema)';
+const NOT_WELL_FORMED = 'not a well-formed recording (check it with the recording schema)';
 
 /**
  * Checks a parsed recording file value without zod. A well-formed recording comes back as the

@@ -1,8 +1,10 @@
 import { base64, base64nopad, base64url, base64urlnopad, hex } from '@scure/base';
-import { MIN_SCANNED_LENGTH } from '../../src/normalise/index.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/** The shortest value redaction looks for in other text: docs/recording-safety.md ("if 8 characters or longer"). */
+const MIN_SCANNED_LENGTH = 8;
 
 /** `\uXXXX`: a UTF-16 code unit as a JSON escape. */
 const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
