@@ -48,7 +48,7 @@ function shown(values: string[] | undefined): ParameterValues {
 }
 
 /** The parameters whose values differ (in value or order), sorted by name. */
-export function differences(recorded: QueryMultimap, requested: QueryMultimap): Difference[] {
+function differences(recorded: QueryMultimap, requested: QueryMultimap): Difference[] {
   const names = [...new Set([...Object.keys(recorded), ...Object.keys(requested)])].sort();
   const out: Difference[] = [];
   for (const parameter of names) {

@@ -11,8 +11,22 @@ import {
   type RawPair,
   type Recording,
 } from '../normalise/index.js';
-import { closest, differences, type Difference } from './near-miss.js';
+import { closest, type Difference } from './near-miss.js';
 import { RecordingIndex } from './recording-index.js';
+
+/**
+ * The definition of a difference (docs/record-replay.md, the near-miss report), kept as the oracle: each
+ * parameter, by name, whose values differ in value or order; `null` for an absent one, a value sent
+ * once as such, a repeated one as its list.
+ */
+function differencesOf(recorded: QueryMultimap, requested: QueryMultimap): Difference[] {
+  const shown = (values: string[] | undefined) =>
+    values === undefined ? null : values.length === 1 ? values[0]! : values;
+  return [...new Set([...Object.keys(recorded), ...Object.keys(requested)])]
+    .sort()
+    .filter((name) => JSON.stringify(recorded[name]) !== JSON.stringify(requested[name]))
+    .map((parameter) => ({ parameter, recorded: shown(recorded[parameter]), requested: shown(requested[parameter]) }));
+}
 
 /**
  * The definition of "closest" before the index had a nearest search, kept as the oracle: every
@@ -33,7 +47,10 @@ function linearClosest(
     const key = matchKey(recording.request.method, operation, recording.request.query, DEFAULT_POLICY);
     if (seen.has(key)) continue;
     seen.add(key);
-    ranked.push({ name, differences: differences(queryMultimap(recording.request.query, DEFAULT_POLICY), requested) });
+    ranked.push({
+      name,
+      differences: differencesOf(queryMultimap(recording.request.query, DEFAULT_POLICY), requested),
+    });
   }
   ranked.sort((a, b) => a.differences.length - b.differences.length);
   return ranked.slice(0, limit);
