@@ -8,10 +8,10 @@
  */
 
 /** The most devices whose call numbers are kept. */
-export const MAX_FUZZ_DEVICES = 4096;
+const MAX_FUZZ_DEVICES = 4096;
 
 /** The most UTF-16 code units of device keys kept (1 Mi: 4,096 devices of 256 characters; an `_sdevid` is 64). */
-export const MAX_FUZZ_DEVICE_CHARS = 1 << 20;
+const MAX_FUZZ_DEVICE_CHARS = 1 << 20;
 
 /** Each device's calls of each operation (by the operation's index in `OPERATION_NAMES`), least recently seen first. */
 export class FuzzCalls {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { caseId, type FuzzCase } from '../fuzz/case-id.js';
-import { MAX_FUZZ_DEVICE_CHARS, MAX_FUZZ_DEVICES } from './fuzz-calls.js';
 import { FuzzAnswers } from './fuzz.js';
+
+// The bounds of the call numbers: docs/security.md, "Bounds" (`serve --fuzz` call numbers).
+const MAX_FUZZ_DEVICES = 4096;
+const MAX_FUZZ_DEVICE_CHARS = 1_048_576;
 
 const generate = (which: FuzzCase) => ({ case: caseId(which), operation: which.operation, text: '{}', classes: [] });
 const device = (n: number, length = 64) => `_sdevid=${n.toString(16).padStart(length, '0')}`;

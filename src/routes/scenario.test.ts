@@ -1,36 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import type { PreparedResponse } from '../scenarios/compile.js';
 import { shippedCatalog } from '../scenarios/index.js';
 import { createRoutes } from './plan.js';
 import { ScenarioResponder } from './responder.js';
-import { preparedAnswer } from './scenario.js';
 import { OPERATION_NAMES } from '../contract/core.js';
 import { buildCatalog, type ScenarioCatalog } from '../scenarios/catalog.js';
 import { parseScenario, type ParsedScenario } from '../scenarios/parse.js';
 import { shippedScenarios } from '../scenarios/shipped.js';
 import { bodyText } from './request.js';
 
-const prepared = (body: string): PreparedResponse => ({
-  status: 200,
-  headers: { 'content-type': 'application/json; charset=utf-8' },
-  body,
-  hasOrigin: body.includes('{origin}'),
-});
+describe('the answer of a stub, made once per origin (preparedAnswer)', () => {
+  const routes = createRoutes({
+    scenarios: { responder: new ScenarioResponder(shippedCatalog()), activeScenario: () => 'default' },
+  });
+  const answerOf = async (operation: string, origin: string) => {
+    const plan = await routes({ method: 'GET', path: `/api/g1/${operation}`, query: '_sdevid=a', origin, headers: {} });
+    if (plan.kind !== 'answer') throw new Error(plan.kind);
+    return plan.answer;
+  };
 
-describe('preparedAnswer', () => {
-  it('is made once per prepared response and origin: one body buffer shared by every request', () => {
-    const plain = prepared('{"data":{},"msg":"OK","result":1}');
-    const first = preparedAnswer(plain, 'http://a');
-    expect(preparedAnswer(plain, 'http://b')).toBe(first);
+  it('is made once per stub and origin: one body buffer shared by every request', async () => {
+    // default's ad_config names no origin: every origin gets the same answer.
+    const first = await answerOf('ad_config', 'http://a');
+    expect((await answerOf('ad_config', 'http://b')).body).toBe(first.body);
     expect(first.body).toBeInstanceOf(Uint8Array);
-    expect(new TextDecoder().decode(first.body as Uint8Array)).toBe(first.text);
-    expect(first.headers).toBe(plain.headers);
+    expect(new TextDecoder().decode(first.body as Uint8Array)).toBe(bodyText(first));
   });
 
-  it('answers each origin with its own body', () => {
-    const withOrigin = prepared('{"data":{"thumb":"{origin}/media/thumb/1.png"},"msg":"OK","result":1}');
-    for (const origin of Array.from({ length: 40 }, (_, i) => `http://10.0.2.${i}:8787`))
-      expect(JSON.parse(preparedAnswer(withOrigin, origin).text).data.thumb).toBe(`${origin}/media/thumb/1.png`);
+  it('answers each origin with its own body', async () => {
+    // default's meta/cp points its images at `{origin}`; 40 origins are more than are remembered at once.
+    for (const origin of Array.from({ length: 40 }, (_, i) => `http://10.0.2.${i}:8787`)) {
+      const text = bodyText(await answerOf('meta/cp', origin));
+      expect(text).toContain(`${origin}/__mockvideo/media/`);
+      expect(text).not.toContain('{origin}');
+    }
+    expect((await answerOf('meta/cp', 'http://10.0.2.0:8787')).body).toBe(
+      (await answerOf('meta/cp', 'http://10.0.2.0:8787')).body,
+    );
   });
 });
 

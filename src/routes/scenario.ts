@@ -57,7 +57,7 @@ const encoder = new TextEncoder();
  * rebuilt (`bodyFor`) and re-encoded by the host on every request. Its one buffer is also what
  * keeps 100 slow readers of a 7.6 MB stub from holding 100 copies (issue 39, L4).
  */
-export function preparedAnswer(prepared: PreparedResponse, origin = ''): ScenarioAnswer {
+function preparedAnswer(prepared: PreparedResponse, origin = ''): ScenarioAnswer {
   let byOrigin = answers.get(prepared);
   if (!byOrigin) answers.set(prepared, (byOrigin = new Map()));
   const originKey = prepared.hasOrigin ? origin : '';

@@ -15,7 +15,7 @@ import type { Answer } from './request.js';
  * @returns `undefined` when `uri` is missing or not of the seed's form.
  * @see docs/contract.md#plugin-entry (`market_sign`, `ext_<market>_external_url`).
  */
-export function upgradeData(entries: readonly EntryLike[], uri: string | null): object | undefined {
+function upgradeData(entries: readonly EntryLike[], uri: string | null): object | undefined {
   const m = UPGRADE_URI.exec(uri ?? '');
   if (!m) return undefined;
   const [, , id, version] = m;
