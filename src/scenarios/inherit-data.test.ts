@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { minimalScenario } from '../../test/support/minimal-scenario.js';
 import { checkScenarios } from './catalog.js';
 import { scenarioJsonSchema } from './editor-schema.js';
-import { inheritData } from './inherit-data.js';
 import { parseScenario, type ParsedScenario } from './parse.js';
 
 // Issue 20, item 7: overriding one setting needed all 16 fields of meta/setting (else 14 lines of
@@ -27,13 +26,13 @@ const bodyOf = (
 
 describe('object data in part, completed from the parent', () => {
   it('merges objects and replaces arrays; {} stays empty', () => {
-    expect(inheritData({ a: 1, b: { c: 1, d: 2 }, e: [1, 2] }, { b: { c: 3 }, e: [] })).toEqual({
-      a: 1,
-      b: { c: 3, d: 2 },
-      e: [],
-    });
-    expect(inheritData({ a: 1 }, {})).toEqual({});
-    expect(inheritData({ a: 1 }, [2])).toEqual([2]);
+    const value = minimalScenario() as { operations: Record<string, unknown> };
+    value.operations.ad_config = { data: { a: 1, b: { c: 1, d: 2 }, e: [1, 2] } };
+    const base = parsed('base', value);
+    const child = parsed('child', { extends: 'base', operations: { ad_config: { data: { b: { c: 3 }, e: [] } } } });
+    const empty = parsed('empty', { extends: 'base', operations: { ad_config: { data: {} } } });
+    expect(bodyOf([base, child], 'child', 'ad_config')).toEqual({ a: 1, b: { c: 3, d: 2 }, e: [] });
+    expect(bodyOf([base, empty], 'empty', 'ad_config')).toEqual({});
   });
 
   it('takes one setting and the other fifteen from the parent', () => {

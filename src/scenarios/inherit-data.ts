@@ -29,7 +29,7 @@ function merge(parent: unknown, own: unknown): unknown {
  * @example inheritData({ codec_level: '3', language_switch: 1 }, { language_switch: 0 }) // { codec_level: '3', language_switch: 0 }
  * @example inheritData({ end: [a], exit: [a] }, { end: [] }) // { end: [], exit: [a] }
  */
-export function inheritData(parent: unknown, own: unknown): unknown {
+function inheritData(parent: unknown, own: unknown): unknown {
   if (isObject(own) && Object.keys(own).length === 0) return own;
   return merge(parent, own);
 }

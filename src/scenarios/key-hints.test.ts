@@ -1,17 +1,30 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { scenarioHeaderSchema } from './format.js';
-import { keysAt, messageWithHint } from './key-hints.js';
+import { messageWithHint } from './key-hints.js';
 import { stubSchemas } from './stub-schema.js';
 
-describe('keysAt', () => {
+describe('the keys a hint is chosen from', () => {
+  /** The hint for the unrecognised key `typed` at `path` below `schema`. */
+  const hintAt = (schema: z.core.$ZodType, path: PropertyKey[], typed: string) =>
+    messageWithHint(schema, {
+      code: 'unrecognized_keys',
+      keys: [typed],
+      path,
+      message: `Unrecognized key: "${typed}"`,
+      input: {},
+    } as z.core.$ZodIssue);
+
   it('finds the keys a scenario file takes at a path: the top, a stub, its data, an item of a list, a step of a sequence', () => {
     const recomm = stubSchemas('localplay/recomm', false);
-    expect(keysAt(scenarioHeaderSchema, [])).toContain('description');
-    expect(keysAt(recomm.single, [])).toEqual(expect.arrayContaining(['data', 'status', 'when', 'fault']));
-    expect(keysAt(stubSchemas('meta/setting', true).single, ['data'])).toContain('codec_level');
-    expect(keysAt(recomm.single, ['data', 0])).toContain('title');
-    expect(keysAt(recomm.sequence, ['sequence', 1, 'data', 3])).toContain('image_url');
-    expect(keysAt(recomm.single, ['nowhere'])).toEqual([]);
+    expect(hintAt(scenarioHeaderSchema, [], 'descriptio')).toMatch(/Did you mean "description"\?$/);
+    expect(hintAt(recomm.single, [], 'wehn')).toMatch(/Did you mean "when"\?$/);
+    expect(hintAt(stubSchemas('meta/setting', true).single, ['data'], 'codec_levl')).toMatch(
+      /Did you mean "codec_level"\?$/,
+    );
+    expect(hintAt(recomm.single, ['data', 0], 'titel')).toMatch(/Did you mean "title"\?$/);
+    expect(hintAt(recomm.sequence, ['sequence', 1, 'data', 3], 'image_rul')).toMatch(/Did you mean "image_url"\?$/);
+    expect(hintAt(recomm.single, ['nowhere'], 'titel')).toBe('Unrecognized key: "titel"');
   });
 });
 

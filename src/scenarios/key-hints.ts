@@ -49,7 +49,7 @@ function childrenOf(schema: z.core.$ZodType, key: PropertyKey, depth = 0): z.cor
 }
 
 /** The keys the object schemas at `path` below `schema` take (several for a union). */
-export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
   let schemas = [schema];
   for (const key of path) schemas = schemas.flatMap((s) => childrenOf(s, key));
   return [...new Set(schemas.flatMap((s) => objectsOf(s)).flatMap((def) => Object.keys(def.shape ?? {})))];

@@ -13,7 +13,7 @@ const MAX_SCENARIO_DEPTH = 64;
 const MAX_SCENARIO_TEXT = 16 * 1024 * 1024;
 
 /** The longest `extends` chain (a scenario, its parent, its parent's parent, ...). */
-export const MAX_EXTENDS_CHAIN = 32;
+const MAX_EXTENDS_CHAIN = 32;
 
 /**
  * The problem of a JSON value nested deeper than {@link MAX_SCENARIO_DEPTH}, found without recursion;
