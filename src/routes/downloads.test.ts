@@ -1,6 +1,6 @@
 import { parse } from 'content-disposition';
 import { describe, expect, it } from 'vitest';
-import { shippedCatalog } from '../scenarios/index.js';
+import { shippedCatalog } from '../scenarios/shipped-catalog.js';
 import { Downloads, type DownloadRoute } from './downloads.js';
 import { routeOf } from '../normalise/path.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Replayer } from '../replay/replayer.js';
-import { shippedCatalog } from '../scenarios/index.js';
+import { shippedCatalog } from '../scenarios/shipped-catalog.js';
 import { routeOf } from '../normalise/path.js';
 import { createRoutes, routesCover, type RoutesOptions } from './plan.js';
 import { ScenarioResponder } from './responder.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shippedCatalog } from '../scenarios/index.js';
+import { shippedCatalog } from '../scenarios/shipped-catalog.js';
 import { createRoutes } from './plan.js';
 import { ScenarioResponder } from './responder.js';
 import { OPERATION_NAMES } from '../contract/core.js';

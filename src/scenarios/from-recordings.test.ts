@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { OperationName } from '../contract/core.js';
 import type { NamedRecording } from '../normalise/index.js';
 import { scenarioFromRecordings } from './from-recordings.js';
-import { shippedCatalog, shippedScenarios } from './shipped.js';
+import { shippedCatalog } from './shipped-catalog.js';
+import { shippedScenarios } from './shipped.js';
 
 const DEVICE_A = 'a'.repeat(64);
 const DEVICE_B = 'b'.repeat(64);

@@ -2,8 +2,6 @@ import { ScenarioError } from '../errors.js';
 import { parseScenario, type ParsedScenario } from './parse.js';
 import { SHIPPED_SCENARIO_FILES } from './shipped.generated.js';
 
-export { shippedCatalog } from './shipped-catalog.js';
-
 let parsed: ParsedScenario[] | undefined;
 
 /**

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { shippedCatalog } from '../../scenarios/shipped.js';
+import { shippedCatalog } from '../../scenarios/shipped-catalog.js';
 import { createServerContext, type ServerContext } from '../context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 

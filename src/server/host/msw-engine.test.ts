@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../msw/handlers.js';
-import { shippedCatalog } from '../../scenarios/index.js';
+import { shippedCatalog } from '../../scenarios/shipped-catalog.js';
 import { createApp } from '../admin/app.js';
 import { createServerContext } from '../context.js';
 import { deviceListener } from './device-host.js';

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { shippedCatalog } from '../../scenarios/index.js';
+import { shippedCatalog } from '../../scenarios/shipped-catalog.js';
 import { startServers } from '../listen/start-servers.js';
 import { startServeServer } from './serve.js';
 
