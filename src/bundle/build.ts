@@ -13,6 +13,7 @@ import {
   recordedBodyBytes,
   redactExchange,
   valueScrubber,
+  fileJson,
   type NormalisationPolicy,
 } from '../normalise/index.js';
 import { startUpVerdicts, type StartUpVerdict } from '../verify/start-ups.js';
@@ -188,3 +189,6 @@ export function buildBundle(input: BundleInput): Bundle {
     exchanges,
   };
 }
+
+/** A bundle's file text, as the admin API sends it: its fields in order, 2-space indent, each query pair on one line. */
+export const bundleText = (bundle: Bundle): string => fileJson(bundle, false);

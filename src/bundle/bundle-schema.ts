@@ -1,7 +1,7 @@
 /**
  * Reading a start-up bundle back: its runtime schema (zod) and {@link parseBundle}, which names the
  * file and the field of the first problem in one line. Loads zod, so only `loadBundle`
- * (`mockvideo/node`), `mockvideo replay FILE` and `mockvideo bundle` load this module. Any runtime.
+ * (`mockvideo/node`) and `mockvideo replay FILE` load this module. Any runtime.
  * @module
  */
 import { z } from 'zod';
@@ -93,7 +93,7 @@ const bundleSchema = z.strictObject({
 function formatProblem(value: unknown): string | undefined {
   const format = (value as { format?: unknown } | null)?.format;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return 'expected a JSON object (a bundle from "mockvideo bundle" or GET /__mockvideo/start-ups/ID/bundle)';
+    return 'expected a JSON object (a bundle from GET /__mockvideo/start-ups/ID/bundle)';
   if (format === BUNDLE_FORMAT) return undefined;
   return typeof format === 'string' && format.startsWith('mockvideo-bundle/')
     ? `expected "${BUNDLE_FORMAT}", got "${format}": a bundle of another version of mockvideo; download it again from this version`
@@ -118,6 +118,6 @@ export function parseBundle(value: unknown, source: string): Bundle {
   const more = parsed ? parsed.error.issues.length - 1 : 0;
   throw new MockvideoError(
     'MV_BUNDLE_INVALID',
-    `Failed to load the bundle ${source}${at ? ` at ${at}` : ''}: ${wrongFormat ?? issue!.message}${more ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}. Download the bundle again (mockvideo bundle --url URL --out FILE) or fix that field (see docs/bundles.md).`,
+    `Failed to load the bundle ${source}${at ? ` at ${at}` : ''}: ${wrongFormat ?? issue!.message}${more ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}. Download the bundle again (GET /__mockvideo/start-ups/ID/bundle) or fix that field (see docs/bundles.md).`,
   );
 }

@@ -118,3 +118,6 @@ export interface Bundle {
   fuzz: BundleFuzz | null;
   exchanges: BundleExchange[];
 }
+
+/** The name of a bundle's exchange `index` (the journal's `recording`, near-miss reports): its JSON path in the file, `exchanges[3]`. */
+export const exchangeName = (index: number): string => `exchanges[${index}]`;

@@ -22,8 +22,9 @@ export const COMMAND_HEADINGS = {
   },
   record: { command: 'record', describe: 'Proxy the real service and record every exchange into a folder' },
   replay: {
-    command: 'replay <dir>',
-    describe: 'Serve a recording folder: exact matches, else the nearest recording or a near-miss report',
+    command: 'replay <source>',
+    describe:
+      'Serve a recording folder (exact matches, else the nearest recording or a near-miss report), or a start-up bundle in its order',
   },
   import: {
     command: 'import <file>',

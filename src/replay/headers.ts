@@ -7,8 +7,9 @@
 
 /**
  * How a replayed answer was matched (the plan's `match`, sent as `x-mockvideo-match`): `exact`,
- * `nearest`, `fallback` (a scenario answered a miss), and the recorder's `recorded` and
- * `passthrough` (an upstream answer of `--record-missing` that was not recorded, e.g. a 5xx without
+ * `nearest`, `fallback` (a scenario answered a miss), `bundle` (an exchange of a start-up bundle,
+ * in its order: `replay FILE`, `bundleHandlers`), and the recorder's `recorded` and `passthrough`
+ * (an upstream answer of `--record-missing` that was not recorded, e.g. a 5xx without
  * `--record-failures`).
  */
-export type MatchKind = 'exact' | 'nearest' | 'fallback' | 'recorded' | 'passthrough';
+export type MatchKind = 'exact' | 'nearest' | 'fallback' | 'bundle' | 'recorded' | 'passthrough';

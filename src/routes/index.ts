@@ -8,6 +8,7 @@ export * from './answer-headers.js';
 export * from './errors.js';
 export * from '../normalise/path.js';
 export * from './plan.js';
+export * from './plan-bundle.js';
 export * from './plan-replay.js';
 export * from './precheck.js';
 export * from './replay.js';

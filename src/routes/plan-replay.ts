@@ -45,10 +45,10 @@ function asFallback(plan: Plan, findings: readonly Finding[]): Plan {
 }
 
 /**
- * A recording's (or a miss's) plan changed by server-wide faults (see `planFaults`: the fault's
- * answer, or the recording's later), its facts kept; a `pass` or `drop` plan as it is.
+ * A recording's, a bundle's (or a miss's) plan changed by server-wide faults (see `planFaults`: the
+ * fault's answer, or the recorded one later), its facts kept; a `pass` or `drop` plan as it is.
  */
-function withFaults(plan: Plan, faults: readonly Fault[]): Plan {
+export function withFaults(plan: Plan, faults: readonly Fault[]): Plan {
   if (plan.kind !== 'answer' || !faults.length) return plan;
   const { kind: _kind, answer, delayMs, ...base } = plan;
   return planFaults(base, faults, () => ({ ...answer, text: bodyText(answer) }), delayMs);

@@ -10,6 +10,7 @@ import type { Downloads, DownloadRoute } from './downloads.js';
 import { errorBody, methodNotAllowed, strictRequestsError, unknownOperation } from './errors.js';
 import type { FuzzAnswers } from './fuzz.js';
 import { routeOf, type Route } from '../normalise/path.js';
+import { bundlePlan, type BundleRoutes } from './plan-bundle.js';
 import { replayPlan, type OperationRoute, type ReplayRoutes } from './plan-replay.js';
 import type { Fault } from '../faults/fault.js';
 import type { Finding } from '../findings/index.js';
@@ -26,6 +27,8 @@ export interface RoutesOptions {
   scenarios?: ScenarioAnswerSource;
   /** Recordings answer the operations. */
   replay?: ReplayRoutes;
+  /** A start-up bundle answers the operations, in its order (`replay FILE`, `bundleHandlers`), before recordings and scenarios. */
+  bundle?: BundleRoutes;
   /** Requests to an operation or `meta/upgrade` (GET or HEAD) pass on to the recorder (`mockvideo record`). */
   record?: boolean;
   /**
@@ -87,7 +90,8 @@ function decodes(path: string): boolean {
  * handlers match exactly what the routes answer.
  */
 const TAKES: Record<Route['kind'], (options: RoutesOptions) => boolean> = {
-  operation: (options) => Boolean(options.scenarios || options.replay || options.record || options.fuzz),
+  operation: (options) =>
+    Boolean(options.scenarios || options.replay || options.record || options.fuzz || options.bundle),
   upgrade: () => true,
   'unknown-operation': () => true,
   media: (options) => Boolean(options.scenarios),
@@ -122,7 +126,7 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD';
  * - the one method rule: a method other than GET or HEAD → 405 (`allow: GET, HEAD`), on every route
  *   but the 404 of other paths under `/api/g1`;
  * - an operation: with `record` → `pass`; then generated answers (`fuzz`, changed by the scenarios'
- *   server-wide faults), recordings
+ *   server-wide faults), a bundle (`bundlePlan`), recordings
  *   (`replayPlan`) or the scenario (stubs, sequences, faults: `scenarioPlan`);
  * - `meta/upgrade` from the scenario (`pass` with the recorder); other paths under `/api/g1`: 404
  *   naming the operations;
@@ -131,7 +135,7 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD';
  * Advances sequence and fault counters: call it once per request. Any runtime.
  */
 export function createRoutes(options: RoutesOptions): Routes {
-  const { scenarios, replay, record = false, strictRequests, fuzz } = options;
+  const { scenarios, replay, bundle, record = false, strictRequests, fuzz } = options;
   const clock = options.clock ?? scenarios?.responder.clock;
   const recordings = replay ? new RecordingAnswers(replay.replayer) : undefined;
   let downloads: Promise<Downloads> | undefined;
@@ -144,6 +148,7 @@ export function createRoutes(options: RoutesOptions): Routes {
   ): Plan | Promise<Plan> => {
     if (record) return { kind: 'pass', route, findings };
     if (fuzz) return fuzzPlan(fuzz, scenarios?.faults?.take(route.operation, request) ?? [], request, route, findings);
+    if (bundle) return bundlePlan(bundle, request, route, findings);
     if (replay) return replayPlan(replay, recordings!, request, route, findings, values);
     return scenarioPlan(scenarios!, request, route, findings);
   };

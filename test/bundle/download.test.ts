@@ -2,45 +2,23 @@
 // is downloaded as one bundle (GET /__mockvideo/start-ups/ID/bundle) that holds every request and
 // the exact bytes each got, the faults, waits, fuzz cases, verdict and clock, and no encoded form of
 // the token or of any identifier.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../src/bundle/index.js';
 import { parseBundle } from '../../src/bundle/bundle-schema.js';
 import { recordedBodyBytes } from '../../src/normalise/index.js';
-import {
-  DEVICE_SECRETS,
-  FAULTY_START_UP,
-  faultyStartUp,
-  journaled,
-  leaks,
-  planStartUpFaults,
-  type Outcome,
-} from '../support/bundles.js';
+import { DEVICE_SECRETS, FAULTY_START_UP, faultyBundle, leaks, type Outcome } from '../support/bundles.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 
-let serve: CliProcess;
+let serve: CliProcess | undefined;
 let outcomes: Outcome[];
 let text: string;
 let bundle: Bundle;
 let disposition: string | null;
 
 beforeAll(async () => {
-  serve = await startCli(['serve', '--port', '0', '--no-watch', '--fuzz', '42', '--scenario', 'gallery']);
-  await planStartUpFaults(serve.url);
-  outcomes = await faultyStartUp(serve.url);
-  await journaled(serve.url, FAULTY_START_UP.length);
-  const { startUps } = (await (await fetch(`${serve.url}/__mockvideo/start-ups`)).json()) as {
-    startUps: Array<{ id: number; device: string }>;
-  };
-  expect(startUps).toHaveLength(1);
-  const response = await fetch(`${serve.url}/__mockvideo/start-ups/${startUps[0]!.id}/bundle`);
-  expect(response.status).toBe(200);
-  disposition = response.headers.get('content-disposition');
-  text = await response.text();
+  ({ outcomes, text, disposition } = await faultyBundle());
   bundle = parseBundle(JSON.parse(text), 'the download');
 }, 60_000);
-afterAll(async () => {
-  await serve?.stop();
-});
 
 describe('a start-up bundle from GET /__mockvideo/start-ups/ID/bundle', () => {
   it('is a mockvideo-bundle/1 attachment naming the start-up', () => {
@@ -96,13 +74,19 @@ describe('a start-up bundle from GET /__mockvideo/start-ups/ID/bundle', () => {
   });
 
   it('answers 404 listing the start-ups for an id the journal does not hold', async () => {
+    serve = await startCli(['serve', '--port', '0', '--no-watch']);
     const response = await fetch(`${serve.url}/__mockvideo/start-ups/99999/bundle`);
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
       error: expect.stringMatching(
         /^No start-up 99999 in the journal .*GET \/__mockvideo\/start-ups lists their ids\.$/,
       ),
-      startUps: [bundle.verdict.id],
+      startUps: [],
     });
   });
+});
+
+afterEach(async () => {
+  await serve?.stop();
+  serve = undefined;
 });

@@ -58,9 +58,20 @@ export function outcomeOf(url: string): Promise<Outcome> {
   });
 }
 
-/** The path of `operation` as the device of {@link DEVICE_SECRETS} sends it. */
-export function devicePath(operation: OperationName): string {
-  return clientPathWith(operation, DEVICE_SECRETS);
+/** Another device, of another model and app build, with its own token: what a developer replays a bundle to. */
+export const OTHER_DEVICE = {
+  _st: 'made-up-other-token-41b2',
+  _sdevid: '5e'.repeat(32),
+  _model: 'Pixel%208',
+  _appver: '2024111190',
+} as const;
+
+/** The path of `operation` as the device of {@link DEVICE_SECRETS} (or `device`) sends it. */
+export function devicePath(
+  operation: OperationName,
+  device: Readonly<Record<string, string>> = DEVICE_SECRETS,
+): string {
+  return clientPathWith(operation, device);
 }
 
 /** Plans {@link START_UP_FAULTS} on the server at `url`. */
@@ -75,11 +86,49 @@ export async function planStartUpFaults(url: string): Promise<void> {
   }
 }
 
-/** Runs {@link FAULTY_START_UP} against `url` one request after the other (what the test phone does); the outcomes in order. */
-export async function faultyStartUp(url: string): Promise<Outcome[]> {
+/** Runs {@link FAULTY_START_UP} against `url` one request after the other (what the test phone does), as `device`; the outcomes in order. */
+export async function faultyStartUp(
+  url: string,
+  device: Readonly<Record<string, string>> = DEVICE_SECRETS,
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
-  for (const operation of FAULTY_START_UP) outcomes.push(await outcomeOf(`${url}${devicePath(operation)}`));
+  for (const operation of FAULTY_START_UP) outcomes.push(await outcomeOf(`${url}${devicePath(operation, device)}`));
   return outcomes;
+}
+
+/** The bundle of the one start-up the server at `url` saw (its text as downloaded). */
+export async function downloadBundle(url: string): Promise<{ text: string; disposition: string | null }> {
+  const { startUps } = (await (await fetch(`${url}/__mockvideo/start-ups`)).json()) as {
+    startUps: Array<{ id: number }>;
+  };
+  if (startUps.length !== 1) throw new Error(`expected one start-up, got ${startUps.length}`);
+  const response = await fetch(`${url}/__mockvideo/start-ups/${startUps[0]!.id}/bundle`);
+  if (response.status !== 200) throw new Error(`the bundle answered ${response.status}: ${await response.text()}`);
+  return { text: await response.text(), disposition: response.headers.get('content-disposition') };
+}
+
+/**
+ * Serves `serve --fuzz 42 --scenario gallery`, plans {@link START_UP_FAULTS}, runs
+ * {@link faultyStartUp} and downloads its bundle; the server is stopped after.
+ */
+export async function faultyBundle(): Promise<{ outcomes: Outcome[]; text: string; disposition: string | null }> {
+  const { startCli } = await import('./cli.js');
+  const serve = await startCli(['serve', '--port', '0', '--no-watch', '--fuzz', '42', '--scenario', 'gallery']);
+  try {
+    await planStartUpFaults(serve.url);
+    const outcomes = await faultyStartUp(serve.url);
+    await journaled(serve.url, FAULTY_START_UP.length);
+    return { outcomes, ...(await downloadBundle(serve.url)) };
+  } finally {
+    await serve.stop();
+  }
+}
+
+/** What an outcome says when compared across servers: status, bytes and fault, or the reset; not how long it took. */
+export function comparable(outcome: Outcome) {
+  return 'reset' in outcome
+    ? { reset: true }
+    : { status: outcome.status, body: outcome.body.toString('base64'), fault: outcome.fault, fuzz: outcome.fuzz };
 }
 
 /** Every encoded form of every secret and identifier of {@link DEVICE_SECRETS} found in `text` (empty: none leaked). */

@@ -1,8 +1,9 @@
 // This module loads only when replay runs (see command-list.ts), so what replay runs is imported here.
+import { statSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { MockvideoError, formatProblem } from '../../errors.js';
 import { formatNearMissReport } from '../../replay/near-miss.js';
-import { startReplayServer } from '../../server/modes/replay.js';
+import { startBundleServer, startReplayServer } from '../../server/modes/replay.js';
 import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
 import { watchFolder } from '../../storage/watch-folder.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
@@ -35,10 +36,73 @@ const replayOptions = {
   ...recordingOptions,
 } as const;
 
-type ReplayArgs = ServerArgs & NormaliseArgs & ArgsOf<typeof replayOptions> & { dir: string };
+type ReplayArgs = ServerArgs & NormaliseArgs & ArgsOf<typeof replayOptions> & { source: string };
+
+/** True when `source` is a file (a bundle), not a folder (or nothing: the folder's own error says so). */
+function isFile(source: string): boolean {
+  try {
+    return statSync(source).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /**
- * Serves the recording folder `dir` from the flags of `replay` (or of `serve --replay DIR`, whose
+ * Serves the start-up bundle `file` (see `startBundleServer`) until SIGINT/SIGTERM, then prints the
+ * exchanges no request got and exits 0. The first line carries the URL; then one line per request,
+ * and the near-miss table of every request the bundle does not hold.
+ * @throws MockvideoError (`MV_BUNDLE_INVALID`) naming the file and the field; (`MV_USAGE`) for a folder's flag.
+ */
+async function runBundleReplay(file: string, args: ServerArgs & NormaliseArgs & Partial<ArgsOf<typeof replayOptions>>) {
+  const folderOnly = args.recordMissing
+    ? '--record-missing'
+    : args.fallbackScenario
+      ? '--fallback-scenario'
+      : undefined;
+  if (folderOnly)
+    throw new MockvideoError(
+      'MV_USAGE',
+      `${folderOnly} takes a recording folder; ${file} is a bundle, which answers the requests it holds and explains the others. Leave ${folderOnly} out.`,
+    );
+  // The bundle's schema (zod) loads only for a bundle.
+  const { readBundleFile } = await import('../../storage/bundle-file.js');
+  const bundle = readBundleFile(file);
+  const replay = await startBundleServer({
+    ...(await serverSettings(args)),
+    bundle,
+    source: file,
+    policy: policyFromArgs(args),
+    onMiss: (report) => process.stdout.write(`${formatNearMissReport(report)}\n`),
+  });
+  const { running } = replay;
+  const count = bundle.exchanges.length;
+  process.stdout.write(
+    `mockvideo replaying the bundle ${file} at ${running.url} (start-up ${bundle.verdict.id}: ${count} request${count === 1 ? '' : 's'}, in their order, to any device)\n`,
+  );
+  printListening(running, replay.context);
+  const { clock } = bundle;
+  if (clock.mode !== 'real')
+    process.stdout.write(
+      `  the bundle's server had its clock ${clock.frozenAt ? `frozen at ${clock.frozenAt}` : ''}${clock.frozenAt && clock.offsetMs ? ', ' : ''}${clock.offsetMs ? `offset by ${clock.offsetMs} ms` : ''}: --clock and --clock-offset set this one's\n`,
+    );
+  stopOnSignals(() => {
+    replay
+      .stop()
+      .then(({ unused }) => {
+        process.stdout.write(
+          unused.length
+            ? `Exchanges of the bundle no request got (${unused.length} of ${count}):\n${unused.map((name) => `  ${name}\n`).join('')}`
+            : 'Every exchange of the bundle was answered.\n',
+        );
+        return stopReport(replay.context, args).then((code) => process.exit(code));
+      })
+      .catch(exitWithError);
+  }, unwrittenReport(args));
+}
+
+/**
+ * Serves the recording folder `dir` (a file: a start-up bundle, see {@link runBundleReplay}) from the
+ * flags of `replay` (or of `serve --replay DIR`, whose
  * args lack replay's own flags: they take their defaults) until SIGINT/SIGTERM, then prints the
  * recordings never used and exits 0. The first line printed carries the URL; then one line per
  * request with its match kind, and the near-miss table of every request no recording answers.
@@ -48,6 +112,7 @@ export async function runReplay(
   dir: string,
   args: ServerArgs & NormaliseArgs & Partial<ArgsOf<typeof replayOptions>>,
 ): Promise<void> {
+  if (isFile(dir)) return runBundleReplay(dir, args);
   if (args.recordFailures && !args.recordMissing)
     throw new MockvideoError(
       'MV_USAGE',
@@ -137,27 +202,29 @@ export async function runReplay(
   }, unwrittenReport(args));
 }
 
-/** `mockvideo replay DIR`: serves recorded exchanges; see {@link runReplay}. Exit code 2 for a corrupt recording or a bad flag. */
+/** `mockvideo replay DIR|FILE`: serves recorded exchanges or a start-up bundle; see {@link runReplay}. Exit code 2 for a corrupt recording or bundle, or a bad flag. */
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   ...COMMAND_HEADINGS.replay,
   builder: (yargs: Argv) =>
     yargs
-      .positional('dir', {
+      .positional('source', {
         type: 'string',
         normalize: true,
-        describe: 'Recording folder (from "mockvideo record" or "mockvideo import")',
+        describe:
+          'Recording folder (from "mockvideo record" or "mockvideo import"), or a start-up bundle file (from GET /__mockvideo/start-ups/ID/bundle)',
       })
       .options(replayOptions)
       .options(serverOptions)
       .options(normaliseFlags)
       .example('$0 replay recordings/session1', 'Replay a session on http://127.0.0.1:8787')
       .example('$0 replay recordings/session1 --match strict', 'Explain every request that was not recorded')
+      .example('$0 replay mockvideo-bundle-7.json', "Answer a start-up bundle's requests in its order, faults and all")
       .example('$0 replay recordings/session1 --fallback-scenario default', 'Answer what is missing from a scenario')
       .example(
         '$0 replay recordings/session1 --latency recorded',
         'Answer as slowly as the real service did',
       ) as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
-    await runReplay(args.dir, args);
+    await runReplay(args.source, args);
   },
 };

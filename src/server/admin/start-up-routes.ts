@@ -1,7 +1,6 @@
 import express from 'express';
-import { buildBundle } from '../../bundle/index.js';
+import { buildBundle, bundleText } from '../../bundle/index.js';
 import type { JournalExchange } from '../../journal/index.js';
-import { fileJson } from '../../normalise/index.js';
 import { startUpVerdicts } from '../../verify/start-ups.js';
 import { DEFAULT_QUIET_GAP_SECONDS } from '../../verify/verify.js';
 import type { ServerContext } from '../context.js';
@@ -62,7 +61,7 @@ export function startUpRoutes(context: ServerContext): express.Router {
     });
     // attachment() first: it sets a type from the extension, which type() then states with its charset.
     res.attachment(`mockvideo-bundle-${verdict.id}.json`).type('application/json');
-    res.send(fileJson(bundle, false));
+    res.send(bundleText(bundle));
   });
   return router;
 }

@@ -5,6 +5,8 @@ import { Replayer, type MatchMode } from '../../replay/replayer.js';
 import { compiledShippedCatalog } from '../../scenarios/shipped-catalog.js';
 import { loadCheckedRecordingIndex, type LoadRecordingIndexOptions } from '../../storage/load-recordings.js';
 import { scenarioFallback, type RoutesOptions } from '../../routes/index.js';
+import { BundleAnswers } from '../../bundle/answers.js';
+import type { Bundle } from '../../bundle/format.js';
 import { createServerContext, type ServerContext } from '../context.js';
 import type { StartedServers } from '../listen/start-servers.js';
 import { engineRoutes, listenForDevices, type ServerSettings } from './device-server.js';
@@ -116,6 +118,59 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       await running.close();
       await recording?.finish();
       return { unused: replayer.unused() };
+    },
+  };
+}
+
+/** Options of {@link startBundleServer}: the settings `serve` shares, and the bundle. */
+export interface BundleServerOptions extends ServerSettings {
+  /** The bundle, read and checked (see `parseBundle`). */
+  bundle: Bundle;
+  /** Where it came from, for `GET /health`'s details (its path). */
+  source: string;
+  /** The policy of the near-miss reports' match keys. */
+  policy: NormalisationPolicy;
+  onMiss?: (report: NearMissReport) => void;
+}
+
+/** A running `replay FILE` server; `stop()` resolves with the bundle's exchanges no request got. */
+export interface RunningBundleReplay {
+  running: StartedServers;
+  context: ServerContext;
+  stop: () => Promise<{ unused: string[] }>;
+}
+
+/**
+ * Starts `mockvideo replay FILE` for a start-up bundle: the routes with `bundle` (see `bundlePlan`:
+ * each device's calls get the bundle's exchanges of their operation in its order, with their
+ * statuses, bytes, faults and waits; a call it does not hold the near-miss 404) in the Node host,
+ * server-wide faults on top; the admin API and dashboard in Express. With `engine: 'msw'` the MSW
+ * handlers of the same routes options answer instead. No scenario answers: the catalog compiled at
+ * build time is what the admin API lists.
+ */
+export async function startBundleServer(options: BundleServerOptions): Promise<RunningBundleReplay> {
+  const { bundle, engine = 'routes' } = options;
+  const context = createServerContext({
+    ...options,
+    mode: 'replay',
+    catalog: compiledShippedCatalog(),
+    scenario: 'default',
+    details: { bundle: options.source },
+  });
+  const answers = new BundleAnswers(bundle, { state: context.responder.state, policy: options.policy });
+  // The one routes options value of this mode; both engines are made from it.
+  const planned: RoutesOptions = {
+    bundle: { answers, faults: context.faults, onMiss: options.onMiss },
+    strictRequests: () => context.strictRequests,
+    clock: context.responder.clock,
+  };
+  const running = await listenForDevices(context, await engineRoutes(engine, planned), options);
+  return {
+    running,
+    context,
+    stop: async () => {
+      await running.close();
+      return { unused: answers.unused() };
     },
   };
 }
