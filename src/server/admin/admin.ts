@@ -10,7 +10,6 @@ import type { ServerContext } from '../context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import { crossSiteFetch, foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
 
-export { foreignRequest, hostName, isLoopback, mayMutate } from './host-guard.js';
 import { stateRoutes } from './state-routes.js';
 
 /** Where the admin API lives. */

@@ -7,7 +7,7 @@ const NO_DEVICE = '(no _sdevid)';
 const MAX_DEVICE_NAME = 60;
 
 /** The most device names kept; naming one more forgets the name given longest ago. */
-export const MAX_DEVICE_NAMES = 1000;
+const MAX_DEVICE_NAMES = 1000;
 
 /**
  * One device seen in the journal, for the dashboard's device list. `model`, `andver` and `appver`

@@ -8,7 +8,7 @@ import { hostname, networkInterfaces } from 'node:os';
  */
 
 /** True for a loopback address (`127.0.0.0/8`, `::1`, or either mapped into IPv6). */
-export function isLoopback(address: string | undefined): boolean {
+function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
   return plain === '::1' || /^127\.\d+\.\d+\.\d+$/.test(plain);
@@ -28,7 +28,7 @@ export function mayMutate(
 }
 
 /** The host name of a `Host` header (`[::1]:8787` → `::1`, `Example.local:80` → `example.local`). */
-export function hostName(host: string): string {
+function hostName(host: string): string {
   const m = /^\[([^\]]+)\](?::\d+)?$/.exec(host) ?? /^([^:]+)(?::\d+)?$/.exec(host);
   return (m ? m[1]! : host).toLowerCase();
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { foreignRequest, hostName, isLoopback, mayMutate } from './admin.js';
+import { foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
+
+/** Whether `address` may mutate without a token: only loopback may. */
+const isLoopback = (address: string | undefined) => mayMutate(address, undefined, undefined);
 
 describe('admin guard', () => {
   it.each(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])('treats %s as loopback', (address) => {
@@ -46,7 +49,16 @@ describe('browser-borne requests', () => {
     expect(foreignRequest('attacker.example:8787', undefined, own)).toMatch(
       /Host "attacker.example:8787" is not a name of this server/,
     );
-    expect(hostName('[::1]:80')).toBe('::1');
-    expect(hostName('LocalHost:8787')).toBe('localhost');
+    // The host name is read without port or brackets, in any case.
+    expect(foreignRequest('[::1]:80', undefined, own)).toBeUndefined();
+    expect(foreignRequest('LocalHost:8787', undefined, own)).toBeUndefined();
+    expect(foreignRequest('LocalHost.evil:8787', undefined, own)).toMatch(/is not a name of this server/);
+  });
+
+  it('answers to the names of --allow-host, with or without a port', () => {
+    const allowed = ownHostNames(['Mockvideo.test', '10.0.0.5:8787', '[fd00::5]:8787']);
+    for (const host of ['mockvideo.test:8787', '10.0.0.5:8787', '[fd00::5]:8787', 'localhost:8787', '10.0.2.2:8787'])
+      expect(foreignRequest(host, undefined, allowed)).toBeUndefined();
+    expect(foreignRequest('other.test:8787', undefined, allowed)).toMatch(/is not a name of this server/);
   });
 });
