@@ -8,7 +8,7 @@ import type { RouteRequest } from '../../routes/index.js';
  * trusted (the host they name is never asked). The one reader of a request target in the tree.
  * @example originForm('http://elsewhere.invalid:81/api/g1/meta/cp?a=1') // '/api/g1/meta/cp?a=1'
  */
-export function originForm(target: string): string {
+function originForm(target: string): string {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
   const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
   return rest.startsWith('/') ? rest : `/${rest}`;
