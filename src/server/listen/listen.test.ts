@@ -1,6 +1,7 @@
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { MockvideoError } from '../../errors.js';
-import { SERVER_LIMITS, listen, listenFailure } from './listen.js';
+import { SERVER_LIMITS, listen, serveOn } from './listen.js';
 
 describe('listen', () => {
   it('starts on a free port with time limits against slow clients, and closes', async () => {
@@ -18,8 +19,20 @@ describe('listen', () => {
 });
 
 // Issue 20, item 4: a listen error was a stack trace (`Error: listen EADDRINUSE … at Server.setupListenHandle`).
-describe('listenFailure', () => {
+describe('what a listen error becomes', () => {
   const errno = (code: string) => Object.assign(new Error(`listen ${code}`), { code });
+  /** What `serveOn` rejects with when the server fails to listen with `error`. */
+  const listenFailure = (error: Error, host: string, port: number, portFlag?: string) => {
+    const server = createServer();
+    server.listen = (() => {
+      queueMicrotask(() => server.emit('error', error));
+      return server;
+    }) as typeof server.listen;
+    return serveOn(server, port, host, 'http', portFlag).then(
+      () => expect.unreachable('serveOn resolved'),
+      (failure: unknown) => failure,
+    );
+  };
 
   it.each([
     [
@@ -41,23 +54,23 @@ describe('listenFailure', () => {
       /^\[mockvideo\] Cannot listen on 10\.9\.9\.9:8787: 10\.9\.9\.9 is not an address of this machine\. Use --host 127\.0\.0\.1 .* or --host 0\.0\.0\.0/,
     ],
     ['EADDRNOTAVAIL', '::5', 8787, /Cannot listen on \[::5\]:8787/],
-  ])('%s on %s:%d is one line naming the address and what to do', (code, host, port, message) => {
-    const failure = listenFailure(errno(code), host, port);
+  ])('%s on %s:%d is one line naming the address and what to do', async (code, host, port, message) => {
+    const failure = await listenFailure(errno(code), host, port);
     expect(failure).toBeInstanceOf(MockvideoError);
     expect((failure as Error).message).toMatch(message);
     expect((failure as Error).message).not.toContain('\n');
     expect((failure as Error).cause).toMatchObject({ code });
   });
 
-  it('names the flag that set the port', () => {
-    expect((listenFailure(errno('EADDRINUSE'), '127.0.0.1', 8443, '--https-port') as Error).message).toContain(
+  it('names the flag that set the port', async () => {
+    expect(((await listenFailure(errno('EADDRINUSE'), '127.0.0.1', 8443, '--https-port')) as Error).message).toContain(
       'use another port (--https-port 8444) or --https-port 0 for a free one.',
     );
   });
 
-  it('leaves other errors as they are', () => {
+  it('leaves other errors as they are', async () => {
     const other = errno('EMFILE');
-    expect(listenFailure(other, '127.0.0.1', 1)).toBe(other);
+    expect(await listenFailure(other, '127.0.0.1', 1)).toBe(other);
   });
 
   it('rejects listen with it when the port is taken', async () => {

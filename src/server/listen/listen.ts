@@ -61,7 +61,7 @@ export function serverOptions(env: NodeJS.ProcessEnv = process.env): Record<keyo
  * @example listenFailure(Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' }), '127.0.0.1', 8787)
  * // MockvideoError: [mockvideo] Cannot listen on 127.0.0.1:8787: the port is in use by another process. …
  */
-export function listenFailure(error: unknown, host: string, port: number, portFlag = '--port'): unknown {
+function listenFailure(error: unknown, host: string, port: number, portFlag = '--port'): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const fail = (message: string) => Object.assign(new MockvideoError('MV_USAGE', message), { cause: error });
