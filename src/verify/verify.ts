@@ -38,7 +38,7 @@ export type VerifyRule =
   | 'requests-answered';
 
 /** True when a rule that `failOn` counts fails in `report` (with every value: when `report.ok` is false). */
-export function reportFails(report: VerifyReport, failOn: readonly FailOn[] = FAIL_ON): boolean {
+function reportFails(report: VerifyReport, failOn: readonly FailOn[] = FAIL_ON): boolean {
   return report.rules.some((r) => !r.ok && failOn.includes(RULE_COUNTS[r.rule]));
 }
 
