@@ -124,11 +124,6 @@ export class Clock {
     };
   }
 
-  /** True when it reads real time (neither frozen nor shifted). */
-  get isReal(): boolean {
-    return this.#setting.frozenAt === undefined && !this.#setting.offsetMs;
-  }
-
   /** What it reads, Unix time in **milliseconds**. */
   nowMs(): number {
     return (this.#setting.frozenAt ?? this.#real()) + (this.#setting.offsetMs ?? 0);
