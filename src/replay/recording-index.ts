@@ -267,21 +267,9 @@ export class RecordingIndex {
     for (const entry of this.#all) yield entry.name;
   }
 
-  /** Every recording, in the order given. */
-  all(): readonly IndexedRecording[] {
-    return this.#all;
-  }
-
   /** Whether a match key has more than one recording (a sequence, served in recorded order). */
   get hasSequences(): boolean {
     return this.#sequenceCount > 0;
-  }
-
-  /** The number of distinct match keys. */
-  get keyCount(): number {
-    let count = 0;
-    for (const keys of this.#byOperation.values()) count += keys.size;
-    return count;
   }
 }
 

@@ -70,20 +70,23 @@ describe('replay of a large folder', () => {
     });
     expect(problems).toEqual([]);
     expect(index.size).toBe(OPERATION_NAMES.length * PER_OPERATION);
-    expect(index.keyCount).toBe(OPERATION_NAMES.length * PER_OPERATION);
+    // Each recording under its own match key.
+    for (const [at, name] of names) {
+      const [operation, uspace] = at.split(' ') as [OperationName, string];
+      const query = queryValues(pathOf(operation, Number(uspace)).split('?')[1]!);
+      expect(index.find('GET', operation, query)?.map((r) => r.name)).toEqual([name]);
+    }
     expect(progress.at(-1)).toEqual([2400, 2400]);
     for (const operation of OPERATION_NAMES) {
-      for (const uspace of [0, 1, 199, PER_OPERATION - 1]) {
-        const query = queryValues(pathOf(operation, uspace).split('?')[1]!);
-        expect(index.find('GET', operation, query)?.map((r) => r.name)).toEqual([names.get(`${operation} ${uspace}`)]);
-      }
       const unknownPairs = splitQuery(pathOf(operation, 100_000).split('?')[1]!);
       expect(index.find('GET', operation, queryValues(unknownPairs))).toBeUndefined();
       const unknown = queryMultimap(unknownPairs, DEFAULT_POLICY);
       const nearest = index.closest(operation, unknown, 5);
       expect(nearest.map(({ count }) => count)).toEqual([1, 1, 1, 1, 1]);
       // Ties in recorded order (file name order): the first of the operation.
-      expect(nearest[0]!.entry.name).toBe(index.all().find((entry) => entry.operation === operation)!.name);
+      expect(nearest[0]!.entry.name).toBe(
+        [...index.names()].find((name) => name.startsWith(`${operationFolder(operation)}/`)),
+      );
     }
     // The folder's responses fit the 8 MiB cache.
     const source = index.source;
