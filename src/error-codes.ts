@@ -215,3 +215,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export type AnswerCode = {
   [K in ErrorCode]: (typeof ERROR_CODES)[K] extends { status: number } ? K : never;
 }[ErrorCode];
+
+/** True when answers carry `code` (it has an HTTP status in {@link ERROR_CODES}). */
+export function isAnswerCode(code: ErrorCode): code is AnswerCode {
+  return 'status' in ERROR_CODES[code];
+}

@@ -6,7 +6,7 @@
  * @module
  */
 import { isOperationName, type OperationName } from '../contract/operation-table.js';
-import { PREFIX } from '../errors.js';
+import { MockvideoError, errorText } from '../errors.js';
 import { EDGE_CLASSES } from './classes.js';
 import { classNames, offClasses, type IntegerWidth } from './options.js';
 
@@ -57,13 +57,14 @@ const CASE = /^(\d{1,10}):([a-z_/]+):([1-9]\d{0,14})((?::[a-z0-9=,-]+)*)$/;
 
 /**
  * The parts of a case id.
- * @throws Error naming what is wrong (`[mockvideo] Cannot read fuzz case "…": …`) when it is not one.
+ * @throws MockvideoError (`MV_USAGE`) naming what is wrong (`Cannot read fuzz case "…": …`) when it is not one.
  */
 export function parseCase(text: string): FuzzCase {
   const m = CASE.exec(text.trim());
   const fail = (why: string) =>
-    new Error(
-      `${PREFIX} Cannot read fuzz case "${text}": ${why}. A case looks like 42:meta/plugin:3 (seed:operation:call), as the x-mockvideo-fuzz header sends it.`,
+    new MockvideoError(
+      'MV_USAGE',
+      `Cannot read fuzz case "${text}": ${why}. A case looks like 42:meta/plugin:3 (seed:operation:call), as the x-mockvideo-fuzz header sends it.`,
     );
   if (!m)
     throw fail('not of the form <seed>:<operation>:<call>[:beyond][:int53|:int64][:device=<hash>][:off=<classes>]');
@@ -92,15 +93,18 @@ function readClasses(list: string, fail: (why: string) => Error): string[] {
   try {
     return classNames(list.split(','));
   } catch (error) {
-    throw fail((error as Error).message.replace(`${PREFIX} `, '').replace(/\.$/, ''));
+    throw fail(errorText(error).replace(/\.$/, ''));
   }
 }
 
-/** Reads a seed (`--fuzz 42`): an integer 0 ≤ seed < 2^32. @throws Error naming the value otherwise. */
+/** Reads a seed (`--fuzz 42`): an integer 0 ≤ seed < 2^32. @throws MockvideoError (`MV_USAGE`) naming the value otherwise. */
 export function parseSeed(text: string): number {
   const seed = Number(text);
   if (!/^\d{1,10}$/.test(text.trim()) || seed > MAX_SEED)
-    throw new Error(`${PREFIX} Cannot read fuzz seed "${text}": a seed is an integer from 0 to ${MAX_SEED}.`);
+    throw new MockvideoError(
+      'MV_USAGE',
+      `Cannot read fuzz seed "${text}": a seed is an integer from 0 to ${MAX_SEED}.`,
+    );
   return seed;
 }
 

@@ -9,7 +9,7 @@
  * @module
  */
 import fc from 'fast-check';
-import { PREFIX } from '../errors.js';
+import { MockvideoError } from '../errors.js';
 import type { ContentProvider } from '../contract/content-provider.js';
 import type { OperationName } from '../contract/operation-table.js';
 import { caseId, caseOff, parseCase, type FuzzAnswer, type FuzzCase } from './case-id.js';
@@ -56,7 +56,7 @@ function samplersOf(draw: FuzzDraw): Samplers {
 /** The most draws of one case before giving up on an answer outside the classes switched off (each is a few in a thousand). */
 const MAX_TRIES = 1000;
 
-/** The answer of a case (its id or its parts): the same text every time, in every process. @throws Error for a case that is none. */
+/** The answer of a case (its id or its parts): the same text every time, in every process. @throws MockvideoError (`MV_USAGE`) for a case that is none. */
 export function fuzzAnswer(which: string | FuzzCase): FuzzAnswer {
   const { data: _, ...answer } = drawCase(typeof which === 'string' ? parseCase(which) : which);
   return answer;
@@ -88,7 +88,10 @@ function drawCase(parts: FuzzCase): FuzzAnswer & { data: unknown } {
     if (!noClassOff(draw, answer.classes)) continue;
     return { case: id, operation: parts.operation, text: answer.text, classes: answer.classes, data: placed };
   }
-  throw new Error(`${PREFIX} Case ${id} found no answer outside the classes switched off in ${MAX_TRIES} draws.`);
+  throw new MockvideoError(
+    'MV_USAGE',
+    `Case ${id} found no answer outside the classes switched off in ${MAX_TRIES} draws.`,
+  );
 }
 
 /** The ids of the content providers the `meta/cp` case answers, each once, in their order. */

@@ -5,7 +5,7 @@
  * routes and case ids read it too. Any runtime.
  * @module
  */
-import { PREFIX } from '../errors.js';
+import { MockvideoError } from '../errors.js';
 import { EDGE_CLASSES } from './classes.js';
 
 /** The width of the client's integer type, in bits: 32 (a Kotlin `Int`, a Java `int`), 53 (a JavaScript number), 64 (a `Long`). */
@@ -47,13 +47,13 @@ const NAMES = new Set(EDGE_CLASSES.map((c) => c.name));
 
 /**
  * The names of `list`, each an edge class.
- * @throws Error naming the first that is none and listing the classes.
+ * @throws MockvideoError (`MV_USAGE`) naming the first that is none and listing the classes.
  */
 export function classNames(list: readonly string[]): string[] {
   const names = list.map((name) => name.trim()).filter((name) => name !== '');
   const unknown = names.find((name) => !NAMES.has(name));
   if (unknown !== undefined)
-    throw new Error(`${PREFIX} Unknown edge class "${unknown}": the classes are ${[...NAMES].join(', ')}.`);
+    throw new MockvideoError('MV_USAGE', `Unknown edge class "${unknown}": the classes are ${[...NAMES].join(', ')}.`);
   return names;
 }
 
@@ -62,7 +62,7 @@ export function classNames(list: readonly string[]): string[] {
  * beyond-observed ones only with `beyondObserved`): the classes not in `classes` (when given) and
  * those in `exclude`. `ad_config` data is always `{}` or has fields, so with both of its classes off
  * `ad-config-empty` stays on (its `{}` is the ordinary answer).
- * @throws Error naming an unknown class.
+ * @throws MockvideoError (`MV_USAGE`) naming an unknown class.
  */
 export function offClasses(options: Pick<FuzzOptions, 'beyondObserved' | 'classes' | 'exclude'>): string[] {
   const only = options.classes && new Set(classNames(options.classes));
@@ -73,13 +73,14 @@ export function offClasses(options: Pick<FuzzOptions, 'beyondObserved' | 'classe
   return off.includes('ad-config-fields') ? off.filter((name) => name !== 'ad-config-empty') : off;
 }
 
-/** The draw of `options` (a draw is its own). @throws Error naming an unknown class or a width that is none. */
+/** The draw of `options` (a draw is its own). @throws MockvideoError (`MV_USAGE`) naming an unknown class or a width that is none. */
 export function drawOf(options: FuzzOptions | FuzzDraw = {}): FuzzDraw {
   if ('off' in options) return options;
   const integers = options.integers ?? 32;
   if (!INTEGER_WIDTHS.includes(integers))
-    throw new Error(
-      `${PREFIX} Cannot draw integers of ${String(integers)} bits: the widths are ${INTEGER_WIDTHS.join(', ')}.`,
+    throw new MockvideoError(
+      'MV_USAGE',
+      `Cannot draw integers of ${String(integers)} bits: the widths are ${INTEGER_WIDTHS.join(', ')}.`,
     );
   return { beyondObserved: options.beyondObserved ?? false, integers, off: new Set(offClasses(options)) };
 }

@@ -6,6 +6,7 @@
  * Any runtime.
  * @module
  */
+import { MockvideoError } from '../errors.js';
 import type { OperationName } from '../contract/core.js';
 import { OPERATION_NAMES } from '../contract/operation-table.js';
 import { caseId, deviceHash, type FuzzAnswer, type FuzzCase } from '../fuzz/case-id.js';
@@ -125,13 +126,16 @@ export class FuzzAnswers {
    * Switches the edge class `name` on or off for the answers from now on (the dashboard's switch);
    * their cases name the classes off, so each still rebuilds. `ad-config-empty` stays on while
    * `ad-config-fields` is off (every `ad_config` answer is one of the two).
-   * @throws Error naming an unknown class, or a beyond-observed class in a run without beyond observed.
+   * @throws MockvideoError (`MV_USAGE`) naming an unknown class, or a beyond-observed class in a run without beyond observed.
    */
   setClass(name: string, on: boolean): FuzzReport {
     const [known] = classNames([name]);
     const edge = edgeClassesFor(this.#integers).find((c) => c.name === known)!;
     if (edge.beyondObserved && !this.#beyondObserved)
-      throw new Error(`The class ${name} is drawn only beyond observed: start with --fuzz-beyond-observed.`);
+      throw new MockvideoError(
+        'MV_USAGE',
+        `The class ${name} is drawn only beyond observed: start with --fuzz-beyond-observed.`,
+      );
     const off = new Set(this.#off);
     if (on) off.delete(name);
     else off.add(name);

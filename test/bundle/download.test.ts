@@ -81,6 +81,7 @@ describe('a start-up bundle from GET /__mockvideo/start-ups/ID/bundle', () => {
       error: expect.stringMatching(
         /^No start-up 99999 in the journal .*GET \/__mockvideo\/start-ups lists their ids\.$/,
       ),
+      code: 'MV_NOT_IN_JOURNAL',
       startUps: [],
     });
   });

@@ -1,6 +1,5 @@
 import { Readable, pipeline } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { MockvideoError } from '../../errors.js';
 import { parseFaultPlan } from '../../faults/plan.js';
 import { unknownScenario } from '../../routes/errors.js';
 import { journalHarText } from '../../journal/index.js';
@@ -8,6 +7,7 @@ import { verdictSuites } from '../../verify/verdicts.js';
 import { DEFAULT_QUIET_GAP_SECONDS, verifyJournal } from '../../verify/verify.js';
 import type { ServerContext } from '../context.js';
 import { dashboardRoutes } from './dashboard-routes.js';
+import { clientErrorAnswer, sendAnswer, sendError } from './error-answers.js';
 import { crossSiteFetch, foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
 
 import { stateRoutes } from './state-routes.js';
@@ -69,9 +69,11 @@ export function foreignGuard(own: ReadonlySet<string> = ownHostNames()) {
       foreignRequest(req.headers.host, req.headers.origin, own) ??
       crossSiteFetch(req.get('sec-fetch-site'), req.get('sec-fetch-mode'), req.method);
     if (!foreign) return next();
-    res.status(403).json({
-      error: `Refused: ${foreign}. mockvideo's own calls answer only devices, pages and tools of this server.`,
-    });
+    sendError(
+      res,
+      'MV_FOREIGN_REQUEST',
+      `Refused: ${foreign}. mockvideo's own calls answer only devices, pages and tools of this server.`,
+    );
   };
 }
 
@@ -79,11 +81,13 @@ function guard(context: ServerContext) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!MUTATING.has(req.method)) return next();
     if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, context.adminToken)) {
-      res.status(403).json({
-        error: context.adminToken
+      sendError(
+        res,
+        'MV_ADMIN_FORBIDDEN',
+        context.adminToken
           ? 'Admin calls from other hosts need the header "Authorization: Bearer <admin token>".'
           : 'Admin calls are only accepted from this machine. Start mockvideo with --admin-token TOKEN to allow other hosts that send "Authorization: Bearer TOKEN".',
-      });
+      );
       return;
     }
     // A POST without a body (`POST /state/reset`) needs no content type; any body must be JSON.
@@ -92,9 +96,11 @@ function guard(context: ServerContext) {
       !(Number(req.headers['content-length'] ?? 0) > 0) &&
       req.headers['transfer-encoding'] === undefined;
     if ((req.method === 'POST' || req.method === 'PUT') && !empty && !req.is('application/json')) {
-      res
-        .status(415)
-        .json({ error: `${req.method} ${req.originalUrl} takes a JSON body: send "Content-Type: application/json".` });
+      sendError(
+        res,
+        'MV_NOT_JSON',
+        `${req.method} ${req.originalUrl} takes a JSON body: send "Content-Type: application/json".`,
+      );
       return;
     }
     next();
@@ -149,7 +155,7 @@ export function adminRouter(context: ServerContext): express.Router {
   router.use(stateRoutes(context)); // GET /state, POST /state/reset, GET|PUT /clock
 
   const notFuzzing = (res: Response) =>
-    res.status(404).json({ error: 'This server is not fuzzing: start it with "mockvideo serve --fuzz [SEED]".' });
+    sendError(res, 'MV_NOT_FUZZING', 'This server is not fuzzing: start it with "mockvideo serve --fuzz [SEED]".');
   router.get('/fuzz', (_req, res) => {
     if (context.fuzz) return void res.json(context.fuzz.report());
     notFuzzing(res);
@@ -158,12 +164,8 @@ export function adminRouter(context: ServerContext): express.Router {
   router.put('/fuzz/classes/:name', (req, res) => {
     if (!context.fuzz) return void notFuzzing(res);
     const on = (req.body as { on?: unknown } | undefined)?.on;
-    if (typeof on !== 'boolean') return void res.status(400).json({ error: 'Send {"on": true} or {"on": false}.' });
-    try {
-      res.json(context.fuzz.setClass(req.params.name, on));
-    } catch (error) {
-      res.status(400).json({ error: (error as Error).message.replace(/^\[mockvideo\] /, '') });
-    }
+    if (typeof on !== 'boolean') return void sendError(res, 'MV_USAGE', 'Send {"on": true} or {"on": false}.');
+    res.json(context.fuzz.setClass(req.params.name, on)); // an unknown class: its MockvideoError's 400
   });
   router.get('/scenarios', (_req, res) => {
     res.json({
@@ -182,14 +184,10 @@ export function adminRouter(context: ServerContext): express.Router {
   router.put('/scenario', (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
     if (typeof name !== 'string') {
-      res.status(400).json({ error: 'Send {"name": "<scenario>"}.', scenarios: context.catalog.names });
+      sendError(res, 'MV_USAGE', 'Send {"name": "<scenario>"}.', { scenarios: context.catalog.names });
       return;
     }
-    if (!context.catalog.has(name)) {
-      const unknown = unknownScenario(name, context.catalog.names);
-      res.status(unknown.status).type('json').send(unknown.body);
-      return;
-    }
+    if (!context.catalog.has(name)) return void sendAnswer(res, unknownScenario(name, context.catalog.names));
     const was = context.active.scenario;
     context.active.scenario = name;
     context.responder.resetSequences(name);
@@ -200,7 +198,7 @@ export function adminRouter(context: ServerContext): express.Router {
   router.get('/requests', (req, res) => {
     const exchanges = context.journal.exchanges(journalFilter(req));
     const paged = requestsPage(exchanges, query(req));
-    if ('error' in paged) return void res.status(400).json({ error: paged.error });
+    if ('error' in paged) return void sendError(res, 'MV_USAGE', paged.error);
     res.json({ requests: paged.page.map((x) => x.entry), total: exchanges.length, next: paged.next });
   });
 
@@ -219,10 +217,12 @@ export function adminRouter(context: ServerContext): express.Router {
   router.get('/requests/:id', (req, res) => {
     const exchange = context.journal.get(Number(req.params.id));
     if (!exchange) {
-      res
-        .status(404)
-        .json({ error: `No request #${req.params.id} in the journal (it keeps the last ${context.journal.limit}).` });
-      return;
+      const limit = context.journal.limit;
+      return void sendError(
+        res,
+        'MV_NOT_IN_JOURNAL',
+        `No request #${req.params.id} in the journal (it keeps the last ${limit}).`,
+      );
     }
     res.json({
       ...exchange.entry,
@@ -257,10 +257,9 @@ export function adminRouter(context: ServerContext): express.Router {
   router.post('/faults', (req, res) => {
     context.faults.prune();
     if (context.faults.list().length >= MAX_PLANNED_FAULTS) {
-      res.status(429).json({
-        error: `${MAX_PLANNED_FAULTS} faults are planned already, the most mockvideo keeps: clear them (DELETE ${ADMIN_PREFIX}/faults) before planning more.`,
-      });
-      return;
+      const clear = `clear them (DELETE ${ADMIN_PREFIX}/faults) before planning more`;
+      const error = `${MAX_PLANNED_FAULTS} faults are planned already, the most mockvideo keeps: ${clear}.`;
+      return void sendError(res, 'MV_TOO_MANY_FAULTS', error);
     }
     const planned = context.faults.add(parseFaultPlan(req.body));
     const times =
@@ -279,15 +278,14 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.use((req: Request, res: Response) => {
-    res.status(404).json({ error: `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, calls: callsOf(router) });
+    const calls = callsOf(router);
+    sendError(res, 'MV_NO_ADMIN_CALL', `No admin call ${req.method} ${ADMIN_PREFIX}${req.path}.`, { calls });
   });
-  // A value a call cannot take (a fault plan, a clock setting: `MockvideoError`), malformed JSON bodies and the like: a clear 400, never a crash.
-  router.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
-    if (error instanceof MockvideoError)
-      return void res.status(400).json({ error: error.message.replace(/^\[mockvideo\] /, '') });
-    res
-      .status(error.status && error.status < 500 ? error.status : 500)
-      .json({ error: `Cannot read this admin call: ${error.message}` });
+  // A value a call cannot take (a fault plan, a clock setting: `MockvideoError`), malformed JSON bodies and the like: a clear 4xx, never a crash; a fault of ours goes on to the admin app's 500.
+  router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const answer = clientErrorAnswer(error, 'Cannot read this admin call');
+    if (answer) sendAnswer(res, answer);
+    else next(error);
   });
   return router;
 }

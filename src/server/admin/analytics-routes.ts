@@ -3,10 +3,14 @@ import { postOverBounds } from '../../analytics/post-bounds.js';
 import { checkAnalyticsRecord, type AnalyticsFinding } from '../../analytics/record-checks.js';
 import { AnalyticsStore, MAX_ANALYTICS_RECORD_BYTES } from '../../analytics/store.js';
 import { foreignGuard } from './admin.js';
+import { sendError } from './error-answers.js';
 import { mayMutate } from './host-guard.js';
 
 /** Where the sink listens by default, and where its records are listed. */
 const ANALYTICS_PATH = '/__mockvideo/analytics';
+
+/** The methods of the analytics sink's own path; any other gets 405 with them in `allow`. */
+const SINK_METHODS = ['GET', 'POST', 'DELETE'];
 
 /**
  * The records of a request body: a JSON object, a JSON array of objects, or a form-encoded body (one
@@ -88,19 +92,16 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[],
     const after = search.has('after') ? Number(search.get('after')) : undefined;
     const limit = search.has('limit') ? Number(search.get('limit')) : undefined;
     if ((after !== undefined && !(after >= 0)) || (limit !== undefined && !(limit >= 1))) {
-      res.status(400).json({
-        error: `${ANALYTICS_PATH} takes ?after=<record id> (0 or more) and ?limit=<1 to 1000>, got "${req.originalUrl.split('?')[1]}".`,
-      });
-      return;
+      const got = req.originalUrl.split('?')[1];
+      const takes = `${ANALYTICS_PATH} takes ?after=<record id> (0 or more) and ?limit=<1 to 1000>`;
+      return void sendError(res, 'MV_USAGE', `${takes}, got "${got}".`);
     }
     res.json(store.page(after, limit));
   });
   router.delete(ANALYTICS_PATH, (req, res) => {
     if (!mayMutate(req.socket.remoteAddress, req.headers.authorization, live.adminToken)) {
-      res.status(403).json({
-        error: `Emptying ${ANALYTICS_PATH} from another host needs the header "Authorization: Bearer <admin token>" (start mockvideo with --admin-token TOKEN).`,
-      });
-      return;
+      const needs = 'needs the header "Authorization: Bearer <admin token>" (start mockvideo with --admin-token TOKEN)';
+      return void sendError(res, 'MV_ADMIN_FORBIDDEN', `Emptying ${ANALYTICS_PATH} from another host ${needs}.`);
     }
     store.clear();
     res.status(204).end();
@@ -111,8 +112,8 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[],
     const text = typeof req.body === 'string' ? req.body : '';
     const parsed = recordsOfBody(text, req.get('content-type'));
     if ('over' in parsed) {
-      res.status(413).json({ error: `${parsed.over} Nothing of this body was kept (${req.method} ${req.path}).` });
-      return;
+      const error = `${parsed.over} Nothing of this body was kept (${req.method} ${req.path}).`;
+      return void sendError(res, 'MV_BODY_TOO_LARGE', error);
     }
     if ('error' in parsed) {
       const kept =
@@ -120,15 +121,12 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[],
           ? `${text.slice(0, UNREADABLE_KEPT)}… [mockvideo: ${text.length} characters, the first ${UNREADABLE_KEPT} kept]`
           : text;
       store.add(kept, [{ field: '', rule: 'object', message: parsed.error }]);
-      res.status(400).json({ error: `${parsed.error} (${req.method} ${req.path})` });
-      return;
+      return void sendError(res, 'MV_REQUEST_UNREADABLE', `${parsed.error} (${req.method} ${req.path})`);
     }
     const checked = prepareRecords(parsed.records);
     if (!('prepared' in checked)) {
-      res.status(413).json({
-        error: `Record ${checked.index} of this body is ${checked.bytes} bytes of JSON; the analytics sink keeps records of at most ${MAX_ANALYTICS_RECORD_BYTES} bytes. Nothing of this body was kept (${req.method} ${req.path}).`,
-      });
-      return;
+      const error = `Record ${checked.index} of this body is ${checked.bytes} bytes of JSON; the analytics sink keeps records of at most ${MAX_ANALYTICS_RECORD_BYTES} bytes. Nothing of this body was kept (${req.method} ${req.path}).`;
+      return void sendError(res, 'MV_BODY_TOO_LARGE', error);
     }
     const kept = checked.prepared.map(({ record, findings, bytes }) => store.add(record, findings, new Date(), bytes));
     res.json({ accepted: kept.length, records: kept.map(({ id, findings }) => ({ id, findings })) });
@@ -136,17 +134,13 @@ export function analyticsRoutes(store: AnalyticsStore, paths: readonly string[],
   // A body over the limit: a clear 413 (not the host's 500), for the sink's paths only.
   router.use((error: Error & { type?: string }, req: Request, res: Response, next: NextFunction) => {
     if (error.type !== 'entity.too.large' || !sinkPaths.has(req.path)) return next(error);
-    res.status(413).json({
-      error: `This body is over ${MAX_ANALYTICS_BODY_BYTES} bytes, the most the analytics sink reads at once: send fewer records per request (each at most ${MAX_ANALYTICS_RECORD_BYTES} bytes). Nothing was kept (${req.method} ${req.path}).`,
-    });
+    const over = `This body is over ${MAX_ANALYTICS_BODY_BYTES} bytes, the most the analytics sink reads at once: send fewer records per request (each at most ${MAX_ANALYTICS_RECORD_BYTES} bytes). Nothing was kept (${req.method} ${req.path}).`;
+    sendError(res, 'MV_BODY_TOO_LARGE', over);
   });
   router.all(ANALYTICS_PATH, (req: Request, res: Response) => {
-    res
-      .status(405)
-      .set('allow', 'GET, POST, DELETE')
-      .json({
-        error: `${req.method} is not allowed on ${ANALYTICS_PATH}: POST records, GET lists them, DELETE empties the list.`,
-      });
+    const error = `${req.method} is not allowed on ${ANALYTICS_PATH}: POST records, GET lists them, DELETE empties the list.`;
+    res.set('allow', SINK_METHODS.join(', '));
+    sendError(res, 'MV_METHOD_NOT_ALLOWED', error, { allowed: SINK_METHODS });
   });
   return router;
 }

@@ -4,6 +4,7 @@ import { ADMIN_PREFIX, adminRouter, foreignGuard } from './admin.js';
 import type { ServerContext } from '../context.js';
 import { OPERATION_CALLS, landing } from './landing.js';
 import { answerFailure } from '../host/answer-writer.js';
+import { clientErrorAnswer, sendAnswer, sendError } from './error-answers.js';
 import { routeOf } from '../../routes/index.js';
 
 /** Options of {@link createApp}. */
@@ -33,10 +34,8 @@ export function createApp(options: AppOptions): express.Express {
     app.get('/', landing); // links to the dashboard
   }
   app.use((req: Request, res: Response) => {
-    res.status(404).json({
-      error: `Nothing at ${req.method} ${req.path}. mockvideo serves the operations under ${API_PREFIX}.`,
-      operations: OPERATION_CALLS,
-    });
+    const error = `Nothing at ${req.method} ${req.path}. mockvideo serves the operations under ${API_PREFIX}.`;
+    sendError(res, 'MV_NOT_FOUND', error, { operations: OPERATION_CALLS });
   });
   app.use((error: Error, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) {
@@ -45,16 +44,9 @@ export function createApp(options: AppOptions): express.Express {
     }
     // Only an error that says it is the request's (http-errors' 4xx: a body Express cannot parse, a path
     // that does not decode) is the client's; anything else (a TypeError included) is a fault of ours.
-    const status = (error as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(status).json({
-        error: error.message.startsWith('Cannot read this request')
-          ? error.message
-          : `Cannot read this request: ${error.message}`,
-      });
-      return;
-    }
-    answerFailure(req, res, routeOf(req.path), error);
+    const answer = clientErrorAnswer(error, 'Cannot read this request');
+    if (answer) sendAnswer(res, answer);
+    else answerFailure(req, res, routeOf(req.path), error);
   });
   return app;
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import express, { type Response } from 'express';
 import type { ServerContext } from '../context.js';
 import { DeviceNames, deviceSummaries } from './devices.js';
+import { sendError } from './error-answers.js';
 import { eventStream } from './event-stream.js';
 import { startUpRoutes } from './start-up-routes.js';
 
@@ -46,13 +47,9 @@ export function dashboardRoutes(context: ServerContext): express.Router {
   const folder = dashboardFolder();
   const sendFile = (res: Response, name: string) => {
     if (!folder) {
-      res
-        .status(503)
-        .type('text/plain')
-        .send(
-          '[mockvideo] The dashboard is not built: run "npm run build" (it writes dist/dashboard/), then restart mockvideo.',
-        );
-      return;
+      const error =
+        'The dashboard is not built: run "npm run build" (it writes dist/dashboard/), then restart mockvideo.';
+      return void sendError(res, 'MV_DASHBOARD_NOT_BUILT', error);
     }
     res
       .set({
@@ -87,8 +84,7 @@ export function dashboardRoutes(context: ServerContext): express.Router {
   router.put('/devices/:sdevid/name', express.json({ limit: '4kb' }), (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
     if (typeof name !== 'string') {
-      res.status(400).json({ error: 'Send {"name": "<a readable name>"} (an empty name removes it).' });
-      return;
+      return void sendError(res, 'MV_USAGE', 'Send {"name": "<a readable name>"} (an empty name removes it).');
     }
     const { sdevid } = req.params;
     const given = names.set(sdevid, name);

@@ -4,6 +4,7 @@ import type { JournalExchange } from '../../journal/index.js';
 import { startUpVerdicts } from '../../verify/start-ups.js';
 import { DEFAULT_QUIET_GAP_SECONDS } from '../../verify/verify.js';
 import type { ServerContext } from '../context.js';
+import { sendError } from './error-answers.js';
 
 /** The quiet gap of `?gap=SECONDS` (default {@link DEFAULT_QUIET_GAP_SECONDS}; one that is no positive number is the default too). */
 function gapOf(req: express.Request): number {
@@ -38,11 +39,8 @@ export function startUpRoutes(context: ServerContext): express.Router {
     const all = verdicts(gap);
     const verdict = all.find((v) => String(v.id) === req.params.id);
     if (!verdict) {
-      res.status(404).json({
-        error: `No start-up ${req.params.id} in the journal (it keeps the last ${context.journal.limit} requests): GET /__mockvideo/start-ups lists their ids.`,
-        startUps: all.map((v) => v.id),
-      });
-      return;
+      const error = `No start-up ${req.params.id} in the journal (it keeps the last ${context.journal.limit} requests): GET /__mockvideo/start-ups lists their ids.`;
+      return void sendError(res, 'MV_NOT_IN_JOURNAL', error, { startUps: all.map((v) => v.id) });
     }
     const exchanges = verdict.ids.map((id) => context.journal.get(id)).filter((x): x is JournalExchange => !!x);
     const bundle = buildBundle({
