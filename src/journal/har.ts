@@ -11,7 +11,7 @@ import type { JournalExchange } from './journal.js';
  * @param version `log.creator.version`; default this package's version.
  * @param serverIPAddress the address mockvideo answered on; default the host of `baseUrl` when it is an IP address.
  */
-export function journalToHar(
+function journalToHar(
   exchanges: readonly JournalExchange[],
   baseUrl: string,
   version?: string,

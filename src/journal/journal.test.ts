@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { journalHarText, journalToHar } from './har.js';
+import { harProblems } from '../../test/support/har-validator.js';
+import { journalHarText } from './har.js';
 import { DEFAULT_POLICY } from '../normalise/index.js';
 import { JOURNAL_BODY_LIMIT, journalBody, journalView } from './journal-view.js';
 import { Journal, type NewExchange } from './journal.js';
@@ -153,12 +154,32 @@ describe('journal and HAR redaction property (issue 21.3)', () => {
 });
 
 describe('journalHarText (issue 21.5)', () => {
-  it('gives the same HAR as journalToHar, entry by entry', () => {
+  it('streams a HAR 1.2 log in pieces: its head, one piece per entry, its end', async () => {
     const journal = new Journal();
-    for (let i = 0; i < 3; i++) journal.add(exchange(`{"n":${i}}`));
+    for (let i = 0; i < 3; i++) {
+      const made = exchange(`{"n":${i}}`);
+      journal.add({ ...made, entry: { ...made.entry, time: `2026-01-01T00:00:0${i}.000Z`, durationMs: 10 + i } });
+    }
     const chunks = [...journalHarText(journal.exchanges(), 'http://127.0.0.1:1', '1.0.0')];
     expect(chunks.length).toBe(5);
-    expect(JSON.parse(chunks.join(''))).toEqual(journalToHar(journal.exchanges(), 'http://127.0.0.1:1', '1.0.0'));
+    const { log } = JSON.parse(chunks.join(''));
+    expect(await harProblems({ log })).toEqual([]);
+    expect([log.creator.version, log.pages.map((page: { title: string }) => page.title)]).toEqual([
+      '1.0.0',
+      ['mockvideo journal'],
+    ]);
+    // Each entry: its real start and duration (milliseconds), the request as sent, the body as sent.
+    expect(
+      log.entries.map((e: any) => [e.startedDateTime, e.time, e.timings, e.request.url, e.response.content.text]),
+    ).toEqual(
+      [0, 1, 2].map((i) => [
+        `2026-01-01T00:00:0${i}.000Z`,
+        10 + i,
+        { send: 0, wait: 10 + i, receive: 0 },
+        'http://127.0.0.1:1/api/g1/meta/cp',
+        `{"n":${i}}`,
+      ]),
+    );
   });
 });
 
