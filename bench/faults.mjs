@@ -10,7 +10,9 @@
 // request names one of 20,000 `_sdevid`s in turn: the per-device counts a server keeps).
 // Each row also gives the server's CPU per request (µs), which others' load moves much less than req/s.
 // Knobs (environment): FAULTS_SECONDS=5 (each round), FAULTS_CONNECTIONS=20, FAULTS_BIN (the
-// mockvideo to run, default this checkout's bin/mockvideo.js: another build, to compare before and after).
+// mockvideo to run, default this checkout's bin/mockvideo.js: another build, to compare before and after),
+// FAULTS_AIMED=1 (each of the faults aimed at one device, `"device": "bench<n>"`, as per-device
+// steering plans them: the one device of the first load gets none, the many devices 1,000 of them one each).
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ const CONNECTIONS = Number(process.env.FAULTS_CONNECTIONS ?? 20);
 const DEVICES = 20_000;
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 const BIN = process.env.FAULTS_BIN ?? join(ROOT, 'bin', 'mockvideo.js');
+const AIMED = process.env.FAULTS_AIMED === '1';
 const PATH = clientPath('meta/setting');
 
 /** CPU time a process has used, in ms (Linux: utime + stime of /proc/PID/stat). */
@@ -87,6 +90,7 @@ for (const faults of [0, 1000]) {
           kind: 'status',
           status: 503,
           times: 1,
+          ...(AIMED ? { device: `bench${i}` } : {}),
         });
       const rssBefore = rssMb(server.child.pid);
       const events = stream ? openStream(server.url) : undefined;
@@ -99,7 +103,7 @@ for (const faults of [0, 1000]) {
       clearInterval(sampler);
       const streamBytes = events?.stop();
       rows.push({
-        faults,
+        faults: AIMED && faults ? `${faults} aimed` : faults,
         devices: manyDevices ? DEVICES : 1,
         stream: stream ? 'open' : '-',
         ...figures,

@@ -10,6 +10,7 @@ import type { ServerContext } from '../server/context.js';
 import type { StartedServers } from '../server/listen/start-servers.js';
 import type { ServerSettings } from '../server/modes/device-server.js';
 import { STATE_SCOPES } from '../state/client-state.js';
+import type { SteeredDevice } from '../state/device-scenarios.js';
 import { hostOption, integerFrom, portOption, scenariosDirOption, type ArgsOf } from './options.js';
 import { dashboardLine, requestLogger, type OutputArgs } from './output.js';
 import { verdictOptions } from './verdict-options.js';
@@ -59,7 +60,15 @@ export const serverOptions = {
     type: 'string',
     array: true,
     describe:
-      'Inject a fault, [OPERATION=]KIND[:ARG]: delay[:MS|MIN-MAX], status[:CODE], envelope[:RESULT], malformed-json, empty, reset, hang (repeatable)',
+      'Inject a fault, [OPERATION=]KIND[:ARG][@SDEVID]: delay[:MS|MIN-MAX], status[:CODE], envelope[:RESULT], malformed-json, empty, reset, hang; @SDEVID aims it at one device (repeatable)',
+  },
+  'device-scenario': {
+    type: 'string',
+    array: true,
+    requiresArg: true,
+    describe:
+      "Give one device its own scenario, SDEVID=NAME: its requests answer from NAME instead of the server's (a /scenarios/NAME prefix still wins); replay: with --fallback-scenario, for its misses (repeatable)",
+    coerce: (values: unknown[]) => values.map(named('device-scenario', deviceScenarioFlag)),
   },
   'admin-token': {
     type: 'string',
@@ -136,6 +145,19 @@ export const serverOptions = {
   ...verdictOptions,
 } satisfies Record<string, Options>;
 
+/**
+ * Reads one `--device-scenario` value, `SDEVID=NAME` (split at the first `=`; SDEVID may also be a
+ * name `clientOf` gives, `anoyid:<_anoyid>` or `address:<address>`). Whether NAME exists is checked
+ * when the server starts (`createServerContext`).
+ * @throws Error without a `=`, or with nothing before or after it.
+ */
+function deviceScenarioFlag(text: string): SteeredDevice {
+  const at = text.indexOf('=');
+  if (at <= 0 || at === text.length - 1)
+    throw new Error('expected SDEVID=NAME, e.g. --device-scenario 5e5e…5e=gallery (the _sdevid the device sends)');
+  return { device: text.slice(0, at), scenario: text.slice(at + 1) };
+}
+
 /** The parsed values of {@link serverOptions}, with the global output flags. */
 export type ServerArgs = ArgsOf<typeof serverOptions> & OutputArgs;
 
@@ -154,6 +176,7 @@ export async function serverSettings(args: ServerArgs): Promise<ServerSettings> 
     journalSize: args.journalSize,
     strictRequests: args.strictRequests,
     faults,
+    deviceScenarios: args.deviceScenario,
     adminToken: args.adminToken || undefined,
     state: args.state,
     quietGapMs: args.gap * 1000,
@@ -168,7 +191,7 @@ export async function serverSettings(args: ServerArgs): Promise<ServerSettings> 
   };
 }
 
-/** Prints what follows the first line of `serve` and `replay`: the dashboard, how devices reach the server, the faults planned. */
+/** Prints what follows the first line of `serve` and `replay`: the dashboard, how devices reach the server, the faults planned, the devices given a scenario of their own. */
 export function printListening(running: StartedServers, context: ServerContext): void {
   process.stdout.write(dashboardLine(running.url));
   process.stdout.write(`${running.lines.join('\n')}\n`);
@@ -177,5 +200,10 @@ export function printListening(running: StartedServers, context: ServerContext):
   if (faults.length)
     process.stdout.write(
       `  faults: ${faults.map((p) => p.spec).join(', ')} (listed at ${running.url}/__mockvideo/faults)\n`,
+    );
+  const steered = context.deviceScenarios.list();
+  if (steered.length)
+    process.stdout.write(
+      `  device scenarios: ${steered.map((d) => `${d.device}=${d.scenario}`).join(', ')} (listed at ${running.url}/__mockvideo/devices)\n`,
     );
 }

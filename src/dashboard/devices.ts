@@ -37,7 +37,12 @@ export function showDevices(state: DashboardState): void {
       ['Model', device.model ?? '—'],
       ['Android', device.andver ?? '—'],
       ['App', device.appver ?? '—'],
-      ['Seen', `${clockTime(device.firstSeen)} – ${clockTime(device.lastSeen)}`],
+      [
+        'Seen',
+        device.firstSeen && device.lastSeen
+          ? `${clockTime(device.firstSeen)} – ${clockTime(device.lastSeen)}`
+          : 'not yet',
+      ],
     ] as const;
     return html`<li class="device${chosen ? ' chosen' : ''}" data-device=${device.sdevid}>
       <div class="device-head">

@@ -266,3 +266,95 @@ describe('FaultBoard with the 1,000 faults of the cap (issue 39, L8)', () => {
     expect(board.changedSince(0)).toEqual([]);
   });
 });
+
+describe('FaultBoard faults aimed at one device (issue 41)', () => {
+  const a = { query: '_sdevid=a1&_ts=1' };
+  const b = { query: '_sdevid=b2&_ts=1' };
+
+  it('reads "device" in the JSON form and @DEVICE in the flag form, and writes it back in the spec', () => {
+    expect(parseFaultFlag('meta/cp=status:503@a1')).toEqual({
+      operation: 'meta/cp',
+      device: 'a1',
+      fault: { kind: 'status', status: 503 },
+    });
+    expect(parseFaultFlag('reset@address:::1')).toEqual({ device: 'address:::1', fault: { kind: 'reset' } });
+    expect(parseFaultPlan({ kind: 'reset', device: 'a1' })).toEqual({ device: 'a1', fault: { kind: 'reset' } });
+    expect(faultSpec('meta/cp', { kind: 'status', status: 503 }, 'a1')).toBe('meta/cp=status:503@a1');
+    const board = new FaultBoard();
+    for (const flag of ['meta/cp=status:503@a1', 'delay:200-800@a1', 'reset@anoyid:u1'])
+      expect(board.add(parseFaultFlag(flag)).spec).toBe(flag);
+    expect(() => parseFaultFlag('reset@')).toThrow(/--fault reset@: "device" must be the _sdevid of one device/);
+    expect(() => parseFaultPlan({ kind: 'reset', device: 'x'.repeat(513) })).toThrow(/1 to 512 characters/);
+    expect(() => parseFaultPlan({ kind: 'reset', device: 'a\u0007' })).toThrow(
+      /no control character \(or left out for every device\), got "a\\u0007"\.$/,
+    );
+  });
+
+  it('reaches only its device, named by _sdevid or as clientOf names a device without one', () => {
+    const board = new FaultBoard('client');
+    board.add({ device: 'a1', operation: 'meta/cp', fault: { kind: 'reset' } });
+    board.add({ device: 'address:10.0.2.16', fault: { kind: 'empty' } });
+    expect(board.take('meta/cp', a)).toEqual([{ kind: 'reset' }]);
+    expect(board.take('meta/cp', b)).toEqual([]);
+    expect(board.take('meta/setting', a)).toEqual([]);
+    expect(board.take('meta/cp', { query: '_ts=1', address: '10.0.2.16' })).toEqual([{ kind: 'empty' }]);
+    expect(board.take('meta/cp')).toEqual([]);
+  });
+
+  it('wins over a fault for every device, even one for the operation; then the operation, then the newest', () => {
+    const board = new FaultBoard('client');
+    board.add({ operation: 'meta/cp', fault: { kind: 'status', status: 502 } });
+    board.add({ device: 'a1', fault: { kind: 'status', status: 503 } });
+    board.add({ fault: { kind: 'delay', ms: 5 } });
+    expect(board.take('meta/cp', a)).toEqual([
+      { kind: 'delay', ms: 5 },
+      { kind: 'status', status: 503 },
+    ]);
+    expect(board.take('meta/cp', b)).toEqual([
+      { kind: 'delay', ms: 5 },
+      { kind: 'status', status: 502 },
+    ]);
+    board.add({ device: 'a1', operation: 'meta/cp', fault: { kind: 'status', status: 504 } });
+    board.add({ device: 'a1', fault: { kind: 'status', status: 505 } });
+    expect(board.take('meta/cp', a)).toEqual([
+      { kind: 'delay', ms: 5 },
+      { kind: 'status', status: 504 },
+    ]);
+    expect(board.take('meta/setting', a)).toEqual([
+      { kind: 'delay', ms: 5 },
+      { kind: 'status', status: 505 },
+    ]);
+  });
+
+  it('with times: used up for its device (per device or for the server), then the next one takes over', () => {
+    const board = new FaultBoard('client');
+    board.add({ operation: 'meta/cp', fault: { kind: 'status', status: 502 } });
+    const perDevice = board.add({ device: 'a1', operation: 'meta/cp', fault: { kind: 'reset' }, times: 1 });
+    const global = board.add({ device: 'a1', fault: { kind: 'empty' }, times: 1, state: 'global' });
+    expect(board.take('meta/setting', a)).toEqual([{ kind: 'empty' }]);
+    expect(board.take('meta/setting', a)).toEqual([]);
+    expect(board.take('meta/cp', a)).toEqual([{ kind: 'reset' }]);
+    expect(board.take('meta/cp', a)).toEqual([{ kind: 'status', status: 502 }]);
+    expect(board.list().find((p) => p.id === perDevice.id)).toMatchObject({ fired: 1, remaining: 0 });
+    board.prune();
+    expect(board.list().map((p) => p.id)).not.toContain(global.id);
+    // Another device never saw them: no counts were made for it.
+    expect(board.take('meta/cp', b)).toEqual([{ kind: 'status', status: 502 }]);
+    expect(board.clientCounts(perDevice.id, 'sdevid:b2')).toBeUndefined();
+  });
+
+  it('costs another device nothing: 1,000 faults aimed at other devices leave its answer and counts alone', () => {
+    const board = new FaultBoard('client');
+    for (let n = 0; n < 1000; n++) board.add({ device: `d${n}`, fault: { kind: 'reset' }, times: 1 });
+    expect(board.take('meta/cp', b)).toEqual([]);
+    expect(board.take('meta/cp', { query: '_sdevid=d999' })).toEqual([{ kind: 'reset' }]);
+    expect(
+      board
+        .list()
+        .filter((p) => p.fired > 0)
+        .map((p) => p.spec),
+    ).toEqual(['reset@d999']);
+    board.clear();
+    expect(board.take('meta/cp', { query: '_sdevid=d1' })).toEqual([]);
+  });
+});

@@ -1,17 +1,20 @@
 import type { OperationName } from '../contract/operation-table.js';
 import { clientBytes, clientOf, clientTable, type ClientRequest, type StateScope } from '../state/client-state.js';
-import { faultHits, faultSpec, isOutcomeFault, type Fault } from './fault.js';
+import { faultHits, faultSpec, type Fault } from './fault.js';
+import { countsPerClient, laneKey, laneOf, usedUpPerDevice, type Lanes } from './lanes.js';
 
 /** The most requests one planned fault may be set for (bounds absurd values). */
 export const MAX_TIMES = 100_000;
 
-/** A fault planned for the whole server: for one operation (or all), for the next `times` requests. */
+/** A fault planned for the whole server or one device: for one operation (or all), for the next `times` requests. */
 export interface PlannedFault {
   id: number;
-  /** The fault in the `--fault` grammar, e.g. `meta/cp=status:500` (see `faultSpec`). */
+  /** The fault in the `--fault` grammar, e.g. `meta/cp=status:500` or `reset@ab12` (see `faultSpec`). */
   spec: string;
   /** The operation it applies to; `undefined` for every operation. */
   operation?: OperationName;
+  /** The device it is aimed at (its `_sdevid`, or a name `clientOf` gives: see `clientOfDevice`); `undefined` for every device. */
+  device?: string;
   fault: Fault;
   /** Requests it still applies to (in `client` state: for the device it last applied to); `null` until cleared. */
   remaining: number | null;
@@ -43,34 +46,11 @@ interface DeviceCounts extends ClientCounts {
 /** What one fault's counts cost a device's entry in the table (see `clientBytes`). */
 const COUNTS_BYTES = 64;
 
-/** Whether `planned` counts per client: in `client` state, with `times` or a `rate` (a fault that hits every request until cleared counts nothing per client). */
-function countsPerClient(planned: PlannedFault): boolean {
-  return planned.state === 'client' && (planned.times !== null || (planned.fault.rate ?? 1) < 1);
-}
-
-/** Whether `planned` is used up per device: in `client` state with `times` (each device gets it `times` times). */
-function usedUpPerDevice(planned: PlannedFault): boolean {
-  return planned.state === 'client' && planned.times !== null;
-}
-
-/**
- * The faults that one effect (timing or outcome) of one target (an operation, or `*` for every
- * operation) may take, each list in plan order: `shared`, those whose use does not depend on the
- * device (until cleared, or `times` counted for the whole server), only while they have requests
- * left, so the last is the one that applies; `perDevice`, those whose `times` count per device,
- * never removed until cleared (a new device gets them all).
- */
-interface Lane {
-  shared: PlannedFault[];
-  perDevice: PlannedFault[];
-}
-
-/** The key of a lane: its target (operation or `*`) and effect. */
-const laneKey = (target: string, outcome: boolean) => `${target}\u0000${outcome ? 'outcome' : 'timing'}`;
-
 /** What the admin API and flags give to plan a fault. */
 export interface FaultPlan {
   operation?: OperationName;
+  /** Aimed at one device (its `_sdevid`, or a name `clientOf` gives); default: every device. */
+  device?: string;
   fault: Fault;
   /** Default: until cleared. */
   times?: number;
@@ -79,19 +59,22 @@ export interface FaultPlan {
 }
 
 /**
- * The server-wide faults, planned by `--fault` flags or `POST /__mockvideo/faults`. Every planned
- * fault that still has requests left applies, within two kinds of effect: the answer is postponed
- * (`delay`), and the answer is replaced or withheld (every other kind). For each, the most specific
- * fault wins: one planned for the request's operation over one for every operation, then the one
- * planned last. So `--fault delay:200-800 --fault localplay/recomm=reset` delays every operation and
+ * The server-wide faults, planned by `--fault` flags or `POST /__mockvideo/faults`, for every device
+ * or aimed at one. Every planned fault that still has requests left applies, within two kinds of
+ * effect: the answer is postponed (`delay`), and the answer is replaced or withheld (every other
+ * kind). For each, the most specific fault wins: one aimed at the request's device over one for
+ * every device, then one planned for the request's operation over one for every operation, then the
+ * one planned last. So `--fault delay:200-800 --fault localplay/recomm=reset` delays every operation and
  * resets `localplay/recomm` after the delay, in either order.
  *
  * A request costs the same with 1 or 1,000 faults planned, and with any number of devices: the
- * faults are kept in lanes by target and effect ({@link Lane}), so a request reads two lanes per
- * effect (its operation's, every operation's), the last fault of each list; the faults a device has
- * used up are skipped with a pointer kept in its counts (`below`, shortened as it is followed), and
- * a device has counts only of the faults it was given. Each change is noted with a version, so the
- * event stream sends what changed ({@link changedSince}), not the whole list.
+ * faults are kept in lanes by target and effect (`Lane`, `lanes.ts`), so a request reads two lanes
+ * per effect (its operation's, every operation's), the last fault of each list, and two more of its
+ * own device's when faults are aimed at it (a fault aimed at another device costs a request
+ * nothing); the faults a device has used up are skipped with a pointer kept in its counts (`below`,
+ * shortened as it is followed), and a device has counts only of the faults it was given. Each change
+ * is noted with a version, so the event stream sends what changed ({@link changedSince}), not the
+ * whole list.
  *
  * Measured with `node bench/faults.mjs` (1,000 per-device faults, 20,000 devices), the build before
  * against this one, interleaved on a machine others loaded (load 11–13): 1,583–1,694 against
@@ -101,7 +84,10 @@ export interface FaultPlan {
  */
 export class FaultBoard {
   #planned: PlannedFault[] = [];
-  readonly #lanes = new Map<string, Lane>();
+  /** The lanes of the faults for every device. */
+  readonly #lanes: Lanes = new Map();
+  /** The lanes of faults aimed at one device, by client (see `clientOf`). */
+  readonly #aimed = new Map<string, Lanes>();
   /**
    * Each device's counts of the faults counted per device, by fault id: kept here, not in the
    * {@link PlannedFault} the admin API and the event stream serialise; bounded by count and bytes
@@ -157,7 +143,7 @@ export class FaultBoard {
     this.prune();
     const planned: PlannedFault = {
       id: this.#nextId++,
-      spec: faultSpec(plan.operation, plan.fault),
+      spec: faultSpec(plan.operation, plan.fault, plan.device),
       fault: plan.fault,
       remaining: plan.times ?? null,
       times: plan.times ?? null,
@@ -166,10 +152,9 @@ export class FaultBoard {
       state: plan.state ?? this.scope,
     };
     if (plan.operation) planned.operation = plan.operation;
+    if (plan.device !== undefined) planned.device = plan.device;
     this.#planned.push(planned);
-    const key = laneKey(plan.operation ?? '*', isOutcomeFault(plan.fault));
-    let lane = this.#lanes.get(key);
-    if (!lane) this.#lanes.set(key, (lane = { shared: [], perDevice: [] }));
+    const lane = laneOf(this.#lanes, this.#aimed, planned, true);
     (usedUpPerDevice(planned) ? lane.perDevice : lane.shared).push(planned);
     this.#touch(planned);
     return planned;
@@ -177,7 +162,8 @@ export class FaultBoard {
 
   /**
    * The faults for the next request of `operation` from the client `request` names (see `clientOf`;
-   * read only for a fault counted per client; without one, the shared client `unknown`): at most one `delay` and one other kind, the `delay` first (see
+   * read only for a fault counted per client or while faults are aimed at a device; without
+   * `request`, the shared client `unknown`): at most one `delay` and one other kind, the `delay` first (see
    * {@link FaultBoard}); empty when none applies. A fault with a `rate` that misses this request
    * leaves its effect alone (a less specific fault does not stand in). Counts what it takes: a fault
    * in `client` state with `times` or a `rate` counts per client, `remaining` then showing what the
@@ -187,8 +173,11 @@ export class FaultBoard {
     let client: string | undefined;
     const asking = () => (client ??= request ? clientOf(request.query, request.address) : 'unknown');
     const taken: Fault[] = [];
+    const own = this.#aimed.size > 0 ? this.#aimed.get(asking()) : undefined;
     for (const outcome of [false, true]) {
-      const planned = this.#applies(operation, outcome, asking);
+      const planned =
+        (own && this.#applies(own, operation, outcome, asking)) ??
+        this.#applies(this.#lanes, operation, outcome, asking);
       if (!planned) continue;
       const counts = countsPerClient(planned) ? this.#countsOf(planned, asking()) : undefined;
       const seen = planned.seen++;
@@ -199,16 +188,17 @@ export class FaultBoard {
         taken.push(planned.fault);
       }
       if (usedUpPerDevice(planned)) planned.remaining = planned.times! - counts!.fired;
-      else if (hits && planned.remaining !== null && --planned.remaining === 0) this.#lane(planned).shared.pop();
+      else if (hits && planned.remaining !== null && --planned.remaining === 0)
+        laneOf(this.#lanes, this.#aimed, planned)!.shared.pop();
       this.#touch(planned);
     }
     return taken;
   }
 
-  /** The fault of one effect that applies to a request of `operation` by the device `asking` names (read only when a lane counts per device). */
-  #applies(operation: OperationName, outcome: boolean, asking: () => string): PlannedFault | undefined {
+  /** The fault of `lanes` of one effect that applies to a request of `operation` by the device `asking` names (read only when a lane counts per device). */
+  #applies(lanes: Lanes, operation: OperationName, outcome: boolean, asking: () => string): PlannedFault | undefined {
     for (const target of [operation, '*']) {
-      const lane = this.#lanes.get(laneKey(target, outcome));
+      const lane = lanes.get(laneKey(target, outcome));
       if (!lane) continue;
       const shared = lane.shared.at(-1);
       const own = lane.perDevice.length > 0 ? this.#newestLive(lane.perDevice, asking()) : undefined;
@@ -231,11 +221,6 @@ export class FaultBoard {
       followed.push(c);
     for (const c of followed) c.below = at;
     return at >= 0 ? list[at] : undefined;
-  }
-
-  /** The lane `planned` is in. */
-  #lane(planned: PlannedFault): Lane {
-    return this.#lanes.get(laneKey(planned.operation ?? '*', isOutcomeFault(planned.fault)))!;
   }
 
   /** The counts of `client` for `planned` (a fault counted per client), made on its first request. */
@@ -277,6 +262,7 @@ export class FaultBoard {
   clear(): void {
     this.#planned = [];
     this.#lanes.clear();
+    this.#aimed.clear();
     this.#devices.clear();
     this.#changed.clear();
     this.#touch();

@@ -63,17 +63,18 @@ export function delayOf(fault: Extract<Fault, { kind: 'delay' }>): number {
 }
 
 /**
- * A fault in the `--fault` grammar, `[OPERATION=]KIND[:ARG]`, the inverse of `parseFaultFlag` for
- * the fields a flag can say: `meta/cp=status:503`, `delay:200-800`, `envelope:-3`, `reset`.
- * `rate` and `seed`, which a flag cannot say, follow as ` (rate 0.3, seed 1)`.
+ * A fault in the `--fault` grammar, `[OPERATION=]KIND[:ARG][@DEVICE]`, the inverse of
+ * `parseFaultFlag` for the fields a flag can say: `meta/cp=status:503`, `delay:200-800`,
+ * `envelope:-3`, `reset`, `meta/cp=reset@ab12` (aimed at the device `device`). `rate` and `seed`,
+ * which a flag cannot say, follow as ` (rate 0.3, seed 1)`.
  */
-export function faultSpec(operation: string | undefined, fault: Fault): string {
+export function faultSpec(operation: string | undefined, fault: Fault, device?: string): string {
   let arg = '';
   if (fault.kind === 'delay') arg = typeof fault.ms === 'number' ? `:${fault.ms}` : `:${fault.ms[0]}-${fault.ms[1]}`;
   else if (fault.kind === 'status') arg = `:${fault.status}`;
   else if (fault.kind === 'envelope' && fault.result !== undefined) arg = `:${fault.result}`;
   const share = fault.rate !== undefined && fault.rate < 1 ? ` (rate ${fault.rate}, seed ${fault.seed ?? 1})` : '';
-  return `${operation ? `${operation}=` : ''}${fault.kind}${arg}${share}`;
+  return `${operation ? `${operation}=` : ''}${fault.kind}${arg}${device === undefined ? '' : `@${device}`}${share}`;
 }
 
 /**

@@ -36,6 +36,9 @@ const FLAGS = [
   'stauts:503',
   'meta/nope=reset',
   '*=empty',
+  'meta/cp=status:503@a1a1',
+  'reset@address:::1',
+  'reset@',
   '',
 ];
 
@@ -55,6 +58,10 @@ const VALUES: unknown[] = [
   { operation: 'meta/cp' },
   { kind: 'empty', rate: 2 },
   { kind: 'reset', seed: 0.5 },
+  { kind: 'reset', device: 'a1a1' },
+  { kind: 'reset', device: '' },
+  { kind: 'reset', device: 'a\u001b[2J' },
+  { kind: 'reset', device: 7 },
   'status',
   null,
   [],

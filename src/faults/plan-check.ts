@@ -1,7 +1,7 @@
 /**
- * Reading fault plans without zod: the `--fault` grammar (`[OPERATION=]KIND[:ARG]`) and the admin
- * API's JSON (`{"operation"?, "kind", "times"?, "state"?, ...fields}`), checked by the validators
- * that `scripts/compile-fault-check.ts` compiles from `faultSchema` and `planSchema` at build time
+ * Reading fault plans without zod: the `--fault` grammar (`[OPERATION=]KIND[:ARG][@DEVICE]`) and the
+ * admin API's JSON (`{"operation"?, "device"?, "kind", "times"?, "state"?, ...fields}`), checked by
+ * the validators that `scripts/compile-fault-check.ts` compiles from `faultSchema` and `planSchema` at build time
  * (`fault-shape.generated.ts`), then the rules JSON Schema cannot state (`FAULT_RULES`). What the
  * MSW handlers' `faults` option reads: `import 'mockvideo'` loads no zod (its import alone costs
  * about 60 ms on Node 24). `plan.ts` reads the same forms with zod for the CLI and the admin API;
@@ -18,7 +18,7 @@ import { NOT_AN_OBJECT, PLAN_FIELDS, readFaultFlag } from './plan-form.js';
 import { validateFault, validatePlan } from './fault-shape.generated.js';
 
 /** The admin API's JSON form of a fault plan: the fault's fields, and for how many requests and whose. */
-export type FaultPlanJson = { operation?: OperationName; times?: number; state?: StateScope } & (
+export type FaultPlanJson = { operation?: OperationName; device?: string; times?: number; state?: StateScope } & (
   | { kind: 'delay'; ms?: number | [number, number] }
   | { kind: 'status'; status?: number; body?: string }
   | { kind: 'envelope'; result?: number; msg?: string }
@@ -68,8 +68,8 @@ function brokenRule(fault: Record<string, unknown>): { field: string; message: s
 export function checkFaultPlan(value: unknown): FaultPlan {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new MockvideoError('MV_USAGE', NOT_AN_OBJECT);
-  const { operation, times, state, ...rest } = value as Record<string, unknown>;
-  const own = { operation, times, state };
+  const { operation, device, times, state, ...rest } = value as Record<string, unknown>;
+  const own = { operation, device, times, state };
   if (!(validatePlan as Validator)(value)) {
     const field = (Object.keys(PLAN_FIELDS) as Array<keyof typeof PLAN_FIELDS>).find(
       (name) => own[name] !== undefined && !(validatePlan as Validator)({ [name]: own[name] }),
@@ -89,6 +89,7 @@ export function checkFaultPlan(value: unknown): FaultPlan {
   if (fault.kind === 'status') fault.status ??= FAULT_DEFAULTS.status;
   const plan: FaultPlan = { fault };
   if (operation !== undefined) plan.operation = operation as OperationName;
+  if (device !== undefined) plan.device = device as string;
   if (times !== undefined) plan.times = times as number;
   if (state !== undefined) plan.state = state as (typeof STATE_SCOPES)[number];
   return plan;

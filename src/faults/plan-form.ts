@@ -1,6 +1,6 @@
 /**
  * The two written forms of a fault plan, shared by the zod reader (`plan.ts`: CLI, admin API) and
- * the compiled one (`plan-check.ts`: the MSW handlers): the `--fault` grammar `[OPERATION=]KIND[:ARG]`
+ * the compiled one (`plan-check.ts`: the MSW handlers): the `--fault` grammar `[OPERATION=]KIND[:ARG][@DEVICE]`
  * as the JSON value the schemas read, and what the errors say. Loads no zod.
  * @module
  */
@@ -8,10 +8,12 @@ import { OPERATION_NAMES } from '../contract/operation-table.js';
 import { MockvideoError, PREFIX } from '../errors.js';
 import { MAX_TIMES, type FaultPlan } from './board.js';
 import { FAULT_KINDS, MAX_DELAY_MS } from './fault.js';
+import { DEVICE_NAME_RULE } from '../state/device-scenarios.js';
 
 /** What each of the plan's own fields (besides the fault's) must be, as the error says it. */
 export const PLAN_FIELDS = {
   operation: `one of ${OPERATION_NAMES.join(', ')} (or left out for every operation)`,
+  device: `${DEVICE_NAME_RULE} (or left out for every device)`,
   times: `an integer from 1 to ${MAX_TIMES}`,
   state: '"client" (times counted per device) or "global" (counted for the whole server)',
 } as const;
@@ -22,12 +24,17 @@ export const NOT_AN_OBJECT =
 
 /**
  * The JSON value of a `--fault` flag, as the schemas read it: `kind`, `operation` (unless `*` or
- * left out) and the kind's ARG (`ms`, `status`, `result`); `arg` when a kind that takes none got one.
+ * left out), the kind's ARG (`ms`, `status`, `result`) and `device` (everything after the first
+ * `@`); `arg` when a kind that takes none got one.
  */
 function faultFlagValue(flag: string): Record<string, unknown> {
-  const [, target = '*', kind = '', arg = ''] = /^(?:(.*)=)?([^:]*)(?::(.*))?$/s.exec(flag)!;
+  const at = flag.indexOf('@');
+  const [, target = '*', kind = '', arg = ''] = /^(?:(.*)=)?([^:]*)(?::(.*))?$/s.exec(
+    at < 0 ? flag : flag.slice(0, at),
+  )!;
   const value: Record<string, unknown> = { kind };
   if (target !== '*') value.operation = target;
+  if (at >= 0) value.device = flag.slice(at + 1);
   if (arg !== '') {
     if (kind === 'delay') {
       const range = /^(\d+)-(\d+)$/.exec(arg);
@@ -52,7 +59,7 @@ export function readFaultFlag(flag: string, readPlan: (value: unknown) => FaultP
   } catch (error) {
     throw new MockvideoError(
       'MV_USAGE',
-      `--fault ${flag}: ${(error as Error).message.replace(`${PREFIX} `, '')} Form: [OPERATION=]KIND[:ARG], e.g. meta/setting=status:503 or delay:200-800 (max ${MAX_DELAY_MS} ms).`,
+      `--fault ${flag}: ${(error as Error).message.replace(`${PREFIX} `, '')} Form: [OPERATION=]KIND[:ARG][@SDEVID], e.g. meta/setting=status:503, delay:200-800 (max ${MAX_DELAY_MS} ms) or reset@<_sdevid>.`,
     );
   }
 }

@@ -159,6 +159,17 @@ describe('createHandlers with faults (issue 43)', () => {
     expect((await get(handlers, 'http://x/api/g1/meta/cp?ref='))!.status).toBe(200);
   });
 
+  it('takes a fault aimed at one device (@SDEVID, "device"): only its requests get it', async () => {
+    const handlers = createHandlers({
+      faults: [`meta/cp=status:503@${'a'.repeat(64)}`, { kind: 'status', status: 502, device: 'b'.repeat(64) }],
+    });
+    const status = async (id: string, operation = 'meta/cp') =>
+      (await get(handlers, `http://x/api/g1/${operation}?ref=&${device(id)}`))!.status;
+    expect([await status('a'), await status('b'), await status('c'), await status('a', 'meta/setting')]).toEqual([
+      503, 502, 200, 200,
+    ]);
+  });
+
   it('takes --fault flags: a reset is a network error, a fault for every operation applies to each', async () => {
     const reset = createHandlers({ faults: ['localplay/recomm=reset', 'envelope:-3'] });
     expect((await get(reset, 'http://x/api/g1/localplay/recomm?ref='))!.type).toBe('error');

@@ -16,9 +16,9 @@ import type { Fault } from '../faults/fault.js';
 import type { Finding } from '../findings/index.js';
 import { precheck } from './precheck.js';
 import { RecordingAnswers } from './replay.js';
-import { answerPlan, bodyText, hasBody, headerValue, type Plan, type RouteRequest } from './request.js';
+import { answerPlan, bodyText, hasBody, type Plan, type RouteRequest } from './request.js';
 import { planFaults, scenarioPlan, type ScenarioAnswerSource } from './scenario.js';
-import { SCENARIO_HEADER, requestedScenario } from './select-scenario.js';
+import { scenarioOf } from './select-scenario.js';
 import { upgradeAnswer } from './upgrade.js';
 
 /** What the routes answer from. */
@@ -156,8 +156,7 @@ export function createRoutes(options: RoutesOptions): Routes {
   const upgrade = (request: RouteRequest, route: Extract<Route, { kind: 'upgrade' }>): Plan => {
     if (!scenarios && !record) return answerPlan(route, [], unknownOperation(route.path));
     if (record || !scenarios) return { kind: 'pass', route, findings: [] };
-    const scenario =
-      requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER)) ?? scenarios.activeScenario();
+    const scenario = scenarioOf(scenarios, request, route.scenario);
     const answer = upgradeAnswer(scenarios.responder.catalog, scenario, request.query, request.origin);
     return answerPlan(route, [], answer, 0, scenarios.responder.catalog.has(scenario) ? { scenario } : {});
   };

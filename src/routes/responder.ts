@@ -136,9 +136,12 @@ export class ScenarioResponder {
     return faultHits(fault, seen) ? { ...matched, fault } : matched;
   }
 
-  /** Starts every sequence (and fault rate count) from the start again, of every client; for one scenario, or all. */
-  resetSequences(scenario?: string): void {
-    if (scenario === undefined) return void this.state.reset();
-    this.state.forget(`${scenario}\u0000`);
+  /**
+   * Starts every sequence (and fault rate count) from the start again, of every client, or of
+   * `client` alone (see `clientOf`: a device given a scenario of its own); for one scenario, or all.
+   */
+  resetSequences(scenario?: string, client?: string): void {
+    if (scenario === undefined) return void this.state.reset(client);
+    this.state.forget(`${scenario}\u0000`, client);
   }
 }

@@ -8,15 +8,9 @@ import { resolveNow } from '../clock/clock.js';
 import type { Finding } from '../findings/index.js';
 import type { Route } from '../normalise/path.js';
 import type { ScenarioResponder } from './responder.js';
-import {
-  answerPlan,
-  headerValue,
-  type Plan,
-  type PlanFacts,
-  type Answer as RouteAnswer,
-  type RouteRequest,
-} from './request.js';
-import { SCENARIO_HEADER, requestedScenario } from './select-scenario.js';
+import type { ClientRequest } from '../state/client-state.js';
+import { answerPlan, type Plan, type PlanFacts, type Answer as RouteAnswer, type RouteRequest } from './request.js';
+import { scenarioOf } from './select-scenario.js';
 
 /**
  * A scenario's answer ready to send: status, headers (lower-case names), the body as bytes (one
@@ -31,8 +25,14 @@ export interface ScenarioAnswer extends RouteAnswer {
 /** Where a scenario answer comes from: the responder (catalog and sequence counters), the active scenario, server-wide faults. */
 export interface ScenarioAnswerSource {
   responder: ScenarioResponder;
-  /** The scenario that answers when the request does not pick one; read on every request. */
+  /** The server's scenario: it answers when neither the request nor its device picks one; read on every request. */
   activeScenario: () => string;
+  /**
+   * The scenario of the device a request comes from (see `clientOf`), or `undefined` when it
+   * follows the server's (e.g. `DeviceScenarios.of`); read on every request a scenario answers,
+   * after the request's own pick and before {@link activeScenario} (see `scenarioOf`). Default: none.
+   */
+  deviceScenario?: (request: ClientRequest) => string | undefined;
   /** Server-wide faults, taken before the scenario's own; default: none. */
   faults?: FaultBoard;
 }
@@ -140,8 +140,7 @@ export function planFaults(base: PlanBase, faults: readonly Fault[], normal: () 
  *   server-wide fault (taken first) or the stub's or scenario's fault; the plan names the scenario,
  *   the step of a sequence and the fault.
  *
- * `picked` is the scenario the request picks (header or `/scenarios/<name>` prefix), `undefined` for
- * the active one. Advances sequence and fault counters, and takes planned server-wide faults: call
+ * `scenario` is the one that answers (see `scenarioOf`). Advances sequence and fault counters, and takes planned server-wide faults: call
  * it once per request.
  * @see docs/contract.md#operations.
  */
@@ -150,9 +149,8 @@ function planScenarioAnswer(
   request: RouteRequest,
   route: Extract<Route, { kind: 'operation' }>,
   findings: readonly Finding[],
-  picked: string | undefined,
+  scenario: string,
 ): Plan {
-  const scenario = picked ?? source.activeScenario();
   const { operation } = route;
   // Read the catalog per request: a reload (watch mode) replaces it in the responder.
   const { responder } = source;
@@ -179,13 +177,12 @@ function normalAnswer(responder: ScenarioResponder, response: PreparedResponse, 
   return { ...answer, body: text, text };
 }
 
-/** The scenario's plan for a request to an operation (the scenario the request picks, else the active one; see {@link planScenarioAnswer}). */
+/** The scenario's plan for a request to an operation (from the scenario `scenarioOf` gives: the request's pick, its device's, the server's; see {@link planScenarioAnswer}). */
 export function scenarioPlan(
   source: ScenarioAnswerSource,
   request: RouteRequest,
   route: Extract<Route, { kind: 'operation' }>,
   findings: readonly Finding[],
 ): Plan {
-  const picked = requestedScenario(route.scenario, headerValue(request.headers, SCENARIO_HEADER));
-  return planScenarioAnswer(source, request, route, findings, picked);
+  return planScenarioAnswer(source, request, route, findings, scenarioOf(source, request, route.scenario));
 }

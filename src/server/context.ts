@@ -3,6 +3,8 @@ import { FaultBoard, type FaultPlan } from '../faults/board.js';
 import { ScenarioResponder } from '../routes/responder.js';
 import type { LatencySetting } from '../latency/latency.js';
 import { ClientStates, type StateScope } from '../state/client-state.js';
+import { DeviceScenarios, steerableClient, type SteeredDevice } from '../state/device-scenarios.js';
+import { MockvideoError } from '../errors.js';
 import type { DeviceUrl } from './listen/addresses.js';
 import { DEFAULT_JOURNAL_SIZE, Journal } from '../journal/journal.js';
 import { DEFAULT_POLICY, type NormalisationPolicy } from '../normalise/policy.js';
@@ -21,6 +23,13 @@ export interface ServerContext {
   /** The scenarios served: the responder's (a reload of `serve --watch` replaces them there). */
   readonly catalog: ScenarioCatalog;
   active: { scenario: string };
+  /**
+   * Whether a scenario answers devices here: in `serve`, in `replay` with `--fallback-scenario`
+   * (its misses), never in `record`. Only then can a device be given a scenario of its own.
+   */
+  scenariosAnswer: boolean;
+  /** The devices given a scenario of their own (`--device-scenario`, `PUT /devices/SDEVID/scenario`): they answer from it instead of `active`. */
+  deviceScenarios: DeviceScenarios;
   responder: ScenarioResponder;
   journal: Journal;
   faults: FaultBoard;
@@ -57,6 +66,8 @@ export interface ServerContext {
 export interface LiveSettings {
   /** `--fault`: faults planned from the start. */
   faults?: readonly FaultPlan[];
+  /** `--device-scenario SDEVID=NAME`: devices that answer from a scenario of their own from the start. */
+  deviceScenarios?: readonly SteeredDevice[];
   /** `--journal-size`: requests the journal keeps; default {@link DEFAULT_JOURNAL_SIZE}. */
   journalSize?: number;
   /** `--strict-requests`: answer requests with contract findings with 400; default false. */
@@ -76,16 +87,30 @@ export interface LiveSettings {
 /** What {@link createServerContext} needs; the rest has defaults. */
 export interface ServerContextOptions extends LiveSettings, Pick<ServerContext, 'mode' | 'catalog'> {
   scenario: string;
+  /** See {@link ServerContext.scenariosAnswer}; default: in `serve` only. */
+  scenariosAnswer?: boolean;
   policy?: NormalisationPolicy;
   details?: Record<string, string>;
 }
 
 /**
- * A fresh server context: the active scenario, an empty journal, the given faults planned.
- * @throws UnknownScenarioError listing the known names when `scenario` is not in the catalog.
+ * A fresh server context: the active scenario, an empty journal, the given faults planned, the given
+ * devices steered.
+ * @throws UnknownScenarioError listing the known names when `scenario` or a device's scenario is not in the catalog.
+ * @throws MockvideoError (`MV_USAGE`) for a device's scenario where no scenario answers, or a device name too long.
  */
 export function createServerContext(options: ServerContextOptions): ServerContext {
   const scenario = options.catalog.get(options.scenario).name;
+  const scenariosAnswer = options.scenariosAnswer ?? options.mode === 'serve';
+  const deviceScenarios = new DeviceScenarios();
+  for (const { device, scenario: name } of options.deviceScenarios ?? []) {
+    if (!scenariosAnswer)
+      throw new MockvideoError(
+        'MV_USAGE',
+        `--device-scenario ${device}=${name}: no scenario answers this ${options.mode} server. In replay, give the scenario that answers what the recordings do not with --fallback-scenario NAME; a device's own scenario then answers its misses.`,
+      );
+    deviceScenarios.set(steerableClient(device), options.catalog.get(name).name);
+  }
   const faults = new FaultBoard(options.state ?? 'client');
   for (const plan of options.faults ?? []) faults.add(plan);
   const responder = new ScenarioResponder(options.catalog, {
@@ -99,6 +124,8 @@ export function createServerContext(options: ServerContextOptions): ServerContex
       return responder.catalog;
     },
     active: { scenario },
+    scenariosAnswer,
+    deviceScenarios,
     responder,
     journal: new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE),
     faults,

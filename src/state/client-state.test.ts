@@ -119,6 +119,20 @@ describe('ClientStates', () => {
   });
 });
 
+describe('ClientStates.forget for one client (a device given its own scenario)', () => {
+  it("forgets that client's counters of the scenario, neither another client's nor the server's", () => {
+    const states = new ClientStates({ now: () => 0 });
+    states.counters('sdevid:a', 'meta/setting').set('gallery\u0000x', 1);
+    states.counters('sdevid:b', 'meta/setting').set('gallery\u0000x', 1);
+    states.counters('', 'meta/setting', 'global').set('gallery\u0000x', 1);
+    states.forget('gallery\u0000', 'sdevid:a');
+    states.forget('gallery\u0000', 'sdevid:never-seen');
+    expect(states.counters('sdevid:a', 'meta/setting').size).toBe(0);
+    expect(states.counters('sdevid:b', 'meta/setting').get('gallery\u0000x')).toBe(1);
+    expect(states.counters('', 'meta/setting', 'global').get('gallery\u0000x')).toBe(1);
+  });
+});
+
 describe('stepText', () => {
   it('is 1-based, the last step repeating', () => {
     expect([0, 1, 2].map((n) => stepText(n, 2))).toEqual(['1/2', '2/2', '2/2']);

@@ -88,6 +88,26 @@ export function clientOf(query: string | URLSearchParams, address?: string): str
   return address ? `address:${address}` : 'unknown';
 }
 
+/** How `clientOf` begins the names it gives: a device named so by an admin call or flag is that client. */
+const CLIENT_KINDS = /^(?:sdevid|anoyid|address):|^unknown$/;
+
+/**
+ * The client (see {@link clientOf}) of a device as an admin call or flag names it: an `_sdevid`
+ * value (`ab12` → `sdevid:ab12`), or a name `clientOf` gives, as it is (`anoyid:…`,
+ * `address:10.0.2.16`, `unknown`), for a device that sends no `_sdevid`.
+ *
+ * @example clientOfDevice('ab12') // 'sdevid:ab12'
+ * @example clientOfDevice('address:10.0.2.16') // 'address:10.0.2.16'
+ */
+export function clientOfDevice(device: string): string {
+  return CLIENT_KINDS.test(device) ? device : `sdevid:${device}`;
+}
+
+/** How people name the device of `client` (the inverse of {@link clientOfDevice}): its `_sdevid` alone, else the client's name. */
+export function deviceOfClient(client: string): string {
+  return client.startsWith('sdevid:') ? client.slice('sdevid:'.length) : client;
+}
+
 const SDEVID = /(?:^|&)_sdevid=([^&]*)/;
 const ANOYID = /(?:^|&)_anoyid=([^&]*)/;
 
@@ -214,9 +234,17 @@ export class ClientStates {
     return count;
   }
 
-  /** Drops the counters whose key starts with `prefix`, of every client and the server's (a scenario switched to starts again). */
-  forget(prefix: string): void {
-    for (const counters of [this.#global, ...[...this.#clients.values()].map((e) => e.counters)]) {
+  /**
+   * Drops the counters whose key starts with `prefix` (a scenario switched to starts again): of
+   * every client and the server's, or of `client` alone (a device given its own scenario; the
+   * server's counters, which every device shares in `global` scope, are left alone).
+   */
+  forget(prefix: string, client?: string): void {
+    const all =
+      client === undefined
+        ? [this.#global, ...[...this.#clients.values()].map((e) => e.counters)]
+        : [this.#clients.peek(client)?.counters ?? new Map<string, number>()];
+    for (const counters of all) {
       for (const key of counters.keys()) if (key.startsWith(prefix)) counters.delete(key);
     }
   }

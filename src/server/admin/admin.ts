@@ -11,6 +11,7 @@ import { clientErrorAnswer, sendAnswer, sendError } from './error-answers.js';
 import { crossSiteFetch, foreignRequest, mayMutate, ownHostNames } from './host-guard.js';
 
 import { stateRoutes } from './state-routes.js';
+import { deviceScenarioRoutes } from './device-scenario-routes.js';
 
 /** Where the admin API lives. */
 export const ADMIN_PREFIX = '/__mockvideo';
@@ -153,6 +154,7 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.use(stateRoutes(context)); // GET /state, POST /state/reset, GET|PUT /clock
+  router.use(deviceScenarioRoutes(context)); // GET|PUT|DELETE /devices/:device/scenario
 
   const notFuzzing = (res: Response) =>
     sendError(res, 'MV_NOT_FUZZING', 'This server is not fuzzing: start it with "mockvideo serve --fuzz [SEED]".');

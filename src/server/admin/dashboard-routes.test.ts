@@ -179,6 +179,9 @@ describe('dashboard routes', () => {
         withFindings: 0,
         findings: 0,
         faults: 0,
+        scenario: 'default',
+        steered: false,
+        aimedFaults: [],
       },
       expect.objectContaining({ sdevid: '(no _sdevid)', name: null, requests: 1, withFindings: 1, findings: 1 }),
     ]);
@@ -188,6 +191,25 @@ describe('dashboard routes', () => {
       body: '{"name": 3}',
     });
     expect(bad.status).toBe(400);
+  });
+
+  it("says each device's own scenario and aimed faults, lists a device steered before it calls, and tells the event stream", async () => {
+    const { context, origin } = await start();
+    const events = await fetch(`${origin}/__mockvideo/events`);
+    const told = readEvents(events, 3, () => context.deviceScenarios.set(`sdevid:${'c'.repeat(64)}`, 'gallery'));
+    expect((await told).map(([name]) => name)).toEqual(['scenario', 'faults', 'devices']);
+    const aimed = context.faults.add({ device: 'd'.repeat(64), fault: { kind: 'reset' } });
+    const { devices } = (await (await fetch(`${origin}/__mockvideo/devices`)).json()) as { devices: unknown[] };
+    expect(devices).toEqual([
+      expect.objectContaining({
+        sdevid: 'c'.repeat(64),
+        scenario: 'gallery',
+        steered: true,
+        requests: 0,
+        firstSeen: null,
+      }),
+      expect.objectContaining({ sdevid: 'd'.repeat(64), scenario: 'default', steered: false, aimedFaults: [aimed] }),
+    ]);
   });
 
   it("gives each device's bursts with verify's verdict on each", async () => {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import express, { type Response } from 'express';
 import type { ServerContext } from '../context.js';
-import { DeviceNames, deviceSummaries } from './devices.js';
+import { steeringSource } from './device-scenario-routes.js';
+import { DeviceNames, deviceInLine, deviceSummaries } from './devices.js';
 import { sendError } from './error-answers.js';
 import { eventStream } from './event-stream.js';
 import { startUpRoutes } from './start-up-routes.js';
@@ -78,6 +79,7 @@ export function dashboardRoutes(context: ServerContext): express.Router {
       devices: deviceSummaries(
         context.journal.exchanges().map((x) => x.entry),
         names,
+        steeringSource(context),
       ),
     });
   });
@@ -89,7 +91,7 @@ export function dashboardRoutes(context: ServerContext): express.Router {
     const { sdevid } = req.params;
     const given = names.set(sdevid, name);
     // As JSON strings: a control character in a name or a path cannot steer the terminal.
-    const device = `device ${JSON.stringify(sdevid.slice(0, 12)).slice(1, -1)}${sdevid.length > 12 ? '…' : ''}`;
+    const device = deviceInLine(sdevid);
     context.onAdminChange?.(given === null ? `${device}: name removed` : `${device} named ${JSON.stringify(given)}`);
     res.json({ sdevid, name: given });
   });

@@ -37,7 +37,7 @@ function eventText(name: string, data: unknown): string {
  * `request` with new journal entries, `skipped` (`{ count }`) for entries a tick left out,
  * `scenario` when the active scenario changes, `faults-changed` (`{ changed, removed }`, see
  * `faultChanges`) when the planned faults change, `cleared`
- * when the journal is cleared, `devices` when a device is given a name; a `: heartbeat` comment
+ * when the journal is cleared, `devices` when a device is given a name or a scenario of its own; a `: heartbeat` comment
  * every {@link HEARTBEAT_MS}. The first events give the current scenario and faults (`faults`, the whole list).
  *
  * Bounded: at most {@link MAX_EVENT_STREAMS} streams, {@link MAX_STREAMS_PER_ADDRESS} from one
@@ -58,6 +58,7 @@ export function eventStream(context: ServerContext, names: DeviceNames): Request
   let faultsVersion = 0;
   let faultIds = new Set<number>();
   let namesVersion = 0;
+  let steeringVersion = 0;
   let heartbeatAt = 0;
   const stop = () => {
     clearInterval(timer);
@@ -68,6 +69,7 @@ export function eventStream(context: ServerContext, names: DeviceNames): Request
     scenario = context.active.scenario;
     faultsVersion = context.faults.version;
     faultIds = new Set(context.faults.list().map((planned) => planned.id));
+    steeringVersion = context.deviceScenarios.version;
     heartbeatAt = Date.now();
     timer = setInterval(tick, EVENT_TICK_MS);
     timer.unref();
@@ -117,8 +119,9 @@ export function eventStream(context: ServerContext, names: DeviceNames): Request
     if (context.active.scenario !== scenario)
       text += eventText('scenario', { name: (scenario = context.active.scenario) });
     text += faultChanges();
-    if (names.version !== namesVersion) {
+    if (names.version !== namesVersion || context.deviceScenarios.version !== steeringVersion) {
       namesVersion = names.version;
+      steeringVersion = context.deviceScenarios.version;
       text += eventText('devices', {});
     }
     if (Date.now() - heartbeatAt >= HEARTBEAT_MS) {

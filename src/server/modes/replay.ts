@@ -8,6 +8,7 @@ import { scenarioFallback, type RoutesOptions } from '../../routes/index.js';
 import { BundleAnswers } from '../../bundle/answers.js';
 import type { Bundle } from '../../bundle/format.js';
 import { createServerContext, type ServerContext } from '../context.js';
+import type { ClientRequest } from '../../state/client-state.js';
 import type { StartedServers } from '../listen/start-servers.js';
 import { engineRoutes, listenForDevices, type ServerSettings } from './device-server.js';
 import type { RecordingOptions } from './record.js';
@@ -63,6 +64,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     ...options,
     mode: 'replay',
     catalog,
+    scenariosAnswer: Boolean(fallbackScenario),
     scenario: fallbackScenario ?? 'default',
     details: {
       recordings: dir,
@@ -76,6 +78,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const scenarios = {
     responder: context.responder,
     activeScenario: () => context.active.scenario,
+    deviceScenario: (request: ClientRequest) => context.deviceScenarios.of(request),
     faults: context.faults,
   };
   // The proxy (and node:zlib) only with --record-missing: a plain replay starts without them.

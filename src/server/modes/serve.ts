@@ -1,6 +1,7 @@
 import type { FuzzAnswers, RoutesOptions } from '../../routes/index.js';
 import type { ScenarioCatalog } from '../../scenarios/catalog.js';
 import { createServerContext, type ServerContext } from '../context.js';
+import type { ClientRequest } from '../../state/client-state.js';
 import type { StartedServers } from '../listen/start-servers.js';
 import { engineRoutes, listenForDevices, type ServerSettings } from './device-server.js';
 
@@ -65,6 +66,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Run
   const scenarios = {
     responder: context.responder,
     activeScenario: () => context.active.scenario,
+    deviceScenario: (request: ClientRequest) => context.deviceScenarios.of(request),
     faults: context.faults,
   };
   // The one routes options value of this mode; both engines are made from it.
