@@ -201,6 +201,19 @@ export const ERROR_CODES = {
       '`POST /__mockvideo/faults` when the most faults mockvideo keeps are planned already (the message says how many).',
     solve: 'Clear them (`DELETE /__mockvideo/faults`) before planning more.',
   },
+  MV_TOO_MANY_STEERED: {
+    status: 429,
+    cause:
+      '`PUT /__mockvideo/devices/SDEVID/scenario` (or `--device-scenario`) when the most devices mockvideo keeps have a scenario of their own already (the message says how many).',
+    solve: "Give one back to the server's scenario (`DELETE /__mockvideo/devices/SDEVID/scenario`) first.",
+  },
+  MV_NO_SCENARIO_ANSWERS: {
+    status: 409,
+    cause:
+      'A device given a scenario of its own (`PUT /__mockvideo/devices/SDEVID/scenario`, `--device-scenario`) where no scenario answers devices: `record`, or `replay` without `--fallback-scenario`.',
+    solve:
+      "In replay, start with `--fallback-scenario NAME`: a device's own scenario then answers the requests no recording answers. See [device-state.md](device-state.md).",
+  },
   MV_DASHBOARD_NOT_BUILT: {
     status: 503,
     cause: 'The dashboard page under `/__mockvideo/` is not built (`dist/dashboard/` is missing).',

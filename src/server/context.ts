@@ -97,7 +97,7 @@ export interface ServerContextOptions extends LiveSettings, Pick<ServerContext, 
  * A fresh server context: the active scenario, an empty journal, the given faults planned, the given
  * devices steered.
  * @throws UnknownScenarioError listing the known names when `scenario` or a device's scenario is not in the catalog.
- * @throws MockvideoError (`MV_USAGE`) for a device's scenario where no scenario answers, or a device name too long.
+ * @throws MockvideoError (`MV_NO_SCENARIO_ANSWERS`) for a device's scenario where no scenario answers; (`MV_USAGE`) for a device name that is none; (`MV_TOO_MANY_STEERED`) past `MAX_STEERED_DEVICES`.
  */
 export function createServerContext(options: ServerContextOptions): ServerContext {
   const scenario = options.catalog.get(options.scenario).name;
@@ -106,7 +106,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   for (const { device, scenario: name } of options.deviceScenarios ?? []) {
     if (!scenariosAnswer)
       throw new MockvideoError(
-        'MV_USAGE',
+        'MV_NO_SCENARIO_ANSWERS',
         `--device-scenario ${device}=${name}: no scenario answers this ${options.mode} server. In replay, give the scenario that answers what the recordings do not with --fallback-scenario NAME; a device's own scenario then answers its misses.`,
       );
     deviceScenarios.set(steerableClient(device), options.catalog.get(name).name);

@@ -68,12 +68,12 @@ export class DeviceScenarios {
 
   /**
    * Gives `client` the scenario `scenario` from its next request on.
-   * @throws MockvideoError (`MV_USAGE`) when {@link MAX_STEERED_DEVICES} other devices have one already.
+   * @throws MockvideoError (`MV_TOO_MANY_STEERED`, 429 in an answer) when {@link MAX_STEERED_DEVICES} other devices have one already.
    */
   set(client: string, scenario: string): void {
     if (!this.#scenarios.has(client) && this.#scenarios.size >= MAX_STEERED_DEVICES)
       throw new MockvideoError(
-        'MV_USAGE',
+        'MV_TOO_MANY_STEERED',
         `${MAX_STEERED_DEVICES} devices have a scenario of their own already, the most mockvideo keeps: give one back to the server's (DELETE /__mockvideo/devices/SDEVID/scenario) first.`,
       );
     this.#scenarios.set(client, scenario);

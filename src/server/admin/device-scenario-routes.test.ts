@@ -37,7 +37,10 @@ describe('device scenario routes', () => {
     const { call, context } = await start({ mode: 'replay', scenariosAnswer: false });
     const refused = await call('PUT', 'ab12', { name: 'gallery' });
     expect(refused.status).toBe(409);
-    expect((await refused.json()).error).toMatch(/^No scenario answers this replay server.*--fallback-scenario NAME/);
+    expect(await refused.json()).toEqual({
+      error: expect.stringMatching(/^No scenario answers this replay server.*--fallback-scenario NAME/),
+      code: 'MV_NO_SCENARIO_ANSWERS',
+    });
     expect(context.deviceScenarios.list()).toEqual([]);
     expect(await (await call('GET', 'ab12')).json()).toEqual({
       device: 'ab12',
@@ -52,7 +55,12 @@ describe('device scenario routes', () => {
     for (let n = 0; n < MAX_STEERED_DEVICES; n++) context.deviceScenarios.set(`sdevid:d${n}`, 'gallery');
     const refused = await call('PUT', 'one-more', { name: 'gallery' });
     expect(refused.status).toBe(429);
-    expect((await refused.json()).error).toMatch(/DELETE \/__mockvideo\/devices\/SDEVID\/scenario/);
+    expect(await refused.json()).toEqual({
+      error: expect.stringMatching(
+        /^1000 devices have a scenario .* \(DELETE \/__mockvideo\/devices\/SDEVID\/scenario\) first\.$/,
+      ),
+      code: 'MV_TOO_MANY_STEERED',
+    });
     expect((await call('PUT', 'd7', { name: 'flaky' })).status).toBe(200);
   });
 

@@ -1,10 +1,10 @@
 import express, { type Response } from 'express';
-import { PREFIX } from '../../errors.js';
 import { unknownScenario } from '../../routes/errors.js';
 import { clientOfDevice, deviceOfClient } from '../../state/client-state.js';
 import { steerableClient } from '../../state/device-scenarios.js';
 import type { ServerContext } from '../context.js';
 import { deviceInLine, type DeviceSteering, type SteeringSource } from './devices.js';
+import { sendAnswer, sendError } from './error-answers.js';
 
 /**
  * What steers one device (see {@link DeviceSteering}): the scenario its requests without a prefix
@@ -69,29 +69,18 @@ export function deviceScenarioRoutes(context: ServerContext): express.Router {
   router.put('/devices/:device/scenario', (req, res) => {
     const client = clientOf(req);
     const name = (req.body as { name?: unknown } | undefined)?.name;
-    if (!context.scenariosAnswer) {
-      res.status(409).json({
-        error: `No scenario answers this ${context.mode} server, so no device can be given one. In replay, start with --fallback-scenario NAME: a device's own scenario then answers its misses.`,
-      });
-      return;
-    }
-    if (typeof name !== 'string') {
-      res.status(400).json({ error: 'Send {"name": "<scenario>"}.', scenarios: context.catalog.names });
-      return;
-    }
-    if (!context.catalog.has(name)) {
-      const unknown = unknownScenario(name, context.catalog.names);
-      res.status(unknown.status).type('json').send(unknown.body);
-      return;
-    }
+    if (!context.scenariosAnswer)
+      return void sendError(
+        res,
+        'MV_NO_SCENARIO_ANSWERS',
+        `No scenario answers this ${context.mode} server, so no device can be given one. In replay, start with --fallback-scenario NAME: a device's own scenario then answers its misses.`,
+      );
+    if (typeof name !== 'string')
+      return void sendError(res, 'MV_USAGE', 'Send {"name": "<scenario>"}.', { scenarios: context.catalog.names });
+    if (!context.catalog.has(name)) return void sendAnswer(res, unknownScenario(name, context.catalog.names));
     const was = context.deviceScenarios.get(client);
-    try {
-      context.deviceScenarios.set(client, name);
-    } catch (error) {
-      // MAX_STEERED_DEVICES have one already: as for faults, 429 until one is given back.
-      res.status(429).json({ error: (error as Error).message.replace(`${PREFIX} `, '') });
-      return;
-    }
+    // Past MAX_STEERED_DEVICES it throws MV_TOO_MANY_STEERED: the admin router answers it 429.
+    context.deviceScenarios.set(client, name);
     context.responder.resetSequences(name, client);
     context.onAdminChange?.(
       `${deviceInLine(deviceOfClient(client))}: scenario "${name}" now answers its requests (was ${was === undefined ? `the server's "${context.active.scenario}"` : `"${was}"`})`,
