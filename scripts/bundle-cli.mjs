@@ -9,10 +9,11 @@
 // dist/cli-bundle/modules.json names the modules of dist/ each file of the bundle holds, for
 // test/perf/lazy-dependencies.test.ts (what a start loads, by module), and
 // dist/cli-bundle/THIRD-PARTY-LICENSES.txt the licences of the packages whose code it holds.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { packagesIn, writeLicences } from './third-party-licences.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -43,13 +44,6 @@ const cli = await build({
   logLevel: 'error',
 });
 
-const packagesIn = (outputs) =>
-  new Set(
-    Object.values(outputs)
-      .flatMap((output) => Object.keys(output.inputs))
-      .map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1])
-      .filter(Boolean),
-  );
 const stray = [...packagesIn(cli.metafile.outputs)].filter(
   (name) => !IN_BUNDLE.includes(name) && !FUZZ_BUNDLE.includes(name),
 );
@@ -58,17 +52,7 @@ if (stray.length)
     `bundle-cli: ${stray.join(', ')} bundled; name each in package.json's dependencies (or in IN_BUNDLE)`,
   );
 // The licences of the packages bundled (their code ships inside dist/cli-bundle/), next to it.
-const bundled = [...packagesIn(cli.metafile.outputs)].sort();
-const licenceOf = (name) => {
-  const dir = join(root, 'node_modules', name);
-  const file = readdirSync(dir).find((entry) => /^licen[cs]e/i.test(entry));
-  if (!file) throw new Error(`bundle-cli: ${name} is bundled but has no licence file in ${dir}`);
-  return `${name}@${JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version}\n\n${readFileSync(join(dir, file), 'utf8').trim()}\n`;
-};
-writeFileSync(
-  join(out, 'THIRD-PARTY-LICENSES.txt'),
-  `Packages bundled into this folder by scripts/bundle-cli.mjs, with their licences.\n\n${bundled.map(licenceOf).join('\n---\n\n')}`,
-);
+writeLicences(root, out, packagesIn(cli.metafile.outputs), 'bundle-cli');
 const modules = {};
 for (const [file, output] of Object.entries(cli.metafile.outputs)) {
   if (!file.endsWith('.js')) continue;
