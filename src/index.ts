@@ -24,6 +24,15 @@ export {
   type ShippedScenarioOptions,
 } from './msw/handlers.js';
 export { handlers, scenarioNames } from './msw/shipped-handlers.js';
+export { bundleHandlers, type BundleHandlerOptions } from './msw/bundle-handlers.js';
+export type {
+  Bundle,
+  BundleAnswer,
+  BundleExchange,
+  BundleFuzz,
+  BundleScenario,
+  BundleVerdict,
+} from './bundle/format.js';
 export {
   onUnhandled,
   unmockedRequests,

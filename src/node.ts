@@ -15,8 +15,11 @@ import type { ScenarioCatalog } from './scenarios/index.js';
 import { loadRecordingIndex } from './storage/load-recordings.js';
 import { isScenarioFileName } from './storage/scenario-files.js';
 import { loadScenarioCatalog } from './storage/load-catalog.js';
+import type { Bundle } from './bundle/format.js';
+import { readBundleFile } from './storage/bundle-file.js';
 
 export { loadScenarioCatalog } from './storage/load-catalog.js';
+export type { Bundle } from './bundle/format.js';
 export { RecordingError } from './errors.js';
 export type { NamedRecording, Recording } from './normalise/index.js';
 export type { ReplayHandlerOptions } from './msw/replay-handlers.js';
@@ -92,4 +95,23 @@ export function createReplayHandlers(
   const { index, problems } = loadRecordingIndex(source, options.policy ?? DEFAULT_POLICY, { parse: parseRecording });
   if (problems.length) throw new RecordingError(source, problems);
   return createReplayHandlersFor([], { ...options, replayer: new Replayer(index, options) });
+}
+
+/**
+ * Reads a start-up bundle file (from "Download bundle" on the dashboard, `GET
+ * /__mockvideo/start-ups/ID/bundle`) and checks it against the format, for `bundleHandlers` of
+ * `mockvideo`.
+ *
+ * Shape: the {@link Bundle} (`format: 'mockvideo-bundle/1'`, `exchanges`, `verdict`, …; see docs/bundles.md).
+ *
+ * @throws MockvideoError (`MV_BUNDLE_INVALID`), one line naming the file and, for a broken one, the
+ * field: `Failed to load the bundle qa.json at exchanges[1].answer.status: …`.
+ * @example
+ * import { setupServer } from 'msw/node';
+ * import { bundleHandlers } from 'mockvideo';
+ * import { loadBundle } from 'mockvideo/node';
+ * const server = setupServer(...bundleHandlers(loadBundle('test/bundles/start-up-7.json')));
+ */
+export function loadBundle(file: string): Bundle {
+  return readBundleFile(file);
 }

@@ -9,6 +9,7 @@ import {
   DEFAULT_POLICY,
   matchKey,
   queryMultimap,
+  recordedBodyBytes,
   splitQuery,
   type NamedRecording,
   type NormalisationPolicy,
@@ -31,7 +32,15 @@ export interface BundleAnswersOptions {
 
 /** What a request gets of a bundle: an exchange (its place in `bundle.exchanges`, and which call of its operation it is), or a miss. */
 export type BundleOutcome =
-  | { kind: 'exchange'; index: number; exchange: BundleExchange; call: number; calls: number }
+  | {
+      kind: 'exchange';
+      index: number;
+      exchange: BundleExchange;
+      /** The exact bytes of its answer's body (`undefined` when it had no answer), decoded once per exchange. */
+      body: Uint8Array | undefined;
+      call: number;
+      calls: number;
+    }
   | { kind: 'miss'; report: NearMissReport };
 
 /**
@@ -50,6 +59,8 @@ export class BundleAnswers {
   /** The indexes of each operation's exchanges, in order. */
   readonly #byOperation = new Map<OperationName, number[]>();
   readonly #used = new Set<number>();
+  /** The answers' bodies as bytes, by exchange index, decoded when first served. */
+  readonly #bodies = new Map<number, Uint8Array>();
   #index: RecordingIndex | undefined;
 
   constructor(bundle: Bundle, options: BundleAnswersOptions = {}) {
@@ -78,7 +89,15 @@ export class BundleAnswers {
     if (index === undefined)
       return { kind: 'miss', report: this.#miss(method, operation, query, call, indexes.length) };
     this.#used.add(index);
-    return { kind: 'exchange', index, exchange: this.bundle.exchanges[index]!, call, calls: indexes.length };
+    const exchange = this.bundle.exchanges[index]!;
+    return { kind: 'exchange', index, exchange, body: this.#body(index, exchange), call, calls: indexes.length };
+  }
+
+  #body(index: number, exchange: BundleExchange): Uint8Array | undefined {
+    if (!exchange.answer) return undefined;
+    let body = this.#bodies.get(index);
+    if (!body) this.#bodies.set(index, (body = recordedBodyBytes(exchange.answer)));
+    return body;
   }
 
   /** The exchanges no request got, as `exchanges[3] meta/plugin`, in order. */

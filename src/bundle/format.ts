@@ -20,7 +20,7 @@ export const BUNDLE_FORMAT = 'mockvideo-bundle/1';
  * redacted; framing headers such as `content-length` left out, the sender adds them) and the exact
  * body: `body`, its text when the bytes are UTF-8, else `bodyBase64`.
  */
-interface BundleAnswer {
+export interface BundleAnswer {
   status: number;
   headers: Record<string, string>;
   body?: string;

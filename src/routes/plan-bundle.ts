@@ -10,7 +10,7 @@ import { exchangeName, type BundleExchange } from '../bundle/format.js';
 import type { FaultBoard } from '../faults/board.js';
 import { HANG_MS } from '../faults/fault.js';
 import type { Finding } from '../findings/index.js';
-import { REDACTED, recordedBodyBytes } from '../normalise/index.js';
+import { REDACTED } from '../normalise/policy.js';
 import type { NearMissReport } from '../replay/near-miss.js';
 import type { OperationRoute } from './plan-replay.js';
 import { withFaults } from './plan-replay.js';
@@ -30,18 +30,19 @@ export interface BundleRoutes {
 const made = new WeakMap<BundleExchange, Answer>();
 
 /**
- * The answer of an exchange as it was sent: its status and exact bytes, its headers but those the
- * response step renders from the plan (`x-mockvideo-*`) and a redacted credential header
- * (`set-cookie: <REDACTED>` carries nothing but would break cookie parsing). Made once per exchange.
+ * The answer of an exchange as it was sent: its status and exact bytes (`body`, decoded by
+ * `BundleAnswers`), its headers but those the response step renders from the plan
+ * (`x-mockvideo-*`) and a redacted credential header (`set-cookie: <REDACTED>` carries nothing but
+ * would break cookie parsing). Made once per exchange.
  */
-function answerOf(exchange: BundleExchange): Answer {
+function answerOf(exchange: BundleExchange, body: Uint8Array): Answer {
   let answer = made.get(exchange);
   if (!answer) {
     const sent = exchange.answer!;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(sent.headers))
       if (!name.startsWith('x-mockvideo-') && value !== REDACTED) headers[name] = value;
-    answer = { status: sent.status, headers, body: recordedBodyBytes(sent) };
+    answer = { status: sent.status, headers, body };
     made.set(exchange, answer);
   }
   return answer;
@@ -67,7 +68,7 @@ export function bundlePlan(
     source.onMiss?.(outcome.report);
     return withFaults(answerPlan(route, findings, missAnswer(outcome.report, request.headers)), faults);
   }
-  const { exchange, index } = outcome;
+  const { exchange, index, body } = outcome;
   const facts: PlanFacts = {
     match: 'bundle',
     recording: exchangeName(index),
@@ -76,10 +77,10 @@ export function bundlePlan(
     ...(exchange.fault !== null ? { fault: exchange.fault } : {}),
     ...(exchange.fuzz !== undefined ? { fuzz: exchange.fuzz } : {}),
   };
-  if (exchange.answer === null) {
+  if (body === undefined) {
     const fault = exchange.fault === 'reset' ? 'reset' : 'hang';
     const delayMs = exchange.delayMs || (fault === 'hang' ? HANG_MS : 0);
     return { ...facts, kind: 'drop', route, findings, delayMs, fault };
   }
-  return withFaults(answerPlan(route, findings, answerOf(exchange), exchange.delayMs, facts), faults);
+  return withFaults(answerPlan(route, findings, answerOf(exchange, body), exchange.delayMs, facts), faults);
 }

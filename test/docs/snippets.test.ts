@@ -4,7 +4,10 @@
 // refuses to `require` msw 3, an ES module, where nodenext follows Node 22.12+), and the blocks that are whole vitest files run with vitest.
 // Opt-outs, as an HTML comment on the line before a block (see test/support/markdown-blocks.ts):
 // `<!-- snippet: no-check -->` for fragments and configs of tools not installed here,
-// `<!-- snippet: no-run -->` for files that type-check but need a device, a server or a network.
+// `<!-- snippet: no-run -->` for files that type-check but need a device, a server or a network,
+// `<!-- snippet: fails -->` for a whole vitest file that must fail on an `expect` (a test that
+// catches the bug it is about). A block of any language marked `<!-- file: PATH -->` is written to
+// PATH beside the snippets, for them to read (a bundle a test loads).
 // Blocks marked `<!-- consumer: … -->` (docs/jest.md) are type-checked here and run by
 // test/package/pack.test.ts in the projects they belong to. Blocks marked `<!-- msw: N -->` are
 // checked and run only under that msw major (the Node 20 leg of .ci/run has msw 2, the Node 24 leg
@@ -12,7 +15,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownBlocks, type MarkdownBlock } from '../support/markdown-blocks.js';
@@ -30,6 +33,9 @@ const DOCS = [
 ];
 
 const CODE = new Set(['ts', 'typescript', 'js', 'javascript', 'mjs', 'cjs']);
+
+/** How a failed `expect` begins (an assertion, or `.resolves`/`.rejects` that got the other outcome): not a typo's ReferenceError. */
+const EXPECT_FAILURE = /^(AssertionError|Error: promise (rejected|resolved) )/;
 
 /** A block written out as a file: `<doc>-L<line>.<ext>`, CommonJS when it uses `require`/`module.exports`. */
 interface Snippet {
@@ -107,11 +113,18 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/index.d.ts')))('code blocks of the 
   };
   let vitestOutput = '';
   let vitestFailures = new Map<string, string>();
+  /** Files whose tests ran and failed on `expect` only (no load error, no other error): what a `fails` block must do. */
+  let failedOnAssertions = new Set<string>();
+  const dataFiles = DOCS.flatMap((doc) => markdownBlocks(join(ROOT, doc)).filter((block) => block.path));
 
   beforeAll(async () => {
     await rm(WORK, { recursive: true, force: true });
     await mkdir(WORK, { recursive: true });
     for (const snippet of snippets) await writeFile(join(WORK, snippet.file), snippet.block.code);
+    for (const data of dataFiles) {
+      await mkdir(dirname(join(WORK, data.path!)), { recursive: true });
+      await writeFile(join(WORK, data.path!), data.code);
+    }
     for (const [name, options] of Object.entries(RESOLUTIONS) as Array<
       [keyof typeof RESOLUTIONS, (typeof RESOLUTIONS)[keyof typeof RESOLUTIONS]]
     >) {
@@ -155,6 +168,19 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/index.d.ts')))('code blocks of the 
             assertionResults: Array<{ status: string; failureMessages: string[] }>;
           }>;
         };
+        failedOnAssertions = new Set(
+          report.testResults
+            .filter(
+              (r) =>
+                r.status === 'failed' &&
+                !r.message &&
+                r.assertionResults.length > 0 &&
+                r.assertionResults.every(
+                  (a) => a.status !== 'failed' || EXPECT_FAILURE.test(a.failureMessages[0] ?? ''),
+                ),
+            )
+            .map((r) => relative(WORK, r.name)),
+        );
         vitestFailures = new Map(
           report.testResults
             .filter((r) => r.status !== 'passed')
@@ -195,11 +221,17 @@ describe.skipIf(!existsSync(join(ROOT, 'dist/index.d.ts')))('code blocks of the 
     ).toEqual([]);
   });
 
-  it.each(DOCS)('%s: every block that is a whole vitest file passes', (doc) => {
+  it.each(DOCS)('%s: every block that is a whole vitest file passes (a `fails` one fails on its expect)', (doc) => {
     const failing = snippets
-      .filter((s) => s.block.file === doc && s.runnable && vitestFailures.has(s.file))
+      .filter((s) => s.block.file === doc && s.runnable && s.block.snippet !== 'fails' && vitestFailures.has(s.file))
       .map((s) => `${doc}:${s.block.line} ${vitestFailures.get(s.file)}`);
     expect(failing, 'blocks that fail when run; fix the block or mark it <!-- snippet: no-run -->').toEqual([]);
+    const passing = snippets
+      .filter(
+        (s) => s.block.file === doc && s.runnable && s.block.snippet === 'fails' && !failedOnAssertions.has(s.file),
+      )
+      .map((s) => `${doc}:${s.block.line} ${vitestFailures.get(s.file) ?? 'passed'}`);
+    expect(passing, 'blocks marked <!-- snippet: fails --> that did not fail on an expect').toEqual([]);
   });
 
   it('finds the blocks: docs/jest.md has type-checked blocks', () => {

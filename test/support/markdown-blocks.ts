@@ -2,6 +2,8 @@
 //   <!-- consumer: <project>/<file> -->   the block is that file of a consumer project (test/package/pack.test.ts)
 //   <!-- snippet: no-check -->           a fragment or a config for a tool the tests do not install: not type-checked
 //   <!-- snippet: no-run -->             type-checked but not run (it needs a server, a device, a network)
+//   <!-- snippet: fails -->              a whole vitest file that must fail, on an `expect` (a test that catches a bug)
+//   <!-- file: test/bundles/x.json -->   the block is that file, written next to the code blocks for them to read
 //   <!-- msw: 3 -->                      the block is for that msw major only (checked and run on the leg of .ci/run
 //                                         that has it); may stand with one of the others, on the line before it
 import { readFileSync } from 'node:fs';
@@ -17,13 +19,15 @@ export interface MarkdownBlock {
   code: string;
   /** `commonjs/jest.config.js` from `<!-- consumer: commonjs/jest.config.js -->`. */
   consumer?: string;
-  /** From `<!-- snippet: no-check -->` or `<!-- snippet: no-run -->`. */
-  snippet?: 'no-check' | 'no-run';
+  /** From `<!-- snippet: no-check -->`, `<!-- snippet: no-run -->` or `<!-- snippet: fails -->`. */
+  snippet?: 'no-check' | 'no-run' | 'fails';
+  /** `test/bundles/x.json` from `<!-- file: test/bundles/x.json -->`: a data file the code blocks read. */
+  path?: string;
   /** From `<!-- msw: 2 -->` or `<!-- msw: 3 -->`: the msw major the block is written for; none: any. */
   msw?: number;
 }
 
-const MARKER = /^<!--\s*(consumer|snippet|msw):\s*(\S+)\s*-->$/;
+const MARKER = /^<!--\s*(consumer|snippet|msw|file):\s*(\S+)\s*-->$/;
 
 /** The fenced code blocks of `file` (``` or ~~~ fences), in order. */
 export function markdownBlocks(file: string): MarkdownBlock[] {
@@ -50,8 +54,12 @@ export function markdownBlocks(file: string): MarkdownBlock[] {
     for (; j < lines.length && !lines[j]!.trim().startsWith(ticks!); j++) body.push(lines[j]!.slice(indent!.length));
     const block: MarkdownBlock = { file, line: i + 1, lang: lang!.toLowerCase(), code: `${body.join('\n')}\n` };
     if (marker?.kind === 'consumer') block.consumer = marker.value;
-    if (marker?.kind === 'snippet' && (marker.value === 'no-check' || marker.value === 'no-run'))
+    if (
+      marker?.kind === 'snippet' &&
+      (marker.value === 'no-check' || marker.value === 'no-run' || marker.value === 'fails')
+    )
       block.snippet = marker.value;
+    if (marker?.kind === 'file') block.path = marker.value;
     if (major !== undefined) block.msw = major;
     blocks.push(block);
     [marker, major] = [undefined, undefined];
