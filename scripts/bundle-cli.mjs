@@ -20,8 +20,20 @@ const dist = join(root, 'dist');
 const out = join(dist, 'cli-bundle');
 rmSync(out, { recursive: true, force: true });
 // Packages load from node_modules, except the small ones every start loads (a file each, whose
-// lookup, and for a CommonJS one its export detection, cost more than their code): bundled.
-const IN_BUNDLE = ['fast-json-stable-stringify', 'fastest-levenshtein', 'picocolors'];
+// lookup, and for a CommonJS one its export detection, cost more than their code): bundled. yargs
+// and what it loads are bundled too, with cliui's `string-width` and `wrap-ansi` taken as
+// fast-string-width and fast-wrap-ansi (ALIASES): yargs renders a command's whole help at every run
+// (it caches it for a failure), and string-width compiles its emoji expression on that first call.
+// Cold start of `serve` (spawn → first answer), CPU profile of the start, Node 20: string-width,
+// wrap-ansi and cliui took 131 ms of 577 ms sampled on a loaded machine; see docs/performance.md for
+// the figure of this change.
+const YARGS = ['yargs', 'yargs-parser', 'cliui', 'y18n', 'escalade', 'get-caller-file', 'strip-ansi', 'ansi-regex'];
+const FAST_TEXT = ['fast-string-width', 'fast-string-truncated-width', 'fast-wrap-ansi'];
+const IN_BUNDLE = ['fast-json-stable-stringify', 'fastest-levenshtein', 'picocolors', ...YARGS, ...FAST_TEXT];
+const ALIASES = {
+  'string-width': 'fast-string-width',
+  'wrap-ansi': join(root, 'scripts', 'bundle-shims', 'wrap-ansi.mjs'),
+};
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // fast-check (an optional peer of the library) and its pure-rand are bundled too, in the lazy chunk of
 // `serve --fuzz` and `fuzz show`: the CLI works where the library's users did not install fast-check.
@@ -37,6 +49,7 @@ const cli = await build({
   platform: 'node',
   target: 'node20',
   external,
+  alias: ALIASES,
   outdir: out,
   chunkNames: 'chunk-[hash]',
   sourcemap: 'linked',

@@ -63,7 +63,9 @@ export async function main(args?: string[]): Promise<void> {
     .help()
     .alias('h', 'help')
     .version()
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    // yargs renders a command's whole help at every run, for a failure message our `fail` never
+    // prints: wrapped only when help is asked for, so a start does not wrap it for nothing.
+    .wrap(asksHelp ? Math.min(110, process.stdout.columns ?? 100) : null)
     .fail((message, error) => {
       // yargs hands over a command's own error (a rejected handler) without a message of its own.
       if (message === null) exitWithError(error);
