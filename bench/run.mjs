@@ -1,7 +1,8 @@
 // `npm run bench`: mockvideo against talkback, the tool users would pick instead, and against a
-// bare `node:http` server (the limit), on the targets of issue 32:
-//   - `serve` and `replay` of 10 recordings ≥ 1.5× talkback (talkback replaying tapes it recorded
-//     from the bench's own upstream, with `_nonce`/`_ts` ignored, as a user replaying this API must);
+// bare `node:http` server (the limit), on the targets of issues 32 and 40:
+//   - `serve` ≥ 1.75× and `replay` of 10 recordings ≥ 1.5× talkback (talkback replaying tapes it
+//     recorded from the bench's own upstream, with `_nonce`/`_ts` ignored, as a user replaying this API must);
+//   - cold start (spawn → first answer) of `serve` and `replay` of 10 no slower than talkback's;
 //   - replay of 10,000 recordings ready ≤ 1.5 s and within 10% of replay of 10 in req/s;
 //   - replay of 100,000 recordings loads and answers correctly: ready ≤ 6 s, a nearest miss ≤ 100 ms
 //     (no throughput promise).
@@ -42,6 +43,7 @@ const SETTINGS = {
   runs: env('BENCH_RUNS', 3, 1),
   connections: env('BENCH_CONNECTIONS', 50, 10),
   medium: QUICK ? 2000 : 10_000,
+  coldRuns: env('BENCH_COLD_RUNS', 11, 3),
   large: QUICK ? 5000 : 100_000,
 };
 
@@ -130,6 +132,7 @@ async function main() {
     await checkAnswers(servers, paths);
     await measureLoad(autocannon, results, servers, paths);
     await measureLarge(fixtures, results, temps, paths);
+    await measureColdStart(results, talkbackPrefix, upstream, paths, servers.coldStartArgs);
     const { importTime, importTimeLine } = await import('./import-time.mjs'); // issue 31: import('mockvideo') vs msw alone
     log(importTimeLine((results.importTime = importTime())));
     judgeTargets(results);
@@ -212,6 +215,7 @@ async function startServers(fixtures, results, temps, talkbackPrefix, upstream, 
   temps.push(small.dir, medium.dir);
   log(`talkback recorded 10 tapes; wrote recording folders of 10 and ${SETTINGS.medium}`);
   const servers = {
+    coldStartArgs: { tapes, small: small.dir, volatile },
     node: upstream,
     serve: await startServer('serve', [BIN, 'serve', '--port', '0', '--quiet']),
     serveFuzz: await startServer('serve-fuzz', [BIN, 'serve', '--port', '0', '--quiet', '--fuzz', '42']),
@@ -379,7 +383,33 @@ async function measureLarge(fixtures, results, temps, paths) {
   await server.stop();
 }
 
-/** Step 6: the targets of issue 32, each met or not with its figures. */
+/**
+ * Step 6: cold starts (issue 40, item 8): spawn → first answer of `serve`, `replay` of 10 recordings
+ * and talkback replaying its 10 tapes, {@link SETTINGS}.coldRuns rounds interleaved (see
+ * bench/cold-start.mjs), each server pinned to core 0 as under load.
+ */
+async function measureColdStart(results, talkbackPrefix, upstream, paths, { tapes, small, volatile }) {
+  const { measureColdStarts } = await import('./cold-start.mjs');
+  const pinned = (args) => ({
+    command: CAN_PIN ? 'taskset' : process.execPath,
+    args: CAN_PIN ? ['-c', '0', process.execPath, ...args] : args,
+    path: paths.tenRecorded[0],
+  });
+  results.coldStart = await measureColdStarts(
+    {
+      serve: pinned([BIN, 'serve', '--port', 'PORT', '--quiet']),
+      'replay-10': pinned([BIN, 'replay', small, '--port', 'PORT', '--no-watch', '--quiet']),
+      talkback: pinned([TALKBACK, talkbackPrefix, tapes, upstream.url, 'replay', volatile]),
+    },
+    SETTINGS.coldRuns,
+  );
+  const c = results.coldStart;
+  log(
+    `cold start (spawn → first answer, median of ${SETTINGS.coldRuns}): serve ${c.serve.medianMs} ms, replay of 10 ${c['replay-10'].medianMs} ms, talkback ${c.talkback.medianMs} ms`,
+  );
+}
+
+/** Step 7: the targets of issues 32, 33 and 40, each met or not with its figures. */
 function judgeTargets(results) {
   const L = results.load;
   const medium = L[`replay-${SETTINGS.medium}`];
@@ -387,8 +417,8 @@ function judgeTargets(results) {
   const loaderOf = (...names) => `loader ${names.map((n) => `${L[n].loaderCpuUs}`).join('/')} µs CPU/request`;
   const target = (name, met, detail) => results.targets.push({ name, met, detail });
   target(
-    'serve ≥ 1.5× talkback',
-    L.serve.rps >= 1.5 * L['talkback-10'].rps,
+    'serve ≥ 1.75× talkback (issue 40)',
+    L.serve.rps >= 1.75 * L['talkback-10'].rps,
     `${ratio(L.serve.rps, L['talkback-10'].rps)}× (${L.serve.rps} vs ${L['talkback-10'].rps} req/s; ${loaderOf('serve', 'talkback-10')})`,
   );
   target(
@@ -422,11 +452,18 @@ function judgeTargets(results) {
     L['serve-fuzz'].rps >= 0.25 * L.serve.rps,
     `${ratio(L['serve-fuzz'].rps, L.serve.rps)}× (${L['serve-fuzz'].rps} vs ${L.serve.rps} req/s; ${loaderOf('serve-fuzz', 'serve')})`,
   );
+  const cold = results.coldStart;
+  for (const name of ['serve', 'replay-10'])
+    target(
+      `${name} cold start ≤ talkback's (issue 40)`,
+      cold[name].medianMs <= cold.talkback.medianMs,
+      `${ratio(cold[name].medianMs, cold.talkback.medianMs)}× (${cold[name].medianMs} vs ${cold.talkback.medianMs} ms, spawn → first answer; min–max ${cold[name].minMs}–${cold[name].maxMs} vs ${cold.talkback.minMs}–${cold.talkback.maxMs})`,
+    );
   for (const [name, r] of Object.entries(L))
     if (r.failed) results.notes.push(`${name}: ${r.failed} requests failed or were not 2xx.`);
 }
 
-/** Step 7: bench/results/latest.json (quick.json for a quick run) and the table on stdout. */
+/** Step 8: bench/results/latest.json (quick.json for a quick run) and the table on stdout. */
 function writeResults(results) {
   results.durationSeconds = Math.round((Date.now() - started) / 1000);
   results.machine.loadAverageAtEnd = loadavg()[0];

@@ -23,7 +23,8 @@ const { RecordMode, FallbackMode } = talkback.Options;
 
 const server = talkback({
   host: upstream,
-  port: 0,
+  // BENCH_PORT: the port a cold-start round chose (bench/cold-start.mjs); else any free one.
+  port: Number(process.env.BENCH_PORT ?? 0),
   path: tapes,
   record: mode === 'record' ? RecordMode.NEW : RecordMode.DISABLED,
   fallbackMode: FallbackMode.NOT_FOUND,
