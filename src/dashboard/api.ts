@@ -56,9 +56,19 @@ export interface RequestDetail extends JournalEntry {
   response: { headers: Record<string, string>; body: string };
 }
 
+/** What `PUT` and `DELETE /devices/SDEVID/scenario` answer: the device and what steers it now. */
+export interface DeviceSteeringAnswer {
+  device: string;
+  scenario: string | null;
+  steered: boolean;
+  aimedFaults: PlannedFault[];
+}
+
 /** A fault to plan through `POST /faults`. */
 export interface FaultRequest {
   operation?: OperationName;
+  /** Aimed at this device (`_sdevid`) only; default every device. */
+  device?: string;
   kind: FaultKind;
   times: number;
   ms?: number;
@@ -126,6 +136,12 @@ export const admin = {
   devices: () => call<{ devices: DeviceSummary[] }>('GET', '/devices'),
   nameDevice: (sdevid: string, name: string) =>
     call<{ sdevid: string; name: string | null }>('PUT', `/devices/${encodeURIComponent(sdevid)}/name`, { name }),
+  /** Gives the device `sdevid` the scenario `name` (its requests answer from it instead of the server's). */
+  steerDevice: (sdevid: string, name: string) =>
+    call<DeviceSteeringAnswer>('PUT', `/devices/${encodeURIComponent(sdevid)}/scenario`, { name }),
+  /** The device `sdevid` follows the server's scenario again. */
+  unsteerDevice: (sdevid: string) =>
+    call<DeviceSteeringAnswer>('DELETE', `/devices/${encodeURIComponent(sdevid)}/scenario`),
   startUps: () => call<{ startUps: StartUpVerdict[] }>('GET', '/start-ups'),
   /** The analytics sink's records (`serve` and `replay` have the sink; the page reads it in `serve`). */
   analytics: () => call<{ records: AnalyticsEntry[] }>('GET', '/analytics'),

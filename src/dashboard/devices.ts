@@ -2,7 +2,7 @@ import { html, nothing, render } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
 import { admin, harUrl, messageOf, type DeviceSummary } from './api.js';
 import { announce, byId, facts } from './dom.js';
-import { clockTime, count, deviceLabel } from './format.js';
+import { clockTime, count, describeAimedFault, deviceLabel, scenarioOfDevice } from './format.js';
 import type { DashboardState } from './state.js';
 
 /**
@@ -43,6 +43,10 @@ export function showDevices(state: DashboardState): void {
           ? `${clockTime(device.firstSeen)} – ${clockTime(device.lastSeen)}`
           : 'not yet',
       ],
+      ...(device.scenario === null ? [] : [['Scenario', scenarioOfDevice(device)] as const]),
+      ...(device.aimedFaults.length
+        ? [['Aimed faults', device.aimedFaults.map(describeAimedFault).join('; ')] as const]
+        : []),
     ] as const;
     return html`<li class="device${chosen ? ' chosen' : ''}" data-device=${device.sdevid}>
       <div class="device-head">

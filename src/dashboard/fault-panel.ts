@@ -2,7 +2,8 @@ import { html, render } from 'lit-html';
 import { admin, messageOf, type FaultKind, type FaultRequest, type OperationName, type PlannedFault } from './api.js';
 import { byId } from './dom.js';
 import { OPERATION_TABLE } from '../contract/operation-table.js';
-import { count, describeFault, FAULT_FIELDS } from './format.js';
+import { count, describeFault, deviceLabel, FAULT_FIELDS } from './format.js';
+import type { DashboardState } from './state.js';
 
 /** The planned faults shown, by id, in plan order. */
 const shown = new Map<number, PlannedFault>();
@@ -11,7 +12,10 @@ const shown = new Map<number, PlannedFault>();
 function draw(): void {
   const row = (f: PlannedFault) => html`<tr class=${f.remaining === 0 ? 'used-up' : ''}>
     <th scope="row">${f.id}</th>
-    <td>${f.operation ?? 'every'}</td>
+    <td>
+      ${f.operation ?? 'every'}
+      ${f.device === undefined ? '' : html`<span class="muted aimed" title=${f.device}>only ${deviceLabel({ sdevid: f.device })}</span>`}
+    </td>
     <td>${describeFault(f)}</td>
     <td class="num">${f.fired}</td>
     <td class="num">${f.remaining ?? 'until cleared'}</td>
@@ -43,8 +47,11 @@ export function applyFaultChanges({
   draw();
 }
 
-/** Sets up the fault form ("inject into the next N requests of an operation") and its "Clear" button. */
-export function setUpFaultForm(): void {
+/**
+ * Sets up the fault form ("inject into the next N requests of an operation", of every device or of
+ * one: the devices of `state`, the chosen one first) and its "Clear" button.
+ */
+export function setUpFaultForm(state: DashboardState): void {
   const form = byId<HTMLFormElement>('fault-form');
   const kind = byId<HTMLSelectElement>('fault-kind');
   const value = byId<HTMLInputElement>('fault-value');
@@ -70,6 +77,15 @@ export function setUpFaultForm(): void {
       value.value = String(field.value);
     }
   };
+  const device = byId<HTMLSelectElement>('fault-device');
+  state.subscribe(() => {
+    const devices = state.devices.filter((d) => d.sdevid !== '(no _sdevid)');
+    const first = devices.find((d) => d.sdevid === state.selected);
+    const picked = device.value;
+    const ordered = first ? [first, ...devices.filter((d) => d !== first)] : devices;
+    render([option('', 'every device'), ...ordered.map((d) => option(d.sdevid, deviceLabel(d)))], device);
+    device.value = devices.some((d) => d.sdevid === picked) ? picked : '';
+  });
   kind.value = 'status';
   kind.addEventListener('change', showValue);
   showValue();
@@ -80,12 +96,15 @@ export function setUpFaultForm(): void {
     const request: FaultRequest = { kind: data.get('kind') as FaultKind, times: Number(data.get('times')) };
     const operation = data.get('operation');
     if (operation) request.operation = operation as OperationName;
+    const aimed = data.get('device');
+    if (aimed) request.device = String(aimed);
     const field = FAULT_FIELDS[request.kind];
     if (field) request[field.field] = Number(data.get('value'));
     admin
       .addFault(request)
       .then((planned) => {
-        status.textContent = `Planned fault ${planned.id}: ${describeFault(planned)} for the next ${count(request.times, 'request')} of ${planned.operation ?? 'every operation'}.`;
+        const whose = planned.device === undefined ? '' : ` of ${state.label(planned.device)} only`;
+        status.textContent = `Planned fault ${planned.id}: ${describeFault(planned)} for the next ${count(request.times, 'request')} of ${planned.operation ?? 'every operation'}${whose}.`;
         return redraw();
       })
       .catch((error: unknown) => (status.textContent = `Could not plan the fault: ${messageOf(error)}`));

@@ -28,6 +28,18 @@ export function describeFault(planned: Pick<PlannedFault, 'fault'>): string {
   }
 }
 
+/** The scenario a device answers from, for people: `"gallery" (its own)`, `"default" (the server's)`, or `no scenario`. */
+export function scenarioOfDevice(device: { scenario: string | null; steered: boolean }): string {
+  if (device.scenario === null) return 'no scenario';
+  return `"${device.scenario}" (${device.steered ? 'its own' : "the server's"})`;
+}
+
+/** A fault aimed at a device, in a few words: `meta/cp: status 503, 2 left`, `meta/cp: reset, used up`, `every operation: reset`. */
+export function describeAimedFault(planned: Pick<PlannedFault, 'fault' | 'operation' | 'remaining'>): string {
+  const left = planned.remaining === null ? '' : planned.remaining === 0 ? ', used up' : `, ${planned.remaining} left`;
+  return `${planned.operation ?? 'every operation'}: ${describeFault(planned)}${left}`;
+}
+
 /** `n` and a noun, plural unless `n` is 1: `1 request`, `3 findings`. */
 export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

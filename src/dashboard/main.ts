@@ -5,11 +5,12 @@ import { ADMIN, admin, harUrl, messageOf, setAdminToken, type JournalEntry, type
 import { drawAnalytics } from './analytics.js';
 import { applyFaultChanges, drawFaults, setUpFaultForm } from './fault-panel.js';
 import { setActiveScenario, showScenarios } from './scenario-picker.js';
-import { renderServer } from './server-panel.js';
+import { renderServer, scenariosAnswer } from './server-panel.js';
 import { showVerify } from './verify-panel.js';
 import { showFuzz } from './fuzz-panel.js';
 import { openDetail } from './detail.js';
 import { showDevices } from './devices.js';
+import { showDeviceSteering } from './device-steering.js';
 import { byId } from './dom.js';
 import { announceRequest, drawRequests, focusRequest } from './requests.js';
 import { DashboardState, MAX_ENTRIES } from './state.js';
@@ -20,7 +21,8 @@ state.subscribe(drawRequests);
 state.subscribe(drawTimeline);
 state.subscribe(drawAnalytics);
 showDevices(state);
-setUpFaultForm();
+showDeviceSteering(state);
+setUpFaultForm(state);
 showVerify(state);
 
 /** Opens the detail of request `id` and marks its row. */
@@ -86,7 +88,11 @@ function connect(): void {
   });
   on<{ name: string }>('scenario', ({ name }) => setActiveScenario(name));
   on<{ faults: PlannedFault[] }>('faults', ({ faults: planned }) => drawFaults(planned));
-  on<{ changed: PlannedFault[]; removed: number[] }>('faults-changed', applyFaultChanges);
+  on<{ changed: PlannedFault[]; removed: number[] }>('faults-changed', (changes) => {
+    applyFaultChanges(changes);
+    // The device cards list the faults aimed at each: read the devices again when those change.
+    if (changes.removed.length || changes.changed.some((planned) => planned.device !== undefined)) state.refreshSoon();
+  });
   events.addEventListener('devices', () => void state.refresh());
   events.addEventListener('cleared', cleared);
 }
@@ -127,6 +133,7 @@ async function start(): Promise<void> {
   renderServer(health);
   if (health.fuzzing) showFuzz(state);
   showScenarios(scenarios.active, scenarios.scenarios);
+  if (scenariosAnswer(health)) state.scenarios = scenarios.scenarios;
   state.pollAnalytics();
   connect();
 }

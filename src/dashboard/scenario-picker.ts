@@ -42,7 +42,7 @@ export function showScenarios(activeName: string, list: ScenarioSummary[]): void
     admin.useScenario(select.value).then(
       ({ name }) => {
         setActiveScenario(name);
-        status.textContent = `Clients without a scenario prefix now get "${name}".`;
+        status.textContent = `Devices without a scenario of their own or a /scenarios prefix now get "${name}".`;
       },
       (error: unknown) => (status.textContent = `Could not switch: ${messageOf(error)}`),
     );

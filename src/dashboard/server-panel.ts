@@ -4,6 +4,11 @@ import type { DeviceUrl, Health } from './api.js';
 import { byId, copyButton, facts } from './dom.js';
 import { detailLabel, deviceUrls } from './format.js';
 
+/** Whether a scenario answers devices: always in `serve`, in `replay` only as the fallback, never in `record`. */
+export function scenariosAnswer(health: Health): boolean {
+  return health.mode === 'serve' || (health.mode === 'replay' && typeof health.fallbackScenario === 'string');
+}
+
 /**
  * What a server fact of `GET /health` means, shown beside its value, for the facts whose name does
  * not say it: `scenariosVersion` and `state`.
@@ -30,8 +35,7 @@ export function renderServer(health: Health): void {
       (typeof value === 'string' || typeof value === 'number'),
   );
   byId('mode').textContent = health.mode;
-  // A scenario answers clients always in `serve`, in `replay` only as the fallback, never in `record`.
-  const scenario = health.mode === 'serve' || (health.mode === 'replay' && typeof health.fallbackScenario === 'string');
+  const scenario = scenariosAnswer(health);
   byId('scenario-pill').hidden = !scenario;
   byId('scenario-pill-label').textContent = health.mode === 'replay' ? 'fallback scenario' : 'scenario';
   byId('scenario-section').hidden = !scenario;

@@ -2,6 +2,7 @@ import {
   admin,
   messageOf,
   type AnalyticsEntry,
+  type ScenarioSummary,
   type DeviceSummary,
   type JournalEntry,
   type StartUpVerdict,
@@ -33,6 +34,8 @@ export class DashboardState {
   devices: DeviceSummary[] = [];
   startUps: StartUpVerdict[] = [];
   analytics: AnalyticsEntry[] = [];
+  /** The scenarios a device can be given (`GET /scenarios`); empty where no scenario answers (`record`, `replay` without a fallback). */
+  scenarios: ScenarioSummary[] = [];
   /** The `_sdevid` everything is filtered by, or `null` for every device. */
   selected: string | null = null;
   /** The request whose detail is open, or `undefined`. */

@@ -49,10 +49,14 @@ function lane(state: DashboardState, device: DeviceSummary, index: number) {
     const burst = bursts.filter((b) => b.start <= at).at(-1) ?? bursts[0]!;
     records.set(burst, [...(records.get(burst) ?? []), record]);
   }
+  const live = device.aimedFaults.filter((planned) => planned.remaining !== 0).length;
   const facts = [
     device.model,
     device.andver && `Android API ${device.andver}`,
     device.appver && `app ${device.appver}`,
+    // What steers it, when it is its own: a scenario, faults aimed at it with requests left.
+    device.steered && `scenario ${device.scenario}`,
+    live > 0 && count(live, 'aimed fault'),
   ];
   return html`<section class="lane" data-device=${device.sdevid} aria-labelledby="lane-${index}">
     <h3 id="lane-${index}">${deviceLabel(device)} <span class="muted">${facts.filter(Boolean).join(' · ')}</span></h3>
