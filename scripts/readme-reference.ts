@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const COMMANDS = [
   'serve',
   'replay',
+  'bundle',
   'record',
   'import',
   'export',

@@ -26,6 +26,10 @@ export const COMMAND_HEADINGS = {
     describe:
       'Serve a recording folder (exact matches, else the nearest recording or a near-miss report), or a start-up bundle in its order',
   },
+  bundle: {
+    command: 'bundle',
+    describe: 'Download one start-up of a running server as a bundle file (requests, exact answers, faults, verdict)',
+  },
   import: {
     command: 'import <file>',
     describe: 'Turn a HAR file (DevTools, Playwright, Charles, mitmproxy) into recordings',

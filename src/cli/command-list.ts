@@ -14,6 +14,7 @@ const LOADERS = {
   'new-scenario': async () => (await import('./commands/new-scenario.js')).newScenarioCommand,
   record: async () => (await import('./commands/record.js')).recordCommand,
   replay: async () => (await import('./commands/replay.js')).replayCommand,
+  bundle: async () => (await import('./commands/bundle.js')).bundleCommand,
   import: async () => (await import('./commands/import.js')).importCommand,
   export: async () => (await import('./commands/export.js')).exportCommand,
   drift: async () => (await import('./commands/drift.js')).driftCommand,

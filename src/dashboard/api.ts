@@ -163,3 +163,8 @@ export function harUrl(filter: { sdevid?: string; ids?: readonly number[] }): st
   const search = query.toString();
   return `${ADMIN}/requests.har${search ? `?${search}` : ''}`;
 }
+
+/** The address of a start-up's bundle (`id` of `GET /start-ups`): what "Download bundle" saves (see docs/bundles.md). */
+export function bundleUrl(id: number): string {
+  return `${ADMIN}/start-ups/${id}/bundle`;
+}

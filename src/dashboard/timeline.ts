@@ -1,7 +1,14 @@
 import { html, nothing, render } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
 import { ref } from 'lit-html/directives/ref.js';
-import { harUrl, type AnalyticsEntry, type DeviceSummary, type JournalEntry, type StartUpVerdict } from './api.js';
+import {
+  bundleUrl,
+  harUrl,
+  type AnalyticsEntry,
+  type DeviceSummary,
+  type JournalEntry,
+  type StartUpVerdict,
+} from './api.js';
 import { byId } from './dom.js';
 import { clockTime, count, deviceLabel, duration, matchOf, recordKind, statusClass } from './format.js';
 import type { DashboardState } from './state.js';
@@ -23,7 +30,7 @@ const place = (style: { left: string; width?: string }) =>
  * Draws the start-up timeline: one lane per device (only the chosen one when a device is chosen); in it
  * each burst of requests (a start-up, or a recommendation view) on its own time axis, a bar per
  * request from arrival to last byte coloured by status and fault, findings marked, the analytics
- * records the device sent at that time as diamonds, verify's verdict and a HAR link beside it.
+ * records the device sent at that time as diamonds, verify's verdict, its HAR and its bundle beside it.
  * A bar is a button that opens the request (`data-open`, see `main.ts`).
  */
 export function drawTimeline(state: DashboardState): void {
@@ -101,6 +108,13 @@ function burstView(state: DashboardState, burst: StartUpVerdict, records: Analyt
         download="mockvideo-start-up-${burst.ids[0]}.har"
         aria-label="HAR of the ${what.toLowerCase()} at ${at}"
       >HAR</a>
+      <a
+        class="button secondary small"
+        href=${bundleUrl(burst.id)}
+        download="mockvideo-bundle-${burst.id}.json"
+        title="Requests, exact answers, faults, scenario, clock and verdict in one file: mockvideo replay FILE, or bundleHandlers in a test"
+        aria-label="Download the bundle of the ${what.toLowerCase()} at ${at}"
+      >Download bundle</a>
     </div>
     ${
       failed.length

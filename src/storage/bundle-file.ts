@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseBundle } from '../bundle/bundle-schema.js';
 import type { Bundle } from '../bundle/format.js';
+import { bundleText } from '../bundle/build.js';
 import { MockvideoError } from '../errors.js';
+import { writeFileAtomically } from './write-file-atomically.js';
 
 /**
  * Reads and checks a start-up bundle file (see `parseBundle`).
@@ -29,4 +31,13 @@ export function readBundleFile(file: string): Bundle {
     );
   }
   return parseBundle(value, file);
+}
+
+/**
+ * Writes a bundle to `file` atomically (a reader sees the whole file or none, see
+ * `writeFileAtomically`), as the admin API gives it (`bundleText`).
+ * @throws the file system's error (`ENOENT` for a missing folder, `ENOSPC`, …).
+ */
+export async function writeBundleFile(file: string, bundle: Bundle): Promise<void> {
+  await writeFileAtomically(file, bundleText(bundle));
 }
