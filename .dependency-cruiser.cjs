@@ -11,7 +11,7 @@ const ANY_RUNTIME = [
   '^src/(index|arbitraries|scenarios|errors|error-codes|text-table)[.]ts$',
 ];
 /** Folders that need Node: the host and the files, sockets and processes it uses. */
-const NODE_EDGE = '^src/(server|record|storage|drift|cli)/|^src/node[.]ts$';
+const NODE_EDGE = '^src/(server|record|storage|drift|cli)/|^src/(node|stderr)[.]ts$';
 
 /** A forbidden import: from files whose path matches `from` to files whose path matches `to`. */
 function rule(name, comment, from, to) {

@@ -33,6 +33,25 @@ export default tseslint.config(
     },
   },
   {
+    // The message prefix is added in one place, `prefixed` of src/errors.ts: no other module writes
+    // it, nor a pattern that strips it again (`errorText(error)` is a message without it).
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value=/\\[mockvideo\\]/]', 'TemplateElement[value.raw=/\\[mockvideo\\]/]'].map((selector) => ({
+          selector,
+          message: 'Add the prefix with prefixed() or say() (src/errors.ts, src/stderr.ts), not as a literal.',
+        })),
+        {
+          selector: 'Literal[regex.pattern=/mockvideo\\\\\\]/]',
+          message: 'Take a message without the prefix with errorText(error) (src/errors.ts) instead of stripping it.',
+        },
+      ],
+    },
+  },
+  {
     // Tests feed malformed input on purpose; `as any` is how they say so.
     files: ['**/*.test.ts', 'test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

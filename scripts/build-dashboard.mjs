@@ -16,9 +16,7 @@ const check = spawnSync(process.execPath, [tsc, '-p', fileURLToPath(new URL('tsc
   stdio: 'inherit',
 });
 if (check.status !== 0) {
-  console.error(
-    '[mockvideo] The dashboard (src/dashboard) does not typecheck: fix the errors above, then run "npm run build" again.',
-  );
+  console.error('dashboard: src/dashboard does not typecheck: fix the errors above, then run "npm run build" again.');
   process.exit(1);
 }
 

@@ -4,15 +4,15 @@ import type { ErrorCode } from './error-codes.js';
 export type { ErrorCode } from './error-codes.js';
 
 /** The prefix of every message mockvideo prints or throws; {@link prefixed} is the one place that adds it. */
-export const PREFIX = '[mockvideo]';
+const PREFIX = '[mockvideo]';
 
 /**
- * `text` behind the prefix: `[mockvideo] text`. The one place the prefix is added, for every
- * message mockvideo throws ({@link PrefixedError}) or prints (the CLI's `say`, stderr lines of the
- * Node host, msw's console). HTTP error bodies carry `text` without it (their `code` says mockvideo).
- * @example prefixed('Kept serving the last good recordings.') // '[mockvideo] Kept serving the last good recordings.'
+ * `text` behind the prefix and a space. The one place the prefix is added, for every message
+ * mockvideo throws ({@link PrefixedError}) or prints (`say` of src/stderr.ts, msw's console). HTTP
+ * error bodies carry their text without it (their `code` says mockvideo's).
+ * @example prefixed('Kept serving the last good recordings.') // the prefix, then that sentence
  */
-function prefixed(text: string): string {
+export function prefixed(text: string): string {
   return `${PREFIX} ${text}`;
 }
 
@@ -20,7 +20,7 @@ function prefixed(text: string): string {
  * An error whose `message` is `text` behind the prefix; `text` is kept for a message or an error
  * body that embeds it (`--fault x: <text>`, `{ "error": "<text>" }`), so nothing strips the prefix again.
  */
-class PrefixedError extends Error {
+export class PrefixedError extends Error {
   /** The message without the prefix. */
   readonly text: string;
   constructor(text: string, options?: ErrorOptions) {
@@ -42,7 +42,7 @@ export function errorText(error: unknown): string {
 
 /**
  * The one error class mockvideo throws on bad input. `message` says what failed, why and what to do
- * next, behind the `[mockvideo]` prefix (`text` without it); `code` is stable for tools, one of
+ * next, behind the prefix (`text` without it); `code` is stable for tools, one of
  * `ERROR_CODES` (docs/errors.md has its cause and how to solve it).
  */
 export class MockvideoError extends PrefixedError {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prefixed } from '../errors.js';
 import { DEFAULT_POLICY } from '../normalise/index.js';
 import { startUpVerdicts } from '../verify/start-ups.js';
 import { parseBundle } from './bundle-schema.js';
@@ -61,7 +62,7 @@ describe('parseBundle', () => {
       expect((error as { code?: string }).code).toBe('MV_BUNDLE_INVALID');
       message = (error as Error).message;
     }
-    expect(message).toContain(`[mockvideo] Failed to load the bundle qa/start-up-7.json at ${said}`);
+    expect(message).toContain(prefixed(`Failed to load the bundle qa/start-up-7.json at ${said}`));
     expect(message).not.toContain('\n');
   });
 

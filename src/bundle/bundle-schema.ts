@@ -105,7 +105,7 @@ function formatProblem(value: unknown): string | undefined {
  * {@link Bundle}. `source` names it in the error (its path).
  *
  * @throws MockvideoError (`MV_BUNDLE_INVALID`), one line naming `source`, the field of the first problem
- * and the rule, e.g. `[mockvideo] Failed to load the bundle qa/start-up-7.json at exchanges[2].answer.status:
+ * and the rule, e.g. `Failed to load the bundle qa/start-up-7.json at exchanges[2].answer.status:
  * expected a number, got string. …`.
  * @example parseBundle(JSON.parse(text), 'qa/start-up-7.json').exchanges.length // 7
  */

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import yargs from 'yargs';
 import { IDENTITY_PARAMETERS, SECRET_PARAMETERS } from '../contract/core.js';
-import { MockvideoError } from '../errors.js';
+import { MockvideoError, errorText } from '../errors.js';
 import { REDACTED } from '../normalise/policy.js';
 import { COMMAND_NAMES, loadCommands, type AnyCommand, type CommandName } from './command-list.js';
 import { outputOptions } from './output.js';
@@ -166,7 +166,7 @@ async function loadConfigFile(file: string, commands: readonly CommandOptions[])
   } catch (error) {
     throw new MockvideoError(
       'MV_USAGE',
-      `Cannot read the config file ${file}: ${(error as Error).message}. Fix it, or pass another with --config FILE.`,
+      `Cannot read the config file ${file}: ${errorText(error)}. Fix it, or pass another with --config FILE.`,
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

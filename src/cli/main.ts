@@ -1,6 +1,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { PREFIX } from '../errors.js';
+import { errorText } from '../errors.js';
+import { say } from '../stderr.js';
 import { COMMAND_NAMES, commandStandIn, isCommandName, type AnyCommand } from './command-list.js';
 import { withFlagSuggestions } from './did-you-mean.js';
 import { outputOptions } from './output.js';
@@ -70,9 +71,8 @@ export async function main(args?: string[]): Promise<void> {
       // yargs hands over a command's own error (a rejected handler) without a message of its own.
       if (message === null) exitWithError(error);
       const flags = [...settings.flagsOf(invoked), 'config', 'help', 'version'];
-      process.stderr.write(
-        `${PREFIX} ${withFlagSuggestions((message ?? error?.message ?? '').replace(`${PREFIX} `, ''), flags)}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.\n`,
-      );
+      const text = error ? errorText(error) : (message ?? '');
+      say(`${withFlagSuggestions(text, flags)}\nRun "mockvideo --help" or "mockvideo <command> --help" for usage.`);
       process.exit(EXIT.badInput);
     })
     .parseAsync();

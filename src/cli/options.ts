@@ -108,10 +108,9 @@ export function recordingSettings(args: ArgsOf<typeof recordingOptions> & { upst
 
 /**
  * The warning printed at start with `--insecure-upstream`, on stderr.
- * @example insecureUpstreamWarning('https://staging.example.com') // '[mockvideo] Warning: --insecure-upstream: ...'
+ * @example say(insecureUpstreamWarning('https://staging.example.com')) // Warning: --insecure-upstream: ...
  */
 export function insecureUpstreamWarning(upstream: string): string {
-  if (!upstream.startsWith('https:'))
-    return `[mockvideo] Warning: --insecure-upstream has no effect: ${upstream} is not https.\n`;
-  return `[mockvideo] Warning: --insecure-upstream: the TLS certificate of ${upstream} is not checked, so anyone on the network path can read and change what is recorded. Use it only for a test server you trust.\n`;
+  if (!upstream.startsWith('https:')) return `Warning: --insecure-upstream has no effect: ${upstream} is not https.`;
+  return `Warning: --insecure-upstream: the TLS certificate of ${upstream} is not checked, so anyone on the network path can read and change what is recorded. Use it only for a test server you trust.`;
 }

@@ -14,14 +14,30 @@ import type { SteeredDevice } from '../state/device-scenarios.js';
 import { hostOption, integerFrom, portOption, scenariosDirOption, type ArgsOf } from './options.js';
 import { dashboardLine, requestLogger, type OutputArgs } from './output.js';
 import { verdictOptions } from './verdict-options.js';
+import { errorText } from '../errors.js';
+import { say } from '../stderr.js';
 
-/** A coerce step that names the flag in the message of a parse error (without the `[mockvideo]` prefix: yargs adds its own). */
+/**
+ * `parse` as a yargs coerce step. yargs passes on only the message of what a coerce step throws (as
+ * a new error of its own), so the message goes without the prefix, which the CLI's fail handler adds.
+ */
+function coerced<T>(parse: (text: string) => T) {
+  return (value: unknown) => {
+    try {
+      return parse(String(value));
+    } catch (error) {
+      throw new Error(errorText(error), { cause: error });
+    }
+  };
+}
+
+/** A coerce step that names the flag in the message of a parse error (without the prefix, as {@link coerced}). */
 function named<T>(flag: string, parse: (text: string) => T) {
   return (value: unknown) => {
     try {
       return parse(String(value));
     } catch (error) {
-      throw new Error(`--${flag} ${String(value)}: ${(error as Error).message.replace(/^\[mockvideo\] /, '')}`, {
+      throw new Error(`--${flag} ${String(value)}: ${errorText(error)}`, {
         cause: error,
       });
     }
@@ -108,7 +124,7 @@ export const serverOptions = {
     describe:
       'Recorded latencies (recordings, stub "latency"): recorded, none, or a factor (0.5 = twice as fast). Default: none for replay, recorded for serve',
     // Its message names the flag already.
-    coerce: (value: unknown) => parseLatencySetting(String(value)),
+    coerce: coerced(parseLatencySetting),
   },
   https: {
     type: 'boolean',
@@ -195,7 +211,7 @@ export async function serverSettings(args: ServerArgs): Promise<ServerSettings> 
 export function printListening(running: StartedServers, context: ServerContext): void {
   process.stdout.write(dashboardLine(running.url));
   process.stdout.write(`${running.lines.join('\n')}\n`);
-  for (const warning of running.warnings) process.stderr.write(`${warning}\n`);
+  for (const warning of running.warnings) say(warning);
   const faults = context.faults.list();
   if (faults.length)
     process.stdout.write(

@@ -1,4 +1,3 @@
-import { PREFIX } from '../errors.js';
 import type { ServerContext } from '../server/context.js';
 import { EXIT } from './exit.js';
 import { reportVerdicts, type VerdictArgs } from './verdict-options.js';
@@ -34,5 +33,5 @@ export async function stopReport(context: ServerContext, args: StopArgs): Promis
 
 /** What a second signal leaves undone with `--junit`: for `stopOnSignals`' `atOnce`. */
 export function unwrittenReport(args: VerdictArgs): string | undefined {
-  return args.junit ? `${PREFIX} Stopped at once: the JUnit report ${args.junit} was not written.\n` : undefined;
+  return args.junit ? `Stopped at once: the JUnit report ${args.junit} was not written.` : undefined;
 }

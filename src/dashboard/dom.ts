@@ -10,7 +10,7 @@ import type { Ref } from 'lit-html/directives/ref.js';
  */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const element = document.getElementById(id);
-  if (!element) throw new Error(`[mockvideo] The dashboard page has no #${id}: rebuild it with "npm run build".`);
+  if (!element) throw new Error(`mockvideo's dashboard page has no #${id}: rebuild it with "npm run build".`);
   return element as T;
 }
 

@@ -10,7 +10,7 @@
  */
 import { BODILESS_STATUSES } from '../contract/http-wire.js';
 import type { OperationName } from '../contract/operation-table.js';
-import { MockvideoError, PREFIX } from '../errors.js';
+import { MockvideoError, errorText } from '../errors.js';
 import { STATE_SCOPES, type StateScope } from '../state/client-state.js';
 import { FaultBoard, type FaultPlan } from './board.js';
 import { FAULT_DEFAULTS, FAULT_KINDS, FAULT_RULES, type Fault } from './fault.js';
@@ -109,7 +109,7 @@ export function faultBoardOf(faults: FaultBoard | readonly FaultSpec[] | undefin
     try {
       board.add(typeof spec === 'string' ? readFaultFlag(spec, checkFaultPlan) : checkFaultPlan(spec));
     } catch (error) {
-      throw new MockvideoError('MV_USAGE', `faults[${i}]: ${(error as Error).message.replace(`${PREFIX} `, '')}`);
+      throw new MockvideoError('MV_USAGE', `faults[${i}]: ${errorText(error)}`);
     }
   });
   return board;

@@ -5,7 +5,7 @@
  * @module
  */
 import { OPERATION_NAMES } from '../contract/operation-table.js';
-import { MockvideoError, PREFIX } from '../errors.js';
+import { MockvideoError, errorText } from '../errors.js';
 import { MAX_TIMES, type FaultPlan } from './board.js';
 import { FAULT_KINDS, MAX_DELAY_MS } from './fault.js';
 import { DEVICE_NAME_RULE } from '../state/device-scenarios.js';
@@ -59,7 +59,7 @@ export function readFaultFlag(flag: string, readPlan: (value: unknown) => FaultP
   } catch (error) {
     throw new MockvideoError(
       'MV_USAGE',
-      `--fault ${flag}: ${(error as Error).message.replace(`${PREFIX} `, '')} Form: [OPERATION=]KIND[:ARG][@SDEVID], e.g. meta/setting=status:503, delay:200-800 (max ${MAX_DELAY_MS} ms) or reset@<_sdevid>.`,
+      `--fault ${flag}: ${errorText(error)} Form: [OPERATION=]KIND[:ARG][@SDEVID], e.g. meta/setting=status:503, delay:200-800 (max ${MAX_DELAY_MS} ms) or reset@<_sdevid>.`,
     );
   }
 }

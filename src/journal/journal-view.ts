@@ -1,4 +1,4 @@
-import { PREFIX } from '../errors.js';
+import { prefixed } from '../errors.js';
 import {
   redactExchange,
   splitQuery,
@@ -37,7 +37,7 @@ export function journalBody(text: string, recording?: string): string {
   const where = recording
     ? `the whole body is in the recording ${recording}`
     : "the whole body is in the start-up's bundle (GET /__mockvideo/start-ups/ID/bundle)";
-  return `${text.slice(0, JOURNAL_BODY_LIMIT)}\n${PREFIX} body cut at ${JOURNAL_BODY_LIMIT} of ${text.length} characters: ${where}.`;
+  return `${text.slice(0, JOURNAL_BODY_LIMIT)}\n${prefixed(`body cut at ${JOURNAL_BODY_LIMIT} of ${text.length} characters: ${where}.`)}`;
 }
 
 /** An exchange as the journal first sees it: raw, with secrets. `search` is the raw query without `?`. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { harProblems } from '../../test/support/har-validator.js';
+import { prefixed } from '../errors.js';
 import { journalHarText } from './har.js';
 import { DEFAULT_POLICY } from '../normalise/index.js';
 import { JOURNAL_BODY_LIMIT, journalBody, journalView } from './journal-view.js';
@@ -49,7 +50,7 @@ describe('journal view (issue 21.2, 21.5)', () => {
   it('cuts a body at 64 KiB, naming the recording that holds it all', () => {
     const body = 'y'.repeat(200_000);
     expect(journalBody(body, 'meta-cp/0a1b2c3d4e5f-000.json')).toBe(
-      `${'y'.repeat(JOURNAL_BODY_LIMIT)}\n[mockvideo] body cut at ${JOURNAL_BODY_LIMIT} of 200000 characters: the whole body is in the recording meta-cp/0a1b2c3d4e5f-000.json.`,
+      `${'y'.repeat(JOURNAL_BODY_LIMIT)}\n${prefixed(`body cut at ${JOURNAL_BODY_LIMIT} of 200000 characters: the whole body is in the recording meta-cp/0a1b2c3d4e5f-000.json.`)}`,
     );
     expect(journalBody(body)).toMatch(
       /body cut at 65536 of 200000 characters: the whole body is in the start-up's bundle \(GET \/__mockvideo\/start-ups\/ID\/bundle\)\.$/,

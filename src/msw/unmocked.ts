@@ -1,5 +1,5 @@
 import { isCommonAssetRequest } from 'msw';
-import { MockvideoError, PREFIX } from '../errors.js';
+import { MockvideoError, prefixed } from '../errors.js';
 
 /** What msw does with a request no handler answers: `error` fails it, `warn` prints it and lets it through, `bypass` lets it through. */
 export type UnhandledStrategy = 'error' | 'warn' | 'bypass';
@@ -104,9 +104,11 @@ export function unmockedRequests(server: WithLifeCycleEvents): UnmockedRequests 
     if (!unhandled.delete(requestId) || toldOfTheNetwork) return;
     toldOfTheNetwork = true;
     console.error(
-      `${PREFIX} ${request.method} ${request.url}: no handler answers it, and msw let it through to the network. ` +
-        `msw 3 reads only onUnhandledFrame, msw 2 only onUnhandledRequest (each ignores the other's name): ` +
-        `server.listen(onUnhandled('error')) from mockvideo names both.`,
+      prefixed(
+        `${request.method} ${request.url}: no handler answers it, and msw let it through to the network. ` +
+          `msw 3 reads only onUnhandledFrame, msw 2 only onUnhandledRequest (each ignores the other's name): ` +
+          `server.listen(onUnhandled('error')) from mockvideo names both.`,
+      ),
     );
   };
   server.events.on('request:unhandled', onUnhandledRequest);

@@ -4,7 +4,7 @@
  * @module
  */
 import { API_PREFIX, operationOfPath, type OperationName } from '../contract/core.js';
-import { PREFIX } from '../errors.js';
+import { PrefixedError } from '../errors.js';
 import { matchKey } from './match-key.js';
 import type { NormalisationPolicy } from './policy.js';
 import type { Recording } from './recording.js';
@@ -24,10 +24,10 @@ export interface RedactedExchange {
  * secret appears in the path, in a parameter of the match key, or breaks the JSON body. Nothing may be
  * stored then (storing it unredacted would leak the secret).
  */
-export class RedactionRefusedError extends Error {
+export class RedactionRefusedError extends PrefixedError {
   readonly code = 'EREDACTION';
   constructor(message: string) {
-    super(`${PREFIX} ${message}`);
+    super(message);
     this.name = 'RedactionRefusedError';
   }
 }
@@ -66,8 +66,8 @@ export function describeRedactions(redactions: readonly Redaction[]): string {
 export function buildRecording(exchange: Exchange, policy: NormalisationPolicy): RedactedExchange {
   const operation: OperationName | undefined = operationOfPath(exchange.path);
   if (!operation)
-    throw new Error(
-      `${PREFIX} ${exchange.path} is not an operation under /api/g1; only the six operations are recorded.`,
+    throw new PrefixedError(
+      `${exchange.path} is not an operation under /api/g1; only the six operations are recorded.`,
     );
   const parts = redactExchange(exchange, policy);
   const method = exchange.method.toUpperCase();

@@ -1,6 +1,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PrefixedError } from '../errors.js';
 import { DEFAULT_POLICY } from '../normalise/index.js';
 import { routeOf } from '../normalise/path.js';
 import type { ProxyLogEntry } from './exchange-log.js';
@@ -167,7 +168,7 @@ describe('recording proxy: when the client is answered', () => {
     const failing = () => ({
       name: 'meta-cp/000.json',
       written: Promise.reject(
-        Object.assign(new Error('[mockvideo] Failed to write the recording meta-cp/000.json: ENOSPC'), {
+        Object.assign(new PrefixedError('Failed to write the recording meta-cp/000.json: ENOSPC'), {
           code: 'ENOSPC',
         }),
       ),
@@ -184,7 +185,12 @@ describe('recording proxy: when the client is answered', () => {
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);
       await proxy.drain();
       expect(log).toMatchObject([
-        { status: 200, recorded: undefined, note: 'NOT RECORDED: ENOSPC', lost: { code: 'ENOSPC' } },
+        {
+          status: 200,
+          recorded: undefined,
+          note: 'NOT RECORDED: ENOSPC',
+          lost: { code: 'ENOSPC', message: 'Failed to write the recording meta-cp/000.json: ENOSPC' },
+        },
       ]);
       // And the proxy goes on answering.
       expect(await get(`${front}/api/g1/meta/cp?_region=IN`)).toBe(200);

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
+import { errorText } from '../errors.js';
 import { journalView, type JournalView } from '../journal/journal-view.js';
 import {
   RedactionRefusedError,
@@ -145,7 +146,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       return { recorded: stored.name, note, redactions: stored.redactions };
     } catch (error) {
       // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
-      const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
+      const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: errorText(error) };
       // The journal names no recording that is not there: the view handed over is changed in place.
       Object.assign(stored.view, journalView(journalFactsOf(forwarded, got), options.policy));
       return { recorded: undefined, note: `NOT RECORDED: ${lost.code}`, lost };
@@ -164,7 +165,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       const view = journalView(journalFactsOf(forwarded, got), options.policy, { recording, file: stored.name });
       return { ...stored, recording, redactions, view };
     } catch (error) {
-      const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: (error as Error).message };
+      const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: errorText(error) };
       const note =
         error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
       return { lost: { recorded: undefined, note, lost } };

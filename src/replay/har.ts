@@ -14,6 +14,7 @@ import {
 } from '../normalise/index.js';
 import { recordingRules } from '../normalise/recording-rules.js';
 import { PACKAGE_VERSION } from '../version.generated.js';
+import { errorText } from '../errors.js';
 
 /** What {@link recordingsFromHar} made of a HAR: recordings in `startedDateTime` order, and the entries it skipped with why. */
 export interface HarImport {
@@ -126,7 +127,7 @@ export function recordingsFromHar(har: Har, policy: NormalisationPolicy): HarImp
       );
     } catch (error) {
       if (!(error instanceof RedactionRefusedError || error instanceof HarHeaderError)) throw error;
-      result.skipped.push({ url, reason: error.message.replace(/^\[mockvideo\] /, '') });
+      result.skipped.push({ url, reason: errorText(error) });
       continue;
     }
     // What replay could not send (a header the wire cannot carry, a 1xx, a 304 with a body) is never written.

@@ -10,6 +10,7 @@ import {
 } from '../normalise/index.js';
 import { stepText } from '../state/client-state.js';
 import { responseOf, type RecordedResponse, type RecordingRef, type RecordingSource } from './recording-source.js';
+import { prefixed, PrefixedError } from '../errors.js';
 
 /**
  * A recording as the index gives it: its name, operation and method, and its match key and matching
@@ -60,7 +61,7 @@ class Entry implements IndexedRecording {
 
 function entryOf(recording: IndexedRecording): Entry {
   if (!(recording instanceof Entry))
-    throw new TypeError('[mockvideo] Not a recording of a RecordingIndex: pass a recording the index gave.');
+    throw new TypeError(prefixed('Not a recording of a RecordingIndex: pass a recording the index gave.'));
   return recording;
 }
 
@@ -256,8 +257,8 @@ export class RecordingIndex {
     if (entry.recording) return responseOf(entry.recording.response);
     const source = entry.owner.source;
     if (!source)
-      throw new Error(
-        `[mockvideo] Recording ${entry.name} was indexed without its response and the index has no source to read it from. Give the RecordingIndex a RecordingSource.`,
+      throw new PrefixedError(
+        `Recording ${entry.name} was indexed without its response and the index has no source to read it from. Give the RecordingIndex a RecordingSource.`,
       );
     return source.response(entry.name);
   }

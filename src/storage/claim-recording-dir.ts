@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { MockvideoError, PREFIX } from '../errors.js';
+import { MockvideoError } from '../errors.js';
+import { say } from '../stderr.js';
 import { readFolderFileSync } from './folder-file.js';
 
 /** The file next to the lock that names its owner: `{"pid": 1234, "host": "laptop"}`. */
@@ -73,8 +74,8 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
   const lockfilePath = join(dir, '.mockvideo.lock');
   // proper-lockfile's default for a lost lock throws from a timer, which would end the process.
   const onCompromised = (error: Error) =>
-    process.stderr.write(
-      `${PREFIX} Lost the lock on ${dir} (${error.message}): was the folder removed? Recording goes on, but another recorder could now write into it.\n`,
+    say(
+      `Lost the lock on ${dir} (${error.message}): was the folder removed? Recording goes on, but another recorder could now write into it.`,
     );
   const take = () => lock(dir, { lockfilePath, stale: 10_000, update: 2_000, realpath: false, onCompromised });
   const inUse = `${dir} is being recorded into by another mockvideo process. Stop it first, or record into another folder.`;
@@ -86,9 +87,7 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
     const dead = deadOwner(dir);
     if (dead === undefined) throw new MockvideoError('MV_USAGE', inUse);
     rmSync(lockfilePath, { recursive: true, force: true });
-    process.stderr.write(
-      `${PREFIX} Took over the lock on ${dir}: its owner, process ${dead}, is gone (it was stopped without releasing it).\n`,
-    );
+    say(`Took over the lock on ${dir}: its owner, process ${dead}, is gone (it was stopped without releasing it).`);
     try {
       release = await take();
     } catch {
@@ -108,8 +107,8 @@ export async function claimRecordingDir(dir: string): Promise<() => Promise<void
       const code = (error as NodeJS.ErrnoException).code;
       // Already lost, or its folder is gone or now a file: nothing is left to release.
       if (code === 'ERELEASED' || code === 'ENOENT' || code === 'ENOTDIR') return;
-      process.stderr.write(
-        `${PREFIX} Could not release the lock on ${dir}: ${code ?? (error as Error).message}. The recordings written are whole; remove ${lockfilePath} if a later record refuses the folder.\n`,
+      say(
+        `Could not release the lock on ${dir}: ${code ?? (error as Error).message}. The recordings written are whole; remove ${lockfilePath} if a later record refuses the folder.`,
       );
     }
   };

@@ -14,6 +14,7 @@ import {
 } from '../options.js';
 import { recordingsOf } from '../recording-folder.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
+import { say } from '../../stderr.js';
 
 const builder = (yargs: Argv) =>
   yargs
@@ -114,7 +115,7 @@ export const driftCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
       report = driftOffline(await recordingsOf(dirs[0]!), await recordingsOf(dirs[1]!));
     } else {
       const upstream = upstreamUrl(args.upstream);
-      if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(upstream));
+      if (args.insecureUpstream) say(insecureUpstreamWarning(upstream));
       if ((args.scenario === undefined) === (dirs.length !== 1))
         throw new MockvideoError('MV_USAGE', 'With --upstream, give either one recording folder or --scenario NAME.');
       let queryText: string | undefined;

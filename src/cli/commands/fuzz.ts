@@ -1,5 +1,5 @@
 import type { Argv, CommandModule, Options } from 'yargs';
-import { MockvideoError } from '../../errors.js';
+import { MockvideoError, errorText } from '../../errors.js';
 import { EDGE_CLASSES } from '../../fuzz/classes.js';
 import { INTEGER_WIDTHS, type IntegerWidth } from '../../fuzz/options.js';
 import type { FuzzAnswers } from '../../routes/fuzz.js';
@@ -52,7 +52,7 @@ function asUsage<T>(flag: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    throw new MockvideoError('MV_USAGE', `${flag}${(error as Error).message.replace(/^\[mockvideo\] /, '')}`);
+    throw new MockvideoError('MV_USAGE', `${flag}${errorText(error)}`);
   }
 }
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Har } from 'har-format';
 import type { Argv, CommandModule } from 'yargs';
-import { MockvideoError, PREFIX, jsonSyntaxProblem } from '../../errors.js';
+import { MockvideoError, jsonSyntaxProblem } from '../../errors.js';
+import { say } from '../../stderr.js';
 import { progress, showsProgress } from '../progress.js';
 import { normaliseFlags, policyFromArgs } from '../normalise-options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
@@ -63,9 +64,7 @@ export const importCommand: CommandModule<object, BuiltArgs<typeof builder>> = {
       }
       bar.done();
       for (const file of await writer.flush())
-        process.stderr.write(
-          `${PREFIX} The recording ${file} in ${args.out} may not be on the disk: flushing it failed.\n`,
-        );
+        say(`The recording ${file} in ${args.out} may not be on the disk: flushing it failed.`);
     } finally {
       await release();
     }

@@ -13,6 +13,7 @@ import {
   type ArgsOf,
 } from '../options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
+import { say } from '../../stderr.js';
 
 /** The flags of `record` besides the normalisation flags. */
 const recordOptions = {
@@ -90,12 +91,12 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
         if (json) json({ n: tally.exchanges, ...entry });
         else if (!quiet) process.stdout.write(`[${tally.exchanges}] ${formatProxyLine(entry)}\n`);
         // Even with --quiet: a lost exchange is never silent.
-        if (entry.lost) process.stderr.write(refused ? `${entry.lost.message}\n` : lostExchangeLine(entry));
+        if (entry.lost) say(refused ? entry.lost.message : lostExchangeLine(entry));
       },
     });
     process.stdout.write(`mockvideo recording at ${recorder.running.url} → ${settings.upstream} into ${args.out}\n`);
     process.stdout.write(dashboardLine(recorder.running.url));
-    if (args.insecureUpstream) process.stderr.write(insecureUpstreamWarning(settings.upstream));
+    if (args.insecureUpstream) say(insecureUpstreamWarning(settings.upstream));
     if (args.host === '0.0.0.0') process.stdout.write(`  Android emulator: http://10.0.2.2:${recorder.running.port}\n`);
     stopOnSignals(() => {
       recorder.stop().then(({ recorded }) => {
@@ -106,16 +107,16 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
             `${tally.leaks ? `, ${tally.leaks} echo${tally.leaks === 1 ? '' : 'es'} of secrets redacted (listed on each exchange's line)` : ''}\n`,
         );
         if (tally.lost)
-          process.stderr.write(
-            `[mockvideo] ${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).\n`,
+          say(
+            `${tally.lost} exchange${tally.lost === 1 ? ' was' : 's were'} answered but NOT recorded because of write errors (listed above).`,
           );
         if (tally.refused)
-          process.stderr.write(
-            `[mockvideo] ${tally.refused} exchange${tally.refused === 1 ? ' was' : 's were'} answered but NOT recorded: redacting a secret would have broken the recording (listed above).\n`,
+          say(
+            `${tally.refused} exchange${tally.refused === 1 ? ' was' : 's were'} answered but NOT recorded: redacting a secret would have broken the recording (listed above).`,
           );
         // A session with lost exchanges is an incomplete recording: a script must be able to tell.
         process.exit(tally.lost || tally.refused ? EXIT.problems : EXIT.ok);
       }, exitWithError);
-    }, `[mockvideo] Stopped at once: exchanges still in flight were not recorded, nor answered ones whose recording was still waiting to be written (the files written are whole).\n`);
+    }, `Stopped at once: exchanges still in flight were not recorded, nor answered ones whose recording was still waiting to be written (the files written are whole).`);
   },
 };

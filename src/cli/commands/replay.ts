@@ -1,7 +1,7 @@
 // This module loads only when replay runs (see command-list.ts), so what replay runs is imported here.
 import { statSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { MockvideoError, formatProblem } from '../../errors.js';
+import { MockvideoError, formatProblem, errorText } from '../../errors.js';
 import { formatNearMissReport } from '../../replay/near-miss.js';
 import { startBundleServer, startReplayServer } from '../../server/modes/replay.js';
 import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
@@ -14,6 +14,7 @@ import { progressCallback } from '../progress.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import { stopReport, unwrittenReport } from '../stop-report.js';
+import { say } from '../../stderr.js';
 
 /** The flags of `replay` besides the ones it shares with `serve` (`serve --replay DIR` leaves them at their defaults). */
 const replayOptions = {
@@ -129,7 +130,7 @@ export async function runReplay(
     ...recordingSettings({ ...(args as ReplayArgs), upstream: args.upstream! }),
     onExchange: (entry: import('../../record/exchange-log.js').ProxyLogEntry) => {
       process.stdout.write(`  ${recorder.formatProxyLine(entry)}\n`);
-      if (entry.lost) process.stderr.write(recorder.lostExchangeLine(entry));
+      if (entry.lost) say(recorder.lostExchangeLine(entry));
     },
   };
   const policy = policyFromArgs(args);
@@ -149,7 +150,7 @@ export async function runReplay(
   );
   printListening(running, replay.context);
   replay.context.onAdminChange = adminLogger(args);
-  if (recordMissing?.insecureUpstream) process.stderr.write(insecureUpstreamWarning(recordMissing.upstream));
+  if (recordMissing?.insecureUpstream) say(insecureUpstreamWarning(recordMissing.upstream));
   // One reload at a time (a large folder takes seconds to read), and one more after it when the
   // folder changed meanwhile; a reload followed by another is not applied.
   let reloading = false;
@@ -165,18 +166,16 @@ export async function runReplay(
         if (changedAgain) continue;
         if (problems.length) {
           const list = problems.map((p) => `  ${formatProblem({ ...p, source: p.file })}`).join('\n');
-          process.stderr.write(
-            `[mockvideo] The changed recordings have problems:\n${list}\n[mockvideo] Kept serving the last good recordings.\n`,
-          );
+          say(`The changed recordings have problems:\n${list}`);
+          say('Kept serving the last good recordings.');
           continue;
         }
         replay.replayer.replaceRecordings(index);
         const count = index.size;
         process.stdout.write(`recordings reloaded from ${dir}: ${count} recording${count === 1 ? '' : 's'} live\n`);
       } catch (error) {
-        process.stderr.write(
-          `[mockvideo] ${(error as Error).message}\n[mockvideo] Kept serving the last good recordings.\n`,
-        );
+        say(errorText(error));
+        say('Kept serving the last good recordings.');
       }
     }
     reloading = false;

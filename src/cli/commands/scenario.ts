@@ -1,10 +1,11 @@
 import type { Argv, CommandModule } from 'yargs';
-import { MockvideoError, formatProblem } from '../../errors.js';
+import { MockvideoError, errorText, formatProblem } from '../../errors.js';
 import { EXIT } from '../exit.js';
 import { recordingsOf } from '../recording-folder.js';
 import { newScenarioFile, writeScenarioFile } from '../scenario-file.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import type { BuiltArgs } from '../options.js';
+import { say } from '../../stderr.js';
 
 const builder = (yargs: Argv) =>
   yargs
@@ -90,15 +91,16 @@ const fromRecordingsCommand: CommandModule<object, BuiltArgs<typeof builder>> = 
         origins: [...(args.recordedOrigin ?? []), ...readRecordedOrigins(args.dir)],
       });
     } catch (error) {
-      throw new MockvideoError('MV_USAGE', `Cannot make a scenario from ${args.dir}: ${(error as Error).message}.`);
+      throw new MockvideoError('MV_USAGE', `Cannot make a scenario from ${args.dir}: ${errorText(error)}.`);
     }
     const { shown } = target;
     const nextSteps = writeScenarioFile(target, made.file);
     process.stdout.write(`Created ${shown}: ${madeSummary(made)}.\n`);
     for (const note of made.notes) process.stdout.write(`note: ${note}\n`);
     if (made.problems.length) {
-      process.stderr.write(
-        `${made.problems.map((p) => formatProblem({ ...p, source: shown })).join('\n')}\n[mockvideo] ${shown} does not validate: the recordings break the contract there. Edit the file, then run "mockvideo validate ${shown}".\n`,
+      const list = made.problems.map((p) => `  ${formatProblem({ ...p, source: shown })}`).join('\n');
+      say(
+        `${shown} does not validate: the recordings break the contract there:\n${list}\nEdit the file, then run "mockvideo validate ${shown}".`,
       );
       process.exitCode = EXIT.problems;
       return;

@@ -5,12 +5,13 @@ import { startServeServer } from '../../server/modes/serve.js';
 import { loadServeCatalog } from '../../storage/serve-catalog.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { adminLogger, logFindings } from '../output.js';
-import { MockvideoError } from '../../errors.js';
+import { MockvideoError, errorText } from '../../errors.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
 import type { ArgsOf } from '../options.js';
 import { fuzzAnswersOf, fuzzOptions, type FuzzArgs } from './fuzz.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import { stopReport, unwrittenReport } from '../stop-report.js';
+import { say } from '../../stderr.js';
 
 /** The flags of `serve` besides the ones it shares with `replay`. */
 const serveOptions = {
@@ -82,11 +83,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
             dir: watchedDir,
             onReload: (outcome) => {
               if (outcome.ok)
-                process.stdout.write(`scenarios reloaded from ${watchedDir}: version ${outcome.version} is live\n`);
-              else
-                process.stderr.write(
-                  `${outcome.error.message}\n[mockvideo] Kept serving the last good scenarios (version ${outcome.version}).\n`,
+                return void process.stdout.write(
+                  `scenarios reloaded from ${watchedDir}: version ${outcome.version} is live\n`,
                 );
+              say(errorText(outcome.error));
+              say(`Kept serving the last good scenarios (version ${outcome.version}).`);
             },
           }
         : undefined,

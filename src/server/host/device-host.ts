@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { PREFIX } from '../../errors.js';
+import { errorText } from '../../errors.js';
+import { say } from '../../stderr.js';
 import {
   failedPlan,
   isDeviceRoute,
@@ -43,8 +44,8 @@ interface Exchange {
 
 /** Says once, on stderr, that mockvideo failed to answer a request (a fault of ours, never the client's); the request gets the routes' 500. */
 function reportFailure(request: RouteRequest, error: unknown): void {
-  process.stderr.write(
-    `${PREFIX} Failed to answer ${request.method} ${request.path}: ${(error as Error)?.message ?? String(error)}. It was answered 500; the server goes on. Please report this with the request.\n`,
+  say(
+    `Failed to answer ${request.method} ${request.path}: ${errorText(error)}. It was answered 500; the server goes on. Please report this with the request.`,
   );
 }
 

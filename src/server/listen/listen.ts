@@ -59,7 +59,7 @@ export function serverOptions(env: NodeJS.ProcessEnv = process.env): Record<keyo
  * errors are returned as they are.
  *
  * @example listenFailure(Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' }), '127.0.0.1', 8787)
- * // MockvideoError: [mockvideo] Cannot listen on 127.0.0.1:8787: the port is in use by another process. …
+ * // MockvideoError: Cannot listen on 127.0.0.1:8787: the port is in use by another process. …
  */
 function listenFailure(error: unknown, host: string, port: number, portFlag = '--port'): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

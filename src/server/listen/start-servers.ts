@@ -94,7 +94,7 @@ export async function startServers(app: RequestListener, plan: ListenPlan): Prom
       for (const host of new Set(unnamed.map((u) => new URL(u.url).hostname))) {
         const of = unnamed.filter((u) => new URL(u.url).hostname === host);
         warnings.push(
-          `[mockvideo] Warning: the certificate ${tls.certFile} does not name ${host}, so ${of.map((u) => u.label).join(', ')} (${of[0]!.url}) would get a certificate error: not listed. ` +
+          `Warning: the certificate ${tls.certFile} does not name ${host}, so ${of.map((u) => u.label).join(', ')} (${of[0]!.url}) would get a certificate error: not listed. ` +
             `Add ${host} to the certificate (e.g. "mkcert localhost 127.0.0.1 ${host.replace(/^\[|\]$/g, '')}"), or leave out --cert and --key to use a generated one.`,
         );
       }

@@ -1,4 +1,4 @@
-import { PREFIX } from '../../errors.js';
+import { say } from '../../stderr.js';
 import type { NamedRecording } from '../../normalise/index.js';
 import type { ProxyLogEntry } from '../../record/exchange-log.js';
 import { createRecordingProxy, type RecordingProxyOptions } from '../../record/proxy.js';
@@ -45,9 +45,7 @@ export async function recordInto(options: RecordingOptions, onRecorded?: (named:
       await proxy.drain();
       await proxy.close();
       for (const file of await writer.flush())
-        process.stderr.write(
-          `${PREFIX} The recording ${file} in ${options.dir} may not be on the disk: flushing it failed.\n`,
-        );
+        say(`The recording ${file} in ${options.dir} may not be on the disk: flushing it failed.`);
       await release();
     },
   };
@@ -77,12 +75,12 @@ export function formatProxyLine(entry: ProxyLogEntry): string {
 
 /**
  * The loud line for an exchange whose recording could not be written (`entry.lost`), for stderr:
- * `[mockvideo] GET meta/cp was answered (200 from the upstream) but NOT recorded: write error ENOSPC (...). ...`.
- * Empty for an exchange that was not lost.
+ * `GET meta/cp was answered (200 from the upstream) but NOT recorded: write error ENOSPC (...). ...`,
+ * to print with `say`. Empty for an exchange that was not lost.
  */
 export function lostExchangeLine(entry: ProxyLogEntry): string {
   if (!entry.lost) return '';
-  return `[mockvideo] ${entry.method} ${entry.operation} was answered (${entry.status} from the upstream) but NOT recorded: write error ${entry.lost.code}. ${entry.lost.message.replace(/^\[mockvideo\] /, '')} Check that the recording folder still exists, is a folder and has room, then repeat the request.\n`;
+  return `${entry.method} ${entry.operation} was answered (${entry.status} from the upstream) but NOT recorded: write error ${entry.lost.code}. ${entry.lost.message} Check that the recording folder still exists, is a folder and has room, then repeat the request.`;
 }
 
 /**
