@@ -1,17 +1,20 @@
 /**
- * Writes the generated tables of the documentation, so they list everything there is: between
- * `<!-- scenarios:start -->` and `<!-- scenarios:end -->` in README.md and docs/*.md, every shipped
- * scenario (from the catalog compiled at build time: name, what it extends, its description, its
- * faults and how long the six operations take in a row when it delays them).
+ * Writes the generated tables of the documentation, so they list everything there is:
+ * - between `<!-- scenarios:start -->` and `<!-- scenarios:end -->` in README.md and docs/*.md, every
+ *   shipped scenario (from the catalog compiled at build time: name, what it extends, its
+ *   description, its faults and how long the six operations take in a row when it delays them);
+ * - between `<!-- errors:start -->` and `<!-- errors:end -->` in docs/errors.md, every error code of
+ *   `ERROR_CODES` (src/error-codes.ts): its HTTP status, cause and how to solve it.
  *
  *   npx tsx scripts/docs-tables.ts
  *
- * test/docs/tables.test.ts fails when a file is out of date. The command reference has its own
- * generator (scripts/readme-reference.ts).
+ * test/docs/tables.test.ts (scenarios) and test/generated-files.test.ts (errors) fail when a file is
+ * out of date. The command reference has its own generator (scripts/readme-reference.ts).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { OPERATION_NAMES } from '../src/contract/core.js';
+import { ERROR_CODES, type ErrorCodeInfo } from '../src/error-codes.js';
 import type { Fault } from '../src/faults/fault.js';
 import type { CompiledScenario } from '../src/scenarios/catalog.js';
 import { compiledShippedCatalog } from '../src/scenarios/shipped-catalog.js';
@@ -19,6 +22,10 @@ import { compiledShippedCatalog } from '../src/scenarios/shipped-catalog.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START = '<!-- scenarios:start -->';
 const END = '<!-- scenarios:end -->';
+/** The page of the error codes, relative to the repository root. */
+export const ERRORS_FILE = 'docs/errors.md';
+const ERRORS_START = '<!-- errors:start -->';
+const ERRORS_END = '<!-- errors:end -->';
 
 /** The Markdown files that may hold generated tables, relative to the repository root. */
 export function documentationFiles(): string[] {
@@ -98,27 +105,57 @@ export function scenarioTable(): string {
   ].join('\n');
 }
 
-/** `text` with every marked scenario table replaced; unchanged when it has no markers. */
-export function withTables(text: string): string {
+/** `text` with what stands between each `start` and the next `end` marker replaced by `table`; unchanged without markers. */
+function between(text: string, start: string, end: string, table: string): string {
   let out = text;
   let from = 0;
   for (;;) {
-    const start = out.indexOf(START, from);
-    if (start < 0) return out;
-    const end = out.indexOf(END, start);
-    if (end < 0) throw new Error(`${START} without ${END}`);
-    out = `${out.slice(0, start + START.length)}${scenarioTable()}${out.slice(end)}`;
-    from = out.indexOf(END, start) + END.length;
+    const at = out.indexOf(start, from);
+    if (at < 0) return out;
+    const to = out.indexOf(end, at);
+    if (to < 0) throw new Error(`${start} without ${end}`);
+    out = `${out.slice(0, at + start.length)}${table}${out.slice(to)}`;
+    from = out.indexOf(end, at) + end.length;
   }
+}
+
+/** `text` with every marked scenario table replaced; unchanged when it has no markers. */
+export function withTables(text: string): string {
+  return between(text, START, END, scenarioTable());
+}
+
+/** A Markdown table cell: `|` escaped, on one line. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+
+/** The table of every error code of `ERROR_CODES`, in its order (without the markers). */
+function errorTable(): string {
+  const rows = Object.entries(ERROR_CODES).map(([code, info]: [string, ErrorCodeInfo]) => {
+    const status = info.status === undefined ? 'thrown' : String(info.status);
+    return `| \`${code}\` | ${status} | ${cell(info.cause)} | ${cell(info.solve)} |`;
+  });
+  return [
+    '',
+    '_Generated from `ERROR_CODES` (src/error-codes.ts) by `scripts/docs-tables.ts`; a test keeps it in step._',
+    '',
+    '| Code | Status | Cause | How to solve |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+/** `text` with its marked error table replaced; unchanged when it has no markers. */
+export function withErrorTable(text: string): string {
+  return between(text, ERRORS_START, ERRORS_END, errorTable());
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   for (const file of documentationFiles()) {
     const text = readFileSync(`${ROOT}${file}`, 'utf8');
-    const updated = withTables(text);
+    const updated = file === ERRORS_FILE ? withErrorTable(text) : withTables(text);
     if (updated !== text) {
       writeFileSync(`${ROOT}${file}`, updated);
-      process.stdout.write(`${file}: scenario table updated\n`);
+      process.stdout.write(`${file}: ${file === ERRORS_FILE ? 'error' : 'scenario'} table updated\n`);
     }
   }
 }
