@@ -142,7 +142,7 @@ describe('the recorder is not an open proxy', () => {
     });
   }
 
-  it.each(['/internal/admin', '/api/g1x/meta/cp', '/api/g1', '/api', '/', '/..%2Fapi/g1/meta/cp'])(
+  it.each(['/internal/admin', '/api/g1x/meta/cp', '/api/g1', '/api', '/..%2Fapi/g1/meta/cp'])(
     'forwards nothing outside /api/g1/: %s gets a 404 from mockvideo',
     async (path) => {
       const before = upstream.received.length;
@@ -152,6 +152,14 @@ describe('the recorder is not an open proxy', () => {
       expect(upstream.received.slice(before)).toEqual([]);
     },
   );
+
+  it("forwards nothing for /: it gets mockvideo's own index (the operations and the dashboard)", async () => {
+    const before = upstream.received.length;
+    const answer = await send('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toContain('"GET /api/g1/meta/cp"');
+    expect(upstream.received.slice(before)).toEqual([]);
+  });
 
   it('sends a request whose Host header names another service to --upstream only', async () => {
     const before = upstream.received.length;

@@ -23,10 +23,13 @@ async function timed(path: string): Promise<{ ms: number; status: number }> {
   return { ms: performance.now() - started, status: response.status };
 }
 
-/** ±20% (+15 ms) of `ms`: a check that the delay is the recorded one, not a speed test. */
+/**
+ * −20% (−15 ms) to +20% (+60 ms) of `ms`: a check that the delay is the recorded one (or its half),
+ * not a speed test; a loaded machine only ever answers later, so the upper side has more room.
+ */
 const near = (actual: number, ms: number) =>
   expect(actual, `${actual.toFixed(0)} ms for a recorded ${ms} ms`).toSatisfy(
-    (a: number) => a >= ms * 0.8 - 15 && a <= ms * 1.2 + 15,
+    (a: number) => a >= ms * 0.8 - 15 && a <= ms * 1.2 + 60,
   );
 
 describe('recorded latency', () => {
