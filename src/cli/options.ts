@@ -1,4 +1,5 @@
 import type { Argv, InferredOptionTypes, Options } from 'yargs';
+import { normalize } from 'node:path';
 import { MockvideoError } from '../errors.js';
 
 /** The parsed values of a group of yargs options, by flag name and by its camelCase alias (as a handler gets them). */
@@ -42,11 +43,19 @@ export const hostOption = {
   describe: 'Address to bind (0.0.0.0 to reach it from devices and emulators on the network)',
 } satisfies Options;
 
+/**
+ * The coerce step of a path flag or positional (`type: 'string'`): normalised as yargs' `normalize`
+ * would (which crashes on a flag given twice: "Cannot redefine property"); given twice, the last wins.
+ */
+export const pathValue = {
+  coerce: (value: unknown) => normalize(String(Array.isArray(value) ? value.at(-1) : value)),
+} as const;
+
 /** `--scenarios-dir`: a folder of scenario files added to (and overriding) the shipped ones. */
 export const scenariosDirOption = {
   type: 'string',
   describe: "Folder of scenario files, added to the shipped ones (default: the package's scenarios/ folder)",
-  normalize: true,
+  ...pathValue,
 } satisfies Options;
 
 /** Checks `--upstream`: an http(s) URL. @throws MockvideoError (`MV_USAGE`). */

@@ -11,7 +11,7 @@ import type { StartedServers } from '../server/listen/start-servers.js';
 import type { ServerSettings } from '../server/modes/device-server.js';
 import { STATE_SCOPES } from '../state/client-state.js';
 import type { SteeredDevice } from '../state/device-scenarios.js';
-import { hostOption, integerFrom, portOption, scenariosDirOption, type ArgsOf } from './options.js';
+import { hostOption, integerFrom, portOption, scenariosDirOption, type ArgsOf, pathValue } from './options.js';
 import { dashboardLine, requestLogger, type OutputArgs } from './output.js';
 import { verdictOptions } from './verdict-options.js';
 import { errorText } from '../errors.js';
@@ -138,11 +138,11 @@ export const serverOptions = {
   },
   cert: {
     type: 'string',
-    normalize: true,
+    ...pathValue,
     requiresArg: true,
     describe: 'PEM certificate to serve HTTPS with (e.g. from mkcert); needs --key; implies --https',
   },
-  key: { type: 'string', normalize: true, requiresArg: true, describe: 'PEM private key of --cert' },
+  key: { type: 'string', ...pathValue, requiresArg: true, describe: 'PEM private key of --cert' },
   'analytics-path': {
     type: 'string',
     array: true,

@@ -7,6 +7,7 @@ import type { Options } from 'yargs';
 import { FAIL_ON, type FailOn } from '../verify/fail-on.js';
 import type { VerdictSuite } from '../verify/verdicts.js';
 import type { ArgsOf } from './options.js';
+import { pathValue } from './options.js';
 
 /** Parses `--fail-on` (comma-separated, repeatable). @throws Error naming the flag and the choices (yargs prints it as a usage error). */
 function failOnList(value: unknown): FailOn[] {
@@ -28,7 +29,7 @@ function failOnList(value: unknown): FailOn[] {
 export const verdictOptions = {
   junit: {
     type: 'string',
-    normalize: true,
+    ...pathValue,
     requiresArg: true,
     describe:
       'Write the verdicts as JUnit XML to FILE: a test suite per device, a test case per start-up and per operation (serve and replay: when they stop)',

@@ -11,6 +11,7 @@ import {
   upstreamTimeoutOption,
   upstreamUrl,
   type BuiltArgs,
+  pathValue,
 } from '../options.js';
 import { recordingsOf } from '../recording-folder.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
@@ -21,7 +22,7 @@ const builder = (yargs: Argv) =>
     .positional('dirs', {
       type: 'string',
       array: true,
-      normalize: true,
+      ...pathValue,
       describe: 'A recording folder (with --upstream), or two to compare offline',
     })
     .option('upstream', {
@@ -35,7 +36,7 @@ const builder = (yargs: Argv) =>
     .option('scenarios-dir', scenariosDirOption)
     .option('query-file', {
       type: 'string',
-      normalize: true,
+      ...pathValue,
       describe:
         'File with the real _st and identifiers as a query string or a client request line (also: MOCKVIDEO_QUERY, MOCKVIDEO_ST)',
     })

@@ -3,11 +3,12 @@ import { COMMAND_HEADINGS } from '../command-headings.js';
 import type { BuiltArgs } from '../options.js';
 import { progressCallback } from '../progress.js';
 import { recordingsOf } from '../recording-folder.js';
+import { pathValue } from '../options.js';
 
 const builder = (yargs: Argv) =>
   yargs
-    .positional('dir', { type: 'string', demandOption: true, normalize: true, describe: 'Recording folder' })
-    .option('har', { type: 'string', demandOption: true, normalize: true, describe: 'HAR file to write' })
+    .positional('dir', { type: 'string', demandOption: true, ...pathValue, describe: 'Recording folder' })
+    .option('har', { type: 'string', demandOption: true, ...pathValue, describe: 'HAR file to write' })
     .option('base-url', {
       type: 'string',
       default: 'http://localhost:8787',

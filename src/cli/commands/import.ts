@@ -7,14 +7,15 @@ import { progress, showsProgress } from '../progress.js';
 import { normaliseFlags, policyFromArgs } from '../normalise-options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import type { BuiltArgs } from '../options.js';
+import { pathValue } from '../options.js';
 
 const builder = (yargs: Argv) =>
   yargs
-    .positional('file', { type: 'string', demandOption: true, normalize: true, describe: 'A HAR 1.2 file' })
+    .positional('file', { type: 'string', demandOption: true, ...pathValue, describe: 'A HAR 1.2 file' })
     .option('out', {
       type: 'string',
       demandOption: true,
-      normalize: true,
+      ...pathValue,
       describe: 'Recording folder to write (created if missing)',
     })
     .options(normaliseFlags)

@@ -11,6 +11,7 @@ import {
   recordingOptions,
   recordingSettings,
   type ArgsOf,
+  pathValue,
 } from '../options.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import { say } from '../../stderr.js';
@@ -25,7 +26,7 @@ const recordOptions = {
   out: {
     type: 'string',
     demandOption: true,
-    normalize: true,
+    ...pathValue,
     describe: 'Recording folder to write (created if missing)',
   },
   port: portOption,

@@ -8,7 +8,7 @@ import { loadCheckedRecordingIndex } from '../../storage/load-recordings.js';
 import { watchFolder } from '../../storage/watch-folder.js';
 import { exitWithError, stopOnSignals } from '../exit.js';
 import { normaliseFlags, policyFromArgs, type NormaliseArgs } from '../normalise-options.js';
-import { insecureUpstreamWarning, recordingOptions, recordingSettings, type ArgsOf } from '../options.js';
+import { insecureUpstreamWarning, recordingOptions, recordingSettings, type ArgsOf, pathValue } from '../options.js';
 import { adminLogger } from '../output.js';
 import { progressCallback } from '../progress.js';
 import { printListening, serverOptions, serverSettings, type ServerArgs } from '../server-options.js';
@@ -208,7 +208,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     yargs
       .positional('source', {
         type: 'string',
-        normalize: true,
+        ...pathValue,
         describe:
           'Recording folder (from "mockvideo record" or "mockvideo import"), or a start-up bundle file (from GET /__mockvideo/start-ups/ID/bundle)',
       })

@@ -6,10 +6,11 @@ import { newScenarioFile, writeScenarioFile } from '../scenario-file.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import type { BuiltArgs } from '../options.js';
 import { say } from '../../stderr.js';
+import { pathValue } from '../options.js';
 
 const builder = (yargs: Argv) =>
   yargs
-    .positional('dir', { type: 'string', demandOption: true, normalize: true, describe: 'Recording folder' })
+    .positional('dir', { type: 'string', demandOption: true, ...pathValue, describe: 'Recording folder' })
     .option('name', {
       type: 'string',
       demandOption: true,

@@ -12,6 +12,7 @@ import { fuzzAnswersOf, fuzzOptions, type FuzzArgs } from './fuzz.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
 import { stopReport, unwrittenReport } from '../stop-report.js';
 import { say } from '../../stderr.js';
+import { pathValue } from '../options.js';
 
 /** The flags of `serve` besides the ones it shares with `replay`. */
 const serveOptions = {
@@ -23,7 +24,7 @@ const serveOptions = {
   },
   replay: {
     type: 'string',
-    normalize: true,
+    ...pathValue,
     describe: 'Serve this recording folder instead, as "mockvideo replay DIR" does (with the flags both take)',
   },
 } as const;
