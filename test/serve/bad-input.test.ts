@@ -19,6 +19,23 @@ describe('bad input at start', () => {
     expect(stderr).toMatch(/Unknown scenario "galery"\. Known scenarios: default, [a-z, -]*\bgallery,/);
   });
 
+  it('a path flag given twice takes the last, with a one-line error and no stack trace', async () => {
+    const { code, stderr } = await runCli([
+      'serve',
+      '--port',
+      '0',
+      '--cert',
+      'first.pem',
+      '--cert',
+      'second.pem',
+      '--key',
+      'k.pem',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^\[mockvideo\] --cert second\.pem: cannot read the file \(ENOENT\)/);
+    expect(stderr).not.toMatch(/Cannot redefine property|\n\s+at /);
+  });
+
   it('invalid JSON in a scenario file exits 2 naming the file, line and column', async () => {
     const dir = scenarioDir({
       'broken.json': '{\n  "extends": "default",\n  "operations": { "ad_config": { "data": {} }, }\n}\n',
