@@ -80,14 +80,15 @@ describe.each(['routes', 'msw'] as const)('per-device scenarios, engine %s', (en
   });
 
   it("prints one line for each device switched, as for the server's scenario", async () => {
-    await vi.waitFor(() =>
+    // The terminal lines come on the server's stdout, which may reach the test after the answers.
+    await vi.waitFor(() => {
       expect(server.stdout()).toContain(
         `admin: device a1a1a1a1a1a1…: scenario "gallery" now answers its requests (was the server's "default")\n`,
-      ),
-    );
-    expect(server.stdout()).toContain(
-      `admin: device 5e5e5e5e5e5e…: scenario "non-gallery" now answers its requests (was the server's "default")\n`,
-    );
+      );
+      expect(server.stdout()).toContain(
+        `admin: device 5e5e5e5e5e5e…: scenario "non-gallery" now answers its requests (was the server's "default")\n`,
+      );
+    });
   });
 
   it("says each device's scenario in GET /devices, and whether it is its own", async () => {

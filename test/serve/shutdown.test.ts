@@ -12,11 +12,23 @@ afterAll(removeTempDirs);
 
 describe('shutdown', () => {
   it('SIGTERM lets in-flight requests finish, then exits 0', async () => {
-    const server = await startCli(['serve', '--port', '0', '--no-watch', '--fault', 'meta/setting=delay:800']);
-    const inFlight = Array.from({ length: 20 }, () =>
-      fetch(`${server.url}${clientPath('meta/setting')}`).then((r) => r.status),
+    const server = await startCli(['serve', '--port', '0', '--no-watch', '--fault', 'meta/setting=delay:1500']);
+    const connected: Array<Promise<unknown>> = [];
+    const inFlight = Array.from(
+      { length: 20 },
+      () =>
+        new Promise<number | undefined>((resolve, reject) => {
+          const req = request(`${server.url}${clientPath('meta/setting')}`, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode));
+          });
+          connected.push(new Promise((ok) => req.on('socket', (socket) => socket.once('connect', ok))));
+          req.on('error', reject).end();
+        }),
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // In flight means the server has them: all connected, and time for the server to read them.
+    await Promise.all(connected);
+    await new Promise((r) => setTimeout(r, 400));
     const exited = server.stop('SIGTERM');
     expect(await Promise.all(inFlight)).toEqual(Array(20).fill(200));
     expect(await exited).toBe(0);
