@@ -5,6 +5,7 @@
  */
 import type { Options } from 'yargs';
 import { parseDuration, parseMoment } from '../clock/clock.js';
+import { FAULT_KINDS_TEXT } from '../faults/fault.js';
 import { parseLatencySetting } from '../latency/latency.js';
 import type { ServerContext } from '../server/context.js';
 import type { StartedServers } from '../server/listen/start-servers.js';
@@ -75,8 +76,7 @@ export const serverOptions = {
   fault: {
     type: 'string',
     array: true,
-    describe:
-      'Inject a fault, [OPERATION=]KIND[:ARG][@SDEVID]: delay[:MS|MIN-MAX], status[:CODE], envelope[:RESULT], malformed-json, empty, reset, hang; @SDEVID aims it at one device (repeatable)',
+    describe: `Inject a fault, [OPERATION=]KIND[:ARG][@SDEVID]: ${FAULT_KINDS_TEXT}; @SDEVID aims it at one device (repeatable)`,
   },
   'device-scenario': {
     type: 'string',

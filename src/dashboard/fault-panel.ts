@@ -1,3 +1,4 @@
+import { FAULT_KINDS } from '../faults/fault.js';
 import { html, render } from 'lit-html';
 import { admin, messageOf, type FaultKind, type FaultRequest, type OperationName, type PlannedFault } from './api.js';
 import { byId } from './dom.js';
@@ -65,13 +66,13 @@ export function setUpFaultForm(state: DashboardState): void {
     byId('fault-operation'),
   );
   render(
-    Object.keys(FAULT_FIELDS).map((k) => option(k)),
+    FAULT_KINDS.map((k) => option(k)),
     kind,
   );
   const showValue = () => {
     const field = FAULT_FIELDS[kind.value as FaultKind];
-    byId('fault-value-field').hidden = field === null;
-    value.disabled = field === null;
+    byId('fault-value-field').hidden = !field;
+    value.disabled = !field;
     if (field) {
       byId('fault-value-label').textContent = field.label;
       value.value = String(field.value);

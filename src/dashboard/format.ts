@@ -1,16 +1,12 @@
 import type { DeviceUrl, FaultKind, Health, JournalEntry, PlannedFault } from './api.js';
 
-/** The number a fault kind takes from the form, if any: its JSON field, a label and a default. */
+/** The number a fault kind takes from the form, if any: its JSON field, a label and a default (a kind not here takes none). */
 export const FAULT_FIELDS: Readonly<
-  Record<FaultKind, { field: 'ms' | 'status' | 'result'; label: string; value: number } | null>
+  Partial<Record<FaultKind, { field: 'ms' | 'status' | 'result'; label: string; value: number }>>
 > = {
   delay: { field: 'ms', label: 'Delay (ms)', value: 2000 },
   status: { field: 'status', label: 'HTTP status', value: 503 },
   envelope: { field: 'result', label: 'Envelope result (not 1)', value: 0 },
-  'malformed-json': null,
-  empty: null,
-  reset: null,
-  hang: null,
 };
 
 /** What a planned fault does, in a few words: `status 503`, `delay 400 ms`, `reset`. */

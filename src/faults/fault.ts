@@ -13,6 +13,17 @@ export const FAULT_KINDS = ['delay', 'status', 'envelope', 'malformed-json', 'em
 /** One fault kind. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/** The argument a kind takes in the `--fault` grammar (`status:503`), by its placeholder; the others take none. */
+const FAULT_ARGUMENTS: Partial<Record<FaultKind, string>> = { delay: 'MS|MIN-MAX', status: 'CODE', envelope: 'RESULT' };
+
+/**
+ * The fault kinds with their `--fault` arguments, for help texts and schema descriptions:
+ * `delay[:MS|MIN-MAX], status[:CODE], envelope[:RESULT], malformed-json, empty, reset, hang`.
+ */
+export const FAULT_KINDS_TEXT = FAULT_KINDS.map((kind) =>
+  FAULT_ARGUMENTS[kind] ? `${kind}[:${FAULT_ARGUMENTS[kind]}]` : kind,
+).join(', ');
+
 /**
  * The rules of a fault that JSON Schema cannot state, each with its message: written once here, read
  * by `faultSchema` (zod refinements) and by the check compiled from it (`plan-check.ts`).

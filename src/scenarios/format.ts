@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { OPERATION_NAMES, type OperationName } from '../contract/operations.js';
-import type { Fault } from '../faults/fault.js';
+import { FAULT_KINDS, type Fault } from '../faults/fault.js';
 import { faultSchema } from '../faults/fault-schema.js';
 import type { RecordedLatency } from '../latency/latency.js';
 import { stubSchemas } from './stub-schema.js';
@@ -83,9 +83,7 @@ export const scenarioFileSchema = z.strictObject({
   operations: operations.describe('Operation name → stub or list of stubs.'),
   faults: scenarioFaultsSchema
     .optional()
-    .describe(
-      'Operation name or "*" → a fault applied on top of the stubs (delay, status, envelope, malformed-json, empty, reset, hang).',
-    ),
+    .describe(`Operation name or "*" → a fault applied on top of the stubs (${FAULT_KINDS.join(', ')}).`),
   state: stateSchema.optional(),
 });
 

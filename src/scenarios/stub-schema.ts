@@ -9,6 +9,7 @@ import { contentTypeProblem } from '../contract/content-type.js';
 import { FRAMING_HEADERS, HEADER_NAME, HEADER_VALUE, headerProblem } from '../contract/http-wire.js';
 import { envelopeSchema } from '../contract/envelope-schema.js';
 import { OPERATIONS, type OperationName } from '../contract/operations.js';
+import { FAULT_KINDS } from '../faults/fault.js';
 import { answerStatusSchema, faultSchema } from '../faults/fault-schema.js';
 import { latencySchema } from '../latency/latency-schema.js';
 import { OBJECT_DATA_OPERATIONS } from './inherit-data.js';
@@ -55,9 +56,7 @@ function responseShape(data: z.ZodType) {
       })
       .optional()
       .describe('Extra response headers: HTTP token names, Latin-1 values; a content-type is JSON (or text/plain).'),
-    fault: faultSchema
-      .optional()
-      .describe('What goes wrong with this answer: delay, status, envelope, malformed-json, empty, reset or hang.'),
+    fault: faultSchema.optional().describe(`What goes wrong with this answer: ${FAULT_KINDS.join(', ')}.`),
     body: z
       .string()
       .optional()
