@@ -51,6 +51,11 @@ export const pathValue = {
   coerce: (value: unknown) => normalize(String(Array.isArray(value) ? value.at(-1) : value)),
 } as const;
 
+/** The coerce step of a path list (`type: 'string', array: true`): each path normalised, as {@link pathValue}. */
+export const pathList = {
+  coerce: (values: unknown[]) => values.map((value) => normalize(String(value))),
+} as const;
+
 /** `--scenarios-dir`: a folder of scenario files added to (and overriding) the shipped ones. */
 export const scenariosDirOption = {
   type: 'string',

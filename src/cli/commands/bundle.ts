@@ -12,8 +12,8 @@ function startUpFlag(value: unknown): number | 'last' {
   const text = String(value);
   if (text === 'last') return 'last';
   if (/^\d+$/.test(text)) return Number(text);
-  throw new MockvideoError(
-    'MV_USAGE',
+  // A plain Error, as every coerce step throws: yargs hands its message on to our `fail`, which adds the prefix.
+  throw new Error(
     `--start-up takes a start-up's id (a number, as GET /__mockvideo/start-ups lists them) or "last", got "${text}".`,
   );
 }

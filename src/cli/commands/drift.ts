@@ -11,6 +11,7 @@ import {
   upstreamTimeoutOption,
   upstreamUrl,
   type BuiltArgs,
+  pathList,
   pathValue,
 } from '../options.js';
 import { recordingsOf } from '../recording-folder.js';
@@ -22,7 +23,7 @@ const builder = (yargs: Argv) =>
     .positional('dirs', {
       type: 'string',
       array: true,
-      ...pathValue,
+      ...pathList,
       describe: 'A recording folder (with --upstream), or two to compare offline',
     })
     .option('upstream', {
