@@ -50,6 +50,13 @@ import {
 } from './consumer-project.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * True on the second leg of .ci/run (Node 24, msw 3; `MOCKVIDEO_CI_LEG=2`): what does not depend on
+ * the runtime or msw's major ran on the first leg already and is left out here, to keep CI within
+ * its 15 minutes: the tarball's publint and attw checks, and this repository's Jest 29 (the docs
+ * install Jest 30, which runs on both legs).
+ */
+const SECOND_LEG = process.env.MOCKVIDEO_CI_LEG === '2';
 /** The version of package `name` installed in the `node_modules` below `dir`. */
 const versionIn = (dir: string, name: string): string =>
   (JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
@@ -381,7 +388,7 @@ describe('the npm package', () => {
       );
       expect(tsc.code, explain(`tsc ${args.join(' ')} (in the consumer project)`, tsc)).toBe(0);
     },
-    60_000,
+    150_000,
   );
 
   it('bundles mockvideo and mockvideo/contract for browsers, and refuses mockvideo/node there', async () => {
@@ -441,7 +448,9 @@ describe('the npm package', () => {
       ['Jest 29, ES modules', 29, 'esm', VM_MODULES, 3],
       ['Jest 29, React Native conditions (require, react-native, node)', 29, 'react-native', {}, 5],
     ] as const
-  ).filter(([, , project]) => REQUIRES_ESM || project !== 'commonjs-vm'); // that recipe says Node 24.9 or later
+  )
+    .filter(([, , project]) => REQUIRES_ESM || project !== 'commonjs-vm') // that recipe says Node 24.9 or later
+    .filter(([, version]) => !SECOND_LEG || version !== 29);
   it.concurrent.each(jestRuns)(
     `runs the docs/jest.md recipe for msw ${MSW_MAJOR} with %s, mockvideo untransformed`,
     async (label, version, project, env, tests) => {
@@ -476,7 +485,7 @@ describe('the npm package', () => {
     60_000,
   );
 
-  it.concurrent(
+  it.skipIf(SECOND_LEG).concurrent(
     'passes publint and attw (every entry resolves under node10, node16 from CommonJS and ESM, bundler)',
     async () => {
       const publint = await timed('publint', () =>
