@@ -31,14 +31,10 @@ export interface PlannedFault {
   state: StateScope;
 }
 
-/** Requests seen and hit by one device for a fault counted per device. */
-interface ClientCounts {
+/** A device's counts of one fault counted per device (requests seen and hit), and, once the fault is used up for the device, where its lane goes on (see {@link FaultBoard}). */
+interface DeviceCounts {
   seen: number;
   fired: number;
-}
-
-/** A device's counts of one fault, and, once the fault is used up for the device, where its lane goes on (see {@link FaultBoard}). */
-interface DeviceCounts extends ClientCounts {
   /** The index in its lane's `perDevice` list of the next fault that may still be live for the device. */
   below?: number;
 }
@@ -234,12 +230,6 @@ export class FaultBoard {
       this.#devices.set(client, device);
     }
     return counts;
-  }
-
-  /** Requests seen and hit by `client` (see `clientOf`) for the planned fault `id`; `undefined` when it has none counted. */
-  clientCounts(id: number, client: string): Readonly<ClientCounts> | undefined {
-    const counts = this.#devices.peek(client)?.get(id);
-    return counts && { seen: counts.seen, fired: counts.fired };
   }
 
   /** Forgets the per-client counts of every fault, for one client (see `clientOf`) or all: they get `times` again. */

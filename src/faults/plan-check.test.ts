@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FaultBoard, type FaultPlan } from './board.js';
 import { FAULT_KINDS } from './fault.js';
-import { checkFaultPlan, faultBoardOf } from './plan-check.js';
-import { readFaultFlag } from './plan-form.js';
+import { faultBoardOf, type FaultSpec } from './plan-check.js';
 import { parseFaultFlag, parseFaultPlan } from './plan.js';
 
 /** The plan, or the error message, of `read(value)`. */
@@ -13,6 +13,13 @@ function outcome<T>(read: (value: T) => unknown, value: T): unknown {
     return { error: (error as Error).message };
   }
 }
+
+/** What the MSW handlers plan of one fault (`faultBoardOf`, checked without zod): the planned fault, or the refusal. */
+const compiled = (spec: unknown) => outcome((one: unknown) => faultBoardOf([one as FaultSpec])!.list()[0], spec);
+
+/** What a server plans of the same fault, read with zod by `read`, on a board like the handlers' (`times` per device). */
+const withZod = <T>(read: (value: T) => FaultPlan, value: T) =>
+  outcome((one: T) => new FaultBoard('client').add(read(one)), value);
 
 const FLAGS = [
   'status',
@@ -62,22 +69,22 @@ const VALUES: unknown[] = [
   { kind: 'reset', device: '' },
   { kind: 'reset', device: 'a\u001b[2J' },
   { kind: 'reset', device: 7 },
-  'status',
+  // (A string is a flag to the handlers: FLAGS.)
   null,
   [],
   42,
 ];
 
-describe('checkFaultPlan, without zod', () => {
+describe('the faults of MSW handlers, checked without zod', () => {
   it.each(FLAGS)('reads the flag %j as parseFaultFlag does: the same plan, or the same refusal', (flag) => {
-    const zod = outcome(parseFaultFlag, flag);
-    const compiled = outcome((f: string) => readFaultFlag(f, checkFaultPlan), flag);
-    if ('plan' in (zod as object)) expect(compiled).toEqual(zod);
+    const zod = withZod(parseFaultFlag, flag);
+    const plain = compiled(flag);
+    if ('plan' in (zod as object)) expect(plain).toEqual(zod);
     else {
-      // Refused by both, with the flag and the form named; the field named the same.
-      const message = (compiled as { error?: string }).error;
-      expect(message, JSON.stringify(compiled)).toMatch(
-        new RegExp(`^\\[mockvideo\\] --fault ${flag.replace(/[*]/g, '\\*')}: `),
+      // Refused by both, with the fault, the flag and the form named; the field named the same.
+      const message = (plain as { error?: string }).error;
+      expect(message, JSON.stringify(plain)).toMatch(
+        new RegExp(`^\\[mockvideo\\] faults\\[0\\]: --fault ${flag.replace(/[*]/g, '\\*')}: `),
       );
       expect((zod as { error: string }).error).toContain(`"${/"(\w+)"/.exec(message!)?.[1]}"`);
     }
@@ -86,12 +93,12 @@ describe('checkFaultPlan, without zod', () => {
   it.each(VALUES.map((value) => [JSON.stringify(value), value]))(
     'reads the JSON %s as parseFaultPlan does',
     (_label, value) => {
-      const zod = outcome(parseFaultPlan, value);
-      const compiled = outcome(checkFaultPlan, value);
-      if ('plan' in (zod as object)) expect(compiled).toEqual(zod);
+      const zod = withZod(parseFaultPlan, value);
+      const plain = compiled(value);
+      if ('plan' in (zod as object)) expect(plain).toEqual(zod);
       else {
         // Refused by both; the field the compiled check names is in zod's message too (zod names an unknown key in its text).
-        const field = /"([\w.]+)"/.exec((compiled as { error: string }).error)?.[1];
+        const field = /"([\w.]+)"/.exec((plain as { error: string }).error)?.[1];
         expect((zod as { error: string }).error).toContain(`"${field}"`);
       }
     },
@@ -124,10 +131,10 @@ describe('checkFaultPlan, without zod', () => {
     fc.assert(
       fc.property(plan, (value) => {
         const defined = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
-        const zod = outcome(parseFaultPlan, defined);
-        const compiled = outcome(checkFaultPlan, defined);
-        expect('plan' in (compiled as object)).toBe('plan' in (zod as object));
-        if ('plan' in (zod as object)) expect(compiled).toEqual(zod);
+        const zod = withZod(parseFaultPlan, defined);
+        const plain = compiled(defined);
+        expect('plan' in (plain as object)).toBe('plan' in (zod as object));
+        if ('plan' in (zod as object)) expect(plain).toEqual(zod);
       }),
       { numRuns: 2000 },
     );

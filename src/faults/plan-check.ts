@@ -65,7 +65,7 @@ function brokenRule(fault: Record<string, unknown>): { field: string; message: s
  * gives (`faultSchema`'s defaults: a 1,000–3,000 ms delay, status 500), or the same refusal.
  * @throws MockvideoError (`MV_USAGE`) naming the field and what it must be.
  */
-export function checkFaultPlan(value: unknown): FaultPlan {
+function checkFaultPlan(value: unknown): FaultPlan {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new MockvideoError('MV_USAGE', NOT_AN_OBJECT);
   const { operation, device, times, state, ...rest } = value as Record<string, unknown>;
