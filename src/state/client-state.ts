@@ -30,7 +30,7 @@ const MAX_CLIENTS = 4096;
  * least recently is forgotten. 4,096 clients of ordinary ids cost ~2 MiB; ids of 7.9 KB (a
  * hostile `_sdevid`, issue 39) ~16 KiB each, so ~500 of them are kept, not 4,096 × 16 KiB.
  */
-export const MAX_CLIENT_BYTES = 8 * 1024 * 1024;
+const MAX_CLIENT_BYTES = 8 * 1024 * 1024;
 
 /**
  * What one client's entry of per-client state costs, in bytes, as {@link MAX_CLIENT_BYTES} counts

@@ -7,7 +7,7 @@ import { MockvideoError } from '../errors.js';
 import { clientOf, clientOfDevice, deviceOfClient, type ClientRequest } from './client-state.js';
 
 /** The most devices that may have a scenario of their own at once; one more is refused. */
-export const MAX_STEERED_DEVICES = 1000;
+const MAX_STEERED_DEVICES = 1000;
 
 /** The longest device name taken, in characters (an `_sdevid` is 64; a `clientOf` name of an address is about 50). */
 const MAX_DEVICE_LENGTH = 512;
