@@ -9,7 +9,7 @@ import {
 } from '../normalise/index.js';
 
 /** The most body characters the journal shows of one exchange (64 KiB: the dashboard, `GET /requests/ID`, the HAR); the rest is left out there, with a note where the whole body is. */
-export const JOURNAL_BODY_LIMIT = 64 * 1024;
+const JOURNAL_BODY_LIMIT = 64 * 1024;
 
 /**
  * What the journal keeps of an exchange besides its entry: redacted with the same function as
@@ -32,7 +32,7 @@ export interface JournalView {
 }
 
 /** The body text the journal shows: whole up to the limit, else its start and a note naming the size and where all of it is (the recording, when known). */
-export function journalBody(text: string, recording?: string): string {
+function journalBody(text: string, recording?: string): string {
   if (text.length <= JOURNAL_BODY_LIMIT) return text;
   const where = recording
     ? `the whole body is in the recording ${recording}`
