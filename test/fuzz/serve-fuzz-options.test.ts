@@ -1,7 +1,7 @@
 // The options of a fuzz run through the CLI and HTTP (issues 42 and 39 L1): classes switched off by
 // flag and while serving, fresh devices that explore (--fuzz-per-device), and plugin ids that are
 // content-provider ids of the same start-up; each case still rebuilds its bytes.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { OperationName } from '../../src/contract/operation-table.js';
 import { classesOf } from '../../src/fuzz/classes.js';
 import { runCli, startCli, type CliProcess } from '../support/cli.js';
@@ -64,6 +64,8 @@ describe('serve --fuzz options', () => {
     const switched = await put('title-long', { on: false });
     expect(switched.status).toBe(200);
     expect((await switched.json()).classes.find((c: { name: string }) => c.name === 'title-long').on).toBe(false);
+    // The terminal says so, as for every change through the admin API.
+    await vi.waitFor(() => expect(server.stdout()).toContain('admin: fuzz class title-long switched off\n'));
     const later = [];
     for (let i = 0; i < 100; i++) later.push(await ask(server.url, 'meta/cp'));
     for (const { fuzzCase, body } of later) {

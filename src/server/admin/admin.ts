@@ -167,7 +167,9 @@ export function adminRouter(context: ServerContext): express.Router {
     if (!context.fuzz) return void notFuzzing(res);
     const on = (req.body as { on?: unknown } | undefined)?.on;
     if (typeof on !== 'boolean') return void sendError(res, 'MV_USAGE', 'Send {"on": true} or {"on": false}.');
+    const was = context.fuzz.report().classes.find((c) => c.name === req.params.name)?.on;
     res.json(context.fuzz.setClass(req.params.name, on)); // an unknown class: its MockvideoError's 400
+    if (was !== on) context.onAdminChange?.(`fuzz class ${req.params.name} switched ${on ? 'on' : 'off'}`);
   });
   router.get('/scenarios', (_req, res) => {
     res.json({
