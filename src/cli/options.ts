@@ -56,6 +56,13 @@ export const pathList = {
   coerce: (values: unknown[]) => values.map((value) => normalize(String(value))),
 } as const;
 
+/** `--url` of `verify` and `bundle`: the running mockvideo server they read. */
+export const runningServerOption = {
+  type: 'string',
+  demandOption: true,
+  describe: 'The running mockvideo, e.g. http://127.0.0.1:8787',
+} as const satisfies Options;
+
 /** `--scenarios-dir`: a folder of scenario files added to (and overriding) the shipped ones. */
 export const scenariosDirOption = {
   type: 'string',

@@ -5,7 +5,7 @@ import { MockvideoError } from '../../errors.js';
 import { writeBundleFile } from '../../storage/bundle-file.js';
 import type { StartUpVerdict } from '../../verify/start-ups.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
-import type { BuiltArgs } from '../options.js';
+import { runningServerOption, type BuiltArgs } from '../options.js';
 
 /** `--start-up ID|last`: a start-up's id (a whole number) or `last`. */
 function startUpFlag(value: unknown): number | 'last' {
@@ -20,11 +20,7 @@ function startUpFlag(value: unknown): number | 'last' {
 
 const builder = (yargs: Argv) =>
   yargs
-    .option('url', {
-      type: 'string',
-      demandOption: true,
-      describe: 'The running mockvideo, e.g. http://127.0.0.1:8787',
-    })
+    .option('url', runningServerOption)
     .option('device', { type: 'string', describe: "Only this device's start-ups (its _sdevid)" })
     .option('start-up', {
       type: 'string',

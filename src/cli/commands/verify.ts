@@ -4,16 +4,12 @@ import type { VerdictSuite } from '../../verify/verdicts.js';
 import type { VerifyReport } from '../../verify/verify.js';
 import { EXIT } from '../exit.js';
 import { COMMAND_HEADINGS } from '../command-headings.js';
-import type { BuiltArgs } from '../options.js';
+import { runningServerOption, type BuiltArgs } from '../options.js';
 import { reportVerdicts, verdictOptions } from '../verdict-options.js';
 
 const builder = (yargs: Argv) =>
   yargs
-    .option('url', {
-      type: 'string',
-      demandOption: true,
-      describe: 'The running mockvideo, e.g. http://127.0.0.1:8787',
-    })
+    .option('url', runningServerOption)
     .option('gap', {
       type: 'number',
       default: 5,
