@@ -130,7 +130,7 @@ export const admin = {
   /** The verify report of the whole journal, or of one device's requests (`sdevid`). */
   verify: (sdevid?: string | null) =>
     call<VerifyReport>('GET', sdevid ? `/verify?_sdevid=${encodeURIComponent(sdevid)}` : '/verify'),
-  faults: () => call<{ faults: PlannedFault[] }>('GET', '/faults'),
+  faults: () => call<{ faults: PlannedFault[]; kinds: FaultKind[] }>('GET', '/faults'),
   addFault: (fault: FaultRequest) => call<PlannedFault>('POST', '/faults', fault),
   clearFaults: () => call<{ cleared: number }>('DELETE', '/faults'),
   devices: () => call<{ devices: DeviceSummary[] }>('GET', '/devices'),

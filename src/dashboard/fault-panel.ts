@@ -1,4 +1,3 @@
-import { FAULT_KINDS } from '../faults/fault.js';
 import { html, render } from 'lit-html';
 import { admin, messageOf, type FaultKind, type FaultRequest, type OperationName, type PlannedFault } from './api.js';
 import { byId } from './dom.js';
@@ -65,10 +64,6 @@ export function setUpFaultForm(state: DashboardState): void {
     ],
     byId('fault-operation'),
   );
-  render(
-    FAULT_KINDS.map((k) => option(k)),
-    kind,
-  );
   const showValue = () => {
     const field = FAULT_FIELDS[kind.value as FaultKind];
     byId('fault-value-field').hidden = !field;
@@ -87,9 +82,16 @@ export function setUpFaultForm(state: DashboardState): void {
     render([option('', 'every device'), ...ordered.map((d) => option(d.sdevid, deviceLabel(d)))], device);
     device.value = devices.some((d) => d.sdevid === picked) ? picked : '';
   });
-  kind.value = 'status';
   kind.addEventListener('change', showValue);
-  showValue();
+  // The kinds are the server's (GET /faults says them), so a new kind needs nothing here.
+  void admin.faults().then(({ kinds }) => {
+    render(
+      kinds.map((k) => option(k)),
+      kind,
+    );
+    kind.value = 'status';
+    showValue();
+  });
   const redraw = () => admin.faults().then(({ faults }) => drawFaults(faults));
   form.addEventListener('submit', (event) => {
     event.preventDefault();

@@ -1,6 +1,7 @@
 import { Readable, pipeline } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { parseFaultPlan } from '../../faults/plan.js';
+import { FAULT_KINDS } from '../../faults/fault.js';
 import { unknownScenario } from '../../routes/errors.js';
 import { journalHarText } from '../../journal/index.js';
 import { verdictSuites } from '../../verify/verdicts.js';
@@ -255,7 +256,8 @@ export function adminRouter(context: ServerContext): express.Router {
   });
 
   router.get('/faults', (_req, res) => {
-    res.json({ faults: context.faults.list() });
+    // `kinds`: what POST takes, for the dashboard's picker (a new kind needs no change there).
+    res.json({ faults: context.faults.list(), kinds: FAULT_KINDS });
   });
 
   router.post('/faults', (req, res) => {
