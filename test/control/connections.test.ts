@@ -79,7 +79,7 @@ describe(`${CONNECTIONS} keep-alive connections`, () => {
 
         const fresh = await timedFetch(clientPath('meta/cp'));
         expect(fresh.status).toBe(200);
-        expect(fresh.ms).toBeLessThan(1000);
+        expect(fresh.ms).toBeLessThan(3000); // room for a loaded machine; a connection limit would hold it 20 s
 
         const second = await Promise.all(Array.from({ length: CONNECTIONS }, () => getVia(agent, path)));
         expect(second.filter((r) => r.status === 200)).toHaveLength(CONNECTIONS);

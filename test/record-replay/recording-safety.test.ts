@@ -214,7 +214,7 @@ describe('recording a hostile upstream (issue 21)', () => {
     }
     expect(maxRss).toBeLessThan(300);
     // A liveness check, not a speed test: the event loop was never blocked for long (the bound is generous).
-    expect(slowestHealthMs).toBeLessThan(1000);
+    expect(slowestHealthMs).toBeLessThan(2500);
     console.log(`recording-safety: max RSS ${maxRss.toFixed(0)} MiB, slowest health ${slowestHealthMs.toFixed(0)} ms`);
   });
 
