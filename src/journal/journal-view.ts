@@ -56,12 +56,12 @@ export interface JournalFacts {
  * credential headers, secret cookie values and every echo of them), the body whole and cut at
  * {@link JOURNAL_BODY_LIMIT}. Identifiers stay in the query (the journal is filtered by device,
  * `_sdevid`), as the journal always kept them. With `recorded`, the response headers and body are
- * taken from that recording (already redacted, identifiers too), named by its file.
+ * taken from that recording (already redacted, identifiers too), named by its file when it is one.
  */
 export function journalView(
   facts: JournalFacts,
   policy: NormalisationPolicy,
-  recorded?: { recording: Recording; file: string },
+  recorded?: { recording: Recording; file?: string | undefined },
 ): JournalView {
   const body = recorded
     ? new Uint8Array()

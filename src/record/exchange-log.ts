@@ -2,7 +2,8 @@
  * What the recorder reports of each exchange (the log line, the summary's counts).
  * @module
  */
-import type { Redaction } from '../normalise/index.js';
+import { errorText } from '../errors.js';
+import { RedactionRefusedError, type Redaction } from '../normalise/index.js';
 
 /** One exchange through the proxy, as the log line reports it. `durationMs` in milliseconds. */
 export interface ProxyLogEntry {
@@ -25,4 +26,15 @@ export interface ProxyLogEntry {
    * key): the exchange is lost. `code` is the error code (`ENOSPC`, `ENOTDIR`, `EREDACTION`, ...).
    */
   lost?: { code: string; message: string };
+}
+
+/** What became of an exchange's recording, for the log. */
+export type Outcome = Pick<ProxyLogEntry, 'recorded' | 'note' | 'redactions' | 'lost'>;
+
+/** The outcome of an exchange whose recording was lost (`error`: why it could not be made or stored): the client still got the upstream's answer. */
+export function lostOutcome(error: unknown): Outcome {
+  const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: errorText(error) };
+  const note =
+    error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
+  return { recorded: undefined, note, lost };
 }

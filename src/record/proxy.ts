@@ -1,9 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { errorText } from '../errors.js';
-import { journalView, type JournalView } from '../journal/journal-view.js';
+import { journalView, type JournalFacts, type JournalView } from '../journal/journal-view.js';
 import {
-  RedactionRefusedError,
   describeRedactions,
   type NamedRecording,
   type NormalisationPolicy,
@@ -14,8 +12,9 @@ import { deviceHeaders } from '../routes/answer-headers.js';
 import type { Plan, RouteRequest } from '../routes/request.js';
 import { askUpstream, type UpstreamAnswer } from './ask-upstream.js';
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, InFlightBudget } from './budget.js';
-import type { ProxyLogEntry } from './exchange-log.js';
-import { forwardedRequest, passedBackHeaders, type ForwardedRequest } from './forward.js';
+import { lostOutcome, type Outcome, type ProxyLogEntry } from './exchange-log.js';
+import { forwardedRequest, type ForwardedRequest } from './forward.js';
+import { passBack, whenSent, type PassedBack } from './pass-back.js';
 import { flat } from './wire.js';
 import { problemAnswer } from './upstream-problem.js';
 import { journalFactsOf, recordingOf, whyNotRecorded, type RecordChoice } from './what-to-record.js';
@@ -44,8 +43,8 @@ export interface RecordingProxyOptions extends RecordChoice {
   maxBodyBytes?: number;
   /**
    * The most bytes of upstream bodies that the exchanges in flight hold in memory (received, decoded,
-   * waiting for the disk) before new ones wait to be forwarded (see `InFlightBudget`). Default
-   * {@link DEFAULT_MAX_IN_FLIGHT_BYTES} (at least 2 × `maxBodyBytes`).
+   * waiting for the disk, waiting for a slow client to read them) before new ones wait to be
+   * forwarded (see `InFlightBudget`; a larger body still goes, alone). Default {@link DEFAULT_MAX_IN_FLIGHT_BYTES}.
    */
   maxInFlightBytes?: number;
   policy: NormalisationPolicy;
@@ -92,8 +91,10 @@ export interface RecordingProxy {
   close: () => Promise<void>;
 }
 
-/** What became of an exchange's recording, for the log. */
-type Outcome = Pick<ProxyLogEntry, 'recorded' | 'note' | 'redactions' | 'lost'>;
+/** The key of a route's answers' sizes: its operation, or its kind (`upgrade`). */
+function routeKey(route: PassPlan['route']): string {
+  return route.kind === 'operation' ? route.operation : route.kind;
+}
 
 /** A recording handed to the store: its name and write, what was redacted, and the journal view that shows it. */
 interface Stored {
@@ -102,6 +103,8 @@ interface Stored {
   recording: Recording;
   redactions: RedactedExchange['redactions'];
   view: JournalView;
+  /** The exchange's journal facts without the upstream's body (the recording holds it, redacted). */
+  facts: JournalFacts;
 }
 
 /**
@@ -135,10 +138,15 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   });
   const inFlight = new Set<Promise<void>>();
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const budget = new InFlightBudget(Math.max(options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES, 2 * limit));
+  const budget = new InFlightBudget(options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES);
+  // What an exchange reserves of the budget: the size its route's last answer came to (answers of
+  // one operation are alike), before any an eighth of the budget: a burst of first requests goes
+  // eight at a time, and 60 slow readers of 5 MiB do not all hold their bodies at once.
+  const lastSize = new Map<string, number>();
+  const reserveOf = (route: PassPlan['route']) => lastSize.get(routeKey(route)) ?? Math.ceil(budget.limit / 8);
 
-  /** Records an exchange (see `recordingOf`): a failure to store it is reported as `lost`, never thrown. */
-  async function record(forwarded: ForwardedRequest, got: UpstreamAnswer, stored: Stored): Promise<Outcome> {
+  /** Waits for a stored recording (see {@link store}): a failure to write it is reported as `lost`, never thrown. */
+  async function record(stored: Stored): Promise<Outcome> {
     try {
       await stored.written;
       options.onRecorded?.({ name: stored.name, recording: stored.recording });
@@ -146,32 +154,36 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       return { recorded: stored.name, note, redactions: stored.redactions };
     } catch (error) {
       // The client still gets the upstream's answer; the loss is reported, never hidden in a note.
-      const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: errorText(error) };
       // The journal names no recording that is not there: the view handed over is changed in place.
-      Object.assign(stored.view, journalView(journalFactsOf(forwarded, got), options.policy));
-      return { recorded: undefined, note: `NOT RECORDED: ${lost.code}`, lost };
+      Object.assign(stored.view, journalView(stored.facts, options.policy, { recording: stored.recording }));
+      return lostOutcome(error);
     }
   }
 
   /**
    * The recording of an exchange, handed to `store` (see `recordingOf`), with the journal view that
    * shows it (already redacted, named by its file); with the log's outcome when it cannot be made or
-   * stored (a `RedactionRefusedError`: redacting would break it; nothing is stored).
+   * stored (a `RedactionRefusedError`: redacting would break it; nothing is stored). What it returns
+   * holds nothing of the upstream's answer but the recording.
    */
   function store(forwarded: ForwardedRequest, got: UpstreamAnswer): Stored | { lost: Outcome } {
     try {
       const { recording, redactions } = recordingOf(forwarded, got, options.policy);
       const stored = options.store(recording);
-      const view = journalView(journalFactsOf(forwarded, got), options.policy, { recording, file: stored.name });
-      return { ...stored, recording, redactions, view };
+      const facts = { ...journalFactsOf(forwarded, got), body: '' };
+      const view = journalView(facts, options.policy, { recording, file: stored.name });
+      return { ...stored, recording, redactions, view, facts };
     } catch (error) {
-      const lost = { code: (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN', message: errorText(error) };
-      const note =
-        error instanceof RedactionRefusedError ? 'NOT RECORDED: redaction refused' : `NOT RECORDED: ${lost.code}`;
-      return { lost: { recorded: undefined, note, lost } };
+      return { lost: lostOutcome(error) };
     }
   }
 
+  /**
+   * One exchange. Resolves when it is over, its recording stored or dropped (`answered` hears what
+   * was sent before that). It holds its share of the budget until then and until the client has
+   * the whole answer (back-pressure: a slow reader's socket holds the body); the upstream's answer
+   * is let go once the client is answered, so that what waits for the disk is the recording alone.
+   */
   async function exchange(
     request: RouteRequest,
     res: ServerResponse,
@@ -180,12 +192,11 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   ): Promise<void> {
     const { route } = plan;
     const forwarded = forwardedRequest(request, route, upstream.host);
-    const admitted = budget.admit();
-    if (admitted) await admitted;
+    const admitted = budget.admit(reserveOf(route), 2);
+    const share = admitted instanceof Promise ? await admitted : admitted;
     const started = process.hrtime.bigint();
-    // When the client got the upstream's answer (the log's `durationMs` ends there, not when the recording is in place).
-    let answeredNs: bigint | undefined;
-    const log = (status: number, { recorded, note, redactions = [], lost }: Outcome) =>
+    // `answeredNs`: when the client got the upstream's answer (the log's `durationMs` ends there, not when the recording is in place).
+    const log = (status: number, { recorded, note, redactions = [], lost }: Outcome, answeredNs?: bigint) =>
       options.onExchange?.({
         method: forwarded.method,
         operation: forwarded.operation,
@@ -197,17 +208,19 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         durationMs: Number((answeredNs ?? process.hrtime.bigint()) - started) / 1e6,
         ...(lost ? { lost } : {}),
       });
-    // What this exchange holds of the budget; given back when it ends, however it ends.
-    let held = 0;
+    const sent = (status: number, { headers, gone }: PassedBack, view: JournalView, match?: PassAnswer['match']) =>
+      answered({ status: gone ? 0 : status, headers, view, ...(match ? { match } : {}) });
+    // The recording's way to the disk once the client is answered, which `forward` does not wait
+    // for. No closure here holds `got`: when this function returns, only the writer holds the
+    // recording and the socket what it still sends (6 clients × 300 exchanges of 1 MiB held every
+    // answer until its recording was written: 514 MiB RSS).
+    let rest: Promise<void> | undefined;
     try {
       const got = await askUpstream(pool, forwarded, {
         basePath,
         timeoutMs: options.timeoutMs,
         maxBodyBytes: limit,
-        hold: (bytes) => {
-          budget.take(bytes);
-          held += bytes;
-        },
+        hold: share.take,
       });
       if (got.kind !== 'answer') {
         const { answer, note } = problemAnswer(got, {
@@ -221,50 +234,47 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
         if (!gone) res.writeHead(answer.status, headers).end(answer.body);
         const { method, path, search, requestHeaders } = forwarded;
         const facts = { method, path, search, requestHeaders, status: answer.status, body: answer.body };
-        answered({
-          status: gone ? 0 : answer.status,
-          headers,
-          view: journalView({ ...facts, responseHeaders: flat(headers) }, options.policy),
-        });
+        const view = journalView({ ...facts, responseHeaders: flat(headers) }, options.policy);
+        sent(answer.status, { headers, gone, at: 0n }, view);
         return log(answer.status, { recorded: undefined, note });
       }
-      /** Sends the upstream's answer as it came, through the one response step (its own content-security-policy never replaces ours); returns the headers sent. */
-      let gone = false;
-      const passBack = (match: PassAnswer['match']) => {
-        const headers = deviceHeaders(passedBackHeaders(got.rawHeaders), match ? { ...plan, match } : plan);
-        gone = res.destroyed;
-        if (!gone) res.writeHead(got.status, headers).end(got.body);
-        answeredNs = process.hrtime.bigint();
-        return headers;
-      };
-      const sent = (headers: PassAnswer['headers'], view: JournalView, match: PassAnswer['match']) =>
-        answered({ status: gone ? 0 : got.status, headers, view, ...(match ? { match } : {}) });
-      /** The journal's view of an exchange not recorded: redacted as recordings are (never the raw answer), its body cut. */
-      const unrecorded = () => journalView(journalFactsOf(forwarded, got), options.policy);
-      const note = whyNotRecorded(route, forwarded.method, got.status, options);
+      const { status } = got;
+      lastSize.set(routeKey(route), share.taken);
+      const note = whyNotRecorded(route, forwarded.method, status, options);
       if (note) {
         const match = plan.marked ? 'passthrough' : undefined;
-        sent(passBack(match), unrecorded(), match);
-        return log(got.status, { recorded: undefined, note });
+        const passed = passBack(res, got, plan, match);
+        // Redacted as recordings are (never the raw answer), its body cut.
+        sent(status, passed, journalView(journalFactsOf(forwarded, got), options.policy), match);
+        return log(status, { recorded: undefined, note }, passed.at);
       }
-      // Unmarked, nothing in the answer depends on the recording: the client gets it now, and the
-      // recording is made and stored after. Marked, the answer says what became of the recording,
-      // so it waits for the store; a lost exchange goes unmarked (a mark would claim it was recorded).
-      const early = plan.marked ? undefined : passBack(undefined);
       const stored = store(forwarded, got);
       if ('lost' in stored) {
-        sent(early ?? passBack(undefined), unrecorded(), undefined);
-        return log(got.status, stored.lost);
+        // A lost exchange goes unmarked (a mark would claim it was recorded).
+        const passed = passBack(res, got, plan, undefined);
+        sent(status, passed, journalView(journalFactsOf(forwarded, got), options.policy));
+        return log(status, stored.lost, passed.at);
       }
-      if (early) sent(early, stored.view, undefined);
-      const outcome = await record(forwarded, got, stored);
-      if (!early) {
-        const match = outcome.lost ? undefined : 'recorded';
-        sent(passBack(match), stored.view, match);
+      // Unmarked, nothing in the answer depends on the recording: the client gets it now, and the
+      // recording goes on to the disk after. Marked, the answer says what became of the recording,
+      // so it waits for the store.
+      if (!plan.marked) {
+        const passed = passBack(res, got, plan, undefined);
+        sent(status, passed, stored.view);
+        rest = record(stored).then((outcome) => log(status, outcome, passed.at));
+        // Adopted: the exchange is over once its recording is.
+        return rest;
       }
-      log(got.status, outcome);
+      const outcome = await record(stored);
+      const match = outcome.lost ? undefined : 'recorded';
+      const passed = passBack(res, got, plan, match);
+      sent(status, passed, stored.view, match);
+      log(status, outcome, passed.at);
     } finally {
-      budget.give(held);
+      // The share's two ends: the client has the whole answer (or is gone), the recording is stored (or dropped).
+      whenSent(res, share.release);
+      if (rest) void rest.then(share.release, share.release);
+      else share.release();
     }
   }
 

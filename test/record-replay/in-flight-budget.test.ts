@@ -1,7 +1,10 @@
 // The recorder never makes up an answer for the upstream (issue 34.4): with a write backlog of
 // large recordings, 6 clients × 300 exchanges of 1 MiB all get the upstream's 200, and every
-// exchange is recorded. Bounded: 300 exchanges on 127.0.0.1.
-import { createServer, type Server } from 'node:http';
+// exchange is recorded, the recorder at most 300 MiB RSS (issue 39: 606–649 MB; 514 MiB before the
+// in-flight budget counted reservations); slow readers hold later exchanges back instead of
+// multiplying the bodies held (issue 39 L4). Bounded: at most 300 exchanges on 127.0.0.1.
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, get as httpGet, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import { toServiceJson } from '../../src/contract/index.js';
@@ -17,26 +20,48 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-it("6 clients × 300 exchanges of 1 MiB through record: 300 × the upstream's 200, 300 recordings, none blamed on the upstream", async () => {
-  // One 1 MiB answer (the envelope around a long string), the same for every request.
-  const body = Buffer.from(toServiceJson({ data: { filler: 'x'.repeat(MIB - 40) }, msg: 'OK', result: 1 }), 'utf8');
-  upstream = createServer((_req, res) =>
+/** The peak resident memory of process `pid` so far, in MiB (Linux: `VmHWM` of /proc/PID/status). */
+function peakRssMiB(pid: number): number {
+  return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+const hasProc = existsSync('/proc/self/status');
+
+/** An upstream on 127.0.0.1 answering every request with `body` (JSON); counts the requests. */
+async function startUpstream(body: Buffer): Promise<{ url: string; asked: () => number }> {
+  let asked = 0;
+  upstream = createServer((_req, res) => {
+    asked++;
     res
       .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) })
-      .end(body),
-  );
+      .end(body);
+  });
   await new Promise<void>((resolve) => upstream!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, asked: () => asked };
+}
+
+/** Waits until `count()` has stayed the same for 1.5 s (at most 15 s in all), and returns it. */
+async function settled(count: () => number): Promise<number> {
+  const end = Date.now() + 15_000;
+  let seen = count();
+  let since = Date.now();
+  while (Date.now() - since < 1500 && Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (count() !== seen) [seen, since] = [count(), Date.now()];
+  }
+  return seen;
+}
+
+/** The envelope around a long string: `mib` MiB of JSON. */
+const bodyOf = (mib: number) =>
+  Buffer.from(toServiceJson({ data: { filler: 'x'.repeat(mib * MIB - 40) }, msg: 'OK', result: 1 }), 'utf8');
+
+it("6 clients × 300 exchanges of 1 MiB through record: 300 × the upstream's 200, 300 recordings, none blamed on the upstream", async () => {
+  // One 1 MiB answer, the same for every request.
+  const { url } = await startUpstream(bodyOf(1));
   const dir = tempDir();
-  const recorder = await startCli([
-    'record',
-    '--upstream',
-    `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
-    '--out',
-    dir,
-    '--port',
-    '0',
-  ]);
+  const recorder = await startCli(['record', '--upstream', url, '--out', dir, '--port', '0']);
   const statuses: number[] = [];
+  let peak = 0;
   try {
     const base = clientPath('meta/cp');
     await Promise.all(
@@ -48,6 +73,7 @@ it("6 clients × 300 exchanges of 1 MiB through record: 300 × the upstream's 20
         }
       }),
     );
+    if (hasProc) peak = peakRssMiB(recorder.child.pid!);
   } finally {
     await recorder.stop('SIGINT');
   }
@@ -55,4 +81,56 @@ it("6 clients × 300 exchanges of 1 MiB through record: 300 × the upstream's 20
   expect(statuses).toHaveLength(300);
   expect(recordingFiles(dir)).toHaveLength(300);
   expect(recorder.stdout()).not.toMatch(/ 503 /);
+  console.log(`in-flight-budget: record of 6 × 300 × 1 MiB peaked at ${peak.toFixed(0)} MiB RSS`);
+  if (hasProc) expect(peak).toBeLessThanOrEqual(300);
+}, 120_000);
+
+it('clients that do not read their answers hold the next exchanges back: the recorder holds no more than its budget of their bodies', async () => {
+  upstream?.closeAllConnections();
+  await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve(undefined)));
+  const body = bodyOf(5);
+  const { url, asked } = await startUpstream(body);
+  const dir = tempDir();
+  const recorder = await startCli(['record', '--upstream', url, '--out', dir, '--port', '0']);
+  const readers: IncomingMessage[] = [];
+  let peak = 0;
+  try {
+    // 20 clients ask for 5 MiB each and read nothing yet: their sockets hold what is sent to them.
+    const target = `${recorder.url}${clientPath('meta/cp')}`;
+    const answers = Array.from(
+      { length: 20 },
+      (_, i) =>
+        new Promise<IncomingMessage>((resolve, reject) =>
+          httpGet(`${target}&n=${i}`, (res) => (res.pause(), readers.push(res), resolve(res))).on('error', reject),
+        ),
+    );
+    // The first requests of an operation reserve an eighth of the 8 MiB budget each, later ones the
+    // 5 MiB its answer came to: at most 8 go on, and what their clients have not read holds the rest
+    // back. Before, each was forwarded as it came and held (20 of 20; issue 39: 60 readers of 5 MB,
+    // 794 MB RSS).
+    const forwarded = await settled(asked);
+    console.log(`in-flight-budget: 20 clients not reading 5 MiB each, ${forwarded} forwarded`);
+    expect(forwarded).toBeGreaterThan(0);
+    expect(forwarded).toBeLessThanOrEqual(8);
+    if (hasProc) peak = peakRssMiB(recorder.child.pid!);
+    // As clients read, the rest go on: each gets the upstream's whole answer.
+    const lengths = answers.map(async (answer) => {
+      const res = await answer;
+      let length = 0;
+      res.on('data', (chunk: Buffer) => (length += chunk.length));
+      res.resume();
+      await new Promise((resolve) => res.once('end', resolve));
+      return [res.statusCode, length];
+    });
+    for (const res of readers) res.resume();
+    expect(await Promise.all(lengths)).toEqual(Array.from({ length: 20 }, () => [200, body.length]));
+    if (hasProc) peak = Math.max(peak, peakRssMiB(recorder.child.pid!));
+  } finally {
+    await recorder.stop('SIGINT');
+  }
+  expect(asked()).toBe(20);
+  expect(recordingFiles(dir)).toHaveLength(20);
+  console.log(`in-flight-budget: 20 clients not reading 5 MiB each, recorder peaked at ${peak.toFixed(0)} MiB RSS`);
+  // 20 × 5 MiB: 420 MiB RSS before; now the budget's bodies, their copies while recorded, and the garbage they leave.
+  if (hasProc) expect(peak).toBeLessThanOrEqual(350);
 }, 120_000);
