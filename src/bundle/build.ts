@@ -7,10 +7,9 @@
 import type { ClockView } from '../clock/clock.js';
 import type { OperationName } from '../contract/core.js';
 import type { FaultKind } from '../faults/fault.js';
-import type { JournalEntry, JournalExchange } from '../journal/index.js';
+import { answerBytes, type JournalEntry, type JournalExchange } from '../journal/index.js';
 import {
   decodeComponent,
-  recordedBodyBytes,
   redactExchange,
   valueScrubber,
   fileJson,
@@ -68,7 +67,7 @@ function bundleExchange(exchange: JournalExchange, policy: NormalisationPolicy, 
       requestHeaders: exchange.requestHeaders,
       status: entry.status,
       responseHeaders: exchange.responseHeaders,
-      body: answered ? recordedBodyBytes(exchange.answerBody) : new Uint8Array(),
+      body: answered ? answerBytes(exchange.answerBody) : new Uint8Array(),
       recordedAt: entry.time,
     },
     policy,

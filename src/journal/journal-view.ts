@@ -1,5 +1,6 @@
 import { prefixed } from '../errors.js';
 import {
+  recordedBodyBytes,
   redactExchange,
   splitQuery,
   type NormalisationPolicy,
@@ -24,11 +25,33 @@ export interface JournalView {
   /** The response body text, redacted and cut (`''` when none). */
   responseBody: string;
   /**
-   * The whole response body as sent, redacted: its exact text when the bytes are UTF-8, else
-   * `bodyBase64` (see `storeBody`). The same string as {@link responseBody} when that is not cut,
-   * so a body up to the limit is held once.
+   * The whole response body as sent, redacted, for a start-up's bundle. Up to
+   * {@link JOURNAL_BODY_LIMIT} characters, as stored (see `storeBody`): the same string as
+   * {@link responseBody}, held once. A longer one as its bytes: the answer's own buffer when
+   * nothing in it was redacted (a scenario's answer is one buffer shared by every request), kept off
+   * V8's heap, which grows to about four times what it keeps alive before it collects (`record` of 6
+   * clients × 300 exchanges of 1 MiB, the journal holding 32 of them: 278–306 MiB RSS as text, 236–260 MiB as bytes).
    */
-  answerBody: StoredBody;
+  answerBody: StoredBody | Uint8Array;
+}
+
+/** The bytes of a whole body as the journal keeps it (see {@link JournalView.answerBody}). */
+export function answerBytes(answer: JournalView['answerBody']): Uint8Array {
+  return answer instanceof Uint8Array ? answer : recordedBodyBytes(answer);
+}
+
+/** What a whole body as the journal keeps it counts in the journal's bound: its bytes, or its stored text's characters. */
+export function answerSize(answer: JournalView['answerBody']): number {
+  return answer instanceof Uint8Array ? answer.byteLength : (answer.body ?? answer.bodyBase64).length;
+}
+
+/**
+ * The first `length` characters of `text` as a string of their own: `text.slice` gives a view that
+ * keeps all of `text` alive in V8 (a sliced string). A JSON round trip copies every code unit, lone
+ * surrogates too, in any runtime.
+ */
+function head(text: string, length: number): string {
+  return JSON.parse(JSON.stringify(text.slice(0, length))) as string;
 }
 
 /** The body text the journal shows: whole up to the limit, else its start and a note naming the size and where all of it is (the recording, when known). */
@@ -37,7 +60,7 @@ function journalBody(text: string, recording?: string): string {
   const where = recording
     ? `the whole body is in the recording ${recording}`
     : "the whole body is in the start-up's bundle (GET /__mockvideo/start-ups/ID/bundle)";
-  return `${text.slice(0, JOURNAL_BODY_LIMIT)}\n${prefixed(`body cut at ${JOURNAL_BODY_LIMIT} of ${text.length} characters: ${where}.`)}`;
+  return `${head(text, JOURNAL_BODY_LIMIT)}\n${prefixed(`body cut at ${JOURNAL_BODY_LIMIT} of ${text.length} characters: ${where}.`)}`;
 }
 
 /** An exchange as the journal first sees it: raw, with secrets. `search` is the raw query without `?`. */
@@ -56,12 +79,13 @@ export interface JournalFacts {
  * credential headers, secret cookie values and every echo of them), the body whole and cut at
  * {@link JOURNAL_BODY_LIMIT}. Identifiers stay in the query (the journal is filtered by device,
  * `_sdevid`), as the journal always kept them. With `recorded`, the response headers and body are
- * taken from that recording (already redacted, identifiers too), named by its file when it is one.
+ * taken from that recording (already redacted, identifiers too), named by its file when it is one;
+ * `bytes`, when given, are its body's exact bytes (the upstream's, when nothing in them was redacted).
  */
 export function journalView(
   facts: JournalFacts,
   policy: NormalisationPolicy,
-  recorded?: { recording: Recording; file?: string | undefined },
+  recorded?: { recording: Recording; file?: string | undefined; bytes?: Uint8Array | undefined },
 ): JournalView {
   const body = recorded
     ? new Uint8Array()
@@ -82,13 +106,15 @@ export function journalView(
     { ...policy, keepIdentity: true },
   );
   const response = recorded?.recording.response ?? { headers: parts.responseHeaders, ...parts.body };
-  const answerBody: StoredBody =
+  const stored: StoredBody =
     response.bodyBase64 !== undefined ? { bodyBase64: response.bodyBase64 } : { body: response.body ?? '' };
+  const text = stored.body ?? stored.bodyBase64;
+  const unchanged = recorded ? recorded.bytes : !parts.redactions.some((r) => r.where === 'response.body') && body;
   return {
     rawQuery: parts.query,
     requestHeaders: parts.requestHeaders,
     responseHeaders: response.headers,
-    responseBody: journalBody(answerBody.body ?? answerBody.bodyBase64, recorded?.file),
-    answerBody,
+    responseBody: journalBody(text, recorded?.file),
+    answerBody: text.length <= JOURNAL_BODY_LIMIT ? stored : unchanged || recordedBodyBytes(stored),
   };
 }

@@ -4,7 +4,7 @@ import { harProblems } from '../../test/support/har-validator.js';
 import { prefixed } from '../errors.js';
 import { journalHarText } from './har.js';
 import { DEFAULT_POLICY, type Recording } from '../normalise/index.js';
-import { journalView } from './journal-view.js';
+import { answerBytes, answerSize, journalView } from './journal-view.js';
 
 /** The most body characters the journal shows (docs/admin-api.md: its first 64 KiB). */
 const LIMIT = 65_536;
@@ -70,7 +70,7 @@ describe('journal view (issue 21.2, 21.5)', () => {
     );
   });
 
-  it('keeps the whole body, redacted, for bundles: the same string as the one shown when it is not cut, base64 when not UTF-8', () => {
+  it('keeps the whole body, redacted, for bundles: the same string as the one shown when it is not cut, base64 when not UTF-8, bytes when longer', () => {
     const facts = {
       method: 'GET',
       path: '/api/g1/meta/cp',
@@ -80,10 +80,15 @@ describe('journal view (issue 21.2, 21.5)', () => {
       responseHeaders: {},
     };
     const long = journalView({ ...facts, body: `${'z'.repeat(100_000)}made-up-journal-token-2` }, DEFAULT_POLICY);
-    expect(long.answerBody).toEqual({ body: `${'z'.repeat(100_000)}<SERVICE_TOKEN>` });
+    expect(new TextDecoder().decode(answerBytes(long.answerBody))).toBe(`${'z'.repeat(100_000)}<SERVICE_TOKEN>`);
+    expect(answerSize(long.answerBody)).toBe(100_015);
     expect(long.responseBody.length).toBeLessThan(LIMIT + 200);
+    // A long answer with nothing redacted in it is kept as its own buffer (shared, never copied).
+    const answer = new TextEncoder().encode('y'.repeat(100_000));
+    expect(journalView({ ...facts, body: answer }, DEFAULT_POLICY).answerBody).toBe(answer);
     const short = journalView({ ...facts, body: '{"a":1}' }, DEFAULT_POLICY);
-    expect(short.answerBody.body).toBe(short.responseBody);
+    expect(short.answerBody).toEqual({ body: short.responseBody });
+    expect(answerSize(short.answerBody)).toBe(7);
     const bytes = journalView({ ...facts, body: new Uint8Array([0xff, 0x00, 0x41]) }, DEFAULT_POLICY);
     expect(bytes.answerBody).toEqual({ bodyBase64: '/wBB' });
   });

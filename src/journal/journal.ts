@@ -1,5 +1,6 @@
 import type { Finding } from '../findings/index.js';
-import type { RawPair, StoredBody } from '../normalise/index.js';
+import type { RawPair } from '../normalise/index.js';
+import type { JournalView } from './journal-view.js';
 
 /**
  * One request to an operation, as the journal keeps it. `time` is ISO 8601; `durationMs` is in
@@ -47,7 +48,7 @@ export interface JournalExchange {
   /** The response body text as sent, cut at `JOURNAL_BODY_LIMIT` characters for display (`''` when none). */
   responseBody: string;
   /** The whole response body as sent, redacted (see `JournalView.answerBody`): what a start-up's bundle holds. */
-  answerBody: StoredBody;
+  answerBody: JournalView['answerBody'];
 }
 
 /** Default number of requests the journal keeps. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { OperationName } from '../../contract/core.js';
 import type { Finding } from '../../findings/index.js';
 import type { DeferredExchange, NewExchange } from '../../journal/journal.js';
-import { journalView, type JournalView } from '../../journal/journal-view.js';
+import { answerSize, journalView, type JournalView } from '../../journal/journal-view.js';
 import { decodeComponent, type NormalisationPolicy } from '../../normalise/index.js';
 import { flatValue } from '../../contract/http-wire.js';
 import type { Plan } from '../../routes/index.js';
@@ -77,11 +77,8 @@ export function journalExchange(
   record.view = view;
   record.body = view ? '' : sent.body;
   record.keep(JSON.stringify([target.path, view ? '' : target.search, view ? {} : req.headers, sent.headers]));
-  context.journal.add(record, view ? storedLength(view.answerBody) : record.body.length);
+  context.journal.add(record, view ? answerSize(view.answerBody) : record.body.length);
 }
-
-/** The length of a stored body: its text's, or its base64 text's. */
-const storedLength = (stored: JournalView['answerBody']) => (stored.body ?? stored.bodyBase64).length;
 
 type HeaderFacts = Readonly<Record<string, string | number | readonly string[] | undefined>>;
 const NO_FINDINGS: readonly Finding[] = [];
