@@ -38,7 +38,7 @@ export interface BudgetShare {
 export class InFlightBudget {
   readonly limit: number;
   #held = 0;
-  readonly #waiting: Array<{ reserve: number; parts: number; start: (share: BudgetShare) => void }> = [];
+  readonly #waiting: Array<{ reserve: () => number; parts: number; start: (share: BudgetShare) => void }> = [];
 
   /** @param limit bytes, above 0. */
   constructor(limit: number) {
@@ -51,12 +51,13 @@ export class InFlightBudget {
   }
 
   /**
-   * Admits an exchange that reserves `reserve` bytes and ends in `parts` parts (see
-   * {@link BudgetShare.release}): its share at once when it fits, else a promise of it, kept once
-   * enough was given back (in the order asked).
+   * Admits an exchange that ends in `parts` parts (see {@link BudgetShare.release}) and reserves
+   * `reserve()` bytes, asked when it is its turn (what is known of its size may have grown while it
+   * waited): its share at once when it fits, else a promise of it, kept once enough was given back
+   * (in the order asked).
    */
-  admit(reserve: number, parts: number): BudgetShare | Promise<BudgetShare> {
-    if (!this.#waiting.length && this.#fits(reserve)) return this.#share(reserve, parts);
+  admit(reserve: () => number, parts: number): BudgetShare | Promise<BudgetShare> {
+    if (!this.#waiting.length && this.#fits(reserve())) return this.#share(reserve(), parts);
     return new Promise((start) => this.#waiting.push({ reserve, parts, start }));
   }
 
@@ -89,9 +90,9 @@ export class InFlightBudget {
   /** Gives `bytes` back, and starts the waiting exchanges that fit now, in order. */
   #give(bytes: number): void {
     this.#held -= bytes;
-    while (this.#waiting.length && this.#fits(this.#waiting[0]!.reserve)) {
+    while (this.#waiting.length && this.#fits(this.#waiting[0]!.reserve())) {
       const { reserve, parts, start } = this.#waiting.shift()!;
-      start(this.#share(reserve, parts));
+      start(this.#share(reserve(), parts));
     }
   }
 }

@@ -232,4 +232,31 @@ describe('recording proxy: when the client is answered', () => {
       await proxy.close();
     }
   });
+  it("keeps a long recorded body in its journal view as bytes: the upstream's own when nothing in it was redacted", async () => {
+    const plain = `{"data":"${'x'.repeat(100_000)}"}`;
+    const upstream = await listen(
+      createServer((req, res) => {
+        const body = req.url!.includes('echo') ? plain.replace('xxx', 'secret-token-1234') : plain;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      }),
+    );
+    const held = heldStore();
+    const proxy = createRecordingProxy({ upstream, timeoutMs: 5000, policy: DEFAULT_POLICY, store: held.store });
+    const views: Array<PassAnswer['view']> = [];
+    const front = await listen(createServer(passOn(proxy, false, (sent) => views.push(sent.view))));
+    try {
+      expect(await get(`${front}/api/g1/meta/cp?_st=secret-token-1234`)).toBe(200);
+      expect(await get(`${front}/api/g1/meta/cp?_st=secret-token-1234&echo=1`)).toBe(200);
+      while (views.length < 2) await new Promise((resolve) => setImmediate(resolve));
+      const [same, echoed] = views.map((view) => view.answerBody);
+      expect(same).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(same as Uint8Array).toString()).toBe(plain);
+      expect(echoed).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(echoed as Uint8Array).toString()).toBe(plain.replace('xxx', '<SERVICE_TOKEN>'));
+      held.finish();
+      await proxy.drain();
+    } finally {
+      await proxy.close();
+    }
+  });
 });

@@ -171,7 +171,9 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       const { recording, redactions } = recordingOf(forwarded, got, options.policy);
       const stored = options.store(recording);
       const facts = { ...journalFactsOf(forwarded, got), body: '' };
-      const view = journalView(facts, options.policy, { recording, file: stored.name });
+      // Nothing redacted in the body: the journal keeps the upstream's bytes, not a copy of them.
+      const bytes = redactions.some((r) => r.where === 'response.body') ? undefined : got.plain;
+      const view = journalView(facts, options.policy, { recording, file: stored.name, bytes });
       return { ...stored, recording, redactions, view, facts };
     } catch (error) {
       return { lost: lostOutcome(error) };
@@ -192,7 +194,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
   ): Promise<void> {
     const { route } = plan;
     const forwarded = forwardedRequest(request, route, upstream.host);
-    const admitted = budget.admit(reserveOf(route), 2);
+    const admitted = budget.admit(() => reserveOf(route), 2);
     const share = admitted instanceof Promise ? await admitted : admitted;
     const started = process.hrtime.bigint();
     // `answeredNs`: when the client got the upstream's answer (the log's `durationMs` ends there, not when the recording is in place).
