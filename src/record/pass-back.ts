@@ -33,17 +33,22 @@ export function passBack(
 }
 
 /**
- * Calls `then` once `res` has handed its whole answer to the system, or is closed: until then its
- * socket holds the body it still has to send (a slow reader), so the bytes stay counted.
+ * Calls `then` once `res` has handed its whole answer to the system, or is closed, or after
+ * `waitMs` milliseconds at most: until then its socket holds the body it still has to send (a slow
+ * reader), so the bytes stay counted; a client that reads nothing no longer holds them counted for
+ * ever (two of them holding 5 MiB each would hold every later exchange of an 8 MiB budget back).
  */
-export function whenSent(res: ServerResponse, then: () => void): void {
+export function whenSent(res: ServerResponse, then: () => void, waitMs: number): void {
   if (res.writableFinished || res.destroyed) return then();
   let done = false;
   const once = () => {
     if (done) return;
     done = true;
+    clearTimeout(timer);
     then();
   };
+  const timer = setTimeout(once, waitMs);
+  timer.unref();
   res.once('finish', once);
   res.once('close', once);
 }

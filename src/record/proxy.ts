@@ -43,7 +43,7 @@ export interface RecordingProxyOptions extends RecordChoice {
   maxBodyBytes?: number;
   /**
    * The most bytes of upstream bodies that the exchanges in flight hold in memory (received, decoded,
-   * waiting for the disk, waiting for a slow client to read them) before new ones wait to be
+   * waiting for the disk, waiting for a slow client to read them, `timeoutMs` at most) before new ones wait to be
    * forwarded (see `InFlightBudget`; a larger body still goes, alone). Default {@link DEFAULT_MAX_IN_FLIGHT_BYTES}.
    */
   maxInFlightBytes?: number;
@@ -273,8 +273,9 @@ export function createRecordingProxy(options: RecordingProxyOptions): RecordingP
       sent(status, passed, stored.view, match);
       log(status, outcome, passed.at);
     } finally {
-      // The share's two ends: the client has the whole answer (or is gone), the recording is stored (or dropped).
-      whenSent(res, share.release);
+      // The share's two ends: the client has the whole answer (or is gone, or had `timeoutMs` to
+      // read it, as long as the upstream had to send it), the recording is stored (or dropped).
+      whenSent(res, share.release, options.timeoutMs);
       if (rest) void rest.then(share.release, share.release);
       else share.release();
     }

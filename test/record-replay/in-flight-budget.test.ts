@@ -95,7 +95,18 @@ it('clients that do not read their answers hold the next exchanges back: the rec
   const body = bodyOf(5);
   const { url, asked } = await startUpstream(body);
   const dir = tempDir();
-  const recorder = await startCli(['record', '--upstream', url, '--out', dir, '--port', '0']);
+  // Their time to read (see the next test) longer than this test takes.
+  const recorder = await startCli([
+    'record',
+    '--upstream',
+    url,
+    '--out',
+    dir,
+    '--port',
+    '0',
+    '--upstream-timeout',
+    '60',
+  ]);
   const readers: IncomingMessage[] = [];
   let forwarded: number | undefined;
   let heldBack = 0;
@@ -143,3 +154,42 @@ it('clients that do not read their answers hold the next exchanges back: the rec
   if (hasProc) expect(heldBack).toBeLessThanOrEqual(350);
   if (hasProc) expect(peak).toBeLessThanOrEqual(450);
 }, 120_000);
+
+it('clients that read nothing hold later exchanges back for --upstream-timeout at most, not for ever', async () => {
+  upstream?.closeAllConnections();
+  await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve(undefined)));
+  const body = bodyOf(5);
+  const { url, asked } = await startUpstream(body);
+  const dir = tempDir();
+  const recorder = await startCli([
+    'record',
+    '--upstream',
+    url,
+    '--out',
+    dir,
+    '--port',
+    '0',
+    '--upstream-timeout',
+    '1',
+  ]);
+  const target = `${recorder.url}${clientPath('meta/cp')}`;
+  const idle: IncomingMessage[] = [];
+  try {
+    // Two clients hold 10 MiB unread: more than the 8 MiB budget, so the next 5 MiB must wait.
+    for (const n of [1, 2])
+      idle.push(
+        await new Promise<IncomingMessage>((resolve, reject) =>
+          httpGet(`${target}&n=${n}`, (res) => (res.pause(), resolve(res))).on('error', reject),
+        ),
+      );
+    expect(await settled(asked)).toBe(2);
+    // A third client that reads gets its whole answer once the idle ones had their second to read.
+    const third = await fetch(`${target}&n=3`, { signal: AbortSignal.timeout(20_000) });
+    expect([third.status, (await third.arrayBuffer()).byteLength]).toEqual([200, body.length]);
+    expect(idle.every((res) => res.isPaused())).toBe(true);
+  } finally {
+    for (const res of idle) res.destroy();
+    await recorder.stop('SIGINT');
+  }
+  expect(asked()).toBe(3);
+}, 60_000);
