@@ -115,7 +115,21 @@ export function answerPlan(
   delayMs = 0,
   facts: PlanFacts = {},
 ): Extract<Plan, { kind: 'answer' }> {
-  return { ...facts, kind: 'answer', route, findings, delayMs, answer };
+  // One shape for every answer plan (each fact named, absent ones undefined): the host reads them monomorphically.
+  return {
+    kind: 'answer',
+    route,
+    findings,
+    delayMs,
+    answer,
+    scenario: facts.scenario,
+    match: facts.match,
+    recording: facts.recording,
+    differences: facts.differences,
+    step: facts.step,
+    fault: facts.fault,
+    fuzz: facts.fuzz,
+  };
 }
 
 /** The longest request target served (path and query), in characters (the client's longest is about 1,200); longer ones get 414. */

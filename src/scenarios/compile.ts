@@ -60,7 +60,8 @@ function responseHeaders(extra: Readonly<Record<string, string>>): Record<string
     given.set(lower, before === undefined ? trimmed : `${before}, ${trimmed}`);
   }
   // A given content-type replaces the default in its place, first.
-  return Object.fromEntries([['content-type', JSON_CONTENT_TYPE], ...given]);
+  // Frozen: shared by every answer of the stub (the response step caches its sendable copy).
+  return Object.freeze(Object.fromEntries([['content-type', JSON_CONTENT_TYPE], ...given]));
 }
 
 /**

