@@ -18,7 +18,8 @@ function replayAnswer(response: RecordedResponse): Answer {
     const value = response.headers[name]!;
     if (value !== REDACTED) headers[name.toLowerCase()] = value;
   }
-  return { status: response.status, headers, body: response.body };
+  // Frozen: made once per recording and shared by its answers (the response step caches its sendable copy).
+  return { status: response.status, headers: Object.freeze(headers), body: response.body };
 }
 
 /** What the plan of a recording's answer says of it: how it was matched, which recording, its step, what differs. */
