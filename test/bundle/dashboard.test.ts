@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBundle } from '../../src/bundle/bundle-schema.js';
 import { FAULTY_START_UP, faultyStartUp, journaled, leaks, planStartUpFaults } from '../support/bundles.js';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
+import { launchChromium, skipWithoutChromium, openDashboard } from '../support/chromium.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 
 const skip = skipWithoutChromium('dashboard bundle test');
@@ -22,8 +22,7 @@ describe.skipIf(skip)('the dashboard', () => {
     await journaled(server.url, FAULTY_START_UP.length);
     browser = await launchChromium('dashboard bundle test');
     page = await browser.newPage({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
-    await page.goto(`${server.url}/__mockvideo/`);
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
+    await openDashboard(page, server.url);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/journal/index.js';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
+import { launchChromium, skipWithoutChromium, openDashboard } from '../support/chromium.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 
@@ -38,8 +38,7 @@ describe.skipIf(skip)('the dashboard at /__mockvideo/ in headless Chromium', () 
     page.on('console', (message) => {
       if (message.type() === 'error') pageErrors.push(`console.error: ${message.text()}`);
     });
-    await page.goto(`${server.url}/__mockvideo/`);
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
+    await openDashboard(page, server.url);
   }, 60_000);
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/contract/index.js';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
+import { launchChromium, skipWithoutChromium, openDashboard } from '../support/chromium.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 import { recordSession, removeTempDirs } from '../support/recordings.js';
@@ -85,7 +85,7 @@ function analyticsRecord(phone: Phone): Record<string, string> {
 let browser: Browser | undefined;
 const pageErrors: string[] = [];
 
-async function openDashboard(url: string, width = 1400): Promise<Page> {
+async function newDashboardPage(url: string, width = 1400): Promise<Page> {
   const page = await browser!.newPage({ viewport: { width, height: 900 }, acceptDownloads: true });
   page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
@@ -96,8 +96,7 @@ async function openDashboard(url: string, width = 1400): Promise<Page> {
     if (!request.url().startsWith(url) && !request.url().startsWith('data:'))
       pageErrors.push(`left the server: ${request.url()}`);
   });
-  await page.goto(`${url}/__mockvideo/`);
-  await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
+  await openDashboard(page, url);
   return page;
 }
 
@@ -117,7 +116,7 @@ describe.skipIf(skip)('two phones on one server: lanes, verdicts, filter, HAR, a
 
   beforeAll(async () => {
     server = await startCli(['serve', '--port', '0']);
-    page = await openDashboard(server.url);
+    page = await newDashboardPage(server.url);
     // A fault for phone B's meta/setting, once overall ("state": "global"; per device by default): its request goes first.
     const planned = await fetch(`${server.url}/__mockvideo/faults`, {
       method: 'POST',
@@ -317,7 +316,7 @@ describe.skipIf(skip)(
       recordOutput = session.stdout;
       replay = await startCli(['replay', session.dir, '--port', '0']);
       for (const op of START_UP) await fetch(`${replay.url}${phonePath(PHONE_A, op)}`);
-      page = await openDashboard(replay.url);
+      page = await newDashboardPage(replay.url);
       await page.locator('#requests-body tr').nth(5).waitFor({ timeout: 5_000 });
     }, 90_000);
 

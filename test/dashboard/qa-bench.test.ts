@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
+import { launchChromium, skipWithoutChromium, openDashboard } from '../support/chromium.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { scriptedStartUp } from '../support/junit.js';
 
@@ -22,8 +22,7 @@ describe.skipIf(skip)('the dashboard on a 360 px phone, as a new user sees it', 
     server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet']);
     browser = await launchChromium('dashboard QA bench test');
     page = await browser.newPage({ viewport: { width: 360, height: 780 } });
-    await page.goto(`${server.url}/__mockvideo/`);
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
+    await openDashboard(page, server.url);
   }, 60_000);
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/contract/index.js';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
+import { launchChromium, skipWithoutChromium, openDashboard } from '../support/chromium.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 
@@ -55,8 +55,7 @@ describe.skipIf(skip)('two phones, two scenarios, set from the dashboard', () =>
     page.on('console', (message) => {
       if (message.type() === 'error') pageErrors.push(`console.error: ${message.text()}`);
     });
-    await page.goto(`${server.url}/__mockvideo/`);
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
+    await openDashboard(page, server.url);
     await card(B).waitFor({ timeout: 5_000 });
   }, 60_000);
 

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/journal/index.js';
 import { startUpVerdicts } from '../../src/verify/start-ups.js';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
+import { launchChromium, skipWithoutChromium, openDashboard } from '../support/chromium.js';
 import { startCli, type CliProcess } from '../support/cli.js';
 import { clientPath } from '../support/client.js';
 
@@ -54,8 +54,7 @@ describe.skipIf(skip)('the dashboard under serve --fuzz', () => {
     server = await startCli(['serve', '--port', '0', '--no-watch', '--fuzz', '42']);
     browser = await launchChromium('fuzz suspect dashboard test');
     page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    await page.goto(`${server.url}/__mockvideo/`);
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
+    await openDashboard(page, server.url);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -71,6 +71,20 @@ async function settled(count: () => number): Promise<number> {
   return seen;
 }
 
+/**
+ * `record` with `--upstream-timeout` `seconds`, in front of a new upstream answering 5 MiB to every
+ * request (the previous upstream closed), recording into a folder of its own.
+ */
+async function fiveMiBRecorder(seconds: number) {
+  upstream?.closeAllConnections();
+  await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve(undefined)));
+  const body = bodyOf(5);
+  const { url, asked } = await startUpstream(body);
+  const dir = recordingDir();
+  const args = ['record', '--upstream', url, '--out', dir, '--port', '0', '--upstream-timeout', String(seconds)];
+  return { body, asked, dir, recorder: await startCli(args) };
+}
+
 /** The envelope around a long string: `mib` MiB of JSON. */
 const bodyOf = (mib: number) =>
   Buffer.from(toServiceJson({ data: { filler: 'x'.repeat(mib * MIB - 40) }, msg: 'OK', result: 1 }), 'utf8');
@@ -109,23 +123,8 @@ it("6 clients × 300 exchanges of 1 MiB through record: 300 × the upstream's 20
 const READERS = 24;
 
 it('clients that do not read their answers hold the next exchanges back: the recorder holds no more than its budget of their bodies', async () => {
-  upstream?.closeAllConnections();
-  await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve(undefined)));
-  const body = bodyOf(5);
-  const { url, asked } = await startUpstream(body);
-  const dir = recordingDir();
   // Their time to read (see the next test) longer than this test takes.
-  const recorder = await startCli([
-    'record',
-    '--upstream',
-    url,
-    '--out',
-    dir,
-    '--port',
-    '0',
-    '--upstream-timeout',
-    '60',
-  ]);
+  const { body, asked, dir, recorder } = await fiveMiBRecorder(60);
   const readers: IncomingMessage[] = [];
   let forwarded: number | undefined;
   let heldBack = 0;
@@ -175,22 +174,7 @@ it('clients that do not read their answers hold the next exchanges back: the rec
 }, 120_000);
 
 it('clients that read nothing hold later exchanges back for --upstream-timeout at most, not for ever', async () => {
-  upstream?.closeAllConnections();
-  await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve(undefined)));
-  const body = bodyOf(5);
-  const { url, asked } = await startUpstream(body);
-  const dir = recordingDir();
-  const recorder = await startCli([
-    'record',
-    '--upstream',
-    url,
-    '--out',
-    dir,
-    '--port',
-    '0',
-    '--upstream-timeout',
-    '1',
-  ]);
+  const { body, asked, recorder } = await fiveMiBRecorder(1);
   const target = `${recorder.url}${clientPath('meta/cp')}`;
   const idle: IncomingMessage[] = [];
   try {

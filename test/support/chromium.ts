@@ -1,6 +1,6 @@
 // Headless Debian Chromium for browser tests, driven by playwright-core (never a downloaded browser).
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The Chromium binary: MOCKVIDEO_CHROMIUM, default Debian's /usr/bin/chromium. */
 export const CHROMIUM = process.env.MOCKVIDEO_CHROMIUM ?? '/usr/bin/chromium';
@@ -38,4 +38,10 @@ export function skipWithoutChromium(label: string): boolean {
 export async function launchChromium(label: string): Promise<Browser> {
   if (chromiumMissing) throw new Error(`[${label}] cannot run in CI: ${chromiumMissing}`);
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+}
+
+/** Opens the dashboard of the mockvideo at `url` in `page` and resolves once its event stream is live. */
+export async function openDashboard(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/__mockvideo/`);
+  await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 });
 }
