@@ -59,34 +59,50 @@ export type QueryValues = ReadonlyMap<string, readonly string[]>;
 
 /**
  * The {@link QueryValues} of a raw query string (with or without the leading `?`, split as
- * {@link splitQuery} splits it) or of raw pairs. A string is read in one pass, without the pairs:
- * that made the routes ~15% cheaper per request (replay 9.4 → 8.1 µs, serve 7.3 → 6.0 µs: `createRoutes`
- * in a loop over the bench's requests, Node 20, 2026-11-27).
+ * {@link splitQuery} splits it) or of raw pairs. A string is read without making the pairs, and
+ * a component is decoded only when it holds a `%` or a `+`, found by one search for each that
+ * serves every pair up to it (two `includes` per component cost `serve` 5% of its CPU, the
+ * bench's `serve` case: median of 3 interleaved 4-s rounds, Node 20, 2 December).
  *
  * @example queryValues('ref=&ref=app&_region=IN') // Map { 'ref' → ['', 'app'], '_region' → ['IN'] }
  */
 export function queryValues(query: string | readonly RawPair[]): QueryValues {
   const values = new Map<string, string[]>();
-  const add = (rawName: string, rawValue: string) => {
-    const name = decodeComponent(rawName);
-    const value = decodeComponent(rawValue);
-    const seen = values.get(name);
-    if (seen) seen.push(value);
-    else values.set(name, [value]);
-  };
   if (typeof query !== 'string') {
-    for (const [rawName, rawValue] of query) add(rawName, rawValue);
+    for (const [rawName, rawValue] of query) addValue(values, decodeComponent(rawName), decodeComponent(rawValue));
     return values;
   }
-  for (let start = query.startsWith('?') ? 1 : 0; start < query.length;) {
+  const { length } = query;
+  // The next `=`, `%` and `+` at or after `start` (`length`: none left).
+  let equals = -1;
+  let percent = -1;
+  let plus = -1;
+  for (let start = query.startsWith('?') ? 1 : 0; start < length; ) {
     let end = query.indexOf('&', start);
-    if (end < 0) end = query.length;
+    if (end < 0) end = length;
     if (end > start) {
-      const at = query.indexOf('=', start);
-      if (at < 0 || at > end) add(query.slice(start, end), '');
-      else add(query.slice(start, at), query.slice(at + 1, end));
+      if (equals < start) equals = nextIndex(query, '=', start);
+      if (percent < start) percent = nextIndex(query, '%', start);
+      if (plus < start) plus = nextIndex(query, '+', start);
+      const encoded = percent < end || plus < end;
+      const name = query.slice(start, equals < end ? equals : end);
+      const value = equals < end ? query.slice(equals + 1, end) : '';
+      addValue(values, encoded ? decodeComponent(name) : name, encoded ? decodeComponent(value) : value);
     }
     start = end + 1;
   }
   return values;
+}
+
+/** Where `char` next occurs in `text` from `from` on, or `text.length` when it does not. */
+function nextIndex(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at < 0 ? text.length : at;
+}
+
+/** Adds one decoded parameter to `values`, after those of the same name. */
+function addValue(values: Map<string, string[]>, name: string, value: string): void {
+  const seen = values.get(name);
+  if (seen) seen.push(value);
+  else values.set(name, [value]);
 }

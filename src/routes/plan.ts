@@ -150,7 +150,7 @@ export function createRoutes(options: RoutesOptions): Routes {
     if (fuzz) return fuzzPlan(fuzz, scenarios?.faults?.take(route.operation, request) ?? [], request, route, findings);
     if (bundle) return bundlePlan(bundle, request, route, findings);
     if (replay) return replayPlan(replay, recordings!, request, route, findings, values);
-    return scenarioPlan(scenarios!, request, route, findings);
+    return scenarioPlan(scenarios!, request, route, findings, values);
   };
 
   const upgrade = (request: RouteRequest, route: Extract<Route, { kind: 'upgrade' }>): Plan => {

@@ -3,6 +3,7 @@ import { faultHits, type Fault } from '../faults/fault.js';
 import type { CompiledScenario, ScenarioCatalog } from '../scenarios/catalog.js';
 import { stubMatches, type CompiledStub, type PreparedResponse } from '../scenarios/compile.js';
 import { Clock } from '../clock/clock.js';
+import { queryValues, type QueryValues } from '../normalise/query.js';
 import { latencyDelayMs, type LatencySetting } from '../latency/latency.js';
 import { ClientStates, clientOf, stepText } from '../state/client-state.js';
 
@@ -88,12 +89,19 @@ export class ScenarioResponder {
   }
 
   /**
-   * The answer of scenario `scenario` to a GET of `operation` with query `query` (parsed params, or
-   * the raw query without `?`, parsed only when a stub has a `when` condition to check), from the
-   * client `clientOf(query, address)` names (read only in `client` scope: see `ClientStates`).
+   * The answer of scenario `scenario` to a GET of `operation` with query `query` (the raw query
+   * without `?`; `values`, its decoded parameters when the caller has them, else read from `query`
+   * only when a stub has a `when` condition to check), from the client `clientOf(query, address)`
+   * names (read only in `client` scope: see `ClientStates`).
    * @throws UnknownScenarioError when the scenario is not in the catalog.
    */
-  respond(scenario: string, operation: OperationName, query: URLSearchParams | string, address?: string): StubOutcome {
+  respond(
+    scenario: string,
+    operation: OperationName,
+    query: string,
+    address?: string,
+    values?: QueryValues,
+  ): StubOutcome {
     const compiled = this.#catalog.get(scenario);
     const scope = compiled.state ?? this.state.scope;
     // A scenario without sequences or fault rates counts nothing: its requests pay for no client.
@@ -101,11 +109,11 @@ export class ScenarioResponder {
       ? this.state.counters(scope === 'global' ? '' : clientOf(query, address), operation, scope)
       : undefined;
     const stubs = compiled.operations[operation];
-    let params = typeof query === 'string' ? undefined : query;
+    let params = values;
     let index = -1;
     for (let i = 0; i < stubs.length; i++) {
       const stub = stubs[i]!;
-      if (stub.query.length === 0 || stubMatches(stub, (params ??= new URLSearchParams(query)))) {
+      if (stub.query.length === 0 || stubMatches(stub, (params ??= queryValues(query)))) {
         index = i;
         break;
       }

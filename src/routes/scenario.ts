@@ -7,6 +7,7 @@ import { noStubMatched, unknownScenario } from './errors.js';
 import { resolveNow } from '../clock/clock.js';
 import type { Finding } from '../findings/index.js';
 import type { Route } from '../normalise/path.js';
+import type { QueryValues } from '../normalise/query.js';
 import type { ScenarioResponder } from './responder.js';
 import type { ClientRequest } from '../state/client-state.js';
 import { answerPlan, type Plan, type PlanFacts, type Answer as RouteAnswer, type RouteRequest } from './request.js';
@@ -150,6 +151,7 @@ function planScenarioAnswer(
   route: Extract<Route, { kind: 'operation' }>,
   findings: readonly Finding[],
   scenario: string,
+  values: QueryValues | undefined,
 ): Plan {
   const { operation } = route;
   // Read the catalog per request: a reload (watch mode) replaces it in the responder.
@@ -157,7 +159,7 @@ function planScenarioAnswer(
   if (!responder.catalog.has(scenario))
     return answerPlan(route, findings, unknownScenario(scenario, responder.catalog.names));
   const planned = source.faults?.take(operation, request) ?? [];
-  const outcome = responder.respond(scenario, operation, request.query, request.address);
+  const outcome = responder.respond(scenario, operation, request.query, request.address, values);
   if (!outcome.matched)
     return answerPlan(route, findings, noStubMatched(scenario, operation, outcome.stubs), 0, { scenario });
   const faults = combineFaults(planned, outcome.fault);
@@ -177,12 +179,17 @@ function normalAnswer(responder: ScenarioResponder, response: PreparedResponse, 
   return { ...answer, body: text, text };
 }
 
-/** The scenario's plan for a request to an operation (from the scenario `scenarioOf` gives: the request's pick, its device's, the server's; see {@link planScenarioAnswer}). */
+/**
+ * The scenario's plan for a request to an operation (from the scenario `scenarioOf` gives: the
+ * request's pick, its device's, the server's; see {@link planScenarioAnswer}). `values` are the
+ * request's decoded query parameters when the caller has them (the routes do: `queryValues`).
+ */
 export function scenarioPlan(
   source: ScenarioAnswerSource,
   request: RouteRequest,
   route: Extract<Route, { kind: 'operation' }>,
   findings: readonly Finding[],
+  values?: QueryValues,
 ): Plan {
-  return planScenarioAnswer(source, request, route, findings, scenarioOf(source, request, route.scenario));
+  return planScenarioAnswer(source, request, route, findings, scenarioOf(source, request, route.scenario), values);
 }

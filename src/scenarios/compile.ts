@@ -2,6 +2,7 @@ import { SUCCESS_MSG, SUCCESS_RESULT, toServiceJson } from '../contract/core.js'
 import { hasNowPlaceholder } from '../clock/clock.js';
 import type { Fault } from '../faults/fault.js';
 import type { RecordedLatency } from '../latency/latency.js';
+import type { QueryValues } from '../normalise/query.js';
 import type { Stub, StubResponse } from './format.js';
 
 /**
@@ -95,7 +96,7 @@ export function compileStub(stub: Stub): CompiledStub {
   };
 }
 
-/** True when every condition pair of the stub is among the request's query values. */
-export function stubMatches(stub: CompiledStub, query: URLSearchParams): boolean {
-  return stub.query.every(([name, value]) => query.getAll(name).includes(value));
+/** True when every condition pair of the stub is among the request's query values (decoded, see `queryValues`). */
+export function stubMatches(stub: CompiledStub, query: QueryValues): boolean {
+  return stub.query.every(([name, value]) => query.get(name)?.includes(value) === true);
 }
