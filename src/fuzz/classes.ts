@@ -4,7 +4,7 @@
  * Any runtime.
  * @module
  */
-import { parseDeepLink } from '../contract/deep-link.js';
+import { deepLinkRawQuery } from '../contract/deep-link.js';
 import { OPERATION_NAMES, type OperationName } from '../contract/operation-table.js';
 
 /** Lists of at least this many items fall in the class `items-many`. */
@@ -110,6 +110,21 @@ const UNUSUAL_NUMBER = /[-+.eE]/;
 /** The observed `position` (`localplayrecomm||||<index>`), its `|` literal or escaped. */
 const OBSERVED_POSITION = /^localplayrecomm(?:\||%7[Cc])/;
 
+/**
+ * Whether two JSON values are the same (objects with the same keys in the same order): what
+ * comparing their `JSON.stringify` texts says, stopping at the first difference (with it and
+ * `deepLinkRawQuery`, a generated diversion answer took 136 instead of 165 µs, see there).
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const otherKeys = Object.keys(b);
+  if (keys.length !== otherKeys.length) return false;
+  return keys.every((key, i) => key === otherKeys[i] && sameJson((a as Json)[key], (b as Json)[key]));
+}
+
 function listClasses(list: readonly unknown[], into: Set<string>): void {
   if (list.length === 0) into.add('items-empty');
   else if (list.length === 1) into.add('items-one');
@@ -130,7 +145,7 @@ function itemClasses(items: readonly Json[], into: Set<string>): void {
     orders.add(item.order);
     if (item.duration === 0) into.add('duration-zero');
     if (extreme(item.duration) || extreme(item.order)) into.add('integer-extreme');
-    const query = new Map(parseDeepLink(item.target as string)?.rawQuery);
+    const query = new Map(deepLinkRawQuery(item.target as string));
     if (
       item.top_left_logo === '' ||
       item.top_right_logo === '' ||
@@ -196,7 +211,8 @@ export function classesOf(operation: OperationName, data: unknown, text: string)
         if (items.some((item, i) => i > 0 && (item.order as number) > (items[i - 1]!.order as number)))
           into.add('diversion-order-unsorted');
       }
-      if (new Set([...lists].map((list) => JSON.stringify(list))).size > 1) into.add('diversion-arrays-differ');
+      const [first, ...others] = lists;
+      if (others.some((list) => !sameJson(list, first))) into.add('diversion-arrays-differ');
       break;
     }
     case 'localplay/recomm':

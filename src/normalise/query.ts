@@ -77,7 +77,7 @@ export function queryValues(query: string | readonly RawPair[]): QueryValues {
   let equals = -1;
   let percent = -1;
   let plus = -1;
-  for (let start = query.startsWith('?') ? 1 : 0; start < length; ) {
+  for (let start = query.startsWith('?') ? 1 : 0; start < length;) {
     let end = query.indexOf('&', start);
     if (end < 0) end = length;
     if (end > start) {

@@ -40,6 +40,19 @@ describe('fuzz generator', () => {
     expect(expected.filter((name) => !seen.has(name))).toEqual([]);
   });
 
+  it('names diversion-arrays-differ exactly when the JSON texts of the three arrays differ', () => {
+    let differ = 0;
+    for (let call = 1; call <= 400; call++) {
+      const answer = fuzzAnswer({ seed: 19, operation: 'localplay/diversion', call, beyondObserved: true });
+      const lists = Object.values(JSON.parse(answer.text).data as Record<string, unknown[]>);
+      const texts = new Set(lists.map((list) => JSON.stringify(list)));
+      expect(answer.classes.includes('diversion-arrays-differ'), answer.case).toBe(texts.size > 1);
+      if (texts.size > 1) differ++;
+    }
+    expect(differ).toBeGreaterThan(0);
+    expect(differ).toBeLessThan(400);
+  });
+
   it('holds what the seed only observed unless asked to vary it', () => {
     const beyond = new Set(EDGE_CLASSES.filter((c) => c.beyondObserved).map((c) => c.name));
     for (const operation of OPERATION_NAMES) {
