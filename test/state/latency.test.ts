@@ -14,13 +14,22 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Milliseconds until the whole answer of `path` arrived, asked once before unmeasured (a fresh server loads what it needs on its first answers). */
+/**
+ * Milliseconds until the whole answer of `path` arrived: the least of 3 askings (a loaded machine
+ * only ever adds time), after one unmeasured (a fresh server loads what it needs on its first answers).
+ */
 async function timed(path: string): Promise<{ ms: number; status: number }> {
   await (await fetch(`${server!.url}${path}`)).arrayBuffer();
-  const started = performance.now();
-  const response = await fetch(`${server!.url}${path}`);
-  await response.arrayBuffer();
-  return { ms: performance.now() - started, status: response.status };
+  let ms = Infinity;
+  let status = 0;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    const response = await fetch(`${server!.url}${path}`);
+    await response.arrayBuffer();
+    ms = Math.min(ms, performance.now() - started);
+    status = response.status;
+  }
+  return { ms, status };
 }
 
 /**
