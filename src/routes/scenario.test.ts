@@ -124,3 +124,43 @@ describe('sequences per client through the routes (issue 18)', () => {
     expect([await step(''), await step('')]).toEqual(['1/2', '2/2']);
   });
 });
+
+describe('a stub condition (when.query), read from the decoded query the findings read', () => {
+  const parsed = parseScenario(
+    'when-decoded',
+    {
+      extends: 'default',
+      operations: {
+        ad_config: [
+          { when: { query: { _model: 'Redmi Note 12+' } }, data: { stub: '1' } },
+          { when: { query: { ref: 'app' } }, data: { stub: '2' } },
+          { data: { stub: '3' } },
+        ],
+      },
+    },
+    'when-decoded.json',
+  );
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  const routes = createRoutes({
+    scenarios: {
+      responder: new ScenarioResponder(buildCatalog([...shippedScenarios(), parsed.scenario])),
+      activeScenario: () => 'when-decoded',
+    },
+  });
+  const stubOf = async (query: string) => {
+    const plan = await routes({ method: 'GET', path: '/api/g1/ad_config', query, origin: 'http://h', headers: {} });
+    if (plan.kind !== 'answer') throw new Error(plan.kind);
+    return JSON.parse(bodyText(plan.answer)).data.stub;
+  };
+
+  it.each([
+    ['_model=Redmi%20Note%2012%2B', '1'],
+    ['_model=Redmi+Note+12%2B', '1'],
+    ['_model=Redmi%20Note%2012+', '3'],
+    ['ref=&ref=app', '2'],
+    ['ref=app%zz', '3'],
+    ['', '3'],
+  ])('%s → stub %s', async (query, expected) => {
+    expect(await stubOf(query)).toBe(expected);
+  });
+});
