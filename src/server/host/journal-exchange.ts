@@ -99,7 +99,8 @@ function readHeaders(parts: readonly string[], from: number, to: number): Record
   for (let i = from; i + 1 < to; i += 2) headers[parts[i]!] = parts[i + 1]!;
   return headers;
 }
-/** The most bytes of the facts (as JSON) an {@link ExchangeRecord} holds in its own buffer; larger ones stay a string. */
+
+/** The most bytes of the facts (as text) an {@link ExchangeRecord} holds in its own buffer; larger ones stay a string. */
 const RECORD_BYTES = 4096;
 /** The most released records kept for reuse. */
 const MAX_FREE_RECORDS = 4096;
@@ -113,15 +114,16 @@ const free: ExchangeRecord[] = [];
  * leaves no new object on the heap to outlive a scavenge (they made V8's collector work twice as
  * much): with the facts kept as objects in a closure, `serve` took 43.3 instead of 38.7 µs of CPU
  * per request (+12%; median of 8 interleaved rounds of 15,000 requests on the bench's `serve`
- * case, Node 20, issue 32). The text is the facts joined by {@link SEPARATOR}, not JSON:
- * `JSON.stringify` took 6% of `serve`'s CPU (its escaping of the 600-character query), this 1%
- * (32 → 30 µs per request, the bench's `serve` case as above, 2 December).
+ * case, Node 20, issue 32). The text is the facts joined by {@link SEPARATOR}, not JSON: with
+ * `JSON.stringify` (4% of the samples alone, escaping the 600-character query) the journal took 11%
+ * of `serve`'s CPU samples, now 8% (`perf record` of the bench's `serve` case, Node 20, 2 December).
  */
 class ExchangeRecord implements DeferredExchange {
   readonly bytes = Buffer.allocUnsafeSlow(RECORD_BYTES);
-  /** The length of the facts in {@link bytes}; -1 when they are in {@link json}. */
+  /** The length of the facts in {@link bytes}; -1 when they are in {@link text}. */
   used = 0;
-  json = '';
+  /** The facts when they do not fit in {@link bytes}. */
+  text = '';
   /** Where the request's headers end in the facts, in UTF-16 units of their text. */
   requestEnd = 0;
   receivedAt = 0.5;
@@ -153,7 +155,7 @@ class ExchangeRecord implements DeferredExchange {
     // UTF-8 takes at most 3 bytes per UTF-16 unit: only a long text needs counting.
     const fits = facts.length * 3 <= RECORD_BYTES || Buffer.byteLength(facts) <= RECORD_BYTES;
     this.used = fits ? this.bytes.write(facts, 'utf8') : -1;
-    this.json = fits ? '' : facts;
+    this.text = fits ? '' : facts;
   }
 
   /**
@@ -162,7 +164,7 @@ class ExchangeRecord implements DeferredExchange {
    * as recordings, see `journalView`).
    */
   build(): NewExchange {
-    const facts = this.used < 0 ? this.json : this.bytes.toString('utf8', 0, this.used);
+    const facts = this.used < 0 ? this.text : this.bytes.toString('utf8', 0, this.used);
     const parts = facts.split(SEPARATOR);
     const [path = '', search = ''] = parts;
     // The parts up to `requestEnd` are the path, the query and the request's headers.
@@ -215,7 +217,7 @@ class ExchangeRecord implements DeferredExchange {
     this.policy = undefined;
     this.view = undefined;
     this.body = '';
-    this.json = '';
+    this.text = '';
     if (free.length < MAX_FREE_RECORDS) free.push(this);
   }
 }
