@@ -32,7 +32,7 @@ type UsageInternals = { cacheHelpMessage?: () => void };
  * called once a command's handler has started), for a failure message our `fail` never prints (as
  * Angular's CLI does, angular/angular-cli#34087). The render blocked the first answer: `replay` of
  * 10 recordings from spawn to first answer took 183–189 instead of 172–175 ms (median of 11, Node
- * 20, 2 December). Without the internal (another yargs), nothing changes.
+ * 20, 2 December). Without that internal (another yargs), yargs renders it as before.
  */
 function skipHelpRender(cli: Argv): void {
   const internals = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => UsageInternals } })
@@ -82,8 +82,8 @@ export async function main(args?: string[]): Promise<void> {
     .help()
     .alias('h', 'help')
     .version()
-    // Help is wrapped only when it is asked for (see `skipHelpRender`).
-    .wrap(asksHelp ? Math.min(110, process.stdout.columns ?? 100) : null)
+    // Help is rendered only when it is asked for (see `skipHelpRender`).
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
       // yargs hands over a command's own error (a rejected handler) without a message of its own.
       if (message === null) exitWithError(error);

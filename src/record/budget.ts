@@ -57,7 +57,10 @@ export class InFlightBudget {
    * (in the order asked).
    */
   admit(reserve: () => number, parts: number): BudgetShare | Promise<BudgetShare> {
-    if (!this.#waiting.length && this.#fits(reserve())) return this.#share(reserve(), parts);
+    if (!this.#waiting.length) {
+      const bytes = reserve();
+      if (this.#fits(bytes)) return this.#share(bytes, parts);
+    }
     return new Promise((start) => this.#waiting.push({ reserve, parts, start }));
   }
 
@@ -90,9 +93,12 @@ export class InFlightBudget {
   /** Gives `bytes` back, and starts the waiting exchanges that fit now, in order. */
   #give(bytes: number): void {
     this.#held -= bytes;
-    while (this.#waiting.length && this.#fits(this.#waiting[0]!.reserve())) {
-      const { reserve, parts, start } = this.#waiting.shift()!;
-      start(this.#share(reserve(), parts));
+    while (this.#waiting.length) {
+      const { reserve, parts, start } = this.#waiting[0]!;
+      const bytes = reserve();
+      if (!this.#fits(bytes)) return;
+      this.#waiting.shift();
+      start(this.#share(bytes, parts));
     }
   }
 }

@@ -35,6 +35,9 @@ interface Pair {
   readonly id: number;
 }
 
+/** The pairs `#filed` gives a lookup, which keeps none. */
+const NO_PAIRS: readonly Pair[] = [];
+
 /** An indexed recording and the recordings of its match key (itself included, in recorded order). */
 class Entry implements IndexedRecording {
   constructor(
@@ -181,16 +184,16 @@ export class RecordingIndex {
    * less). `undefined` when a pair is not in the index (no recording matches), unless `add` makes
    * the pairs it lacks.
    */
-  #filed(method: string, values: QueryValues, add: boolean): { key: string; pairs: Pair[] } | undefined {
+  #filed(method: string, values: QueryValues, add: boolean): { key: string; pairs: readonly Pair[] } | undefined {
     // The pairs are kept only by `add`; a lookup files the ids alone.
-    const pairs: Pair[] = [];
+    const pairs: Pair[] | undefined = add ? [] : undefined;
     let ids = this.#ids;
     let count = 0;
     for (const [name, sent] of values) {
       if (this.#ignored.has(name)) continue;
       const pair = this.#pair(name, sent.length === 1 ? sent[0]! : sent, add);
       if (!pair) return undefined;
-      if (add) pairs.push(pair);
+      pairs?.push(pair);
       if (count === ids.length) {
         ids = new Uint32Array(count * 2);
         ids.set(this.#ids);
@@ -198,7 +201,7 @@ export class RecordingIndex {
       }
       ids[count++] = pair.id;
     }
-    return { key: `${method} ${ids.subarray(0, count).sort().join(' ')}`, pairs };
+    return { key: `${method} ${ids.subarray(0, count).sort().join(' ')}`, pairs: pairs ?? NO_PAIRS };
   }
 
   /**
