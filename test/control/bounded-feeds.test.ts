@@ -10,6 +10,12 @@ function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 }
 
+/** CPU time (user + system) process `pid` has used, in milliseconds (Linux, 100 clock ticks a second). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Device requests answered in `ms` by `clients` keep-alive clients on 127.0.0.1, one request at a time each. */
 async function deviceLoad(url: string, clients: number, ms: number): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
@@ -44,11 +50,15 @@ afterEach(async () => {
 });
 
 describe('the event stream is bounded (issue 34, item 1)', () => {
-  it('30 never-reading streams (from 8 addresses) for 20 s under device load: each answered, at most 16 kept; RSS grows < 150 MB; throughput >= 50% of without', async () => {
+  it("30 never-reading streams (from 8 addresses) for 20 s under device load: each answered, at most 16 kept; RSS grows < 150 MB; the server's CPU per request at most 2x without", async () => {
     server = await startCli(['serve', '--port', '0', '--no-watch', '--quiet']);
     const pid = server.child.pid!;
     await deviceLoad(server.url, 4, 1000); // warm-up
+    // CPU per request, not req/s: the other test files running beside this one move req/s, hardly
+    // the server's own work per request (which 30 streams fed on every request multiplied by 7).
+    let cpu = cpuMsOf(pid);
     const without = await deviceLoad(server.url, 4, 4000);
+    const cpuWithout = (cpuMsOf(pid) - cpu) / without;
     const rssBefore = rssOf(pid);
 
     const streams = await Promise.all(
@@ -59,17 +69,20 @@ describe('the event stream is bounded (issue 34, item 1)', () => {
 
     let peak = rssBefore;
     const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 250);
+    cpu = cpuMsOf(pid);
     const withStreams = await deviceLoad(server.url, 4, 20_000);
+    const cpuWith = (cpuMsOf(pid) - cpu) / withStreams;
     clearInterval(sampler);
     for (const { socket } of streams) socket.destroy();
 
     const growthMb = (peak - rssBefore) / 1024 / 1024;
-    const ratio = withStreams / 20_000 / (without / 4000);
+    const ratio = cpuWith / cpuWithout;
     console.log(
-      `[bounded-feeds] ${(without / 4).toFixed(0)} req/s without streams, ${(withStreams / 20).toFixed(0)} with 30 never-reading streams (${(ratio * 100).toFixed(0)}%); RSS growth ${growthMb.toFixed(1)} MB`,
+      `[bounded-feeds] ${(without / 4).toFixed(0)} req/s and ${(cpuWithout * 1000).toFixed(0)} µs of CPU per request without streams, ${(withStreams / 20).toFixed(0)} and ${(cpuWith * 1000).toFixed(0)} µs with 30 never-reading streams (${ratio.toFixed(2)}x); RSS growth ${growthMb.toFixed(1)} MB`,
     );
     expect(growthMb).toBeLessThan(150);
-    expect(ratio).toBeGreaterThanOrEqual(0.5);
+    expect(withStreams).toBeGreaterThan(0);
+    expect(ratio).toBeLessThanOrEqual(2);
     expect((await fetch(`${server.url}/__mockvideo/health`)).status).toBe(200);
   }, 90_000);
 
